@@ -1,0 +1,46 @@
+import { open } from 'node:fs/promises';
+import { Profile, ProfileError } from '../model';
+import { cpuprofileImporter } from './cpuprofile';
+import { foldedImporter } from './folded';
+import { perfImporter } from './perf';
+import { v8logImporter } from './v8log';
+import type { ImportOptions, Importer } from './types';
+import { applySourceMaps } from '../sourcemaps';
+
+export type { ImportOptions, Importer } from './types';
+
+/** Most specific first: folded stacks are the loosest format, so they are tried last. */
+export const importers: Importer[] = [cpuprofileImporter, v8logImporter, perfImporter, foldedImporter];
+
+export async function readHead(path: string, bytes = 65536): Promise<Buffer> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (e) {
+    throw new ProfileError(`cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, path);
+  }
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function sniffFormat(path: string): Promise<Importer> {
+  const head = await readHead(path);
+  if (head.length === 0) throw new ProfileError('the file is empty', path);
+  const found = importers.find((i) => i.sniff(head, path));
+  if (!found) throw new ProfileError('not a profile Node Flame reads (expected a V8 tick log, .cpuprofile, perf script output, perf.data or folded stacks)', path);
+  return found;
+}
+
+/** Reads any supported profile file into the one model, source maps applied. */
+export async function loadProfile(path: string, opts: ImportOptions = {}): Promise<Profile> {
+  const importer = await sniffFormat(path);
+  const profile = await importer.load(path, opts);
+  profile.meta.source ??= path;
+  if (opts.sourceMaps !== false) await applySourceMaps(profile);
+  return profile;
+}

@@ -1,0 +1,18 @@
+import type { Profile, ProfileFormat } from '../model';
+
+export interface ImportOptions {
+  /** Apply source maps found next to the scripts (default true). */
+  sourceMaps?: boolean;
+  signal?: AbortSignal;
+  /** 0..1 as the input is read. */
+  onProgress?: (fraction: number) => void;
+  /** Extra facts a launcher saved beside the raw file (e.g. `/proc/<pid>/maps`). */
+  mapsFile?: string;
+}
+
+export interface Importer {
+  format: ProfileFormat;
+  /** Decides from the first bytes (up to 64 KiB) and never from the file name alone. */
+  sniff(head: Buffer, path: string): boolean;
+  load(path: string, opts: ImportOptions): Promise<Profile>;
+}

@@ -1,0 +1,165 @@
+/**
+ * A call tree in parallel typed arrays: node 0 is the root (frame -1), every other node is a
+ * (parent, frame) pair. Millions of samples fold into far fewer nodes, and typed arrays keep a
+ * 100k-node tree at a few MB instead of a few hundred.
+ */
+export class CallTree {
+  count = 1;
+  parent: Int32Array;
+  frame: Int32Array;
+  /** Samples (or perf periods, as weights) whose leaf is this node. */
+  self: Float64Array;
+  /** Self time in ms where the format has timestamps; zeros otherwise. */
+  selfTime: Float64Array;
+  private totalCache?: Float64Array;
+  private totalTimeCache?: Float64Array;
+  private childCache?: { first: Int32Array; next: Int32Array };
+  private readonly childIndex = new Map<number, number>();
+  private readonly bigChildIndex = new Map<string, number>();
+
+  constructor(capacity = 1024) {
+    this.parent = new Int32Array(capacity);
+    this.frame = new Int32Array(capacity);
+    this.self = new Float64Array(capacity);
+    this.selfTime = new Float64Array(capacity);
+    this.parent[0] = -1;
+    this.frame[0] = -1;
+  }
+
+  private grow(): void {
+    const cap = this.parent.length * 2;
+    const g = <T extends Int32Array | Float64Array>(a: T): T => {
+      const b = new (a.constructor as { new (n: number): T })(cap);
+      b.set(a);
+      return b;
+    };
+    this.parent = g(this.parent);
+    this.frame = g(this.frame);
+    this.self = g(this.self);
+    this.selfTime = g(this.selfTime);
+  }
+
+  /** The child of `parent` for `frame`, created when missing. */
+  child(parent: number, frame: number): number {
+    // parent * 2^32 + frame stays an exact integer while parent < 2^21; beyond that use a string key.
+    let id: number | undefined;
+    const small = parent < 0x200000;
+    const key = small ? parent * 0x100000000 + frame : 0;
+    const skey = small ? '' : `${parent},${frame}`;
+    id = small ? this.childIndex.get(key) : this.bigChildIndex.get(skey);
+    if (id !== undefined) return id;
+    if (this.count === this.parent.length) this.grow();
+    id = this.count++;
+    this.parent[id] = parent;
+    this.frame[id] = frame;
+    if (small) this.childIndex.set(key, id);
+    else this.bigChildIndex.set(skey, id);
+    this.invalidate();
+    return id;
+  }
+
+  /** Adds a sample whose stack is `frames` from root-most to leaf; returns the leaf node. */
+  addStack(frames: ArrayLike<number>, weight = 1, timeMs = 0): number {
+    let node = 0;
+    for (let i = 0; i < frames.length; i++) node = this.child(node, frames[i]);
+    this.self[node] += weight;
+    this.selfTime[node] += timeMs;
+    this.totalCache = undefined;
+    this.totalTimeCache = undefined;
+    return node;
+  }
+
+  addSelf(node: number, weight: number, timeMs = 0): void {
+    this.self[node] += weight;
+    this.selfTime[node] += timeMs;
+    this.totalCache = undefined;
+    this.totalTimeCache = undefined;
+  }
+
+  private invalidate(): void {
+    this.totalCache = undefined;
+    this.totalTimeCache = undefined;
+    this.childCache = undefined;
+  }
+
+  /** Self plus all descendants. Children always have higher ids than their parent. */
+  get total(): Float64Array {
+    if (!this.totalCache) this.totalCache = this.accumulate(this.self);
+    return this.totalCache;
+  }
+
+  get totalTime(): Float64Array {
+    if (!this.totalTimeCache) this.totalTimeCache = this.accumulate(this.selfTime);
+    return this.totalTimeCache;
+  }
+
+  private accumulate(src: Float64Array): Float64Array {
+    const t = new Float64Array(this.count);
+    t.set(src.subarray(0, this.count));
+    for (let i = this.count - 1; i > 0; i--) t[this.parent[i]] += t[i];
+    return t;
+  }
+
+  /** Total weight of all samples. */
+  get weight(): number {
+    return this.total[0];
+  }
+
+  children(node: number): number[] {
+    if (!this.childCache) {
+      const first = new Int32Array(this.count).fill(-1);
+      const next = new Int32Array(this.count).fill(-1);
+      for (let i = this.count - 1; i > 0; i--) {
+        const p = this.parent[i];
+        next[i] = first[p];
+        first[p] = i;
+      }
+      this.childCache = { first, next };
+    }
+    const out: number[] = [];
+    const { first, next } = this.childCache;
+    for (let c = first[node]; c !== -1; c = next[c]) out.push(c);
+    return out;
+  }
+
+  depth(node: number): number {
+    let d = 0;
+    for (let n = node; n > 0; n = this.parent[n]) d++;
+    return d;
+  }
+
+  /** Frames from the root-most to `node`. */
+  stack(node: number): number[] {
+    const s: number[] = [];
+    for (let n = node; n > 0; n = this.parent[n]) s.push(this.frame[n]);
+    return s.reverse();
+  }
+
+  /** Visits every node with non-zero self weight, with its stack (root-most first). */
+  forEachStack(fn: (stack: readonly number[], self: number, selfTime: number, node: number) => void): void {
+    const path: number[] = [];
+    const walk = (node: number): void => {
+      if (node > 0) path.push(this.frame[node]);
+      if (this.self[node] > 0) fn(path, this.self[node], this.selfTime[node], node);
+      for (const c of this.children(node)) walk(c);
+      if (node > 0) path.pop();
+    };
+    // Iterative depth could exceed the JS stack on pathological recursion; trees are bounded by stack depth.
+    walk(0);
+  }
+
+  /** A copy with frame ids rewritten through `map` (-1 drops the frame, folding it into its parent). */
+  remap(map: (frame: number) => number): CallTree {
+    const out = new CallTree(Math.max(16, this.count));
+    const nodeMap = new Int32Array(this.count);
+    nodeMap[0] = 0;
+    for (let i = 1; i < this.count; i++) {
+      const p = nodeMap[this.parent[i]];
+      const f = map(this.frame[i]);
+      nodeMap[i] = f < 0 ? p : out.child(p, f);
+      if (this.self[i] || this.selfTime[i]) out.addSelf(nodeMap[i], this.self[i], this.selfTime[i]);
+    }
+    if (this.self[0] || this.selfTime[0]) out.addSelf(0, this.self[0], this.selfTime[0]);
+    return out;
+  }
+}

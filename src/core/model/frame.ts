@@ -1,0 +1,99 @@
+export const CATEGORIES = [
+  'app',
+  'dependency',
+  'node',
+  'native',
+  'v8',
+  'gc',
+  'shared-lib',
+  'kernel',
+  'idle',
+  'program',
+  'unaccounted',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** V8 code tier as V8 logs it: `~` Ignition, `^` Sparkplug, `+` Maglev, `*` TurboFan. */
+export type Tier = 'interpreted' | 'sparkplug' | 'maglev' | 'turbofan' | 'builtin' | 'native' | 'unknown';
+
+export interface SourcePosition {
+  file: string;
+  /** 1-based; 0 when unknown. */
+  line: number;
+  /** 1-based; 0 when unknown. */
+  column: number;
+}
+
+/**
+ * One distinct function (or code object) a sample can stand in. `file/line/column` are the location
+ * reports and navigation use: the original (source-mapped) one when a map exists; `generated` keeps
+ * where the code actually ran. `line` is where the function starts, not the line being executed
+ * (per-line heat lives in `Profile.lineHits`).
+ */
+export interface Frame extends SourcePosition {
+  name: string;
+  category: Category;
+  tier?: Tier;
+  /** npm package for `dependency`, e.g. `express` or `@scope/pkg`. */
+  pkg?: string;
+  /** Library or binary path for native / shared-lib / kernel frames. */
+  lib?: string;
+  generated?: SourcePosition;
+}
+
+/** Interns frames so each distinct (name, location, category, tier, lib) gets one id. */
+export class FrameTable {
+  readonly frames: Frame[] = [];
+  private readonly index = new Map<string, number>();
+
+  static key(f: Frame): string {
+    return `${f.name}\0${f.file}\0${f.line}\0${f.column}\0${f.category}\0${f.tier ?? ''}\0${f.lib ?? ''}`;
+  }
+
+  intern(f: Frame): number {
+    const k = FrameTable.key(f);
+    let id = this.index.get(k);
+    if (id === undefined) {
+      id = this.frames.length;
+      this.frames.push(f);
+      this.index.set(k, id);
+    }
+    return id;
+  }
+
+  get(id: number): Frame {
+    return this.frames[id];
+  }
+
+  get size(): number {
+    return this.frames.length;
+  }
+}
+
+const NODE_MODULES = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/;
+
+/**
+ * Category of a JavaScript frame from its script path; `undefined` file means V8 gave none.
+ * Node core scripts appear as `node:fs`, `internal/...` or bare `fs`/`events.js` names.
+ */
+export function classifyJsFile(file: string): { category: Category; pkg?: string } {
+  if (!file) return { category: 'v8' };
+  if (file.startsWith('node:') || file.startsWith('internal/') || file.startsWith('internal\\')) {
+    return { category: 'node' };
+  }
+  const m = NODE_MODULES.exec(file);
+  if (m) {
+    const pkg = m[1].replace(/\\/g, '/');
+    return { category: 'dependency', pkg };
+  }
+  // Core modules in older logs are bare names like `events.js` or `fs`: no directory part.
+  if (!/[\\/]/.test(file) && !/^[a-z]+:\/\//i.test(file) && /^[a-z_][\w/.-]*$/i.test(file) && !file.includes('.ts')) {
+    return { category: 'node' };
+  }
+  return { category: 'app' };
+}
+
+export function frameLabel(f: Frame): string {
+  const loc = f.file ? ` ${f.file}${f.line ? `:${f.line}` : ''}${f.column ? `:${f.column}` : ''}` : '';
+  return `${f.name}${loc}`;
+}

@@ -1,0 +1,4 @@
+export * from './frame';
+export * from './callTree';
+export * from './profile';
+export * from './views';

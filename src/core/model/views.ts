@@ -1,0 +1,101 @@
+import { CallTree } from './callTree';
+import { Category, CATEGORIES, Frame } from './frame';
+import { Profile } from './profile';
+
+/**
+ * Bottom-up (heavy) tree: each root child is a leaf function, its children are its callers.
+ * Weights are the self weight of the samples whose leaf it is, so a root child's total is the
+ * function's self weight, and a path's total is how much of it came through that call chain.
+ */
+export function bottomUp(tree: CallTree): CallTree {
+  const out = new CallTree(Math.max(16, tree.count));
+  tree.forEachStack((stack, self, selfTime) => {
+    let node = 0;
+    for (let i = stack.length - 1; i >= 0; i--) node = out.child(node, stack[i]);
+    out.addSelf(node, self, selfTime);
+  });
+  return out;
+}
+
+export interface FunctionStat {
+  frame: number;
+  self: number;
+  /** Weight of samples with this frame anywhere on the stack, each sample counted once (recursion). */
+  total: number;
+  selfTime: number;
+  totalTime: number;
+}
+
+/** Per-function totals across all call sites, with recursion counted once per sample. */
+export function functionStats(tree: CallTree, frameCount: number): FunctionStat[] {
+  const self = new Float64Array(frameCount);
+  const total = new Float64Array(frameCount);
+  const selfTime = new Float64Array(frameCount);
+  const totalTime = new Float64Array(frameCount);
+  const tot = tree.total;
+  const totT = tree.totalTime;
+  // A node adds its total to its frame unless an ancestor already carries the same frame.
+  const onPath = new Int32Array(frameCount);
+  const walk = (root: number): void => {
+    const stack: Array<[number, boolean]> = [[root, false]];
+    while (stack.length) {
+      const [node, leaving] = stack.pop()!;
+      const f = tree.frame[node];
+      if (leaving) {
+        if (f >= 0) onPath[f]--;
+        continue;
+      }
+      if (f >= 0) {
+        self[f] += tree.self[node];
+        selfTime[f] += tree.selfTime[node];
+        if (onPath[f] === 0) {
+          total[f] += tot[node];
+          totalTime[f] += totT[node];
+        }
+        onPath[f]++;
+      }
+      stack.push([node, true]);
+      for (const c of tree.children(node)) stack.push([c, false]);
+    }
+  };
+  walk(0);
+  const out: FunctionStat[] = [];
+  for (let f = 0; f < frameCount; f++) {
+    if (total[f] > 0 || self[f] > 0) out.push({ frame: f, self: self[f], total: total[f], selfTime: selfTime[f], totalTime: totalTime[f] });
+  }
+  return out;
+}
+
+export type CategorySummary = Record<Category, number>;
+
+/** Self weight per category (leaf frame's category); the root's own weight counts as unaccounted. */
+export function categoryWeights(profile: Profile): CategorySummary {
+  const out = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as CategorySummary;
+  const t = profile.tree;
+  for (let i = 0; i < t.count; i++) {
+    if (!t.self[i]) continue;
+    const f = t.frame[i];
+    const frame: Frame | undefined = f >= 0 ? profile.frames[f] : undefined;
+    out[frame ? frame.category : 'unaccounted'] += t.self[i];
+  }
+  return out;
+}
+
+/** The tick processor's [Summary] groups, from our categories. */
+export function tickSummary(c: CategorySummary): { javascript: number; cpp: number; gc: number; sharedLibraries: number; unaccounted: number; other: number } {
+  return {
+    javascript: c.app + c.dependency + c.node + c.v8,
+    cpp: c.native,
+    gc: c.gc,
+    sharedLibraries: c['shared-lib'],
+    unaccounted: c.unaccounted,
+    other: c.kernel + c.idle + c.program,
+  };
+}
+
+/** Share of weight whose leaf resolved to a name (not unaccounted). */
+export function attributed(profile: Profile): number {
+  const c = categoryWeights(profile);
+  const all = profile.tree.weight;
+  return all > 0 ? 1 - c.unaccounted / all : 0;
+}

@@ -1,0 +1,2 @@
+// Runs long imports off the extension host thread; filled in with the importers.
+export {};

@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import type { Profile } from '../core/model';
+import { loadProfile } from '../core/importers';
+
+export interface LoadedProfile {
+  id: string;
+  /** Short name for titles and the status bar. */
+  label: string;
+  /** The raw file the profile was read from. */
+  path: string;
+  profile: Profile;
+  /** Run folder when the profile came from a Node Flame run. */
+  runDir?: string;
+}
+
+/** Everything one feature module may need from the others; set up once in `activate`. */
+export interface Services {
+  context: vscode.ExtensionContext;
+  store: ProfileStore;
+  viewer: Viewer;
+  log: vscode.LogOutputChannel;
+}
+
+export interface ShowOptions {
+  /** Frame id to select and zoom to once shown. */
+  revealFrame?: number;
+  preserveFocus?: boolean;
+  viewColumn?: vscode.ViewColumn;
+}
+
+export interface Viewer {
+  show(p: LoadedProfile, opts?: ShowOptions): Promise<void>;
+  showDiff(before: LoadedProfile, after: LoadedProfile): Promise<void>;
+}
+
+/** Profiles loaded in this window; the active one drives CodeLens, heat and the status bar. */
+export class ProfileStore implements vscode.Disposable {
+  private readonly loaded = new Map<string, LoadedProfile>();
+  private activeId: string | undefined;
+  private readonly changed = new vscode.EventEmitter<LoadedProfile | undefined>();
+  readonly onDidChangeActive = this.changed.event;
+  private seq = 0;
+
+  get active(): LoadedProfile | undefined {
+    return this.activeId ? this.loaded.get(this.activeId) : undefined;
+  }
+
+  all(): LoadedProfile[] {
+    return [...this.loaded.values()];
+  }
+
+  get(id: string): LoadedProfile | undefined {
+    return this.loaded.get(id);
+  }
+
+  async load(path: string, extra: Partial<LoadedProfile> = {}): Promise<LoadedProfile> {
+    const existing = [...this.loaded.values()].find((p) => p.path === path);
+    if (existing) return existing;
+    const profile = await loadProfile(path);
+    return this.add(profile, path, extra);
+  }
+
+  add(profile: Profile, path: string, extra: Partial<LoadedProfile> = {}): LoadedProfile {
+    const lp: LoadedProfile = { id: `p${++this.seq}`, label: basename(path), path, profile, ...extra };
+    this.loaded.set(lp.id, lp);
+    return lp;
+  }
+
+  setActive(p: LoadedProfile | undefined): void {
+    this.activeId = p?.id;
+    this.changed.fire(p);
+  }
+
+  remove(id: string): void {
+    this.loaded.delete(id);
+    if (this.activeId === id) this.setActive(undefined);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** Says, in words, that a feature is not built yet — never a silent no-op. */
+export function notBuiltYet(feature: string): void {
+  void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame: {0} is not available in this version yet.', feature));
+}
