@@ -2,3 +2,4 @@ export * from './frame';
 export * from './callTree';
 export * from './profile';
 export * from './views';
+export * from './diff';
