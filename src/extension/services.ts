@@ -32,6 +32,11 @@ export interface ShowOptions {
 export interface Viewer {
   show(p: LoadedProfile, opts?: ShowOptions): Promise<void>;
   showDiff(before: LoadedProfile, after: LoadedProfile): Promise<void>;
+  /**
+   * Renders `p` into a panel VS Code created (the custom editor for profile files). Optional: without it
+   * the custom editor falls back to `show` and closes its own tab.
+   */
+  showInPanel?(panel: vscode.WebviewPanel, p: LoadedProfile, opts?: ShowOptions): Promise<void>;
 }
 
 /** Profiles loaded in this window; the active one drives CodeLens, heat and the status bar. */
