@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import * as l10n from '@vscode/l10n';
+import { InspectorError } from './errors';
+import { listTargets, probeLocalInspectors, type InspectorTarget } from './endpoints';
+import { isNodeExecutable, listeningPorts, type NodeProcess } from './processes';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function targetsOnPorts(ports: number[]): Promise<InspectorTarget[]> {
+  const lists = await Promise.all(ports.map((port) => listTargets({ host: '127.0.0.1', port }, 500).catch(() => [])));
+  return lists.flat();
+}
+
+/** Inspector targets a local process already serves (Linux: found through its listening sockets). */
+export async function existingInspector(p: NodeProcess): Promise<InspectorTarget[]> {
+  if (process.platform !== 'linux') return [];
+  return targetsOnPorts(p.listening ?? (await listeningPorts(p.pid)));
+}
+
+async function stillSameProcess(p: NodeProcess): Promise<boolean> {
+  if (process.platform !== 'linux') return true;
+  try {
+    const args = (await readFile(`/proc/${p.pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
+    return args.join(' ') === p.command && isNodeExecutable(args[0] ?? '');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Switches on the inspector of a running Node process with SIGUSR1 (what `node inspect -p <pid>`
+ * does) and waits for it to listen. SIGUSR1 ends most other programs, so the pid is checked again
+ * right before the signal in case it was reused.
+ */
+export async function enableInspector(p: NodeProcess, timeoutMs = 4000): Promise<InspectorTarget[]> {
+  const already = await existingInspector(p);
+  if (already.length) return already;
+  if (process.platform === 'win32') {
+    throw new InspectorError('signal', l10n.t('Windows has no SIGUSR1: start the app with --inspect, then pick its inspector endpoint.'));
+  }
+  if (!(await stillSameProcess(p))) {
+    throw new InspectorError('signal', l10n.t('Process {0} has exited or is no longer the same Node process. Pick it again.', String(p.pid)));
+  }
+  const linux = process.platform === 'linux';
+  const before = linux ? new Set(await listeningPorts(p.pid)) : new Set((await probeLocalInspectors()).map((t) => t.address));
+  try {
+    process.kill(p.pid, 'SIGUSR1');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InspectorError(
+      'signal',
+      code === 'EPERM'
+        ? l10n.t('Not allowed to signal process {0} (it belongs to another user). Start it with --inspect, or run the editor as that user.', String(p.pid))
+        : l10n.t('Process {0} has exited.', String(p.pid)),
+    );
+  }
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    await sleep(150);
+    let found: InspectorTarget[];
+    if (linux) {
+      const fresh = (await listeningPorts(p.pid)).filter((port) => !before.has(port));
+      found = await targetsOnPorts(fresh);
+    } else {
+      found = (await probeLocalInspectors()).filter((t) => !before.has(t.address));
+    }
+    if (found.length) return found;
+  }
+  throw new InspectorError(
+    'timeout',
+    l10n.t(
+      'Process {0} did not open its inspector after SIGUSR1. Port 9229 may be taken by another process, or the app disables the signal (--disable-sigusr1). Start it with --inspect=127.0.0.1:<free port> instead.',
+      String(p.pid),
+    ),
+  );
+}
