@@ -6,6 +6,7 @@ import { registerProfileCommands } from './commands/profile';
 import { registerOpenProfileCommands } from './commands/openProfile';
 import { registerCompareCommands } from './commands/compare';
 import { registerAttachCommands } from './commands/attach';
+import { registerEditorIntegration } from './editor';
 
 export function activate(context: vscode.ExtensionContext): void {
   const t0 = performance.now();
@@ -23,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerOpenProfileCommands(services),
     ...registerCompareCommands(services),
     ...registerAttachCommands(services),
+    ...registerEditorIntegration(services),
   );
   log.info(`activated in ${(performance.now() - t0).toFixed(1)} ms`);
 }

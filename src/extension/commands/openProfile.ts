@@ -1,9 +1,35 @@
 import * as vscode from 'vscode';
-import { notBuiltYet, type Services } from '../services';
+import { basename } from 'node:path';
+import type { Services } from '../services';
+import { loadWithProgress } from '../editor/customEditor';
+import { hotspotState } from '../editor';
 
-export function registerOpenProfileCommands(_s: Services): vscode.Disposable[] {
+/** "Open Profile…" (a file picker, or the file it is invoked on) and "Clear Hot Spots". */
+export function registerOpenProfileCommands(services: Services): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('nodeFlame.openProfile', () => notBuiltYet(vscode.l10n.t('Open Profile'))),
-    vscode.commands.registerCommand('nodeFlame.clearHotSpots', () => notBuiltYet(vscode.l10n.t('Clear Hot Spots'))),
+    vscode.commands.registerCommand('nodeFlame.openProfile', async (uri?: vscode.Uri) => {
+      if (!(uri instanceof vscode.Uri)) {
+        const picked = await vscode.window.showOpenDialog({
+          canSelectMany: false,
+          openLabel: vscode.l10n.t('Open Profile'),
+          title: vscode.l10n.t('Open a V8 log, .cpuprofile, perf output or folded stacks'),
+          filters: {
+            [vscode.l10n.t('Profiles')]: ['cpuprofile', 'log', 'folded', 'perf', 'txt', 'data'],
+            [vscode.l10n.t('All files')]: ['*'],
+          },
+        });
+        uri = picked?.[0];
+      }
+      if (!uri) return;
+      try {
+        const loaded = await loadWithProgress(services, uri);
+        services.store.setActive(loaded);
+        await services.viewer.show(loaded);
+      } catch (e) {
+        services.log.error(`open ${uri.fsPath}: ${(e as Error).message}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame cannot open {0}: {1}', basename(uri.fsPath), (e as Error).message));
+      }
+    }),
+    vscode.commands.registerCommand('nodeFlame.clearHotSpots', () => hotspotState(services).clear()),
   ];
 }

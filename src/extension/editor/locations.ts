@@ -1,0 +1,140 @@
+import * as vscode from 'vscode';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildHotspots, functionStillAt, type FileHotspots, type HotspotIndex } from '../../core/model/hotspots';
+import { SourceFileMatcher, caseInsensitiveFs, pathKey } from '../../core/model/sourceFiles';
+import type { LoadedProfile, ProfileStore } from '../services';
+
+export const SOURCE_LANGUAGES = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'];
+export const SOURCE_SELECTOR: vscode.DocumentSelector = SOURCE_LANGUAGES.map((language) => ({ language }));
+const SOURCE_EXT = /\.(?:[mc]?js|jsx|[mc]?ts|tsx)$/i;
+
+export interface DocumentHotspots {
+  loaded: LoadedProfile;
+  index: HotspotIndex;
+  file: FileHotspots;
+  /** Why the annotations would be wrong; set when the file changed after the profile was taken. */
+  stale?: string;
+}
+
+interface Prepared {
+  loaded: LoadedProfile;
+  index: HotspotIndex;
+  matcher: SourceFileMatcher;
+  /** Epoch ms when the profiled code was loaded, as near as we can tell; undefined when unknown. */
+  takenMs?: number;
+}
+
+/**
+ * Ties the active profile to open documents: which profile file an editor file is, and whether it is
+ * still the code that was profiled. Everything the editor shows asks this.
+ */
+export class HotspotState implements vscode.Disposable {
+  private prepared?: Prepared;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly subs: vscode.Disposable[] = [];
+  /** "Clear Hot Spots" hides everything until another profile becomes active. */
+  cleared = false;
+
+  constructor(private readonly store: ProfileStore) {
+    this.subs.push(
+      store.onDidChangeActive(() => {
+        this.prepared = undefined;
+        this.cleared = false;
+        this.changed.fire();
+      }),
+      vscode.workspace.onDidSaveTextDocument(() => this.changed.fire()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('nodeFlame')) this.changed.fire();
+      }),
+    );
+  }
+
+  clear(): void {
+    this.cleared = true;
+    this.changed.fire();
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  private prepare(): Prepared | undefined {
+    const loaded = this.store.active;
+    if (!loaded || this.cleared) return undefined;
+    if (this.prepared?.loaded.id !== loaded.id) {
+      const index = buildHotspots(loaded.profile);
+      const matcher = new SourceFileMatcher(index.files.keys(), caseInsensitiveFs(process.platform));
+      this.prepared = { loaded, index, matcher, takenMs: profileTakenMs(loaded) };
+    }
+    return this.prepared;
+  }
+
+  forDocument(doc: vscode.TextDocument): DocumentHotspots | undefined {
+    if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') return undefined;
+    if (!SOURCE_EXT.test(doc.uri.path) && !SOURCE_LANGUAGES.includes(doc.languageId)) return undefined;
+    const p = this.prepare();
+    if (!p) return undefined;
+    const docPath = doc.uri.fsPath;
+    const name = p.matcher.match(docPath, { exists: (f) => pathKey(f, false) !== pathKey(docPath, false) && existsSync(f) });
+    if (name === undefined) return undefined;
+    const file = p.index.files.get(name)!;
+    return { loaded: p.loaded, index: p.index, file, stale: staleReason(doc, file, p.takenMs) };
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    for (const s of this.subs) s.dispose();
+  }
+}
+
+/**
+ * When the profiled code was loaded: the run's recorded start when there is one, else the profile
+ * file's last write minus the sampled span (the file is written when sampling ends).
+ */
+function profileTakenMs(loaded: LoadedProfile): number | undefined {
+  if (loaded.runDir) {
+    const started = runStart(loaded.runDir);
+    if (started !== undefined) return started;
+  }
+  try {
+    const written = statSync(loaded.path).mtimeMs;
+    return written - (loaded.profile.meta.durationMs ?? 0);
+  } catch {
+    return undefined;
+  }
+}
+
+function runStart(runDir: string): number | undefined {
+  try {
+    const run = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { startedAt?: unknown; startTime?: unknown };
+    for (const v of [run.startedAt, run.startTime]) {
+      const ms = typeof v === 'number' ? v : typeof v === 'string' ? Date.parse(v) : NaN;
+      // Only wall-clock times: a monotonic microsecond counter is not comparable with mtimes.
+      if (Number.isFinite(ms) && ms > 1e12 && ms < 1e13) return ms;
+    }
+  } catch {
+    // No readable run.json: fall back to the profile file's time.
+  }
+  return undefined;
+}
+
+function staleReason(doc: vscode.TextDocument, file: FileHotspots, takenMs: number | undefined): string | undefined {
+  if (doc.isDirty) return vscode.l10n.t('it has unsaved changes');
+  if (doc.uri.scheme === 'file' && takenMs !== undefined) {
+    try {
+      // One second of slack: some file systems keep mtimes at that resolution.
+      if (statSync(doc.uri.fsPath).mtimeMs > takenMs + 1000) return vscode.l10n.t('it was modified after the profile was taken');
+    } catch {
+      return undefined;
+    }
+  }
+  for (const f of file.functions) {
+    if (f.line > doc.lineCount) return vscode.l10n.t('the profile names line {0}, past its end', f.line);
+    if (f.total > 0 && !functionStillAt(f.name, doc.lineAt(f.line - 1).text)) {
+      return vscode.l10n.t('line {0} no longer holds {1}', f.line, f.name);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,129 @@
+// Run folders on disk (`.nodeflame/<YYYYMMDD-HHMMSS>-<mode>/`), without VS Code, so tests can read them.
+import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { functionStats, type Profile } from '../../core/model';
+
+export const RUNS_DIR = '.nodeflame';
+
+export interface RunSummary {
+  samples: number;
+  topFunction?: { name: string; file: string; line: number; self: number };
+}
+
+export interface RunInfo {
+  dir: string;
+  /** Folder name, e.g. `20250101-120000-prof`. */
+  name: string;
+  /** When the run started, from the folder name (local time); undefined for other names. */
+  time?: Date;
+  mode?: string;
+  durationMs?: number;
+  exitCode?: number | null;
+  command?: string;
+  /** Raw profiles in the folder, main one first. */
+  profiles: string[];
+  summary?: RunSummary;
+}
+
+const PROFILE_FILE = /^(?:isolate-.*\.log|.*-v8\.log|.*\.cpuprofile|perf\.data|.*\.perf|.*\.perf\.txt|.*\.folded)$/i;
+
+export function isProfileFile(name: string): boolean {
+  return PROFILE_FILE.test(name);
+}
+
+export function parseRunTime(name: string): Date | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})/.exec(name);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number);
+  const t = new Date(y, mo - 1, d, h, mi, s);
+  return Number.isNaN(t.getTime()) ? undefined : t;
+}
+
+/** Which files the run's mode produces, so the main profile is that kind (then the largest, i.e. the main thread's). */
+const KIND_OF_MODE: Record<string, RegExp> = {
+  prof: /\.log$/i,
+  perf: /^perf\.data$|\.perf(?:\.txt)?$/i,
+  'cpu-prof': /\.cpuprofile$/i,
+};
+
+export async function readRun(dir: string, name: string): Promise<RunInfo | undefined> {
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch {
+    return undefined;
+  }
+  let run: Record<string, unknown> = {};
+  try {
+    run = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    // A run still being written, or a folder someone made by hand: list it from its files alone.
+  }
+  const files = entries.filter(isProfileFile);
+  if (!files.length && !entries.includes('run.json')) return undefined;
+  const sizes = new Map<string, number>();
+  await Promise.all(files.map(async (f) => sizes.set(f, await stat(join(dir, f)).then((s) => s.size, () => 0))));
+  const modeFromName = /-([a-z-]+)$/i.exec(name)?.[1];
+  const mode = typeof run.mode === 'string' ? run.mode : modeFromName;
+  const kind = mode ? KIND_OF_MODE[mode] : undefined;
+  files.sort((a, b) => Number(!!kind && kind.test(b)) - Number(!!kind && kind.test(a)) || (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0) || a.localeCompare(b));
+  return {
+    dir,
+    name,
+    time: parseRunTime(name),
+    mode,
+    durationMs: typeof run.durationMs === 'number' ? run.durationMs : undefined,
+    exitCode: typeof run.exitCode === 'number' || run.exitCode === null ? (run.exitCode as number | null) : undefined,
+    command: typeof run.command === 'string' ? run.command : Array.isArray(run.command) ? run.command.join(' ') : undefined,
+    profiles: files.map((f) => join(dir, f)),
+    summary: isSummary(run.summary) ? run.summary : undefined,
+  };
+}
+
+function isSummary(v: unknown): v is RunSummary {
+  return !!v && typeof v === 'object' && typeof (v as RunSummary).samples === 'number';
+}
+
+/** Runs under `<root>/.nodeflame`, newest first. */
+export async function listRuns(root: string): Promise<RunInfo[]> {
+  const base = join(root, RUNS_DIR);
+  let names: string[];
+  try {
+    names = (await readdir(base, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+  } catch {
+    return [];
+  }
+  const runs = (await Promise.all(names.map((n) => readRun(join(base, n), n)))).filter((r): r is RunInfo => !!r);
+  return runs.sort((a, b) => (b.time?.getTime() ?? 0) - (a.time?.getTime() ?? 0) || b.name.localeCompare(a.name));
+}
+
+/** The function with the most self weight, leaving out idle time and unattributed samples. */
+export function summarize(profile: Profile): RunSummary {
+  const stats = functionStats(profile.tree, profile.frames.length);
+  let best: (typeof stats)[number] | undefined;
+  for (const s of stats) {
+    const c = profile.frames[s.frame].category;
+    if (c === 'idle' || c === 'program' || c === 'unaccounted') continue;
+    if (!best || s.self > best.self) best = s;
+  }
+  const samples = profile.tree.weight;
+  if (!best || samples <= 0) return { samples };
+  const f = profile.frames[best.frame];
+  return { samples, topFunction: { name: f.name, file: f.file, line: f.line, self: best.self / samples } };
+}
+
+/** Caches the summary in run.json (keeping every other key), so the list need not load profiles again. */
+export async function saveSummary(dir: string, summary: RunSummary): Promise<void> {
+  const path = join(dir, 'run.json');
+  let run: Record<string, unknown> = {};
+  try {
+    run = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+  } catch (e) {
+    // Never replace a run.json we could not parse: it may be mid-write by the launcher.
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return;
+  }
+  run.summary = summary;
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(run, null, 2)}\n`);
+  await rename(tmp, path);
+}
