@@ -1,6 +1,182 @@
-import type { Profile } from './model';
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { AnyMap, decodedMappings, GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
+import { classifyJsFile, type Frame, type LineHits, type Profile, type SourcePosition } from './model';
+import { fileUrlToPathAnyOs } from './paths';
 
-/** Rewrites JS frames to their original positions where a source map exists (keeps `generated`). */
-export async function applySourceMaps(_profile: Profile): Promise<void> {
-  // Filled in by the source-map work (issue 3).
+/** Bundles bigger than this are not read for a map comment (inline maps make them large, not this large). */
+const MAX_SCRIPT_BYTES = 256 * 1024 * 1024;
+
+interface LoadedMap {
+  map: TraceMap;
+  /** On-disk path of each source, or null when it is not on this disk. */
+  paths: (string | null)[];
+}
+
+/** Source maps per generated file, so each script is read and parsed once per process. */
+export class SourceMapCache {
+  private readonly maps = new Map<string, Promise<LoadedMap | null>>();
+
+  get(file: string): Promise<LoadedMap | null> {
+    let p = this.maps.get(file);
+    if (!p) {
+      p = loadMapFor(file).catch(() => null);
+      this.maps.set(file, p);
+    }
+    return p;
+  }
+
+  clear(): void {
+    this.maps.clear();
+  }
+}
+
+const sharedCache = new SourceMapCache();
+
+async function loadMapFor(file: string): Promise<LoadedMap | null> {
+  if (!isAbsolute(file)) return null;
+  const st = await stat(file).catch(() => null);
+  if (!st?.isFile() || st.size > MAX_SCRIPT_BYTES) return null;
+  const code = await readFile(file, 'utf8');
+  const ref = mapReference(code);
+  let json: string | null = null;
+  let mapUrl = pathToFileURL(file).href;
+  if (ref?.startsWith('data:')) json = decodeDataUri(ref);
+  else if (ref && (/^file:/i.test(ref) || !/^[a-z][a-z\d+.-]+:/i.test(ref))) {
+    // Maps served over http(s) or named by bundler schemes (webpack://) are not ours to fetch.
+    const mapPath = /^file:/i.test(ref) ? fileUrlToPathAnyOs(ref) : resolve(dirname(file), safeDecodeUri(ref));
+    json = await readFile(mapPath, 'utf8').catch(() => null);
+    mapUrl = pathToFileURL(mapPath).href;
+  } else if (!ref && existsSync(file + '.map')) {
+    json = await readFile(file + '.map', 'utf8').catch(() => null);
+    mapUrl = pathToFileURL(file + '.map').href;
+  }
+  if (!json) return null;
+  const raw = JSON.parse(json.replace(/^\)\]\}'[^\n]*\n/, '')) as { sections?: unknown; sources?: (string | null)[] };
+  const map = raw.sections ? AnyMap(raw as never, mapUrl) : new TraceMap(raw as never, mapUrl);
+  const paths = map.resolvedSources.map((s, i) => onDisk(s, map.sources[i]));
+  return { map, paths };
+}
+
+function onDisk(resolved: string | null, raw: string | null): string | null {
+  const candidates: string[] = [];
+  if (resolved) candidates.push(fileUrlToPathAnyOs(resolved));
+  if (raw && (isAbsolute(raw) || /^[a-z]:[\\/]/i.test(raw))) candidates.push(raw);
+  for (const c of candidates) if (isAbsolute(c) && existsSync(c)) return c;
+  return null;
+}
+
+/** The last `//# sourceMappingURL=` (or `/*# … *\/`, or the old `//@`) in a script. */
+export function mapReference(code: string): string | null {
+  const re = /(?:\/\/|\/\*)[#@][ \t]+sourceMappingURL=([^\s'"]+?)[ \t]*(?:\*\/)?[ \t]*$/gm;
+  let last: string | null = null;
+  // Only the tail can hold the comment that counts, but an inline map can be most of the file.
+  const from = Math.max(0, code.lastIndexOf('sourceMappingURL=') - 16);
+  re.lastIndex = from;
+  for (let m = re.exec(code); m; m = re.exec(code)) last = m[1];
+  return last;
+}
+
+function decodeDataUri(uri: string): string | null {
+  const comma = uri.indexOf(',');
+  if (comma < 0) return null;
+  const meta = uri.slice(5, comma);
+  const body = uri.slice(comma + 1);
+  return /;base64$/i.test(meta) ? Buffer.from(body, 'base64').toString('utf8') : safeDecodeUri(body);
+}
+
+function safeDecodeUri(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Original position of a 1-based generated (line, column); null unless the original is on disk. */
+function mapPosition(m: LoadedMap, line: number, column: number): SourcePosition | null {
+  const col = Math.max(0, column - 1);
+  for (const bias of [GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND] as const) {
+    const o = originalPositionFor(m.map, { line, column: col, bias });
+    if (o.source === null) continue;
+    const idx = m.map.resolvedSources.indexOf(o.source);
+    const file = idx >= 0 ? m.paths[idx] : null;
+    if (file) return { file, line: o.line, column: o.column + 1 };
+    return null;
+  }
+  return null;
+}
+
+/** Original line of a generated line: the first mapped segment on it whose source is on disk. */
+function mapLine(m: LoadedMap, line: number): { file: string; line: number } | null {
+  const segs = decodedMappings(m.map)[line - 1];
+  if (!segs) return null;
+  for (const s of segs) {
+    if (s.length < 4) continue;
+    const file = m.paths[s[1]!];
+    if (file) return { file, line: s[2]! + 1 };
+  }
+  return null;
+}
+
+function isMappable(f: Frame): boolean {
+  return !!f.file && !f.generated && (f.category === 'app' || f.category === 'dependency') && isAbsolute(f.file);
+}
+
+/**
+ * Rewrites JS frames to their original positions where a source map exists and the original
+ * source is on disk; `generated` keeps where the code ran. Frame ids stay as they are, so the tree
+ * and totals are untouched (two generated functions mapping to one place stay two frames).
+ * Per-line hits move to the original lines.
+ */
+export async function applySourceMaps(profile: Profile, cache: SourceMapCache = sharedCache): Promise<void> {
+  const files = new Set<string>();
+  for (const f of profile.frames) if (isMappable(f)) files.add(f.file);
+  for (const file of profile.lineHits.keys()) if (isAbsolute(file)) files.add(file);
+  if (files.size === 0) return;
+  const maps = new Map<string, LoadedMap>();
+  await Promise.all(
+    [...files].map(async (file) => {
+      const m = await cache.get(file);
+      if (m) maps.set(file, m);
+    }),
+  );
+  if (maps.size === 0) return;
+
+  for (let i = 0; i < profile.frames.length; i++) {
+    const f = profile.frames[i];
+    if (!isMappable(f)) continue;
+    const m = maps.get(f.file);
+    if (!m || f.line <= 0) continue;
+    const o = mapPosition(m, f.line, f.column);
+    if (!o) continue;
+    const { category, pkg } = classifyJsFile(o.file);
+    const next: Frame = { ...f, ...o, category, generated: { file: f.file, line: f.line, column: f.column } };
+    if (pkg) next.pkg = pkg;
+    else delete next.pkg;
+    profile.frames[i] = next;
+  }
+
+  const remapped: LineHits = new Map();
+  const add = (file: string, line: number, self: number, total: number) => {
+    let lm = remapped.get(file);
+    if (!lm) remapped.set(file, (lm = new Map()));
+    const h = lm.get(line);
+    if (h) {
+      h.self += self;
+      h.total += total;
+    } else lm.set(line, { self, total });
+  };
+  for (const [file, lines] of profile.lineHits) {
+    const m = maps.get(file);
+    for (const [line, h] of lines) {
+      const o = m ? mapLine(m, line) : null;
+      if (o) add(o.file, o.line, h.self, h.total);
+      else add(file, line, h.self, h.total);
+    }
+  }
+  profile.lineHits.clear();
+  for (const [k, v] of remapped) profile.lineHits.set(k, v);
 }

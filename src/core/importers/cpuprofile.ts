@@ -1,10 +1,193 @@
-import { ProfileError } from '../model';
+import { readFile } from 'node:fs/promises';
+import * as l10n from '@vscode/l10n';
+import { Category, classifyJsFile, Frame, Profile, ProfileBuilder, ProfileError } from '../model';
+import { fileUrlToPathAnyOs } from '../paths';
 import type { Importer } from './types';
+
+interface CallFrame {
+  functionName?: string;
+  url?: string;
+  lineNumber?: number;
+  columnNumber?: number;
+}
+
+interface CpuNode {
+  id: number;
+  callFrame: CallFrame;
+  hitCount?: number;
+  children?: number[];
+  /** Older Chrome exports link upwards instead of listing children. */
+  parent?: number;
+  positionTicks?: { line: number; ticks: number }[];
+}
+
+interface CpuProfile {
+  nodes: CpuNode[];
+  startTime?: number;
+  endTime?: number;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+const SPECIAL: Record<string, Category | null> = {
+  '(root)': null,
+  '(program)': 'program',
+  '(idle)': 'idle',
+  '(garbage collector)': 'gc',
+};
+
+/**
+ * V8 gives no script for C++ callbacks (`compileFunction`, `pbkdf2Sync`'s binding) nor for its own
+ * builtins and RegExp code; a bare identifier is a binding, anything else is V8's.
+ */
+function nativeOrV8(name: string): Category {
+  if (/^(RegExp:|\/)/.test(name)) return 'v8';
+  return /^[A-Za-z_$][\w$.]*$/.test(name) ? 'native' : 'v8';
+}
+
+export function cpuFrame(cf: CallFrame): Frame | null {
+  const raw = cf.functionName ?? '';
+  const url = cf.url ?? '';
+  if (!url && raw in SPECIAL) {
+    const category = SPECIAL[raw];
+    return category ? { name: raw, file: '', line: 0, column: 0, category } : null;
+  }
+  const name = raw || '(anonymous)';
+  const file = fileUrlToPathAnyOs(url);
+  const line = typeof cf.lineNumber === 'number' && cf.lineNumber >= 0 ? cf.lineNumber + 1 : 0;
+  const column = typeof cf.columnNumber === 'number' && cf.columnNumber >= 0 ? cf.columnNumber + 1 : 0;
+  if (!file) return { name, file: '', line: 0, column: 0, category: nativeOrV8(name) };
+  const { category, pkg } = classifyJsFile(file);
+  return { name, file, line, column, category, ...(pkg ? { pkg } : {}) };
+}
+
+function sniffCpuProfile(head: Buffer): boolean {
+  const s = head.toString('utf8', 0, Math.min(head.length, 65536)).replace(/^\uFEFF/, '').trimStart();
+  if (!s.startsWith('{')) return false;
+  return /"nodes"\s*:\s*\[/.test(s) && /"callFrame"\s*:/.test(s);
+}
+
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ERR_STRING_TOO_LONG') throw new ProfileError(l10n.t('too large to read as one JSON document'), path);
+    throw new ProfileError(l10n.t('cannot read: {0}', code ?? (e as Error).message), path);
+  }
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    const why = (e as Error).message.split('\n')[0];
+    throw new ProfileError(l10n.t('not valid JSON, the .cpuprofile is truncated or corrupt ({0})', why), path);
+  }
+}
+
+function asCpuProfile(json: unknown, path: string): CpuProfile {
+  let p = json as Partial<CpuProfile> & { profile?: CpuProfile };
+  // The inspector's `Profiler.stop` result wraps the profile.
+  if (p && typeof p === 'object' && !Array.isArray(p.nodes) && p.profile && typeof p.profile === 'object') p = p.profile;
+  if (!p || typeof p !== 'object' || !Array.isArray(p.nodes) || p.nodes.length === 0) {
+    throw new ProfileError(l10n.t('not a .cpuprofile: no "nodes" array'), path);
+  }
+  for (const n of p.nodes) {
+    if (!n || typeof n !== 'object' || typeof n.id !== 'number' || !n.callFrame || typeof n.callFrame !== 'object') {
+      throw new ProfileError(l10n.t('not a .cpuprofile: a node lacks "id" or "callFrame"'), path);
+    }
+  }
+  return p as CpuProfile;
+}
+
+/** Builds the model from a parsed `.cpuprofile`; exported for the inspector (attach) path. */
+export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
+  const startUs = typeof p.startTime === 'number' ? p.startTime : 0;
+  const endUs = typeof p.endTime === 'number' ? p.endTime : startUs;
+  const b = new ProfileBuilder('cpuprofile', {
+    durationMs: typeof p.startTime === 'number' && typeof p.endTime === 'number' ? Math.max(0, (endUs - startUs) / 1000) : null,
+    mode: 'cpu-prof',
+    startTime: startUs / 1000,
+    ...(source ? { source } : {}),
+  });
+  const byId = new Map<number, CpuNode>();
+  for (const n of p.nodes) byId.set(n.id, n);
+  const parentOf = new Map<number, number>();
+  for (const n of p.nodes) {
+    if (typeof n.parent === 'number') parentOf.set(n.id, n.parent);
+    for (const c of n.children ?? []) if (byId.has(c)) parentOf.set(c, n.id);
+  }
+  // Model tree node per cpuprofile node, parents first; `(root)` folds into the model root.
+  const modelNode = new Map<number, number>();
+  const kids = new Map<number, number[]>();
+  for (const [c, par] of parentOf) {
+    let k = kids.get(par);
+    if (!k) kids.set(par, (k = []));
+    k.push(c);
+  }
+  const queue: number[] = p.nodes.filter((n) => !parentOf.has(n.id) || !byId.has(parentOf.get(n.id)!)).map((n) => n.id);
+  if (queue.length === 0) throw new ProfileError(l10n.t('not a .cpuprofile: the call tree has no root'), source);
+  for (let qi = 0; qi < queue.length; qi++) {
+    const id = queue[qi];
+    if (modelNode.has(id)) continue; // a malformed cycle must not loop forever
+    const par = parentOf.get(id);
+    const parentModel = par !== undefined && modelNode.has(par) ? modelNode.get(par)! : 0;
+    const f = cpuFrame(byId.get(id)!.callFrame);
+    modelNode.set(id, f ? b.tree.child(parentModel, b.frame(f)) : parentModel);
+    for (const c of kids.get(id) ?? []) queue.push(c);
+  }
+
+  const samples = Array.isArray(p.samples) ? p.samples : [];
+  const deltas = Array.isArray(p.timeDeltas) ? p.timeDeltas : [];
+  let timeline: Profile['timeline'];
+  if (samples.length > 0) {
+    const n = samples.length;
+    const nodes = new Uint32Array(n);
+    const times = new Float64Array(n);
+    // Sample i happens at start + Σ deltas[0..i]; it stands for the time until the next one.
+    let t = startUs;
+    let unknown = 0;
+    for (let i = 0; i < n; i++) {
+      t += Math.max(0, Number(deltas[i]) || 0);
+      times[i] = (t - startUs) / 1000;
+      const m = modelNode.get(samples[i]);
+      if (m === undefined) unknown++;
+      nodes[i] = m ?? 0;
+    }
+    for (let i = 0; i < n; i++) {
+      const next = i + 1 < n ? times[i + 1] : Math.max(times[i], (endUs - startUs) / 1000);
+      b.tree.addSelf(nodes[i], 1, Math.max(0, next - times[i]));
+    }
+    if (unknown) b.warn(l10n.t('{0} samples point at nodes the profile does not define; counted as unaccounted', unknown));
+    if (deltas.length !== n) b.warn(l10n.t('the profile has {0} samples but {1} time deltas; times are approximate', n, deltas.length));
+    if (n > 1) b.meta.intervalMs = times[n - 1] / (n - 1) || undefined;
+    if (b.meta.durationMs === null) b.meta.durationMs = times[n - 1];
+    timeline = { nodes, times };
+  } else {
+    // Without a sample list, hit counts are all there is.
+    for (const n of p.nodes) if (n.hitCount) b.tree.addSelf(modelNode.get(n.id) ?? 0, n.hitCount);
+  }
+
+  for (const n of p.nodes) {
+    if (!n.positionTicks?.length) continue;
+    const file = fileUrlToPathAnyOs(n.callFrame.url ?? '');
+    // positionTicks are the leaf's executing line, so they are self (and, at that line, total) hits.
+    for (const pt of n.positionTicks) b.lineHit(file, pt.line, pt.ticks, pt.ticks);
+  }
+
+  const profile = b.build();
+  if (timeline) profile.timeline = timeline;
+  return profile;
+}
 
 export const cpuprofileImporter: Importer = {
   format: 'cpuprofile',
-  sniff: () => false,
-  load: async (path) => {
-    throw new ProfileError('cpuprofile import is not implemented yet', path);
+  sniff: (head) => sniffCpuProfile(head),
+  load: async (path, opts) => {
+    opts.signal?.throwIfAborted();
+    const json = await readJson(path);
+    opts.signal?.throwIfAborted();
+    const profile = cpuProfileToModel(asCpuProfile(json, path), path);
+    opts.onProgress?.(1);
+    return profile;
   },
 };

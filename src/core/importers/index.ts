@@ -21,7 +21,10 @@ export async function readHead(path: string, bytes = 65536): Promise<Buffer> {
   }
   try {
     const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    // A directory opens fine and only fails here (EISDIR): still the user's input, not our bug.
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0).catch((e: NodeJS.ErrnoException) => {
+      throw new ProfileError(`cannot read: ${e.code ?? e.message}`, path);
+    });
     return buf.subarray(0, bytesRead);
   } finally {
     await fh.close();

@@ -1,0 +1,52 @@
+import type { Profile } from '../model';
+import { toCpuProfile } from './cpuprofile';
+import { toFolded } from './folded';
+import { toJsonReport } from './json';
+import { toSpeedscope } from './speedscope';
+import { toSvg } from './svg';
+import { toText } from './text';
+
+export interface ExportOptions {
+  /** How many functions listed formats keep (json: 50 by default, text: all). */
+  top?: number;
+  /** Name of the input, for headers and titles. */
+  source?: string;
+}
+
+export interface Exporter {
+  format: string;
+  /** File extension for `-o`-less saves and the editor's save dialog, with the dot. */
+  extension: string;
+  /** One line, for `--help` and pickers. */
+  description: string;
+  write(profile: Profile, opts: ExportOptions): string;
+}
+
+const registry = new Map<string, Exporter>();
+
+/** Adds (or replaces) an output format; each format lives in its own file and registers here. */
+export function registerExporter(e: Exporter): void {
+  registry.set(e.format, e);
+}
+
+export function exportFormats(): string[] {
+  return [...registry.keys()];
+}
+
+export function getExporter(format: string): Exporter | undefined {
+  return registry.get(format);
+}
+
+/** The profile in `format`; throws for a format no exporter is registered for. */
+export function exportProfile(profile: Profile, format: string, opts: ExportOptions = {}): string {
+  const e = registry.get(format);
+  if (!e) throw new Error(`unknown export format "${format}" (known: ${exportFormats().join(', ')})`);
+  return e.write(profile, opts);
+}
+
+registerExporter({ format: 'text', extension: '.txt', description: 'like node --prof-process', write: toText });
+registerExporter({ format: 'json', extension: '.json', description: 'stable summary (see README)', write: (p, o) => JSON.stringify(toJsonReport(p, o), null, 2) + '\n' });
+registerExporter({ format: 'folded', extension: '.folded', description: 'folded stacks, one line per stack', write: toFolded });
+registerExporter({ format: 'cpuprofile', extension: '.cpuprofile', description: 'Chrome DevTools CPU profile', write: (p) => JSON.stringify(toCpuProfile(p)) });
+registerExporter({ format: 'speedscope', extension: '.speedscope.json', description: 'speedscope file format', write: (p, o) => JSON.stringify(toSpeedscope(p, o.source)) });
+registerExporter({ format: 'svg', extension: '.svg', description: 'static flame graph', write: (p, o) => toSvg(p, o.source ? { title: o.source } : {}) });

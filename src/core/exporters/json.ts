@@ -1,0 +1,59 @@
+import { attributed, categoryWeights, CATEGORIES, functionStats, type Category, type Frame, type Profile, type ProfileFormat } from '../model';
+
+/** The documented, stable `--format json` shape (see README "CLI"); add fields, never rename. */
+export interface JsonReport {
+  format: ProfileFormat;
+  samples: number;
+  durationMs: number | null;
+  attributed: number;
+  categories: Record<Category, number>;
+  functions: JsonFunction[];
+}
+
+export interface JsonFunction {
+  name: string;
+  file: string | null;
+  line: number | null;
+  column: number | null;
+  category: Category;
+  self: number;
+  total: number;
+}
+
+const round = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** Thread levels are grouping, not functions. */
+export function isThreadFrame(f: Frame): boolean {
+  return f.category === 'program' && f.name.startsWith('thread ');
+}
+
+export function toJsonReport(profile: Profile, opts: { top?: number } = {}): JsonReport {
+  const all = profile.tree.weight;
+  const share = (x: number) => (all > 0 ? round(x / all) : 0);
+  const weights = categoryWeights(profile);
+  const categories = Object.fromEntries(CATEGORIES.map((c) => [c, share(weights[c])])) as Record<Category, number>;
+  const stats = functionStats(profile.tree, profile.frames.length)
+    .filter((s) => !isThreadFrame(profile.frames[s.frame]))
+    .sort((a, b) => b.self - a.self || b.total - a.total || a.frame - b.frame);
+  const top = opts.top ?? 50;
+  const functions = stats.slice(0, Math.max(0, top)).map((s): JsonFunction => {
+    const f = profile.frames[s.frame];
+    return {
+      name: f.name,
+      file: f.file || null,
+      line: f.line > 0 ? f.line : null,
+      column: f.column > 0 ? f.column : null,
+      category: f.category,
+      self: share(s.self),
+      total: share(s.total),
+    };
+  });
+  return {
+    format: profile.format,
+    samples: round(all),
+    durationMs: profile.meta.durationMs === null ? null : round(profile.meta.durationMs),
+    attributed: round(attributed(profile)),
+    categories,
+    functions,
+  };
+}

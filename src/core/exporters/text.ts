@@ -1,0 +1,100 @@
+import * as l10n from '@vscode/l10n';
+import { bottomUp, categoryWeights, frameLabel, functionStats, tickSummary, type Category, type Frame, type Profile } from '../model';
+import { isThreadFrame } from './json';
+
+const TIER_MARK: Record<string, string> = { interpreted: '~', sparkplug: '^', maglev: '+', turbofan: '*' };
+const JS: ReadonlySet<Category> = new Set(['app', 'dependency', 'node', 'v8']);
+/** Like the tick processor: callers below this share of their parent are left out of the heavy profile. */
+const HEAVY_THRESHOLD = 0.01;
+
+const ticks = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1)).padStart(7);
+const pct = (x: number, of: number) => (of > 0 ? `${((100 * x) / of).toFixed(1)}%` : '').padStart(6);
+
+function label(f: Frame): string {
+  const mark = f.tier ? (TIER_MARK[f.tier] ?? '') : '';
+  const lib = !f.file && f.lib && f.category !== 'shared-lib' ? ` [${f.lib}]` : '';
+  return `${mark}${frameLabel(f)}${lib}`;
+}
+
+function table(title: string, rows: { w: number; name: string }[], all: number, nonlib: number | null): string[] {
+  const out = ['', ` [${title}]:`, '   ticks  total  nonlib   name'];
+  for (const r of rows) out.push(`${ticks(r.w)} ${pct(r.w, all)} ${nonlib === null ? '      ' : pct(r.w, nonlib)}  ${r.name}`);
+  return out;
+}
+
+/** Text laid out like `node --prof-process` output, from any format's profile. */
+export function toText(profile: Profile, opts: { top?: number; source?: string } = {}): string {
+  const t = profile.tree;
+  const all = t.weight;
+  const top = opts.top ?? Infinity;
+  const cats = categoryWeights(profile);
+  const sum = tickSummary(cats);
+  const nonlib = all - sum.sharedLibraries;
+  const source = opts.source ?? profile.meta.source ?? profile.format;
+  const out = [l10n.t('Statistical profiling result from {0}, ({1} ticks, {2} unaccounted, 0 excluded).', source, ticks(all).trim(), ticks(sum.unaccounted).trim())];
+
+  const stats = functionStats(t, profile.frames.length).filter((s) => s.self > 0 && !isThreadFrame(profile.frames[s.frame]));
+  stats.sort((a, b) => b.self - a.self || a.frame - b.frame);
+  const libs = new Map<string, number>();
+  for (const s of stats) {
+    const f = profile.frames[s.frame];
+    if (f.category === 'shared-lib') libs.set(f.lib ?? f.name, (libs.get(f.lib ?? f.name) ?? 0) + s.self);
+  }
+  const libRows = [...libs].sort((a, b) => b[1] - a[1]).map(([name, w]) => ({ w, name }));
+  const rowsOf = (pred: (f: Frame) => boolean) =>
+    stats
+      .filter((s) => pred(profile.frames[s.frame]))
+      .slice(0, top)
+      .map((s) => ({ w: s.self, name: label(profile.frames[s.frame]) }));
+
+  out.push(...table('Shared libraries', libRows, all, null));
+  out.push(...table('JavaScript', rowsOf((f) => JS.has(f.category)), all, nonlib));
+  out.push(...table('C++', rowsOf((f) => f.category === 'native'), all, nonlib));
+
+  const summary: { w: number; name: string; lib?: boolean }[] = [
+    { w: sum.javascript, name: 'JavaScript' },
+    { w: sum.cpp, name: 'C++' },
+    { w: sum.gc, name: 'GC' },
+    { w: sum.sharedLibraries, name: 'Shared libraries', lib: true },
+    { w: sum.unaccounted, name: 'Unaccounted', lib: true },
+  ];
+  // Categories the tick processor has no line for, shown only when present.
+  for (const [c, name] of [['kernel', 'Kernel'], ['idle', 'Idle'], ['program', 'Program']] as const) {
+    if (cats[c] > 0) summary.push({ w: cats[c], name, lib: true });
+  }
+  out.push('', ' [Summary]:', '   ticks  total  nonlib   name');
+  for (const r of summary) out.push(`${ticks(r.w)} ${pct(r.w, all)} ${r.lib ? '      ' : pct(r.w, nonlib)}  ${r.name}`);
+
+  out.push(
+    '',
+    ' [Bottom up (heavy) profile]:',
+    '  ' + l10n.t('Note: percentage shows a share of a particular caller in the total'),
+    '  ' + l10n.t('amount of its parent calls.'),
+    '  ' + l10n.t('Callers occupying less than {0}% are not shown.', (HEAVY_THRESHOLD * 100).toFixed(1)),
+    '',
+    '   ticks parent  name',
+  );
+  out.push(...heavy(profile, top));
+  return out.join('\n') + '\n';
+}
+
+function heavy(profile: Profile, top: number): string[] {
+  const bu = bottomUp(profile.tree);
+  const total = bu.total;
+  const all = total[0];
+  const out: string[] = [];
+  const byWeight = (nodes: number[]) => nodes.sort((a, b) => total[b] - total[a] || a - b);
+  const roots = byWeight(bu.children(0))
+    .filter((n) => total[n] / (all || 1) >= HEAVY_THRESHOLD)
+    .slice(0, top);
+  // Explicit stack: recursive programs give heavy trees as deep as their call stacks.
+  const stack: { node: number; depth: number }[] = roots.reverse().map((node) => ({ node, depth: 0 }));
+  while (stack.length) {
+    const { node, depth } = stack.pop()!;
+    const parent = depth === 0 ? all : total[bu.parent[node]];
+    out.push(`${ticks(total[node])} ${pct(total[node], parent)}  ${'  '.repeat(depth)}${label(profile.frames[bu.frame[node]])}`);
+    const kids = byWeight(bu.children(node)).filter((c) => total[c] / (total[node] || 1) >= HEAVY_THRESHOLD);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i], depth: depth + 1 });
+  }
+  return out;
+}
