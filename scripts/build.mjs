@@ -1,6 +1,6 @@
 // Bundles the extension host, CLI, webview and tests with esbuild; `--production` minifies, `--watch` rebuilds.
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, mkdirSync, copyFileSync } from 'node:fs';
+import { readdirSync, statSync, mkdirSync, copyFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -35,6 +35,10 @@ if (!production) {
 }
 
 mkdirSync(join(root, 'dist'), { recursive: true });
+// A production build writes no source maps: drop the ones an earlier dev build left, or the .vsix would ship them.
+if (production) {
+  for (const name of readdirSync(join(root, 'dist'))) if (name.endsWith('.map')) rmSync(join(root, 'dist', name));
+}
 copyFileSync(join(root, 'node_modules/@vscode/codicons/dist/codicon.css'), join(root, 'dist/codicon.css'));
 copyFileSync(join(root, 'node_modules/@vscode/codicons/dist/codicon.ttf'), join(root, 'dist/codicon.ttf'));
 

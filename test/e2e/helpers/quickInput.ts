@@ -1,0 +1,119 @@
+import type { Locator, Page } from 'playwright-core';
+
+const widget = '.quick-input-widget';
+const rows = `${widget} .quick-input-list .monaco-list-row`;
+
+/** The visible quick input (palette, quick pick or input box); waits until it is shown. */
+export async function quickInput(page: Page, timeoutMs = 10_000): Promise<Locator> {
+  const w = page.locator(widget);
+  await w.waitFor({ state: 'visible', timeout: timeoutMs });
+  return w;
+}
+
+async function rowLabel(row: Locator): Promise<string> {
+  const label = row.locator('.label-name').first();
+  const text = (await label.count()) ? await label.innerText() : await row.innerText();
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Labels of the rows the open quick pick shows now (a virtual list: only what is rendered). */
+export async function quickPickItems(page: Page): Promise<string[]> {
+  await quickInput(page);
+  const out: string[] = [];
+  for (const row of await page.locator(rows).all()) out.push(await rowLabel(row));
+  return out;
+}
+
+/** Types into the quick input's text box (replacing what is there) and waits for the list to settle. */
+export async function quickPickType(page: Page, text: string): Promise<void> {
+  const w = await quickInput(page);
+  const input = w.locator('input').first();
+  await input.fill(text);
+  await page.waitForTimeout(300);
+}
+
+function matches(label: string, want: string | RegExp): boolean {
+  return typeof want === 'string' ? label === want : want.test(label);
+}
+
+/** Waits until a row whose label equals `want` (or matches the RegExp) is shown; returns it. */
+export async function quickPickFind(page: Page, want: string | RegExp, timeoutMs = 10_000): Promise<Locator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await quickInput(page, Math.max(1, deadline - Date.now()));
+    for (const row of await page.locator(rows).all()) {
+      if (matches(await rowLabel(row).catch(() => ''), want)) return row;
+    }
+    if (Date.now() > deadline) {
+      const seen = await quickPickItems(page).catch(() => []);
+      throw new Error(`quick pick has no item ${String(want)}; shown: ${JSON.stringify(seen)}`);
+    }
+    await page.waitForTimeout(200);
+  }
+}
+
+/** Picks the item with this label in the open quick pick (clicks it: for multi-select picks, then press Enter). */
+export async function quickPickSelect(page: Page, want: string | RegExp, timeoutMs = 10_000): Promise<void> {
+  const row = await quickPickFind(page, want, timeoutMs);
+  await row.click();
+}
+
+/** Presses Enter in the quick input: accepts an input box or the focused item. */
+export async function quickPickAccept(page: Page): Promise<void> {
+  const w = await quickInput(page);
+  await w.locator('input').first().press('Enter');
+}
+
+/** Answers an input box (showInputBox) with text. */
+export async function quickInputAnswer(page: Page, text: string): Promise<void> {
+  await quickPickType(page, text);
+  await quickPickAccept(page);
+}
+
+/** The quick input's title and prompt/message line, useful to know which step of a flow is showing. */
+export async function quickInputTitle(page: Page): Promise<string> {
+  const w = await quickInput(page);
+  const parts = await w.locator('.quick-input-title, .quick-input-message').allInnerTexts();
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+export async function quickInputClose(page: Page): Promise<void> {
+  if (await page.locator(widget).isVisible()) await page.keyboard.press('Escape');
+  await page.locator(widget).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+}
+
+/** Opens the command palette and returns the command titles matching the query. */
+export async function paletteItems(page: Page, query: string): Promise<string[]> {
+  await openPalette(page);
+  await quickPickType(page, `>${query}`);
+  // The list fills asynchronously (extension commands arrive with the extension host).
+  let items: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    items = await quickPickItems(page);
+    if (items.length) break;
+    await page.waitForTimeout(300);
+  }
+  await quickInputClose(page);
+  return items;
+}
+
+export async function openPalette(page: Page): Promise<void> {
+  await quickInputClose(page);
+  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, trial: true }).catch(() => undefined);
+  await page.keyboard.press('F1');
+  try {
+    await quickInput(page, 5_000);
+  } catch {
+    await page.keyboard.press('Control+Shift+P');
+    await quickInput(page, 10_000);
+  }
+}
+
+/** Runs a command by its palette title, e.g. "Node Flame: Profile Node App". */
+export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
+  await openPalette(page);
+  await quickPickType(page, `>${title}`);
+  const row = await quickPickFind(page, title, timeoutMs);
+  await row.click();
+  await page.locator(widget).waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
+}

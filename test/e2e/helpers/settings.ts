@@ -1,0 +1,30 @@
+/** User settings that keep a fresh VS Code quiet and predictable under test. */
+export function quietSettings(trusted: boolean): Record<string, unknown> {
+  return {
+    'telemetry.telemetryLevel': 'off',
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.welcomePage.walkthroughs.openOnInstall': false,
+    'workbench.enableExperiments': false,
+    'workbench.settings.enableNaturalLanguageSearch': false,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'chat.commandCenter.enabled': false,
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'extensions.ignoreRecommendations': true,
+    'update.mode': 'none',
+    'git.enabled': false,
+    'git.autoRepositoryDetection': false,
+    'npm.autoDetect': 'off',
+    'typescript.disableAutomaticTypeAcquisition': true,
+    'typescript.tsserver.experimental.enableProjectDiagnostics': false,
+    'files.hotExit': 'off',
+    'files.watcherExclude': { '**/node_modules/**': true, '**/.git/**': true },
+    'editor.accessibilitySupport': 'off',
+    'window.restoreWindows': 'none',
+    'security.workspace.trust.enabled': !trusted,
+    'security.workspace.trust.startupPrompt': 'never',
+    'security.workspace.trust.banner': 'never',
+    'security.workspace.trust.untrustedFiles': 'open',
+  };
+}
