@@ -1,6 +1,6 @@
 // Run folders on disk (`.nodeflame/<YYYYMMDD-HHMMSS>-<mode>/`), without VS Code, so tests can read them.
 import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { functionStats, type Profile } from '../../core/model';
 
 export const RUNS_DIR = '.nodeflame';
@@ -66,7 +66,10 @@ export async function readRun(dir: string, name: string): Promise<RunInfo | unde
   const modeFromName = /-([a-z-]+)$/i.exec(name)?.[1];
   const mode = typeof run.mode === 'string' ? run.mode : modeFromName;
   const kind = mode ? KIND_OF_MODE[mode] : undefined;
-  files.sort((a, b) => Number(!!kind && kind.test(b)) - Number(!!kind && kind.test(a)) || (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0) || a.localeCompare(b));
+  // run.json lists the launcher's choice first (main isolate / main thread); otherwise guess by kind and size.
+  const listed = Array.isArray(run.profiles) ? run.profiles.filter((x): x is string => typeof x === 'string').map((x) => basename(x)) : [];
+  const rank = (f: string): number => (listed.includes(f) ? listed.indexOf(f) : listed.length);
+  files.sort((a, b) => rank(a) - rank(b) || Number(!!kind && kind.test(b)) - Number(!!kind && kind.test(a)) || (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0) || a.localeCompare(b));
   return {
     dir,
     name,
