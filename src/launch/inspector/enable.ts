@@ -14,7 +14,7 @@ async function targetsOnPorts(ports: number[]): Promise<InspectorTarget[]> {
 /** Inspector targets a local process already serves (Linux: found through its listening sockets). */
 export async function existingInspector(p: NodeProcess): Promise<InspectorTarget[]> {
   if (process.platform !== 'linux') return [];
-  return targetsOnPorts(p.listening ?? (await listeningPorts(p.pid)));
+  return targetsOnPorts(await listeningPorts(p.pid));
 }
 
 async function stillSameProcess(p: NodeProcess): Promise<boolean> {
@@ -42,7 +42,8 @@ export async function enableInspector(p: NodeProcess, timeoutMs = 4000): Promise
     throw new InspectorError('signal', l10n.t('Process {0} has exited or is no longer the same Node process. Pick it again.', String(p.pid)));
   }
   const linux = process.platform === 'linux';
-  const before = linux ? new Set(await listeningPorts(p.pid)) : new Set((await probeLocalInspectors()).map((t) => t.address));
+  const beforePorts = new Set<number>(linux ? await listeningPorts(p.pid) : []);
+  const beforeAddresses = new Set<string>(linux ? [] : (await probeLocalInspectors()).map((t) => t.address));
   try {
     process.kill(p.pid, 'SIGUSR1');
   } catch (e) {
@@ -59,10 +60,10 @@ export async function enableInspector(p: NodeProcess, timeoutMs = 4000): Promise
     await sleep(150);
     let found: InspectorTarget[];
     if (linux) {
-      const fresh = (await listeningPorts(p.pid)).filter((port) => !before.has(port));
+      const fresh = (await listeningPorts(p.pid)).filter((port) => !beforePorts.has(port));
       found = await targetsOnPorts(fresh);
     } else {
-      found = (await probeLocalInspectors()).filter((t) => !before.has(t.address));
+      found = (await probeLocalInspectors()).filter((t) => !beforeAddresses.has(t.address));
     }
     if (found.length) return found;
   }
