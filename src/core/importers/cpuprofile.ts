@@ -73,7 +73,8 @@ async function readJson(path: string): Promise<unknown> {
     text = await readFile(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ERR_STRING_TOO_LONG') throw new ProfileError(l10n.t('too large to read as one JSON document'), path);
+    // V8 strings stop at ~512 MB: a bigger .cpuprofile cannot be one JSON.parse.
+    if (code === 'ERR_STRING_TOO_LONG' || e instanceof RangeError) throw new ProfileError(l10n.t('too large to read as one JSON document (the limit is about 512 MB)'), path);
     throw new ProfileError(l10n.t('cannot read: {0}', code ?? (e as Error).message), path);
   }
   try {
