@@ -1,4 +1,130 @@
-export async function runProfile(_args: string[]): Promise<number> {
-  process.stderr.write('node-flame profile: not implemented yet\n');
-  return 2;
+import { parseArgs } from 'node:util';
+import { join, resolve } from 'node:path';
+import * as l10n from '@vscode/l10n';
+import { loadProfile } from '../core/importers';
+import { exportProfile } from '../core/exporters';
+import { isLaunchMode, type LaunchMode } from '../launch/modes';
+import { parseNodeCommand, isTypeScriptFile } from '../launch/commandLine';
+import { targetFromNodeCommand } from '../launch/target';
+import { findLoader } from '../launch/loader';
+import { createRunDir } from '../launch/runFolder';
+import { ProfileSession } from '../launch/session';
+import { LaunchError } from '../launch/errors';
+import { cleanupPerfMaps } from '../launch/perf';
+
+function usage(): string {
+  return l10n.t(
+    'usage: node-flame profile [--mode prof|perf|cpu-prof] [--load "<cmd>"] [--port N] [--out dir] [--stop-timeout s] [--port-timeout s] [--frequency hz] [--no-report] -- node [node args] app.js [args]\n' +
+      '  Runs the app under the profiler; Ctrl+C stops it and the profile is written. --load runs a shell command once the app listens, then stops the app.\n' +
+      '  Each run gets <out>/<YYYYMMDD-HHMMSS>-<mode>/ (default out: ./.nodeflame) with the raw profile and run.json; the text report is printed at the end.',
+  );
+}
+
+function positiveNumber(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(l10n.t('--{0} needs a positive number, got "{1}"', name, v));
+  return n;
+}
+
+export async function runProfile(argv: string[]): Promise<number> {
+  const dash = argv.indexOf('--');
+  const own = dash < 0 ? argv : argv.slice(0, dash);
+  const commandWords = dash < 0 ? [] : argv.slice(dash + 1);
+  let opts;
+  let mode: LaunchMode;
+  let port: number | undefined;
+  let stopTimeout: number | undefined;
+  let portTimeout: number | undefined;
+  let frequency: number | undefined;
+  try {
+    opts = parseArgs({
+      args: own,
+      allowPositionals: true,
+      options: {
+        mode: { type: 'string', short: 'm', default: 'prof' },
+        load: { type: 'string', short: 'l' },
+        port: { type: 'string', short: 'p' },
+        out: { type: 'string', short: 'o' },
+        'stop-timeout': { type: 'string' },
+        'port-timeout': { type: 'string' },
+        frequency: { type: 'string', short: 'F' },
+        'no-report': { type: 'boolean', default: false },
+      },
+    }).values;
+    const m = opts.mode ?? 'prof';
+    if (!isLaunchMode(m)) throw new Error(l10n.t('unknown mode "{0}" (use prof, perf or cpu-prof)', m));
+    mode = m;
+    port = positiveNumber(opts.port, 'port');
+    stopTimeout = positiveNumber(opts['stop-timeout'], 'stop-timeout');
+    portTimeout = positiveNumber(opts['port-timeout'], 'port-timeout');
+    frequency = positiveNumber(opts.frequency, 'frequency');
+  } catch (e) {
+    process.stderr.write(`node-flame profile: ${(e as Error).message.split('\n')[0]}\n${usage()}\n`);
+    return 2;
+  }
+  const cmd = parseNodeCommand(commandWords);
+  if (!cmd) {
+    process.stderr.write(l10n.t('node-flame profile: give the app after "--", e.g. -- node app.js') + '\n' + usage() + '\n');
+    return 2;
+  }
+  const cwd = process.cwd();
+  const target = targetFromNodeCommand(cmd, cwd);
+  if (cmd.node && !target.nodePath && cmd.node !== 'node') target.nodePath = cmd.node;
+  const loader = isTypeScriptFile(target.program) && !target.loader ? findLoader(cwd)?.args : undefined;
+  const runDir = createRunDir(resolve(opts.out ?? join(cwd, '.nodeflame')), mode);
+
+  const session = new ProfileSession({
+    target,
+    mode,
+    runDir,
+    preloadPath: join(__dirname, 'preload-stop.js'),
+    loader,
+    loadCommand: opts.load,
+    loadCwd: cwd,
+    waitForPort: port,
+    portTimeoutMs: portTimeout && portTimeout * 1000,
+    stopTimeoutMs: stopTimeout && stopTimeout * 1000,
+    perfFrequency: frequency,
+    onOutput: (text, kind) => (kind === 'stdout' || kind === 'load' ? process.stdout : process.stderr).write(text),
+  });
+
+  // Ctrl+C reaches only us (the app has its own process group): the first stops the app gracefully, a second kills it.
+  const onSignal = () => session.stop('user');
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, onSignal);
+  const onStdin = (d: Buffer) => session.write(d.toString());
+  process.stdin.on('data', onStdin);
+  process.stdin.on('error', () => {});
+
+  let result;
+  try {
+    result = await session.run();
+  } catch (e) {
+    if (e instanceof LaunchError) {
+      process.stderr.write(`node-flame profile: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    for (const s of signals) process.off(s, onSignal);
+    process.stdin.off('data', onStdin);
+    process.stdin.destroy();
+  }
+
+  try {
+    if (result.error) process.stderr.write(`node-flame profile: ${result.error.message}\n`);
+    process.stderr.write(l10n.t('Run folder: {0}', result.runDir) + '\n');
+    const main = result.profiles[0];
+    if (!main) return 1;
+    process.stderr.write(l10n.t('Profile: {0}', main) + '\n');
+    if (opts['no-report']) return result.error ? 1 : 0;
+    const profile = await loadProfile(main, { mapsFile: result.mapsFile });
+    profile.meta.mode ??= mode;
+    profile.meta.command ??= result.info.command.join(' ');
+    process.stdout.write(exportProfile(profile, 'text', { source: main }));
+    return result.error ? 1 : 0;
+  } finally {
+    await cleanupPerfMaps(result.perfPids);
+  }
 }

@@ -1,0 +1,361 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import * as l10n from '@vscode/l10n';
+import type { LaunchMode } from './modes';
+import type { LaunchTarget } from './target';
+import { buildLaunchCommand, type LaunchCommand } from './command';
+import { preflightPerf } from './perf';
+import { findPortInText, waitForPort } from './ports';
+import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
+import { findRawProfiles, writeRunJson, type LoadSummary, type RunInfo, type StopReason } from './runFolder';
+import { LineTail, parseRequestCount } from './lines';
+import * as errors from './errors';
+import { LaunchError } from './errors';
+
+export type OutputKind = 'stdout' | 'stderr' | 'load' | 'info';
+
+export type SessionState = 'starting' | 'waiting-for-port' | 'running' | 'load' | 'stopping' | 'done';
+
+export interface SessionOptions {
+  target: LaunchTarget;
+  mode: LaunchMode;
+  runDir: string;
+  preloadPath: string;
+  /** TypeScript loader args, used when the program is a .ts file. */
+  loader?: string[];
+  /** Shell command line run once the app listens; the app is stopped when it exits. */
+  loadCommand?: string;
+  /** cwd of the load command (the workspace folder). */
+  loadCwd?: string;
+  /** Port to wait for; undefined: the first port seen in the app's output. */
+  waitForPort?: number;
+  portTimeoutMs?: number;
+  /** Time the app gets to exit after SIGINT before the whole process tree is killed. */
+  stopTimeoutMs?: number;
+  perfFrequency?: number;
+  onOutput?: (text: string, kind: OutputKind) => void;
+  onState?: (state: SessionState) => void;
+}
+
+export interface RunResult {
+  runDir: string;
+  /** Raw profile files, the one to open first; empty when none was written. */
+  profiles: string[];
+  /** `/proc/<pid>/maps` of the node process, when captured. */
+  mapsFile?: string;
+  exitCode: number | null;
+  signal: string | null;
+  stoppedBy: StopReason;
+  /** The app had to be killed after the stop timeout. */
+  killed: boolean;
+  durationMs: number;
+  port?: number;
+  load?: LoadSummary;
+  lastOutput: string[];
+  /** What went wrong, said so the user knows what to do; a profile may still be there. */
+  error?: LaunchError;
+  /** Pids whose /tmp/perf-<pid>.map files belong to this run (perf mode). */
+  perfPids: number[];
+  info: RunInfo;
+}
+
+const DEFAULT_STOP_TIMEOUT = 10_000;
+const DEFAULT_PORT_TIMEOUT = 30_000;
+
+/** Runs `node --version` with the chosen executable: proves it runs and tells the version for run.json. */
+export function nodeVersion(node: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(node, ['--version'], { timeout: 15_000, windowsHide: true }, (err, stdout) => {
+      if (err) reject(errors.nodeNotFound(node, (err as NodeJS.ErrnoException).code?.toString() ?? err.message));
+      else resolve(stdout.trim());
+    });
+  });
+}
+
+/**
+ * One profiled run: the app (under perf when asked) in its own process group, an optional load
+ * command, graceful stop with a kill fallback, and the run folder's run.json at the end.
+ */
+export class ProfileSession {
+  private app: ChildProcess | undefined;
+  private load: ChildProcess | undefined;
+  private state: SessionState = 'starting';
+  private stopReason: StopReason | undefined;
+  private stopTimer: NodeJS.Timeout | undefined;
+  private killTimer: NodeJS.Timeout | undefined;
+  private killed = false;
+  private readonly appTail = new LineTail(20);
+  private outputText = '';
+  private seenPort: number | undefined;
+  private readonly abort = new AbortController();
+  private nodePid: number | undefined;
+  private mapsFile: string | undefined;
+  private appExited = false;
+  command: LaunchCommand | undefined;
+
+  constructor(private readonly o: SessionOptions) {}
+
+  get running(): boolean {
+    return this.app !== undefined && !this.appExited;
+  }
+
+  /** Typed input for the app's stdin. */
+  write(data: string): void {
+    const stdin = this.app?.stdin;
+    if (stdin && stdin.writable) stdin.write(data);
+  }
+
+  /** Ends the app gracefully (SIGINT to its group); a second call kills it at once. */
+  stop(reason: StopReason = 'user'): void {
+    if (!this.app || this.appExited) return;
+    if (this.state === 'stopping') {
+      this.forceKill();
+      return;
+    }
+    this.stopReason ??= reason;
+    this.rememberPerfPids();
+    this.setState('stopping');
+    this.abort.abort();
+    this.stopLoad();
+    // SIGINT reaches every process of the group, as Ctrl+C in a terminal would: perf finalizes
+    // perf.data, and the preloaded handler turns it into process.exit() in node.
+    if (!signalGroup(this.app.pid!, 'SIGINT')) signalPid(this.app.pid!, 'SIGINT');
+    this.stopTimer = setTimeout(() => this.forceKill(), this.o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT);
+  }
+
+  private forceKill(): void {
+    if (!this.app || this.appExited) return;
+    this.killed = true;
+    clearTimeout(this.stopTimer);
+    const pid = this.app.pid!;
+    if (this.o.mode === 'perf') {
+      // Kill what perf records, not perf itself, so it can still finish perf.data; perf follows shortly.
+      for (const p of descendantPids(pid).reverse()) signalPid(p, 'SIGKILL');
+      this.killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL') || signalPid(pid, 'SIGKILL'), 5000);
+    } else if (!signalGroup(pid, 'SIGKILL')) {
+      signalPid(pid, 'SIGKILL');
+    }
+  }
+
+  private setState(s: SessionState): void {
+    this.state = s;
+    this.o.onState?.(s);
+  }
+
+  private info(text: string): void {
+    this.o.onOutput?.(text + '\n', 'info');
+  }
+
+  private async preflight(): Promise<{ node: string; version: string; perfPath?: string }> {
+    const t = this.o.target;
+    if (!existsSync(t.cwd) || !statSync(t.cwd).isDirectory()) throw errors.cwdNotFound(t.cwd);
+    if (!existsSync(t.program)) throw errors.programNotFound(t.program);
+    const node = t.nodePath || 'node';
+    const version = await nodeVersion(node);
+    if (this.o.mode !== 'perf') return { node, version };
+    const perf = await preflightPerf();
+    if (!perf.ok) throw new LaunchError('perf-preflight', perf.message);
+    return { node, version, perfPath: perf.perfPath };
+  }
+
+  /** Runs to the end; rejects only when nothing could be started (bad program, node, perf). */
+  async run(): Promise<RunResult> {
+    const { node, version, perfPath } = await this.preflight();
+    const o = this.o;
+    const cmd = buildLaunchCommand({ target: o.target, mode: o.mode, runDir: o.runDir, preloadPath: o.preloadPath, node, loader: o.loader, perfPath, perfFrequency: o.perfFrequency });
+    this.command = cmd;
+    const startedAt = new Date();
+    const t0 = Date.now();
+    const app = spawn(cmd.command, cmd.args, {
+      cwd: cmd.cwd,
+      env: cmd.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    this.app = app;
+    const spawnError = new Promise<Error>((resolve) => app.once('error', resolve));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      app.once('exit', (code, signal) => {
+        this.appExited = true;
+        resolve({ code, signal });
+      }),
+    );
+    const closed = new Promise((r) => app.once('close', r));
+    const first = await Promise.race([spawnError, new Promise<'spawned'>((r) => app.once('spawn', () => r('spawned')))]);
+    if (first !== 'spawned') throw errors.nodeNotFound(cmd.command, (first as NodeJS.ErrnoException).code ?? first.message);
+    this.setState(o.loadCommand ? 'waiting-for-port' : 'running');
+    this.info(l10n.t('Node Flame: profiling with {0} → {1}', o.mode, o.runDir));
+
+    app.stdin?.on('error', () => {});
+    for (const [stream, kind] of [[app.stdout, 'stdout'], [app.stderr, 'stderr']] as const) {
+      stream?.setEncoding('utf8');
+      stream?.on('data', (text: string) => {
+        o.onOutput?.(text, kind);
+        this.appTail.push(text);
+        if (this.seenPort === undefined && this.outputText.length < 65536) {
+          this.outputText += text;
+          this.seenPort = findPortInText(this.outputText);
+        }
+      });
+    }
+
+    const mapsTimer = setTimeout(() => void this.captureMaps(), 500);
+    const pidPoll = o.mode === 'perf' ? setInterval(() => this.rememberPerfPids(), 200) : undefined;
+    const loadDone = o.loadCommand ? this.runLoad(o.loadCommand, exited) : Promise.resolve(undefined);
+
+    const { code, signal } = await exited;
+    const durationMs = Date.now() - t0;
+    clearTimeout(mapsTimer);
+    clearInterval(pidPoll);
+    clearTimeout(this.stopTimer);
+    this.stopReason ??= 'exit';
+    this.abort.abort();
+    this.stopLoad();
+    // Whatever the app left running in its group (children that ignored SIGINT) goes now.
+    if (app.pid && groupAlive(app.pid)) signalGroup(app.pid, 'SIGKILL');
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
+    clearTimeout(this.killTimer);
+    this.appTail.flush();
+    const load = await loadDone;
+    this.setState('done');
+
+    const profiles = findRawProfiles(o.runDir, o.mode, o.mode === 'perf' ? this.nodePid : app.pid);
+    let error: LaunchError | undefined = this.loadError;
+    if (!error && code !== 0 && this.stopReason === 'exit') error = errors.exitNonZero(code, signal, this.appTail.lines);
+    if (!error && !profiles.length) error = errors.noProfile(o.runDir, this.killed);
+    if (this.killed) this.info(l10n.t('Node Flame: the app did not stop within {0} s and was killed.', String((o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT) / 1000)));
+
+    const info: RunInfo = {
+      version: 1,
+      mode: o.mode,
+      command: [cmd.command, ...cmd.args],
+      cwd: cmd.cwd,
+      nodeVersion: version,
+      startedAt: startedAt.toISOString(),
+      durationMs,
+      pid: app.pid,
+      nodePid: this.nodePid ?? (o.mode === 'perf' ? undefined : app.pid),
+      exitCode: code,
+      signal,
+      stoppedBy: this.stopReason,
+      port: this.openPort,
+      load,
+      profiles: profiles.map((p) => relative(o.runDir, p)),
+      mapsFile: this.mapsFile && basename(this.mapsFile),
+      error: error?.message,
+    };
+    await writeRunJson(o.runDir, info);
+    return {
+      runDir: o.runDir,
+      profiles,
+      mapsFile: this.mapsFile,
+      exitCode: code,
+      signal,
+      stoppedBy: this.stopReason,
+      killed: this.killed,
+      durationMs,
+      port: this.openPort,
+      load,
+      lastOutput: [...this.appTail.lines],
+      error,
+      perfPids: [...this.perfPids],
+      info,
+    };
+  }
+
+  private openPort: number | undefined;
+  private loadError: LaunchError | undefined;
+  private readonly perfPids = new Set<number>();
+
+  /** The node process: the app itself, or perf's child in perf mode. */
+  private findNodePid(): number | undefined {
+    const pid = this.app?.pid;
+    if (pid === undefined) return undefined;
+    if (this.o.mode !== 'perf') return pid;
+    this.rememberPerfPids();
+    return childPids(pid)[0];
+  }
+
+  /** Every process under perf writes /tmp/perf-<pid>.map; remembered so they can be removed after processing. */
+  private rememberPerfPids(): void {
+    if (this.o.mode === 'perf' && this.app?.pid && !this.appExited) for (const p of descendantPids(this.app.pid)) this.perfPids.add(p);
+  }
+
+  private async captureMaps(): Promise<void> {
+    if (this.appExited) return;
+    const pid = this.findNodePid();
+    if (pid === undefined) return;
+    this.nodePid = pid;
+    const dest = join(this.o.runDir, `proc-maps-${pid}.txt`);
+    if (await captureMaps(pid, dest)) this.mapsFile = dest;
+  }
+
+  private stopLoad(): void {
+    const l = this.load;
+    if (l?.pid && l.exitCode === null && l.signalCode === null) {
+      if (!signalGroup(l.pid, 'SIGTERM')) signalPid(l.pid, 'SIGTERM');
+      setTimeout(() => signalGroup(l.pid!, 'SIGKILL'), 2000).unref();
+    }
+  }
+
+  private async runLoad(command: string, appExited: Promise<unknown>): Promise<LoadSummary | undefined> {
+    const o = this.o;
+    const timeout = o.portTimeoutMs ?? DEFAULT_PORT_TIMEOUT;
+    const portSource = o.waitForPort ? o.waitForPort : () => this.seenPort;
+    const port = await Promise.race([waitForPort(portSource, timeout, this.abort.signal), appExited.then(() => undefined)]);
+    if (port === undefined) {
+      const selfExit = this.stopReason === undefined || this.stopReason === 'exit';
+      if (this.appExited && selfExit) {
+        const { code, signal } = { code: this.app!.exitCode, signal: this.app!.signalCode };
+        this.loadError = errors.exitedEarly(code, signal, this.appTail.lines);
+      } else if (!this.appExited && selfExit) {
+        this.loadError = errors.portTimeout(timeout / 1000, o.waitForPort || this.seenPort);
+        this.info(this.loadError.message);
+        this.stop('port-timeout');
+      }
+      return undefined;
+    }
+    this.openPort = port;
+    await this.captureMaps();
+    if (this.appExited || this.state === 'stopping') return undefined;
+    this.setState('load');
+    this.info(l10n.t('Node Flame: the app listens on port {0}; starting the load: {1}', String(port), command));
+    const t0 = Date.now();
+    const tail = new LineTail(10);
+    // The one place a shell runs: the load command is a command line the user wrote for a shell.
+    const load = spawn(command, {
+      shell: true,
+      cwd: o.loadCwd ?? o.target.cwd,
+      env: { ...process.env, ...o.target.env, NODE_FLAME_PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    this.load = load;
+    const prefix = (lines: string[]) => {
+      if (lines.length) o.onOutput?.(lines.map((l) => `[load] ${l}\n`).join(''), 'load');
+    };
+    for (const s of [load.stdout, load.stderr]) {
+      s?.setEncoding('utf8');
+      const lt = new LineTail(0);
+      s?.on('data', (t: string) => {
+        const done = lt.push(t);
+        tail.push(done.join('\n') + (done.length ? '\n' : ''));
+        prefix(done);
+      });
+      s?.on('end', () => prefix(lt.flush()));
+    }
+    const exitCode = await new Promise<number | null>((resolve) => {
+      load.once('error', () => resolve(null));
+      load.once('close', (c) => resolve(c));
+    });
+    const durationMs = Date.now() - t0;
+    if (!this.appExited && (this.state as SessionState) !== 'stopping') {
+      this.info(l10n.t('Node Flame: the load command ended (exit code {0}); stopping the app.', String(exitCode)));
+      this.stop('load');
+    }
+    return { command, exitCode, durationMs, requests: parseRequestCount(tail.lines), lastLines: tail.lines };
+  }
+}
