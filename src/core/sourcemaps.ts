@@ -15,17 +15,24 @@ interface LoadedMap {
   paths: (string | null)[];
 }
 
-/** Source maps per generated file, so each script is read and parsed once per process. */
+/**
+ * Source maps per generated file, read and parsed once; a rebuilt script (new mtime or size) is
+ * read again, since the extension host lives across edit → build → profile cycles.
+ */
 export class SourceMapCache {
-  private readonly maps = new Map<string, Promise<LoadedMap | null>>();
+  private readonly maps = new Map<string, { stamp: string; map: Promise<LoadedMap | null> }>();
 
-  get(file: string): Promise<LoadedMap | null> {
-    let p = this.maps.get(file);
-    if (!p) {
-      p = loadMapFor(file).catch(() => null);
-      this.maps.set(file, p);
-    }
-    return p;
+  async get(file: string): Promise<LoadedMap | null> {
+    if (!isAbsolute(file)) return null;
+    const st = await stat(file).catch(() => null);
+    if (!st?.isFile() || st.size > MAX_SCRIPT_BYTES) return null;
+    const stamp = `${st.mtimeMs}:${st.size}`;
+    const hit = this.maps.get(file);
+    if (hit?.stamp === stamp) return hit.map;
+    if (this.maps.size >= 2000) this.maps.clear();
+    const map = loadMapFor(file).catch(() => null);
+    this.maps.set(file, { stamp, map });
+    return map;
   }
 
   clear(): void {
@@ -36,9 +43,6 @@ export class SourceMapCache {
 const sharedCache = new SourceMapCache();
 
 async function loadMapFor(file: string): Promise<LoadedMap | null> {
-  if (!isAbsolute(file)) return null;
-  const st = await stat(file).catch(() => null);
-  if (!st?.isFile() || st.size > MAX_SCRIPT_BYTES) return null;
   const code = await readFile(file, 'utf8');
   const ref = mapReference(code);
   let json: string | null = null;

@@ -112,12 +112,21 @@ test('inline data-URI maps, and no mapping when the original source is not on di
     b.lineHit(js, genLine + 5, 7, 7);
     return b.build();
   };
+  const cache = new SourceMapCache();
   const p = build();
-  await applySourceMaps(p, new SourceMapCache());
+  await applySourceMaps(p, cache);
   assert.deepEqual([p.frames[0].file, p.frames[0].line], [join(dir, 'src', 'hot.ts'), CRUNCH_LINE]);
   assert.deepEqual(p.frames[0].generated, { file: js, line: genLine, column: genCol });
   assert.equal(p.tree.weight, 10);
   assert.deepEqual([...p.lineHits.keys()], [join(dir, 'src', 'hot.ts')]);
+
+  // The same cache notices a rebuilt script: here one that lost its map comment.
+  const code = readFileSync(js, 'utf8');
+  writeFileSync(js, code.replace(/\/\/# sourceMappingURL=.*$/m, ''));
+  const rebuilt = build();
+  await applySourceMaps(rebuilt, cache);
+  assert.equal(rebuilt.frames[0].file, js);
+  writeFileSync(js, code);
 
   rmSync(join(dir, 'src', 'hot.ts'));
   try {
