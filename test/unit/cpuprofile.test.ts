@@ -35,6 +35,7 @@ test('call frames: 0-based V8 positions become 1-based, categories from url and 
   assert.equal(cpuFrame({ functionName: 'readSync', url: 'node:fs', lineNumber: 1, columnNumber: 1 })!.category, 'node');
   assert.equal(cpuFrame({ functionName: '', url: 'node:internal/main/run_main_module', lineNumber: 0, columnNumber: 0 })!.name, '(anonymous)');
   assert.equal(cpuFrame({ functionName: 'compileFunction', url: '', lineNumber: -1, columnNumber: -1 })!.category, 'native');
+  assert.equal(cpuFrame({ functionName: 'evaluated', url: '', lineNumber: 2, columnNumber: 0 })!.category, 'app');
   assert.equal(cpuFrame({ functionName: 'RegExp: a+b', url: '', lineNumber: -1, columnNumber: -1 })!.category, 'v8');
   assert.equal(cpuFrame({ functionName: '(program)', url: '', lineNumber: -1, columnNumber: -1 })!.category, 'program');
   assert.equal(cpuFrame({ functionName: '(idle)', url: '' })!.category, 'idle');

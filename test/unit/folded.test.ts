@@ -70,6 +70,10 @@ test('sniffing: folded text yes, JSON, V8 logs and binary no', async () => {
   assert.equal(foldedImporter.sniff(Buffer.from('v8-version,11,3,244,8,0,0\ntick,0x1,2,0,0x0,6\n'), 'x'), false);
   assert.equal(foldedImporter.sniff(Buffer.from([0x50, 0x45, 0, 1, 2, 3, 0xff, 0xfe]), 'x'), false);
   assert.equal(cpuprofileImporter.sniff(Buffer.from('main;a 1\n'), 'x'), false);
+  // 10-byte lines: the 64 KiB head ends inside the two-byte ü of its last line.
+  const head = Buffer.from('main;\u00fc 1\n'.repeat(7000)).subarray(0, 65536);
+  assert.equal(head.toString('utf8').endsWith('\ufffd'), true);
+  assert.equal(foldedImporter.sniff(head, 'x'), true);
   // The registry picks folded from the content, whatever the name says.
   assert.equal((await sniffFormat(file('main;a 3\n'))).format, 'folded');
 });

@@ -56,7 +56,8 @@ export function cpuFrame(cf: CallFrame): Frame | null {
   const file = fileUrlToPathAnyOs(url);
   const line = typeof cf.lineNumber === 'number' && cf.lineNumber >= 0 ? cf.lineNumber + 1 : 0;
   const column = typeof cf.columnNumber === 'number' && cf.columnNumber >= 0 ? cf.columnNumber + 1 : 0;
-  if (!file) return { name, file: '', line: 0, column: 0, category: nativeOrV8(name) };
+  // eval / new Function code has positions but no script url; bindings and builtins have neither.
+  if (!file) return { name, file: '', line: 0, column: 0, category: line > 0 ? 'app' : nativeOrV8(name) };
   const { category, pkg } = classifyJsFile(file);
   return { name, file, line, column, category, ...(pkg ? { pkg } : {}) };
 }

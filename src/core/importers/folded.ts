@@ -10,11 +10,10 @@ const LINE = /^(.*?\S)\s+(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
 
 function sniffFolded(head: Buffer): boolean {
   if (head.includes(0)) return false;
-  const text = head.toString('utf8');
-  if (text.includes('\ufffd')) return false;
-  const lines = text.split(/\r?\n/);
-  // The last line of the head may be cut in the middle.
+  const lines = head.toString('utf8').split(/\r?\n/);
+  // The last line of the head may be cut in the middle (of a character, too).
   if (head.length >= 65536) lines.pop();
+  if (lines.some((l) => l.includes('\ufffd'))) return false;
   let good = 0;
   for (const l of lines) {
     if (!l.trim() || l.startsWith('#')) continue;
