@@ -71,8 +71,12 @@ export async function saveAttachRun(dir: string, result: AttachResult & { profil
   const profilePath = join(dir, 'profile.cpuprofile');
   await writeFile(profilePath, JSON.stringify(profile));
   await writeFile(join(dir, 'sourcemaps.json'), JSON.stringify(sourceMaps));
+  // Same shape as the launcher's run.json where the fields mean the same, so run history lists it alike.
   const run = {
+    version: 1,
     mode: 'attach',
+    command: ['attach', info.target.address, info.target.title].filter(Boolean),
+    profiles: ['profile.cpuprofile'],
     target: { address: info.target.address, title: info.target.title, url: info.target.url, pid: info.target.pid },
     nodeVersion: result.nodeVersion,
     startedAt: new Date(result.startedAt).toISOString(),
@@ -82,9 +86,7 @@ export async function saveAttachRun(dir: string, result: AttachResult & { profil
     parts: result.parts,
     stoppedBy: info.stoppedBy,
     lost: result.lost?.message,
-    loadCommand: info.loadCommand,
-    loadExitCode: info.loadExitCode,
-    profile: 'profile.cpuprofile',
+    load: info.loadCommand ? { command: info.loadCommand, exitCode: info.loadExitCode ?? null } : undefined,
     sourceMaps: 'sourcemaps.json',
     pathMapping: mapped,
   };
