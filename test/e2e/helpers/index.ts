@@ -1,4 +1,4 @@
 // The end-to-end toolkit: a real VS Code (code-server) in Debian Chromium, driven by playwright-core.
 export { startVSCode, withVSCode, VSCode, type StartOptions, type LogFile } from './vscode';
-export type { ActiveEditor } from './workbench';
+export type { ActiveEditor, RunningExtension } from './workbench';
 export { repoRoot, artifactsRoot, extensionId, defaultVsix } from './paths';

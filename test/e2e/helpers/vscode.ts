@@ -53,6 +53,11 @@ export class VSCode {
     page.on('pageerror', (e) => this.consoleErrors.push(String(e)));
   }
 
+  /** code-server's pid (leader of its process group). */
+  get serverPid(): number | undefined {
+    return this.server.pid;
+  }
+
   runCommand(title: string, timeoutMs?: number): Promise<void> {
     return qi.runCommand(this.page, title, timeoutMs);
   }
@@ -63,7 +68,7 @@ export class VSCode {
     return wb.webviewFrame(this.page, selector, timeoutMs);
   }
   activeEditor(): Promise<wb.ActiveEditor | undefined> {
-    return wb.activeEditor(this.page);
+    return wb.activeEditor(this.page, this.workspace);
   }
   statusBarTexts(): Promise<string[]> {
     return wb.statusBarTexts(this.page);
@@ -71,6 +76,18 @@ export class VSCode {
   /** Toasts on screen now; `{ all: true }` also reads the ones already hidden in the notification center. */
   notifications(opts: { all?: boolean } = {}): Promise<string[]> {
     return opts.all ? wb.allNotifications(this.page) : wb.notifications(this.page);
+  }
+  /** The text of the modal dialog on screen, or undefined. */
+  dialogMessage(): Promise<string | undefined> {
+    return wb.dialogMessage(this.page);
+  }
+  /** Waits for a modal dialog and presses the button with this label. */
+  dialogButton(label: string, timeoutMs?: number): Promise<void> {
+    return wb.dialogButton(this.page, label, timeoutMs);
+  }
+  /** Extensions running in the extension host with VS Code's activation times ("Developer: Show Running Extensions"). */
+  runningExtensions(): Promise<wb.RunningExtension[]> {
+    return wb.runningExtensions(this.page);
   }
   openFile(relPath: string, timeoutMs?: number): Promise<void> {
     return wb.openFile(this.page, relPath, timeoutMs);

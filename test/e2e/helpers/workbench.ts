@@ -1,5 +1,5 @@
 import type { Frame, Page } from 'playwright-core';
-import { openPalette, quickPickType, quickPickFind } from './quickInput';
+import { openPalette, quickPickType, quickPickFind, runCommand } from './quickInput';
 
 /** Waits until the workbench has rendered and the extension host side has come up (status bar filled). */
 export async function waitForWorkbench(page: Page, timeoutMs: number): Promise<void> {
@@ -36,39 +36,49 @@ export async function allNotifications(page: Page): Promise<string[]> {
   const bell = page.locator('.part.statusbar [id="status.notifications"] a, .part.statusbar [id="status.notifications"]').first();
   const center = page.locator('.notifications-center');
   const wasOpen = await center.isVisible().catch(() => false);
-  if (!wasOpen) await bell.click();
+  if (!wasOpen) await bell.click({ timeout: 5_000 });
   await center.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
   const msgs = await center.locator('.notification-list-item-message').allInnerTexts();
-  if (!wasOpen) await bell.click().catch(() => undefined);
+  if (!wasOpen) await bell.click({ timeout: 5_000 }).catch(() => undefined);
   return msgs.map((m) => m.replace(/\s+/g, ' ').trim()).filter(Boolean);
 }
 
+/** The message of the modal dialog on screen (showXxxMessage with modal: true), if any. */
+export async function dialogMessage(page: Page): Promise<string | undefined> {
+  const box = page.locator('.monaco-dialog-box');
+  if (!(await box.isVisible().catch(() => false))) return undefined;
+  const parts = await box.locator('.dialog-message-text, .dialog-message-detail').allInnerTexts();
+  return parts.join('\n').trim();
+}
+
+/** Waits for a modal dialog and presses its button with this label (e.g. "Cancel"). */
+export async function dialogButton(page: Page, label: string, timeoutMs = 10_000): Promise<void> {
+  const box = page.locator('.monaco-dialog-box');
+  await box.waitFor({ state: 'visible', timeout: timeoutMs });
+  await box.locator('.dialog-buttons a.monaco-button, .dialog-buttons .monaco-button').getByText(label, { exact: true }).first().click();
+  await box.waitFor({ state: 'hidden', timeout: timeoutMs });
+}
+
 export interface ActiveEditor {
-  /** Workspace-relative path as the breadcrumbs show it ('/'-separated), or the tab's name without breadcrumbs. */
+  /** Workspace-relative path ('/'-separated) when the file is inside the workspace, else `path`. */
   file: string;
+  /** What the active tab names: the absolute path for files, the title for other editors. */
+  path: string;
+  /** From the status bar's "Ln X, Col Y" (0 when the editor is not a text editor). */
   line: number;
   column: number;
 }
 
-export async function activeEditor(page: Page): Promise<ActiveEditor | undefined> {
-  const tab = page.locator('.part.editor .tabs-container .tab.active').first();
+export async function activeEditor(page: Page, workspace: string): Promise<ActiveEditor | undefined> {
+  const tab = page.locator('.part.editor .editor-group-container.active .tabs-container .tab.active').first();
   if (!(await tab.count())) return undefined;
-  const name = ((await tab.getAttribute('data-resource-name')) ?? (await tab.innerText())).trim();
-  let file = name;
-  const crumbs = page.locator('.part.editor .editor-group-container.active .breadcrumbs-control .monaco-breadcrumb-item');
-  const parts: string[] = [];
-  for (const c of await crumbs.all()) {
-    const label = c.locator('.monaco-icon-label').first();
-    if (!(await label.count())) break;
-    const cls = (await label.getAttribute('class')) ?? '';
-    if (!/folder-icon|file-icon/.test(cls)) break;
-    parts.push((await label.innerText()).trim());
-    if (/file-icon/.test(cls) && !/folder-icon/.test(cls)) break;
-  }
-  if (parts.length && parts[parts.length - 1] === name) file = parts.join('/');
-  const sel = (await page.locator('.part.statusbar [id="status.editor.selection"]').innerText().catch(() => '')).trim();
+  const label = tab.locator('.monaco-icon-label').first();
+  const path = ((await label.getAttribute('aria-label').catch(() => null)) ?? (await tab.getAttribute('aria-label')) ?? '').trim();
+  const root = workspace.endsWith('/') ? workspace : `${workspace}/`;
+  const file = path.startsWith(root) ? path.slice(root.length) : path;
+  const sel = (await page.locator('.part.statusbar [id="status.editor.selection"]').innerText({ timeout: 1_000 }).catch(() => '')).trim();
   const m = /Ln (\d+), Col (\d+)/.exec(sel);
-  return { file, line: m ? Number(m[1]) : 0, column: m ? Number(m[2]) : 0 };
+  return { file, path, line: m ? Number(m[1]) : 0, column: m ? Number(m[2]) : 0 };
 }
 
 /** Opens a workspace file through Quick Open (Ctrl+P) and waits for its tab. */
@@ -99,4 +109,29 @@ export async function webviewFrame(page: Page, selector: string, timeoutMs = 30_
     if (Date.now() > deadline) throw new Error(`no webview frame contains ${selector} after ${timeoutMs} ms`);
     await page.waitForTimeout(250);
   }
+}
+
+export interface RunningExtension {
+  name: string;
+  /** As shown, e.g. "Startup Activation: 10ms". */
+  activation: string;
+  /** VS Code's own measure (code loading + activate call), in ms. */
+  ms: number;
+}
+
+/** Reads "Developer: Show Running Extensions" (leaves that editor open). */
+export async function runningExtensions(page: Page, timeoutMs = 15_000): Promise<RunningExtension[]> {
+  await runCommand(page, 'Developer: Show Running Extensions');
+  const rows = page.locator('.part.editor .editor-group-container.active .monaco-list-row .extension');
+  await rows.first().waitFor({ timeout: timeoutMs });
+  // Rows appear before their timings are filled in.
+  await page.waitForTimeout(500);
+  const out: RunningExtension[] = [];
+  for (const row of await rows.all()) {
+    const name = (await row.locator('.name').innerText()).trim();
+    const activation = (await row.locator('.activation-time').innerText().catch(() => '')).trim();
+    const m = /([\d.]+)\s*ms/.exec(activation);
+    out.push({ name, activation, ms: m ? Number(m[1]) : NaN });
+  }
+  return out;
 }

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startVSCode } from './helpers';
+import { freePort, killTree, spawnGroup } from './helpers/processes';
+
+const SERVER = `'use strict';
+const http = require('http');
+function hotHandler(req, res) {
+  let x = 0;
+  for (let i = 0; i < 3e6; i++) x += Math.sqrt(i) * Math.sin(i);
+  res.end(String(x));
+}
+const server = http.createServer((req, res) => hotHandler(req, res));
+server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('LISTENING'));
+`;
+
+function hit(port: number): Promise<void> {
+  return new Promise((resolve) => get({ host: '127.0.0.1', port, path: '/' }, (r) => r.resume().on('end', () => resolve())).on('error', () => resolve()));
+}
+
+test('"Profile Running Process…" on a server started with --inspect: typed address, Stop → flame graph', { timeout: 300_000 }, async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-attach-'));
+  writeFileSync(join(ws, 'server.js'), SERVER);
+  const [inspectPort, appPort] = [await freePort(), await freePort()];
+  const app = spawnGroup(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, join(ws, 'server.js')], { cwd: ws, env: { ...process.env, PORT: String(appPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    app.stdout!.on('data', (d) => /LISTENING/.test(String(d)) && resolve());
+    app.on('exit', (c) => reject(new Error(`server exited with ${c}`)));
+  });
+  const vs = await startVSCode({ workspace: ws, name: 'attach' });
+  let failed = true;
+  try {
+    await vs.runCommand('Node Flame: Profile Running Process…');
+    await vs.quickPickWait();
+    // Typing host:port into the picker offers it directly (the container / forwarded-port path).
+    await vs.quickPickType(`127.0.0.1:${inspectPort}`);
+    await vs.quickPickSelect(new RegExp(`Connect to 127\\.0\\.0\\.1:${inspectPort}`));
+
+    const deadline = Date.now() + 20_000;
+    while (!(await vs.statusBarTexts()).some((t) => /Profiling \(attached\)/.test(t))) {
+      assert.ok(Date.now() < deadline, `no "Profiling (attached)" status bar item; status bar: ${JSON.stringify(await vs.statusBarTexts())}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await vs.screenshot('attach-profiling');
+    const loadUntil = Date.now() + 2000;
+    while (Date.now() < loadUntil) await hit(appPort);
+
+    await vs.page.locator('.statusbar-item', { hasText: 'Profiling (attached)' }).first().click();
+    const frame = await vs.webviewFrame('#app svg', 60_000);
+    const shown = Date.now() + 20_000;
+    while (!(await frame.content()).includes('hotHandler')) {
+      assert.ok(Date.now() < shown, 'the flame graph never showed hotHandler');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await vs.screenshot('attach-flamegraph');
+    assert.ok(!(await vs.statusBarTexts()).some((t) => /Profiling \(attached\)/.test(t)), 'the Stop item is gone');
+
+    const runs = readdirSync(join(ws, '.nodeflame')).filter((d) => /^\d{8}-\d{6}-attach$/.test(d));
+    assert.equal(runs.length, 1, `one attach run folder: ${runs}`);
+    const dir = join(ws, '.nodeflame', runs[0]);
+    assert.ok(existsSync(join(dir, 'profile.cpuprofile')));
+    const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    assert.equal(run.mode, 'attach');
+    assert.equal(run.stoppedBy, 'user');
+    assert.equal(run.target.address, `127.0.0.1:${inspectPort}`);
+    const log = await vs.waitForLog(/attach: (\d+) samples in (\d+) ms, stopped by user/);
+    console.log(`[e2e] attach: ${log[1]} samples in ${log[2]} ms`);
+    assert.equal(app.exitCode, null, 'the profiled server keeps running after the profile');
+    failed = false;
+  } finally {
+    await vs.close({ failed });
+    if (app.pid) await killTree(app.pid);
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
