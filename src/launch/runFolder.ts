@@ -1,6 +1,6 @@
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { LaunchMode } from './modes';
 
 function pad(n: number): string {
@@ -17,6 +17,9 @@ export function runFolderName(mode: LaunchMode, when: Date = new Date()): string
 /** Creates a fresh run folder under `base` (two runs in one second get `-2`, `-3`, …). */
 export function createRunDir(base: string, mode: LaunchMode, when: Date = new Date()): string {
   mkdirSync(base, { recursive: true });
+  // Profiles are large and machine-specific: keep a fresh .nodeflame/ out of git unless the user decides otherwise.
+  const ignore = join(base, '.gitignore');
+  if (basename(base) === '.nodeflame' && !existsSync(ignore)) writeFileSync(ignore, '*\n');
   const name = runFolderName(mode, when);
   for (let i = 1; ; i++) {
     const dir = join(base, i === 1 ? name : `${name}-${i}`);

@@ -96,6 +96,11 @@ export class ProfileSession {
 
   constructor(private readonly o: SessionOptions) {}
 
+  /** The port the load command was started against, once known. */
+  get port(): number | undefined {
+    return this.openPort;
+  }
+
   get running(): boolean {
     return this.app !== undefined && !this.appExited;
   }

@@ -1,0 +1,104 @@
+import * as vscode from 'vscode';
+import { basename, dirname, join } from 'node:path';
+import type { Services, LoadedProfile } from '../services';
+import type { LaunchMode } from '../../launch/modes';
+import type { LaunchTarget } from '../../launch/target';
+import { isTypeScriptFile } from '../../launch/commandLine';
+import { findLoader, type LoaderSetting } from '../../launch/loader';
+import { createRunDir } from '../../launch/runFolder';
+import { ProfileSession, type RunResult } from '../../launch/session';
+import { LaunchError } from '../../launch/errors';
+import { cleanupPerfMaps } from '../../launch/perf';
+import { RunTerminal } from './terminal';
+import { showStopItem, stateMessage } from './status';
+import { runsRoot } from './runFolder';
+
+export interface RunOutcome {
+  result?: RunResult;
+  loaded?: LoadedProfile;
+  error?: string;
+}
+
+/** The live run, so "Stop Profiling" and a second "Profile Node App" find it. */
+let current: ProfileSession | undefined;
+
+export function currentSession(): ProfileSession | undefined {
+  return current;
+}
+
+/** Runs the target under the profiler in a terminal, then opens the profile. */
+export async function profileTarget(s: Services, folder: vscode.WorkspaceFolder | undefined, target: LaunchTarget, mode: LaunchMode): Promise<RunOutcome> {
+  const cfg = vscode.workspace.getConfiguration('nodeFlame', folder?.uri);
+  const loaderSetting = cfg.get<LoaderSetting>('loader', 'auto');
+  const loader = isTypeScriptFile(target.program) && !target.loader ? findLoader(dirname(target.program), loaderSetting, undefined) : undefined;
+  if (isTypeScriptFile(target.program) && !target.loader && !loader && loaderSetting !== 'none') {
+    s.log.warn(`no TypeScript loader (tsx, ts-node) found above ${target.program}`);
+  }
+  const runDir = createRunDir(runsRoot(s.context, folder), mode);
+  const loadCommand = cfg.get<string>('loadCommand', '').trim() || undefined;
+  const port = cfg.get<number>('waitForPort', 0) || undefined;
+  const label = basename(target.program);
+  let progress: vscode.Progress<{ message?: string }> | undefined;
+  const session = new ProfileSession({
+    target,
+    mode,
+    runDir,
+    preloadPath: join(s.context.extensionPath, 'dist', 'preload-stop.js'),
+    loader: loader?.args,
+    loadCommand,
+    loadCwd: folder?.uri.fsPath ?? target.cwd,
+    waitForPort: port,
+    portTimeoutMs: cfg.get<number>('waitForPortTimeout', 30) * 1000,
+    stopTimeoutMs: cfg.get<number>('stopTimeout', 10) * 1000,
+    perfFrequency: cfg.get<number>('perf.frequency', 0) || undefined,
+    onOutput: (text, kind) => terminal.write(text, kind === 'info' ? 'info' : kind === 'load' ? 'load' : undefined),
+    onState: (st) => progress?.report({ message: stateMessage(st, session.port) }),
+  });
+  const terminal = new RunTerminal(vscode.l10n.t('Node Flame: {0} ({1})', label, mode), { write: (d) => session.write(d), stop: () => session.stop('user') });
+  terminal.terminal.show(true);
+  current = session;
+  const stopItem = showStopItem(label);
+  s.log.info(`profile ${mode}: ${target.program} → ${runDir}`);
+
+  try {
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Node Flame: profiling {0}', label), cancellable: true },
+      async (p, token) => {
+        progress = p;
+        p.report({ message: stateMessage(loadCommand ? 'waiting-for-port' : 'running') });
+        token.onCancellationRequested(() => session.stop('user'));
+        let result: RunResult;
+        try {
+          result = await session.run();
+        } catch (e) {
+          if (!(e instanceof LaunchError)) throw e;
+          terminal.finish(e.message);
+          return { error: e.message };
+        } finally {
+          current = undefined;
+          stopItem.dispose();
+        }
+        s.log.info(`run ended: ${result.stoppedBy}, exit ${result.exitCode ?? result.signal}, ${result.durationMs} ms, profiles: ${result.profiles.join(', ') || 'none'}`);
+        terminal.finish(vscode.l10n.t('Node Flame: the run has ended ({0}). Press any key to close this terminal.', result.runDir));
+        const main = result.profiles[0];
+        try {
+          if (!main) return { result, error: result.error?.message };
+          p.report({ message: stateMessage('done') });
+          const loaded = await s.store.load(main, { runDir: result.runDir });
+          s.store.setActive(loaded);
+          await s.viewer.show(loaded);
+          return { result, loaded, error: result.error?.message };
+        } catch (e) {
+          const msg = vscode.l10n.t('Node Flame could not process {0}: {1}', main ?? result.runDir, (e as Error).message);
+          s.log.error(msg);
+          return { result, error: result.error ? result.error.message + '\n' + msg : msg };
+        } finally {
+          await cleanupPerfMaps(result.perfPids).catch(() => undefined);
+        }
+      },
+    );
+  } finally {
+    current = undefined;
+    stopItem.dispose();
+  }
+}
