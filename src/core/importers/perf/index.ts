@@ -1,10 +1,63 @@
-import { ProfileError } from '../../model';
-import type { Importer } from '../types';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import type { Profile } from '../../model';
+import type { ImportOptions, Importer } from '../types';
+import { PerfScriptParser } from './parser';
+import { loadPerfData } from './runner';
+
+export { PerfScriptParser } from './parser';
+export { classifyPerfFrame } from './frames';
+export { loadPerfData, perfScriptArgs, PERF_SCRIPT_FIELDS } from './runner';
+
+const PERF_DATA_MAGIC = 'PERFILE2';
+/** A sample header (`comm pid[/tid] [cpu] time: [period] event:`), then a tab-indented frame (`addr sym (dso)`). */
+const SCRIPT_HEADER = /^\S.*?\s-?\d+(?:\/-?\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s+(?:\d+\s+)?\S+:/;
+const SCRIPT_FRAME = /^\s+[0-9a-f]+\s+\S.*\(.*\)\s*$/i;
+
+export function isPerfData(head: Buffer): boolean {
+  return head.length >= 8 && head.toString('latin1', 0, 8) === PERF_DATA_MAGIC;
+}
+
+export function isPerfScript(head: Buffer): boolean {
+  const lines = head.toString('utf8').split('\n', 200);
+  for (let i = 0; i < lines.length - 1; i++) {
+    const line = lines[i].replace(/\r$/, '');
+    if (line === '' || line.startsWith('#')) continue;
+    return SCRIPT_HEADER.test(line) && SCRIPT_FRAME.test(lines[i + 1].replace(/\r$/, ''));
+  }
+  return false;
+}
+
+async function loadPerfScriptText(path: string, opts: ImportOptions): Promise<Profile> {
+  opts.signal?.throwIfAborted();
+  const size = (await stat(path)).size;
+  const parser = new PerfScriptParser();
+  const stream = createReadStream(path, { highWaterMark: 1 << 20, signal: opts.signal });
+  let read = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    parser.push(chunk);
+    read += chunk.length;
+    opts.onProgress?.(size ? read / size : 1);
+  }
+  return parser.end();
+}
 
 export const perfImporter: Importer = {
   format: 'perf',
-  sniff: () => false,
-  load: async (path) => {
-    throw new ProfileError('perf import is not implemented yet', path);
+  sniff: (head) => isPerfData(head) || isPerfScript(head),
+  load: async (path, opts) => {
+    const head = await readMagic(path);
+    return isPerfData(head) ? loadPerfData(path, opts) : loadPerfScriptText(path, opts);
   },
 };
+
+async function readMagic(path: string): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(8);
+    const { bytesRead } = await fh.read(buf, 0, 8, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,115 @@
+import { classifyJsFile, type Frame, type Tier } from '../../model';
+
+/** V8's code-kind marker in perf map names (`JS:*fib`): see V8's `ComputeMarker`. */
+const TIER_MARKS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug', '+': 'maglev', '*': 'turbofan' };
+
+/** Perf map prefixes V8 writes for JavaScript code, old (`LazyCompile:`) and new (`JS:`). */
+const JS_PREFIX = /^(?:JS|LazyCompile|Function|Script|Eval):/;
+
+/** A script location closes the name: `file:line[:col]`. */
+const LOCATION = /^(.*):(\d+)(?::(\d+))?$/;
+
+/** Where a script name can start after the function name's last space (paths, URLs, `node:` modules). */
+const FILE_START = /^(?:\/|node:|file:|https?:|[a-zA-Z]:[\\/]|\\\\|internal\/|evalmachine|webpack)/;
+
+/** GC entry points inside the node binary; the rest of `v8::internal` stays `native`. */
+const GC_SYMBOL =
+  /^(?:v8::internal::)?(?:Heap::|Scavenger|ScavengerCollector|MarkCompactCollector|MinorMarkCompactCollector|MinorMarkSweepCollector|ConcurrentMarking|IncrementalMarking|MarkingVisitor|MainMarkingVisitor|Sweeper|GCTracer|MarkingBarrier|ArrayBufferSweeper|Evacuator|FullEvacuator|RecordMigratedSlotVisitor|PointersUpdatingJob|MemoryAllocator::Unmapper)/;
+
+const PERF_MAP = /(?:^|\/)perf-\d+\.map$/;
+const NODE_BINARY = /(?:^|\/)(?:node|nodejs|node\d+|libnode\.so(?:\.\d+)*)$/;
+
+/**
+ * Turns one `perf script` frame (`sym[+0xoff] (dso)`, address already cut off) into a model frame.
+ * Native frames keep their library so "which .so" survives into the views.
+ */
+export function classifyPerfFrame(text: string): Frame {
+  let sym = text;
+  let dso = '';
+  if (text.endsWith(')')) {
+    const open = text.lastIndexOf(' (');
+    if (open >= 0) {
+      sym = text.slice(0, open);
+      dso = text.slice(open + 2, -1);
+    } else if (text.startsWith('(')) {
+      sym = '';
+      dso = text.slice(1, -1);
+    }
+  }
+  sym = sym.replace(/\+0x[0-9a-f]+$/i, '');
+  const unknownSym = sym === '' || sym === '[unknown]';
+
+  if (dso === '[unknown]' || dso === '' || dso === '//anon' || dso === '[anon]') {
+    return unknownSym ? unknown() : { name: sym, file: '', line: 0, column: 0, category: 'unaccounted' };
+  }
+  if (PERF_MAP.test(dso)) return unknownSym ? unknown() : perfMapFrame(sym);
+  if (dso.startsWith('[kernel') || (dso.startsWith('[') && dso !== '[vdso]' && dso !== '[vsyscall]')) {
+    return native(unknownSym ? '[unknown]' : sym, 'kernel', dso);
+  }
+  const name = unknownSym ? '[unknown]' : sym;
+  if (NODE_BINARY.test(dso)) {
+    if (name.startsWith('Builtins_')) return { ...native(name, 'v8', dso), tier: 'builtin' };
+    if (GC_SYMBOL.test(name)) return native(name, 'gc', dso);
+    return native(name, 'native', dso);
+  }
+  return native(name, 'shared-lib', dso);
+}
+
+function unknown(): Frame {
+  return { name: '[unknown]', file: '', line: 0, column: 0, category: 'unaccounted' };
+}
+
+function native(name: string, category: Frame['category'], lib: string): Frame {
+  return { name, file: '', line: 0, column: 0, category, lib, tier: 'native' };
+}
+
+/** Entries of `/tmp/perf-<pid>.map` as written by `--perf-basic-prof`. */
+function perfMapFrame(sym: string): Frame {
+  const m = JS_PREFIX.exec(sym);
+  if (!m) {
+    // `Builtin:ArrayPush`, `BytecodeHandler:Ldar`, `RegExp:…`, `Stub:…`: V8's own code.
+    const colon = sym.indexOf(':');
+    const kind = colon > 0 ? sym.slice(0, colon) : '';
+    const name = kind === 'Builtin' ? sym.slice(colon + 1) : sym;
+    return { name, file: '', line: 0, column: 0, category: 'v8', tier: kind === 'Builtin' || kind === 'BytecodeHandler' ? 'builtin' : undefined };
+  }
+  let rest = sym.slice(m[0].length);
+  let tier: Tier = 'unknown';
+  const mark = TIER_MARKS[rest[0]];
+  if (mark) {
+    tier = mark;
+    rest = rest.slice(1);
+  }
+  const { name, file, line, column } = splitLocation(rest);
+  const cls = classifyJsFile(file);
+  return {
+    name: name || '(anonymous)',
+    file,
+    line,
+    column,
+    category: cls.category,
+    ...(cls.pkg ? { pkg: cls.pkg } : {}),
+    tier,
+  };
+}
+
+/**
+ * `name file:line:col`: both the name (`get x`) and the path can hold spaces, so the split is the
+ * first space followed by something that starts like a script name, else the last space.
+ */
+function splitLocation(rest: string): { name: string; file: string; line: number; column: number } {
+  let at = -1;
+  for (let i = rest.indexOf(' '); i >= 0; i = rest.indexOf(' ', i + 1)) {
+    if (FILE_START.test(rest.slice(i + 1)) && LOCATION.test(rest.slice(i + 1))) {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) {
+    const last = rest.lastIndexOf(' ');
+    if (last >= 0 && LOCATION.test(rest.slice(last + 1))) at = last;
+  }
+  if (at < 0) return { name: rest, file: '', line: 0, column: 0 };
+  const loc = LOCATION.exec(rest.slice(at + 1))!;
+  return { name: rest.slice(0, at), file: loc[1], line: Number(loc[2]), column: loc[3] ? Number(loc[3]) : 0 };
+}

@@ -1,0 +1,245 @@
+import { ProfileBuilder, type Profile } from '../../model';
+import * as l10n from '@vscode/l10n';
+import { classifyPerfFrame } from './frames';
+import { FrameKeyTable } from './keyTable';
+
+/**
+ * `comm pid/tid [cpu] time: period event: [ip sym (dso)]`. The command name may hold spaces, so it
+ * is the shortest prefix followed by a numeric id; pid, cpu, time and period are each optional.
+ */
+const HEADER = /^(.*?)\s+(-?\d+)(?:\/(-?\d+))?\s+(?:\[(\d+)\]\s+)?(?:(\d+\.\d+):\s+)?(?:(\d+)\s+)?(\S+?):?(?:\s+(.*))?$/d;
+/** The part of a header after a known `comm pid/tid [cpu]` prefix. */
+const WHAT = /^(\d+\.\d+):\s+(?:(\d+)\s+)?(\S+?):?(?:\s+(.*))?$/;
+/** A callchain-less sample carries its one frame on the header line. */
+const INLINE_FRAME = /^([0-9a-f]+)\s+(.+)$/i;
+
+interface StackAgg {
+  thread: number;
+  frames: Int32Array;
+  weight: number;
+  timeMs: number;
+  next?: StackAgg;
+}
+
+/**
+ * Streaming `perf script` text parser. Text arrives as latin1 strings (one byte, one char) so line
+ * scanning never pays for UTF-8 decoding; names are decoded once, when a frame is first seen.
+ * Identical stacks are summed here and enter the call tree once each, at the end.
+ */
+export class PerfScriptParser {
+  readonly builder: ProfileBuilder;
+  /** Raw frame text (`sym+off (dso)`) → frame id. */
+  private readonly keys = new FrameKeyTable();
+  private rest?: Buffer;
+  private stack = new Int32Array(512);
+  private depth = 0;
+  private hash = 0;
+  private open = false;
+  private thread = 0;
+  private weight = 1;
+  private timeMs = 0;
+  private readonly threadNames: string[] = [];
+  private readonly threadIds = new Map<string, number>();
+  private readonly stacks = new Map<number, StackAgg>();
+  private firstTime = Infinity;
+  private lastTime = -Infinity;
+  private intervalMs?: number;
+  private skipped = 0;
+  private lastWho = '';
+  private lastThread = 0;
+  samples = 0;
+  /** `#` lines (`perf script --header` writes the recording's facts there). */
+  onComment?: (line: string) => void;
+
+  constructor(builder?: ProfileBuilder) {
+    this.builder = builder ?? new ProfileBuilder('perf', { durationMs: null, mode: 'perf' });
+  }
+
+  /**
+   * Feeds the next bytes; lines may be split anywhere between calls. Only whole lines become a string,
+   * so the hot loop always sees one flat one-byte string (a concatenated one would be slow to index).
+   */
+  push(chunk: Buffer | string): void {
+    let buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    if (this.rest) {
+      // Finish the carried-over line on its own instead of copying the whole chunk behind it.
+      const nl = buf.indexOf(10);
+      if (nl < 0) {
+        this.rest = Buffer.concat([this.rest, buf]);
+        return;
+      }
+      const joined = Buffer.concat([this.rest, buf.subarray(0, nl + 1)]);
+      this.rest = undefined;
+      this.lines(joined.toString('latin1'), joined);
+      buf = buf.subarray(nl + 1);
+    }
+    const last = buf.lastIndexOf(10);
+    if (last < 0) {
+      if (buf.length) this.rest = Buffer.from(buf);
+      return;
+    }
+    if (last + 1 < buf.length) this.rest = Buffer.from(buf.subarray(last + 1));
+    this.lines(buf.toString('latin1', 0, last + 1), buf);
+  }
+
+  /** Handles the lines of `s`; `b` holds the same text as bytes (latin1: one char per byte). */
+  private lines(s: string, b: Uint8Array): void {
+    const n = s.length;
+    let pos = 0;
+    while (pos < n) {
+      const nl = s.indexOf('\n', pos);
+      if (nl < 0) break;
+      let end = nl;
+      if (end > pos && s.charCodeAt(end - 1) === 13) end--;
+      const c = s.charCodeAt(pos);
+      if (c === 9 || c === 32) {
+        if (this.open) this.frameLine(b, pos, end);
+      } else if (end === pos) {
+        if (this.open) this.finish();
+      } else if (c !== 35) {
+        this.header(s.slice(pos, end));
+      } else if (this.onComment) {
+        this.onComment(s.slice(pos, end));
+      }
+      pos = nl + 1;
+    }
+  }
+
+  private frameLine(b: Uint8Array, start: number, end: number): void {
+    let p = start + 1;
+    while (b[p] === 32 || b[p] === 9) p++;
+    // The address, then one space, then `sym (dso)`: the address is not part of the key.
+    while (p < end && b[p] !== 32) p++;
+    if (++p >= end) return;
+    const h = FrameKeyTable.hash(b, p, end);
+    let id = this.keys.find(b, p, end, h);
+    if (id === -1) id = this.intern(b, p, end, h);
+    this.push1(id);
+  }
+
+  private push1(id: number): void {
+    if (this.depth === this.stack.length) {
+      const bigger = new Int32Array(this.stack.length * 2);
+      bigger.set(this.stack);
+      this.stack = bigger;
+    }
+    this.stack[this.depth++] = id;
+    this.hash = Math.imul(this.hash ^ id, 0x01000193);
+  }
+
+  private intern(b: Uint8Array, start: number, end: number, hash: number): number {
+    const text = Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8');
+    const lost = /^\[unknown\] \((.*perf-\d+\.map)\)$/.exec(text);
+    if (lost) this.builder.warn(l10n.t('JavaScript frames could not be named: {0} was missing or incomplete when perf script ran', lost[1]));
+    const id = this.builder.frame(classifyPerfFrame(text));
+    this.keys.add(b, start, end, hash, id);
+    return id;
+  }
+
+  private header(line: string): void {
+    if (this.open) this.finish();
+    let t: number;
+    let time: string | undefined, period: string | undefined, event: string, tail: string | undefined;
+    // Consecutive samples mostly come from the same thread: reuse its `comm pid/tid [cpu]` prefix.
+    const w = this.lastWho && line.startsWith(this.lastWho) ? WHAT.exec(line.slice(this.lastWho.length)) : null;
+    if (w) {
+      t = this.lastThread;
+      [, time, period, event, tail] = w;
+    } else {
+      const m = HEADER.exec(line);
+      if (!m) {
+        this.skipped++;
+        return;
+      }
+      const [, comm, first, second] = m;
+      [, , , , , time, period, event, tail] = m;
+      const name = second !== undefined ? `${comm} ${first}/${second}` : `${comm} ${first}`;
+      let id = this.threadIds.get(name);
+      if (id === undefined) {
+        id = this.threadNames.length;
+        this.threadNames.push(name);
+        this.threadIds.set(name, id);
+        const pid = Number(first);
+        this.builder.threadInfo(name, second !== undefined ? { pid, tid: Number(second) } : { tid: pid });
+      }
+      t = id;
+      this.lastThread = id;
+      this.lastWho = time !== undefined ? line.slice(0, m.indices![5][0]) : '';
+    }
+    this.thread = t;
+    this.weight = period ? Number(period) : 1;
+    // cpu-clock and task-clock count nanoseconds; other events count events, not time.
+    const clock = event.startsWith('cpu-clock') || event.startsWith('task-clock');
+    this.timeMs = clock && period ? this.weight / 1e6 : 0;
+    if (clock && period && this.intervalMs === undefined) this.intervalMs = this.timeMs;
+    if (time) {
+      const ts = Number(time);
+      if (ts < this.firstTime) this.firstTime = ts;
+      if (ts > this.lastTime) this.lastTime = ts;
+    }
+    this.open = true;
+    this.depth = 0;
+    this.hash = 0x811c9dc5;
+    if (tail) {
+      const f = INLINE_FRAME.exec(tail);
+      if (f) {
+        const key = Buffer.from(f[2], 'latin1');
+        const h = FrameKeyTable.hash(key, 0, key.length);
+        let id = this.keys.find(key, 0, key.length, h);
+        if (id === -1) id = this.intern(key, 0, key.length, h);
+        this.push1(id);
+        this.finish();
+      }
+    }
+  }
+
+  private finish(): void {
+    this.open = false;
+    this.samples++;
+    const depth = this.depth;
+    const h = Math.imul(this.hash ^ this.thread, 0x01000193) ^ depth;
+    let agg = this.stacks.get(h);
+    for (let a = agg; a; a = a.next) {
+      if (a.thread === this.thread && a.frames.length === depth && sameFrames(a.frames, this.stack)) {
+        a.weight += this.weight;
+        a.timeMs += this.timeMs;
+        return;
+      }
+    }
+    // Kept leaf-first as perf lists them; reversed to the model's root-first order in end().
+    agg = { thread: this.thread, frames: this.stack.slice(0, depth), weight: this.weight, timeMs: this.timeMs, next: agg };
+    this.stacks.set(h, agg);
+  }
+
+  /** Timestamp (s) of the latest sample seen, for progress. */
+  get latestTime(): number {
+    return this.lastTime;
+  }
+
+  /** Ends the input and returns the profile. */
+  end(): Profile {
+    if (this.rest) {
+      const last = this.rest;
+      this.rest = undefined;
+      this.push(Buffer.concat([last, Buffer.from('\n')]));
+    }
+    if (this.open) this.finish();
+    const b = this.builder;
+    for (const head of this.stacks.values()) {
+      for (let a: StackAgg | undefined = head; a; a = a.next) {
+        b.sample(a.frames.reverse(), a.weight, a.timeMs, this.threadNames[a.thread]);
+      }
+    }
+    if (this.skipped) b.warn(l10n.t('{0} lines were not perf script samples and were skipped', String(this.skipped)));
+    if (this.samples === 0) b.warn(l10n.t('no samples in the perf data'));
+    if (this.firstTime <= this.lastTime) b.meta.durationMs = (this.lastTime - this.firstTime) * 1000;
+    if (this.intervalMs !== undefined) b.meta.intervalMs = this.intervalMs;
+    b.meta.mode ??= 'perf';
+    return b.build();
+  }
+}
+
+function sameFrames(a: Int32Array, b: Int32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import * as l10n from '@vscode/l10n';
+import { ProfileError, type Profile } from '../../model';
+import type { ImportOptions } from '../types';
+import { PerfScriptParser } from './parser';
+
+/** Only what the model uses: no `symoff`, so perf prints less and we parse less. */
+export const PERF_SCRIPT_FIELDS = ['comm', 'pid', 'tid', 'time', 'period', 'event', 'ip', 'sym', 'dso'];
+
+/** `perf script` arguments for a recording; `--header` gives the cmdline and sample time span first. */
+export function perfScriptArgs(file: string, fields = PERF_SCRIPT_FIELDS): string[] {
+  return ['script', '-i', file, '--header', '-F', fields.join(',')];
+}
+
+/**
+ * Runs `perf script` on a perf.data file and parses its output as it arrives. perf resolves JIT
+ * frames from `/tmp/perf-<pid>.map` itself, so this must run before those maps are cleaned up.
+ */
+export async function loadPerfData(file: string, opts: ImportOptions, perfPath = process.env.NODE_FLAME_PERF || 'perf'): Promise<Profile> {
+  let fields = PERF_SCRIPT_FIELDS;
+  for (;;) {
+    const r = await runOnce(file, opts, perfPath, fields);
+    if ('profile' in r) return r.profile;
+    // Recordings made with a fixed period (`-c`) or without timestamps cannot print those fields.
+    const missing = /Cannot print '(\w+)' field/.exec(r.stderr)?.[1];
+    if (missing && fields.includes(missing) && !['ip', 'sym', 'dso'].includes(missing)) {
+      fields = fields.filter((f) => f !== missing);
+      continue;
+    }
+    throw new ProfileError(l10n.t('perf script failed: {0}', r.stderr.trim().split('\n').slice(0, 4).join(' ') || l10n.t('exit code {0}', String(r.code))), file);
+  }
+}
+
+type RunResult = { profile: Profile } | { code: number | null; stderr: string };
+
+function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: string[]): Promise<RunResult> {
+  const { signal, onProgress } = opts;
+  signal?.throwIfAborted();
+  return new Promise<RunResult>((resolve, reject) => {
+    const child = spawn(perfPath, perfScriptArgs(file, fields), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const parser = new PerfScriptParser();
+    let first = NaN;
+    let last = NaN;
+    parser.onComment = (line) => {
+      const m = /^# (time of first sample|time of last sample|cmdline) : (.*)$/.exec(line);
+      if (!m) return;
+      if (m[1] === 'cmdline') parser.builder.meta.command = m[2].trim();
+      else if (m[1] === 'time of first sample') first = Number(m[2]);
+      else last = Number(m[2]);
+    };
+    let stderr = '';
+    let settled = false;
+    const onAbort = (): void => {
+      child.kill('SIGTERM');
+      done(() => reject(signal?.reason ?? new Error('aborted')));
+    };
+    const done = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      parser.push(chunk);
+      if (onProgress && last > first) onProgress(Math.min(1, Math.max(0, (parser.latestTime - first) / (last - first))));
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 65536) stderr += chunk.toString('utf8');
+    });
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      done(() =>
+        reject(
+          e.code === 'ENOENT'
+            ? new ProfileError(l10n.t('reading perf.data needs the "perf" tool, which was not found. Install it (Debian/Ubuntu: sudo apt install linux-perf, or linux-tools-$(uname -r); Fedora: sudo dnf install perf), or open the output of "perf script" instead.'), file)
+            : e,
+        ),
+      ),
+    );
+    child.on('close', (code) => {
+      done(() => {
+        if (code !== 0) return resolve({ code, stderr });
+        for (const w of warningsFrom(stderr)) parser.builder.warn(w);
+        const profile = parser.end();
+        onProgress?.(1);
+        resolve({ profile });
+      });
+    });
+  });
+}
+
+/** perf's own complaints worth passing on: lost events, missing maps. */
+function warningsFrom(stderr: string): string[] {
+  const out: string[] = [];
+  const lost = /Processed (\d+) events and lost (\d+) chunks/.exec(stderr);
+  if (lost) out.push(l10n.t('perf lost {0} chunks of events while recording: the profile is partial', lost[2]));
+  const samples = /(\d+) samples? (?:were )?lost/i.exec(stderr);
+  if (samples) out.push(l10n.t('perf reports {0} lost samples', samples[1]));
+  return out;
+}
