@@ -10,6 +10,9 @@ need_apt=()
 for p in chromium libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config ripgrep; do
   dpkg -s "$p" >/dev/null 2>&1 || need_apt+=("$p")
 done
+# node-gyp rebuilds code-server's native modules against this Node's headers (nodedir=/usr).
+for c in make g++; do command -v "$c" >/dev/null || { need_apt+=(build-essential); break; }; done
+command -v python3 >/dev/null || need_apt+=(python3)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt install ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
