@@ -1,0 +1,127 @@
+/** One code object V8 announced with `code-creation`. */
+export interface CodeEntry {
+  start: number;
+  size: number;
+  /** Index into the importer's code-kind table (resolved lazily into frames). */
+  info: CodeInfo;
+}
+
+export interface CodeInfo {
+  type: string;
+  name: string;
+  /** `~ ^ + *` for JS code, '' otherwise. */
+  tierMark: string;
+  sfi: number;
+  /** Filled when a `code-source-info` line arrives for this code. */
+  positions?: SourcePositions;
+  /** `code-source-info` fields not parsed yet. */
+  rawPositions?: { scriptId: number; positions: string; inlinings: string; fns: (CodeInfo | undefined)[] };
+  /** Frame id cache for the function itself (interned on first use). */
+  frameId?: number;
+}
+
+export interface SourcePositions {
+  scriptId: number;
+  /** Pairs of (code offset, script offset), sorted by code offset; inlining id per pair (-1 = outer). */
+  codeOffsets: Int32Array;
+  scriptOffsets: Int32Array;
+  inlining: Int32Array;
+  /** Inlining table: function (index into `fns`), call-site script offset in the parent, parent id. */
+  inlFn: Int32Array;
+  inlPos: Int32Array;
+  inlParent: Int32Array;
+  /** Inlined functions by SharedFunctionInfo, resolved when the info was read. */
+  fns: (CodeInfo | undefined)[];
+}
+
+const PAGE = 4096;
+
+/**
+ * Address → code object for V8's heap, bucketed by 4 KiB page: V8 creates, moves and deletes
+ * code while ticks arrive, so a sorted array would be re-sorted constantly. Most objects fit one
+ * or two pages, so buckets stay tiny.
+ */
+export class CodeMap {
+  private readonly pages = new Map<number, CodeEntry[]>();
+  private readonly byStart = new Map<number, CodeEntry>();
+  /** Bumped whenever an address may start resolving differently (move, delete, overwrite). */
+  generation = 0;
+
+  add(start: number, size: number, info: CodeInfo): CodeEntry {
+    const e: CodeEntry = { start, size: Math.max(size, 1), info };
+    this.removeCovered(start, e.size);
+    this.insert(e);
+    return e;
+  }
+
+  get(start: number): CodeEntry | undefined {
+    return this.byStart.get(start);
+  }
+
+  find(addr: number): CodeEntry | undefined {
+    const bucket = this.pages.get(Math.floor(addr / PAGE));
+    if (!bucket) return undefined;
+    for (let i = bucket.length - 1; i >= 0; i--) {
+      const e = bucket[i];
+      if (addr >= e.start && addr < e.start + e.size) return e;
+    }
+    return undefined;
+  }
+
+  move(from: number, to: number): boolean {
+    const e = this.byStart.get(from);
+    if (!e) return false;
+    this.remove(e);
+    this.removeCovered(to, e.size);
+    e.start = to;
+    this.insert(e);
+    this.generation++;
+    return true;
+  }
+
+  delete(start: number): boolean {
+    const e = this.byStart.get(start);
+    if (!e) return false;
+    this.remove(e);
+    this.generation++;
+    return true;
+  }
+
+  private insert(e: CodeEntry): void {
+    this.byStart.set(e.start, e);
+    const last = Math.floor((e.start + e.size - 1) / PAGE);
+    for (let p = Math.floor(e.start / PAGE); p <= last; p++) {
+      let b = this.pages.get(p);
+      if (!b) this.pages.set(p, (b = []));
+      b.push(e);
+    }
+  }
+
+  private remove(e: CodeEntry): void {
+    if (this.byStart.get(e.start) === e) this.byStart.delete(e.start);
+    const last = Math.floor((e.start + e.size - 1) / PAGE);
+    for (let p = Math.floor(e.start / PAGE); p <= last; p++) {
+      const b = this.pages.get(p);
+      if (!b) continue;
+      const i = b.indexOf(e);
+      if (i >= 0) b.splice(i, 1);
+      if (b.length === 0) this.pages.delete(p);
+    }
+  }
+
+  /** Code the GC freed without a `code-delete` is overwritten by new code at the same place. */
+  private removeCovered(start: number, size: number): void {
+    const end = start + size;
+    const last = Math.floor((end - 1) / PAGE);
+    for (let p = Math.floor(start / PAGE); p <= last; p++) {
+      const b = this.pages.get(p);
+      if (!b) continue;
+      for (const e of b.slice()) {
+        if (e.start < end && e.start + e.size > start) {
+          this.remove(e);
+          this.generation++;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * V8's log is CSV without quoting: it escapes `,` as `\x2C`, newlines as `\n`, other control and
+ * non-ASCII characters as `\xHH` / `\uHHHH`, and `\` as `\\`. So splitting on `,` is always safe
+ * and only fields holding a backslash need unescaping.
+ */
+export function unescapeField(s: string): string {
+  if (s.indexOf('\\') < 0) return s;
+  let out = '';
+  let i = 0;
+  while (i < s.length) {
+    const bs = s.indexOf('\\', i);
+    if (bs < 0 || bs === s.length - 1) {
+      out += s.slice(i);
+      break;
+    }
+    out += s.slice(i, bs);
+    const c = s[bs + 1];
+    if (c === 'n') {
+      out += '\n';
+      i = bs + 2;
+    } else if (c === 'x' && isHex(s, bs + 2, 2)) {
+      out += String.fromCharCode(parseInt(s.slice(bs + 2, bs + 4), 16));
+      i = bs + 4;
+    } else if (c === 'u' && isHex(s, bs + 2, 4)) {
+      out += String.fromCharCode(parseInt(s.slice(bs + 2, bs + 6), 16));
+      i = bs + 6;
+    } else {
+      out += c;
+      i = bs + 2;
+    }
+  }
+  return out;
+}
+
+function isHex(s: string, at: number, n: number): boolean {
+  if (at + n > s.length) return false;
+  for (let k = at; k < at + n; k++) {
+    const ch = s.charCodeAt(k) | 0x20;
+    if (!((ch >= 48 && ch <= 57) || (ch >= 97 && ch <= 102))) return false;
+  }
+  return true;
+}
+
+/** Addresses are `0x…` hex up to 48 bits: exact as doubles. NaN for anything else. */
+export function parseAddress(s: string): number {
+  return s.length > 2 && s.charCodeAt(0) === 48 && (s.charCodeAt(1) | 0x20) === 120 ? parseInt(s, 16) : NaN;
+}
+
+/** Splits a JS code name `fn file:line:col` (anonymous: ` file:line:col`) into its parts. */
+export function parseJsName(raw: string): { name: string; file: string; line: number; column: number } {
+  const m = /^(.*?) ?([^ ]*?):(\d+):(\d+)$/.exec(raw);
+  if (!m) {
+    // Names without a position (`fn file`, or a bare name) come from older V8s and native functions.
+    const sp = raw.lastIndexOf(' ');
+    if (sp > 0) return { name: raw.slice(0, sp), file: raw.slice(sp + 1), line: 0, column: 0 };
+    return { name: raw.trim() || '(anonymous)', file: '', line: 0, column: 0 };
+  }
+  return { name: m[1] || '(anonymous)', file: m[2], line: +m[3], column: +m[4] };
+}
+
+/** Lines are read as latin1 for speed; raw UTF-8 bytes V8 copied into names are decoded here. */
+export function fixUtf8(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[^\x00-\x7f]/.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s;
+}

@@ -1,0 +1,464 @@
+import * as l10n from '@vscode/l10n';
+import type { ProfileBuilder, Tier } from '../../model';
+import { CodeMap, type CodeEntry, type CodeInfo } from './codeMap';
+import { fixUtf8, parseAddress, unescapeField } from './fields';
+import { codeFrame, isJs, nativeFrame, SPECIAL, tierOf } from './frames';
+import type { NativeResolver } from './native';
+import { parseSourcePositions, positionsAt, Script } from './positions';
+
+const VM_GC = 1;
+const VM_IDLE = 8;
+/** V8 puts the remapped builtins this far into its code range, rounded to this allocation size. */
+const CODE_RANGE_SPAN = 512 * 1024 * 1024;
+const REMAP_ALIGN = 256 * 1024;
+
+/** The frames one address stands for (several with inlining), outermost first, and their lines. */
+interface Resolved {
+  ids: number[];
+  files: string[];
+  lines: number[];
+  js: boolean;
+}
+
+/** A distinct tick (same pc, callback, state and frames) already turned into a tree node. */
+interface CachedStack {
+  node: number;
+  files: string[];
+  lines: number[];
+  /** Index in files/lines of the leaf's own line, or -1. */
+  selfAt: number;
+  count: number;
+  unaccounted: boolean;
+}
+
+interface Rest {
+  node: number;
+  files: string[];
+  lines: number[];
+  ext: boolean;
+  /** Frame of the C++ callback a tick was in, or -1. */
+  cbLeaf: number;
+  /** Idle and GC ticks: the state is the leaf, whatever the pc. */
+  fixedLeaf: boolean;
+}
+
+function indexOfLine(files: string[], lines: number[], file: string, line: number): number {
+  for (let i = 0; i < files.length; i++) if (lines[i] === line && files[i] === file) return i;
+  return -1;
+}
+
+function hasLine(files: string[], lines: number[], file: string, line: number): boolean {
+  return indexOfLine(files, lines, file, line) >= 0;
+}
+
+export interface IsolateOptions {
+  builder: ProfileBuilder;
+  native: NativeResolver;
+  /** Thread name when several isolates share the profile. */
+  thread?: string;
+  timeline?: { nodes: number[]; times: number[] };
+}
+
+/** Replays one isolate's log: keeps V8's code map current and turns each tick into a sample. */
+export class IsolateLog {
+  private readonly code = new CodeMap();
+  private readonly sfis = new Map<number, CodeInfo>();
+  private readonly scripts = new Map<number, Script>();
+  private readonly scriptsByName = new Map<string, number>();
+  private codeRange = NaN;
+  private builtinLo = Infinity;
+  private builtinHi = -Infinity;
+  private remap: { start: number; end: number; delta: number } | null = null;
+  private remapTried = false;
+  private readonly cache = new Map<string, CachedStack>();
+  private readonly restCache = new Map<string, Rest>();
+  private cacheHasUnresolved = false;
+  private readonly ids: Record<keyof typeof SPECIAL, number>;
+
+  version = '';
+  intervalUs = 1000;
+  samples = 0;
+  firstTs = NaN;
+  lastTs = NaN;
+  private prevTs = NaN;
+  unaccountedTicks = 0;
+  remappedAddresses = 0;
+  inferredRemap = false;
+  droppedFrames = 0;
+  workerHint = false;
+  readonly malformed = new Map<string, number>();
+
+  constructor(private readonly o: IsolateOptions) {
+    const b = o.builder;
+    this.ids = { idle: b.frame(SPECIAL.idle), gc: b.frame(SPECIAL.gc), unaccounted: b.frame(SPECIAL.unaccounted) };
+  }
+
+  /** Handles one log line; returns a promise only while C++ symbols are still loading. */
+  line(line: string): void | Promise<void> {
+    const c = line.charCodeAt(0);
+    if (c === 116 /* t */ && line.startsWith('tick,')) return this.tick(line);
+    if (c === 99 /* c */) {
+      if (line.startsWith('code-creation,')) return this.codeCreation(line);
+      if (line.startsWith('code-source-info,')) return this.codeSourceInfo(line);
+      if (line.startsWith('code-move,')) return this.codeMove(line);
+      if (line.startsWith('code-delete,')) return this.codeDelete(line);
+      return;
+    }
+    if (c === 115 /* s */) {
+      if (line.startsWith('sfi-move,')) return this.sfiMove(line);
+      if (line.startsWith('script-source,')) return this.scriptSource(line);
+      if (line.startsWith('shared-library,')) return this.sharedLibrary(line);
+      return;
+    }
+    if (line.startsWith('new,CodeRange,')) {
+      const a = parseAddress(line.split(',')[2]);
+      if (!isNaN(a) && isNaN(this.codeRange)) this.codeRange = a;
+      return;
+    }
+    if (line.startsWith('v8-version,')) {
+      this.version = line.split(',').slice(1, 5).join('.');
+      return;
+    }
+    if (line.startsWith('profiler,begin,')) {
+      const us = +line.split(',')[2];
+      if (us > 0) this.intervalUs = us;
+    }
+  }
+
+  private bad(kind: string): void {
+    this.malformed.set(kind, (this.malformed.get(kind) ?? 0) + 1);
+  }
+
+  private sharedLibrary(line: string): void {
+    const f = line.split(',');
+    const start = parseAddress(f[2]);
+    const end = parseAddress(f[3]);
+    if (isNaN(start) || isNaN(end)) return this.bad('shared-library');
+    this.o.native.addLibrary(fixUtf8(unescapeField(f[1])), start, end);
+  }
+
+  private codeCreation(line: string): void {
+    const f = line.split(',');
+    // V8 ≥ 5.x writes a timestamp before the address; older logs do not.
+    const at = !isNaN(parseAddress(f[4])) ? 4 : !isNaN(parseAddress(f[3])) ? 3 : -1;
+    if (at < 0 || f.length < at + 2) return this.bad('code-creation');
+    const start = parseAddress(f[at]);
+    const size = +f[at + 1];
+    if (!(size >= 0)) return this.bad('code-creation');
+    const type = f[1];
+    const info: CodeInfo = {
+      type,
+      name: f.length > at + 2 ? fixUtf8(unescapeField(f[at + 2])) : '',
+      tierMark: f.length > at + 4 ? f[at + 4] : '',
+      sfi: f.length > at + 3 ? parseAddress(f[at + 3]) : NaN,
+    };
+    if (!isNaN(info.sfi) && isJs(info)) this.sfis.set(info.sfi, info);
+    if (type === 'Builtin' && this.o.native.mainLibrary) {
+      const main = this.o.native.mainLibrary;
+      if (start >= main.start && start < main.end) {
+        this.builtinLo = Math.min(this.builtinLo, start);
+        this.builtinHi = Math.max(this.builtinHi, start + size);
+      }
+    }
+    if (!this.workerHint && info.name.startsWith('node:internal/main/worker_thread')) this.workerHint = true;
+    if (!this.workerHint && type !== 'Builtin' && info.name.includes('node:internal/main/worker_thread')) this.workerHint = true;
+    const gen = this.code.generation;
+    this.code.add(start, size, info);
+    // New code can only change answers for addresses that were unresolved or that it overwrote.
+    if (this.code.generation !== gen || this.cacheHasUnresolved) this.invalidate();
+  }
+
+  private codeMove(line: string): void {
+    const f = line.split(',');
+    const from = parseAddress(f[1]);
+    const to = parseAddress(f[2]);
+    if (isNaN(from) || isNaN(to)) return this.bad('code-move');
+    if (this.code.move(from, to)) this.invalidate();
+  }
+
+  private codeDelete(line: string): void {
+    const a = parseAddress(line.split(',')[1]);
+    if (isNaN(a)) return this.bad('code-delete');
+    if (this.code.delete(a)) this.invalidate();
+  }
+
+  private sfiMove(line: string): void {
+    const f = line.split(',');
+    const from = parseAddress(f[1]);
+    const to = parseAddress(f[2]);
+    if (isNaN(from) || isNaN(to)) return this.bad('sfi-move');
+    const info = this.sfis.get(from);
+    if (info) {
+      this.sfis.delete(from);
+      this.sfis.set(to, info);
+    }
+  }
+
+  private scriptSource(line: string): void {
+    const c1 = line.indexOf(',');
+    const c2 = line.indexOf(',', c1 + 1);
+    const c3 = line.indexOf(',', c2 + 1);
+    const id = +line.slice(c1 + 1, c2);
+    if (c3 < 0 || !(id >= 0)) return this.bad('script-source');
+    const name = fixUtf8(unescapeField(line.slice(c2 + 1, c3)));
+    this.scripts.set(id, new Script(name, line.slice(c3 + 1)));
+    if (name) this.scriptsByName.set(name, id);
+  }
+
+  private codeSourceInfo(line: string): void {
+    const f = line.split(',');
+    const start = parseAddress(f[1]);
+    if (isNaN(start) || f.length < 6) return this.bad('code-source-info');
+    const e = this.code.get(start);
+    if (!e) return;
+    // Most code never shows up in a tick: keep the text and parse it when it does. Inlined
+    // functions are looked up now, while their SharedFunctionInfo addresses are current.
+    const fns = f[7] ? f[7].split('S').filter(Boolean).map((a) => this.sfis.get(parseInt(a, 16))) : [];
+    e.info.rawPositions = { scriptId: +f[2], positions: f[5], inlinings: f[6] ?? '', fns };
+    e.info.positions = undefined;
+  }
+
+  private invalidate(): void {
+    if (this.cache.size === 0) return;
+    this.flush();
+    this.cache.clear();
+    this.restCache.clear();
+    this.cacheHasUnresolved = false;
+  }
+
+  /** Adds the line hits of cached stacks counted since the last flush. */
+  flush(): void {
+    const b = this.o.builder;
+    for (const s of this.cache.values()) {
+      if (!s.count) continue;
+      for (let i = 0; i < s.files.length; i++) b.lineHit(s.files[i], s.lines[i], i === s.selfAt ? s.count : 0, s.count);
+      s.count = 0;
+    }
+  }
+
+  private tick(line: string): void | Promise<void> {
+    const c2 = line.indexOf(',', 5);
+    const c3 = line.indexOf(',', c2 + 1);
+    if (c2 < 0 || c3 < 0) return this.bad('tick');
+    const ts = +line.slice(c2 + 1, c3);
+    if (!(ts >= 0)) return this.bad('tick');
+    const key = line.slice(5, c2) + line.slice(c3);
+    let s = this.cache.get(key);
+    if (!s) {
+      if (this.o.native.loading) return this.o.native.ready().then(() => this.tick(line));
+      const f = line.split(',');
+      const pc = parseAddress(f[1]);
+      if (isNaN(pc) && f[1] !== '0x0') return this.bad('tick');
+      // Relative frames depend on the pc, so then the pc is part of the callers' key.
+      const restKey = line.indexOf(',+', c3) >= 0 || line.indexOf(',-', c3) >= 0 ? key : line.slice(c3);
+      let rest = this.restCache.get(restKey);
+      if (!rest) {
+        const built = this.buildRest(f, pc);
+        if (!built) return this.bad('tick');
+        this.restCache.set(restKey, (rest = built));
+      }
+      s = this.withLeaf(rest, pc);
+      this.cache.set(key, s);
+    }
+    s.count++;
+    this.samples++;
+    if (s.unaccounted) this.unaccountedTicks++;
+    if (isNaN(this.firstTs)) this.firstTs = ts;
+    const gap = isNaN(this.prevTs) ? this.intervalUs : Math.min(Math.max(ts - this.prevTs, 0), this.intervalUs * 10);
+    this.prevTs = ts;
+    this.lastTs = ts;
+    this.o.builder.tree.addSelf(s.node, 1, gap / 1000);
+    const tl = this.o.timeline;
+    if (tl) {
+      tl.nodes.push(s.node);
+      tl.times.push((ts - this.firstTs) / 1000);
+    }
+  }
+
+  /**
+   * Everything but the pc: the callers (and the C++ callback) of a tick. Ticks in a hot C++ loop
+   * differ only by pc, so the callers are resolved once and shared.
+   */
+  private buildRest(f: string[], pc: number): Rest | null {
+    if (f.length < 6) return null;
+    const vm = +f[5];
+    const leafFirst: Resolved[] = [];
+    let unresolved = false;
+    let cbLeaf = -1;
+    const ext = f[3] === '1';
+    const fixedLeaf = vm === VM_IDLE || vm === VM_GC;
+    const single = (id: number): Resolved => ({ ids: [id], files: [], lines: [], js: false });
+    if (vm === VM_IDLE) leafFirst.push(single(this.ids.idle));
+    else {
+      if (vm === VM_GC) leafFirst.push(single(this.ids.gc));
+      else if (ext) {
+        // In a C++ callback the pc may be deep in code it called (OpenSSL); the callback is its caller.
+        const cb = this.resolve(parseAddress(f[4]), false);
+        if (cb) {
+          leafFirst.push(cb);
+          cbLeaf = cb.ids[cb.ids.length - 1];
+        }
+      } else {
+        const tos = parseAddress(f[4]);
+        // A frameless call: the top of stack is a return address into JS code.
+        if (tos > 0) {
+          const e = this.code.find(tos);
+          if (e && isJs(e.info)) {
+            const r = this.resolve(tos, true);
+            if (r) leafFirst.push(r);
+          }
+        }
+      }
+      let prev = pc;
+      for (let i = 6; i < f.length; i++) {
+        const t = f[i];
+        const ch = t.charCodeAt(0);
+        let addr: number;
+        if (ch === 43 /* + */ || ch === 45 /* - */) addr = prev + parseInt(t, 16);
+        else if (ch === 48 /* 0 */) addr = parseAddress(t);
+        else continue; // `overflow` and other markers
+        prev = addr;
+        if (!(addr > 0)) continue;
+        const r = this.resolve(addr, true);
+        if (r) leafFirst.push(r);
+        else {
+          this.droppedFrames++;
+          unresolved = true;
+        }
+      }
+    }
+    const stack: number[] = [];
+    const files: string[] = [];
+    const lines: number[] = [];
+    for (let g = leafFirst.length - 1; g >= 0; g--) {
+      const r = leafFirst[g];
+      for (const id of r.ids) stack.push(id);
+      for (let k = 0; k < r.files.length; k++) {
+        if (!hasLine(files, lines, r.files[k], r.lines[k])) {
+          files.push(r.files[k]);
+          lines.push(r.lines[k]);
+        }
+      }
+    }
+    if (unresolved) this.cacheHasUnresolved = true;
+    const node = this.o.builder.sample(stack, 0, 0, this.o.thread);
+    return { node, files, lines, ext, cbLeaf, fixedLeaf };
+  }
+
+  /** Puts the pc's frame on top of the callers. */
+  private withLeaf(rest: Rest, pc: number): CachedStack {
+    const out: CachedStack = { node: rest.node, files: rest.files, lines: rest.lines, selfAt: -1, count: 0, unaccounted: false };
+    if (rest.fixedLeaf) return out;
+    let leaf = this.resolve(pc, false);
+    if (!leaf) {
+      if (rest.cbLeaf >= 0) return out;
+      this.cacheHasUnresolved = true;
+      out.unaccounted = true;
+      leaf = { ids: [this.ids.unaccounted], files: [], lines: [], js: false };
+    } else if (leaf.ids[leaf.ids.length - 1] === rest.cbLeaf) return out;
+    const tree = this.o.builder.tree;
+    for (const id of leaf.ids) out.node = tree.child(out.node, id);
+    if (leaf.files.length) {
+      out.files = rest.files.slice();
+      out.lines = rest.lines.slice();
+      for (let k = 0; k < leaf.files.length; k++) {
+        let at = indexOfLine(out.files, out.lines, leaf.files[k], leaf.lines[k]);
+        if (at < 0) {
+          at = out.files.length;
+          out.files.push(leaf.files[k]);
+          out.lines.push(leaf.lines[k]);
+        }
+        if (k === leaf.files.length - 1 && leaf.js) out.selfAt = at;
+      }
+    }
+    return out;
+  }
+
+  /** Frames for one address: JS/V8 code first, then C++ symbols, then remapped builtins. */
+  private resolve(addr: number, isReturn: boolean): Resolved | null {
+    if (!(addr > 0)) return null;
+    const e = this.code.find(addr);
+    if (e) return this.fromCode(e, addr, isReturn);
+    const n = this.o.native.resolve(addr);
+    if (n) return { ids: [this.o.builder.frame(nativeFrame(n.lib, n.name))], files: [], lines: [], js: false };
+    let orig = this.o.native.unmap(addr);
+    if (isNaN(orig)) orig = this.unmapInferred(addr);
+    if (isNaN(orig)) return null;
+    this.remappedAddresses++;
+    const e2 = this.code.find(orig);
+    if (e2) return this.fromCode(e2, orig, isReturn);
+    const n2 = this.o.native.resolve(orig);
+    return n2 ? { ids: [this.o.builder.frame(nativeFrame(n2.lib, n2.name))], files: [], lines: [], js: false } : null;
+  }
+
+  /**
+   * Without a saved `/proc/<pid>/maps`, V8's copy of its embedded builtins (`--short-builtin-calls`)
+   * is found where V8 puts it: at the end of the first 512 MiB of the code range it logged.
+   */
+  private unmapInferred(addr: number): number {
+    if (!this.remapTried && !isNaN(this.codeRange) && this.builtinHi > this.builtinLo) {
+      this.remapTried = true;
+      const size = this.builtinHi - this.builtinLo;
+      const start = this.codeRange + CODE_RANGE_SPAN - Math.ceil(size / REMAP_ALIGN) * REMAP_ALIGN;
+      this.remap = { start, end: start + size, delta: this.builtinLo - start };
+    }
+    const r = this.remap;
+    if (r && addr >= r.start && addr < r.end) {
+      this.inferredRemap = true;
+      return addr + r.delta;
+    }
+    return NaN;
+  }
+
+  private fromCode(e: CodeEntry, addr: number, isReturn: boolean): Resolved {
+    const info = e.info;
+    const b = this.o.builder;
+    info.frameId ??= b.frame(codeFrame(info));
+    if (info.rawPositions) {
+      const r = info.rawPositions;
+      info.positions = parseSourcePositions(r.scriptId, r.positions, r.inlinings, r.fns) ?? undefined;
+      info.rawPositions = undefined;
+    }
+    const p = info.positions;
+    if (!p || !isJs(info)) return { ids: [info.frameId], files: [], lines: [], js: isJs(info) };
+    const tier: Tier | undefined = tierOf(info.tierMark);
+    // Machine code frames hold return addresses, which point past the call; bytecode frames do not.
+    const off = addr - e.start - (isReturn && tier !== 'interpreted' ? 1 : 0);
+    const steps = positionsAt(p, info, Math.max(off, 0));
+    if (!steps) return { ids: [info.frameId], files: [], lines: [], js: true };
+    const out: Resolved = { ids: [], files: [], lines: [], js: true };
+    for (const st of steps) {
+      if (!st.info) continue;
+      const id = st.info === info ? info.frameId : b.frame(codeFrame(st.info, tier));
+      out.ids.push(id);
+      const scriptId = st.info === info ? p.scriptId : this.scriptOf(st.info);
+      const script = scriptId === undefined ? undefined : this.scripts.get(scriptId);
+      if (script && st.scriptOffset >= 0) {
+        const fr = b.frames.get(id);
+        out.files.push(fr.file || script.name);
+        out.lines.push(script.position(st.scriptOffset).line);
+      }
+    }
+    if (out.ids.length === 0) out.ids.push(info.frameId);
+    return out;
+  }
+
+  private scriptOf(info: CodeInfo): number | undefined {
+    if (info.positions) return info.positions.scriptId;
+    const file = codeFrame(info).file;
+    return file ? this.scriptsByName.get(file) : undefined;
+  }
+
+  /** Plain-words notes on what this isolate's log left out. */
+  notes(file: string): string[] {
+    const out: string[] = [];
+    for (const [kind, n] of this.malformed) out.push(l10n.t('{0}: skipped {1} malformed "{2}" records (V8 {3})', file, n, kind, this.version || '?'));
+    if (this.inferredRemap) {
+      out.push(l10n.t('{0}: builtins ran from a copy the log does not list (--short-builtin-calls); its place was inferred from the code range because no proc-maps file was saved beside the log', file));
+    }
+    if (this.unaccountedTicks > 0) {
+      out.push(l10n.t('{0}: {1} of {2} ticks had a program counter outside any known code (unaccounted)', file, this.unaccountedTicks, this.samples));
+    }
+    return out;
+  }
+}

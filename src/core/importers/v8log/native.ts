@@ -1,0 +1,159 @@
+import { basename } from 'node:path';
+import * as l10n from '@vscode/l10n';
+import { NmMissingError, offsetToVaddr, readElfLayout, symbolsFor, type ElfLayout, type SymbolTable } from '../../symbols';
+import type { Mapping } from './procMaps';
+
+export interface Library {
+  path: string;
+  /** Address of file offset 0, as V8 logs it (mapping start minus its file offset). */
+  start: number;
+  end: number;
+  isMain: boolean;
+  layout: ElfLayout | null;
+  symbols: SymbolTable | null;
+}
+
+/** An executable mapping the log never mentions: a copy of part of a library (remapped builtins). */
+interface Remap {
+  start: number;
+  end: number;
+  /** Added to an address in the copy to get the address in the original mapping. */
+  delta: number;
+}
+
+export interface NativeHit {
+  lib: Library;
+  name: string;
+}
+
+/** Libraries of one process and their C++ symbols; shared by all isolates of that process. */
+export class NativeResolver {
+  readonly libs: Library[] = [];
+  private sorted: Library[] = [];
+  private readonly remaps: Remap[] = [];
+  readonly warnings: string[] = [];
+  private loads: Promise<void>[] = [];
+  private readonly cache = new Map<number, NativeHit | null>();
+
+  constructor(private readonly signal?: AbortSignal) {}
+
+  /** `shared-library` lines repeat per executable segment: one library spans them all. */
+  addLibrary(path: string, start: number, end: number): void {
+    if (!(end > start)) return;
+    const same = this.libs.find((l) => l.path === path && l.start === start);
+    if (same) {
+      same.end = Math.max(same.end, end);
+      return;
+    }
+    const lib: Library = { path, start, end, isMain: false, layout: null, symbols: null };
+    if (!this.libs.some((l) => l.isMain) && path.startsWith('/') && !path.includes('.so')) lib.isMain = true;
+    this.libs.push(lib);
+    this.sorted = [...this.libs].sort((a, b) => a.start - b.start);
+    this.cache.clear();
+    if (path.startsWith('/')) this.loads.push(this.load(lib));
+  }
+
+  private load(lib: Library): Promise<void> {
+    return (async () => {
+      lib.layout = await readElfLayout(lib.path);
+      if (!lib.layout) {
+        this.warn(l10n.t('{0}: not found or not an ELF file here, so its frames are named by offset', lib.path));
+        return;
+      }
+      try {
+        lib.symbols = await symbolsFor(lib.path, this.signal);
+        if (lib.symbols.size === 0) this.warn(l10n.t('{0} has no symbols, so its frames are named by offset', lib.path));
+      } catch (e) {
+        if (e instanceof NmMissingError) this.warn(l10n.t('`nm` (binutils) is not installed: C++ frames are named by library and offset'));
+        else this.warn(l10n.t('could not read the symbols of {0}: {1}', lib.path, (e as Error).message));
+      }
+    })();
+  }
+
+  /** Waits for every symbol table started so far. */
+  async ready(): Promise<void> {
+    const l = this.loads;
+    this.loads = [];
+    await Promise.all(l);
+  }
+
+  get loading(): boolean {
+    return this.loads.length > 0;
+  }
+
+  private warn(m: string): void {
+    if (!this.warnings.includes(m)) this.warnings.push(m);
+  }
+
+  /**
+   * Uses the process's saved `/proc/<pid>/maps`: executable mappings of a known file that no
+   * `shared-library` line covers are copies (V8 remaps its embedded builtins near JIT code).
+   * Libraries loaded after V8 logged its list (native addons) are added too.
+   */
+  useProcMaps(maps: Mapping[]): number {
+    let n = 0;
+    for (const m of maps) {
+      if (!m.perms.includes('x') || !m.path.startsWith('/')) continue;
+      const lib = this.libs.find((l) => l.path === m.path);
+      if (!lib) {
+        this.addLibrary(m.path, m.start - m.offset, m.end);
+        continue;
+      }
+      if (m.start >= lib.start && m.end <= lib.end) continue;
+      this.addRemap(m.start, m.end, lib.start + m.offset - m.start);
+      n++;
+    }
+    return n;
+  }
+
+  addRemap(start: number, end: number, delta: number): void {
+    if (this.remaps.some((r) => r.start === start)) return;
+    this.remaps.push({ start, end, delta });
+    this.cache.clear();
+  }
+
+  /** The original address of an address inside a known copy, or NaN. */
+  unmap(addr: number): number {
+    for (const r of this.remaps) if (addr >= r.start && addr < r.end) return addr + r.delta;
+    return NaN;
+  }
+
+  libraryAt(addr: number): Library | undefined {
+    const s = this.sorted;
+    let lo = 0;
+    let hi = s.length - 1;
+    let found: Library | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (s[mid].start <= addr) {
+        found = s[mid];
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (found && addr < found.end) return found;
+    // Overlapping starts are possible (several segments logged from one base): check all.
+    for (const l of s) if (addr >= l.start && addr < l.end) return l;
+    return undefined;
+  }
+
+  get mainLibrary(): Library | undefined {
+    return this.libs.find((l) => l.isMain);
+  }
+
+  /** C++ function at `addr`, or the library and offset when it has no symbol there. */
+  resolve(addr: number): NativeHit | null {
+    const c = this.cache.get(addr);
+    if (c !== undefined) return c;
+    let hit: NativeHit | null = null;
+    const lib = this.libraryAt(addr);
+    if (lib) {
+      const fileOff = addr - lib.start;
+      // Works for non-PIE too: V8 logs the base a file offset is relative to, not the link address.
+      const vaddr = offsetToVaddr(lib.layout, fileOff);
+      const i = lib.symbols ? lib.symbols.find(vaddr) : -1;
+      hit = { lib, name: i >= 0 ? lib.symbols!.names[i] : `${basename(lib.path)}+0x${fileOff.toString(16)}` };
+    }
+    this.cache.set(addr, hit);
+    return hit;
+  }
+}

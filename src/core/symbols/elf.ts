@@ -1,0 +1,62 @@
+import { open } from 'node:fs/promises';
+
+export interface LoadSegment {
+  offset: number;
+  vaddr: number;
+  filesz: number;
+}
+
+/** What we need of an ELF file to turn file offsets into link-time addresses. */
+export interface ElfLayout {
+  /** `exec` links at fixed addresses (non-PIE); `dyn` is relocatable (PIE executables, shared objects). */
+  type: 'exec' | 'dyn';
+  segments: LoadSegment[];
+}
+
+const PT_LOAD = 1;
+
+/** Reads the ELF64 little-endian program headers; null for anything else (not ELF, 32-bit, unreadable). */
+export async function readElfLayout(path: string): Promise<ElfLayout | null> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const head = Buffer.alloc(64);
+    await fh.read(head, 0, 64, 0);
+    if (head.readUInt32BE(0) !== 0x7f454c46 || head[4] !== 2 || head[5] !== 1) return null;
+    const eType = head.readUInt16LE(16);
+    const phoff = Number(head.readBigUInt64LE(32));
+    const phentsize = head.readUInt16LE(54);
+    const phnum = head.readUInt16LE(56);
+    if (phentsize < 56 || phnum === 0 || phnum > 4096) return null;
+    const ph = Buffer.alloc(phentsize * phnum);
+    await fh.read(ph, 0, ph.length, phoff);
+    const segments: LoadSegment[] = [];
+    for (let i = 0; i < phnum; i++) {
+      const o = i * phentsize;
+      if (ph.readUInt32LE(o) !== PT_LOAD) continue;
+      segments.push({
+        offset: Number(ph.readBigUInt64LE(o + 8)),
+        vaddr: Number(ph.readBigUInt64LE(o + 16)),
+        filesz: Number(ph.readBigUInt64LE(o + 32)),
+      });
+    }
+    return { type: eType === 2 ? 'exec' : 'dyn', segments };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Link-time address of a file offset (what `nm` prints), through the segment holding it. */
+export function offsetToVaddr(layout: ElfLayout | null, fileOffset: number): number {
+  if (layout) {
+    for (const s of layout.segments) {
+      if (fileOffset >= s.offset && fileOffset < s.offset + s.filesz) return fileOffset - s.offset + s.vaddr;
+    }
+  }
+  // Without headers, assume the usual layout of a shared object: addresses equal file offsets.
+  return fileOffset;
+}
