@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,8 @@ function hit(port: number): Promise<void> {
 test('"Profile Running Process…" on a server started with --inspect: typed address, Stop → flame graph', { timeout: 300_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-attach-'));
   writeFileSync(join(ws, 'server.js'), SERVER);
+  // `.nodeflame` is an activation event; runs are saved inside it.
+  mkdirSync(join(ws, '.nodeflame'));
   const [inspectPort, appPort] = [await freePort(), await freePort()];
   const app = spawnGroup(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, join(ws, 'server.js')], { cwd: ws, env: { ...process.env, PORT: String(appPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
@@ -34,6 +36,9 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
   const vs = await startVSCode({ workspace: ws, name: 'attach' });
   let failed = true;
   try {
+    await vs.waitForLog(/activated in/, 'nodeFlame', 60_000);
+    // Also waits until the palette knows the extension's commands.
+    assert.ok((await vs.paletteItems('Node Flame:')).includes('Node Flame: Profile Running Process…'));
     await vs.runCommand('Node Flame: Profile Running Process…');
     await vs.quickPickWait();
     // Typing host:port into the picker offers it directly (the container / forwarded-port path).
