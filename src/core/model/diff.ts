@@ -19,27 +19,50 @@ export interface FunctionChange {
   delta: number;
   beforeSelf: number;
   afterSelf: number;
+  /** Share where this was the innermost JavaScript function: its self plus the native code it called. */
+  beforeOwn: number;
+  afterOwn: number;
 }
 
-function totalsByKey(p: Profile): Map<string, { frame: Frame; total: number; self: number }> {
+const JS = new Set<Frame['category']>(['app', 'dependency', 'node']);
+
+
+interface KeyTotals {
+  frame: Frame;
+  total: number;
+  self: number;
+  own: number;
+}
+
+function totalsByKey(p: Profile): Map<string, KeyTotals> {
   const all = p.tree.weight || 1;
-  const out = new Map<string, { frame: Frame; total: number; self: number }>();
+  const out = new Map<string, KeyTotals>();
   // Several frames (tiers, call sites of one function) may share a key: sum self, keep the max total
   // (a sample can hold two tiers of one function only through recursion).
   for (const s of functionStats(p.tree, p.frames.length)) {
     const f = p.frames[s.frame];
-    if (f.category === 'program' && f.name.startsWith('thread ')) continue;
+    if (f.category === 'idle' || (f.category === 'program' && f.name.startsWith('thread '))) continue;
     const k = functionKey(f);
     const e = out.get(k);
     if (e) {
       e.self += s.self / all;
       e.total = Math.min(1, e.total + s.total / all);
-    } else out.set(k, { frame: f, total: s.total / all, self: s.self / all });
+    } else out.set(k, { frame: f, total: s.total / all, self: s.self / all, own: 0 });
   }
+  p.tree.forEachStack((stack, self) => {
+    let i = stack.length - 1;
+    while (i > 0 && !JS.has(p.frames[stack[i]].category)) i--;
+    const e = i >= 0 ? out.get(functionKey(p.frames[stack[i]])) : undefined;
+    if (e) e.own += self / all;
+  });
   return out;
 }
 
-/** Functions whose share changed, biggest |delta| first; shares are normalized by each profile's total. */
+/**
+ * Functions whose share of all samples changed (idle is not a function and is left out). Ordered by the change in own share first:
+ * every caller of a function that got cheaper drops by as much in total, and the one to name is the
+ * function where the time was spent; |delta| of total orders the rest.
+ */
 export function diffFunctions(before: Profile, after: Profile): FunctionChange[] {
   const b = totalsByKey(before);
   const a = totalsByKey(after);
@@ -61,15 +84,18 @@ export function diffFunctions(before: Profile, after: Profile): FunctionChange[]
       delta: at - bt,
       beforeSelf: x?.self ?? 0,
       afterSelf: y?.self ?? 0,
+      beforeOwn: x?.own ?? 0,
+      afterOwn: y?.own ?? 0,
     });
   }
-  out.sort((p, q) => Math.abs(q.delta) - Math.abs(p.delta) || q.after - p.after || (p.name < q.name ? -1 : 1));
+  const ownDelta = (c: FunctionChange) => Math.abs(c.afterOwn - c.beforeOwn);
+  out.sort((p, q) => ownDelta(q) - ownDelta(p) || Math.abs(q.delta) - Math.abs(p.delta) || q.after - p.after || (p.name < q.name ? -1 : 1));
   return out;
 }
 
 /**
  * A merged call tree of both profiles for the differential flame graph: `tree.self` holds the
- * after-profile's normalized self share, `beforeSelf` the before-profile's, per node; widths come
+ * after-profile's self share, `beforeSelf` the before-profile's, per node; widths come
  * from the after profile and colour from after − before.
  */
 export interface DiffTree {
@@ -87,6 +113,7 @@ export function diffTree(before: Profile, after: Profile): DiffTree {
     const ids = mapFrames(p);
     const all = p.tree.weight || 1;
     p.tree.forEachStack((stack, self) => {
+      if (stack.some((f) => p.frames[f].category === 'idle')) return;
       const node = tree.addStack(
         stack.map((f) => ids[f]),
         0,
