@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.nodeflame/**', 'examples/**/node_modules/**', 'test/fixtures/**', '.vscode-test/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.nodeflame/**', 'examples/**/node_modules/**', 'test/fixtures/**', '.vscode-test/**', 'test/e2e/.artifacts/**', 'bench/.work/**', 'media/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
