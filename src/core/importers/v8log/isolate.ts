@@ -69,7 +69,7 @@ export class IsolateLog {
   private builtinLo = Infinity;
   private builtinHi = -Infinity;
   private remap: { start: number; end: number; delta: number } | null = null;
-  private remapTried = false;
+  private remapFor = NaN;
   private readonly cache = new Map<string, CachedStack>();
   private readonly restCache = new Map<string, Rest>();
   private cacheHasUnresolved = false;
@@ -153,11 +153,14 @@ export class IsolateLog {
       sfi: f.length > at + 3 ? parseAddress(f[at + 3]) : NaN,
     };
     if (!isNaN(info.sfi) && isJs(info)) this.sfis.set(info.sfi, info);
-    if (type === 'Builtin' && this.o.native.mainLibrary) {
+    if ((type === 'Builtin' || type === 'BytecodeHandler') && this.o.native.mainLibrary) {
       const main = this.o.native.mainLibrary;
       if (start >= main.start && start < main.end) {
         this.builtinLo = Math.min(this.builtinLo, start);
-        this.builtinHi = Math.max(this.builtinHi, start + size);
+        if (start + size > this.builtinHi) {
+          this.builtinHi = start + size;
+          if (this.remap) this.cacheHasUnresolved = true;
+        }
       }
     }
     if (!this.workerHint && info.name.startsWith('node:internal/main/worker_thread')) this.workerHint = true;
@@ -396,8 +399,9 @@ export class IsolateLog {
    * is found where V8 puts it: at the end of the first 512 MiB of the code range it logged.
    */
   private unmapInferred(addr: number): number {
-    if (!this.remapTried && !isNaN(this.codeRange) && this.builtinHi > this.builtinLo) {
-      this.remapTried = true;
+    // Builtins are announced in a burst at start-up while ticks already arrive: redo it as it grows.
+    if (this.remapFor !== this.builtinHi && !isNaN(this.codeRange) && this.builtinHi > this.builtinLo) {
+      this.remapFor = this.builtinHi;
       const size = this.builtinHi - this.builtinLo;
       const start = this.codeRange + CODE_RANGE_SPAN - Math.ceil(size / REMAP_ALIGN) * REMAP_ALIGN;
       this.remap = { start, end: start + size, delta: this.builtinLo - start };
