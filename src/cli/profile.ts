@@ -7,7 +7,7 @@ import { isLaunchMode, type LaunchMode } from '../launch/modes';
 import { parseNodeCommand, isTypeScriptFile } from '../launch/commandLine';
 import { targetFromNodeCommand } from '../launch/target';
 import { findLoader } from '../launch/loader';
-import { createRunDir } from '../launch/runFolder';
+import { createRunDir, removeIfEmpty } from '../launch/runFolder';
 import { ProfileSession } from '../launch/session';
 import { LaunchError } from '../launch/errors';
 import { cleanupPerfMaps } from '../launch/perf';
@@ -63,7 +63,7 @@ export async function runProfile(argv: string[]): Promise<number> {
     process.stderr.write(`node-flame profile: ${(e as Error).message.split('\n')[0]}\n${usage()}\n`);
     return 2;
   }
-  const cmd = parseNodeCommand(commandWords);
+  const cmd = parseNodeCommand(commandWords, { anyExecutable: true });
   if (!cmd) {
     process.stderr.write(l10n.t('node-flame profile: give the app after "--", e.g. -- node app.js') + '\n' + usage() + '\n');
     return 2;
@@ -102,6 +102,7 @@ export async function runProfile(argv: string[]): Promise<number> {
     result = await session.run();
   } catch (e) {
     if (e instanceof LaunchError) {
+      removeIfEmpty(runDir);
       process.stderr.write(`node-flame profile: ${e.message}\n`);
       return 1;
     }

@@ -72,9 +72,10 @@ function isNodeExecutable(word: string): boolean {
 /**
  * Understands `node [opts] app.js args`, `ts-node [opts] src/x.ts`, `tsx [watch] src/x.ts` and a bare
  * script, with leading `VAR=value` assignments; returns undefined for anything else (a bundler, a shell
- * script), which cannot be profiled as one node process.
+ * script), which cannot be profiled as one node process. With `anyExecutable` (the CLI, where the user
+ * wrote the command) the first word is the node executable whatever its name.
  */
-export function parseNodeCommand(words: string[]): NodeCommand | undefined {
+export function parseNodeCommand(words: string[], opts: { anyExecutable?: boolean } = {}): NodeCommand | undefined {
   const env: Record<string, string> = {};
   let i = 0;
   while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i])) {
@@ -95,7 +96,8 @@ export function parseNodeCommand(words: string[]): NodeCommand | undefined {
   let node: string | undefined;
   let loader: string[] | undefined;
   const nodeArgs: string[] = [];
-  if (isNodeExecutable(first)) {
+  const looksLikeScript = /\.(c|m)?[jt]sx?$/.test(first);
+  if (isNodeExecutable(first) || (opts.anyExecutable && !looksLikeScript && !/^(ts-node(-esm)?|tsx)$/.test(first))) {
     node = first;
     i++;
   } else if (/^ts-node(-esm)?$/.test(first)) {
@@ -111,7 +113,7 @@ export function parseNodeCommand(words: string[]): NodeCommand | undefined {
     i++;
     loader = TSX_LOADER;
     if (words[i] === 'watch') i++;
-  } else if (!/\.(c|m)?[jt]sx?$/.test(first)) {
+  } else if (!looksLikeScript) {
     return undefined;
   }
   while (i < words.length && words[i].startsWith('-') && words[i] !== '--') {

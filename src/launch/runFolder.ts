@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { LaunchMode } from './modes';
@@ -109,4 +109,13 @@ export function findRawProfiles(runDir: string, mode: LaunchMode, pid?: number):
   };
   const byPid = (n: string) => (pid !== undefined && n.includes(`-${pid}-`) ? 0 : 1);
   return logs.sort((a, b) => byPid(a) - byPid(b) || born(a) - born(b) || a.localeCompare(b)).map((n) => join(runDir, n));
+}
+
+/** Drops a run folder nothing was written to (the run could not start), so history shows no empty runs. */
+export function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty, or already gone
+  }
 }

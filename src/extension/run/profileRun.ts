@@ -5,7 +5,7 @@ import type { LaunchMode } from '../../launch/modes';
 import type { LaunchTarget } from '../../launch/target';
 import { isTypeScriptFile } from '../../launch/commandLine';
 import { findLoader, type LoaderSetting } from '../../launch/loader';
-import { createRunDir } from '../../launch/runFolder';
+import { createRunDir, removeIfEmpty } from '../../launch/runFolder';
 import { ProfileSession, type RunResult } from '../../launch/session';
 import { LaunchError } from '../../launch/errors';
 import { cleanupPerfMaps } from '../../launch/perf';
@@ -71,6 +71,7 @@ export async function profileTarget(s: Services, folder: vscode.WorkspaceFolder 
         try {
           result = await session.run();
         } catch (e) {
+          removeIfEmpty(runDir);
           if (!(e instanceof LaunchError)) throw e;
           terminal.finish(e.message);
           return { error: e.message };
