@@ -33,6 +33,12 @@ test('light children merge into one "small frames" node per parent; weights are 
   assert.equal(sub.frame.length, 1 + 1 + 600);
   assert.equal(sub.root, c.node[1]);
   assert.equal(sub.weight, 10300, 'shares stay relative to the whole profile');
+  // Or only what the merged entry stood for, relative to its own weight.
+  const small = pruneTree(p.tree, { root: c.node[1], smallerThan: c.minWeight });
+  assert.equal(small.frame[0], SMALL_FRAMES);
+  assert.equal(small.total[0], 300);
+  assert.equal(small.frame.length, 601);
+  assert.ok(!small.frame.includes(hot), 'the heavy sibling is not part of it');
 });
 
 test('a 100 000-node tree is sent as a bounded number of entries, and kept nodes survive', () => {

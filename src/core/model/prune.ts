@@ -25,6 +25,8 @@ export interface CompactTree {
   pruned: number[];
   /** Weight of the whole source tree, so shares stay relative to all samples. */
   weight: number;
+  /** Children lighter than this were merged. */
+  minWeight: number;
 }
 
 export interface PruneOptions {
@@ -36,6 +38,11 @@ export interface PruneOptions {
   maxNodes?: number;
   /** Nodes to keep whatever their weight (a revealed node and its ancestors). */
   keep?: Iterable<number>;
+  /**
+   * Only the children of `root` lighter than this, under one merged entry: what a merged
+   * "small frames" entry stands for, brought back at detail relative to its own weight.
+   */
+  smallerThan?: number;
 }
 
 /** Number of nodes in each node's subtree (itself included). Children have higher ids than parents. */
@@ -52,16 +59,30 @@ export function pruneTree(tree: CallTree, opts: PruneOptions = {}): CompactTree 
   let fraction = opts.minFraction ?? 0.0005;
   const sizes = subtreeSizes(tree);
   for (;;) {
-    const out = pruneOnce(tree, root, fraction, keep, sizes, maxNodes);
+    const out = pruneOnce(tree, root, fraction, keep, sizes, maxNodes, opts.smallerThan);
     if (out) return out;
     fraction *= 2;
   }
 }
 
-function pruneOnce(tree: CallTree, root: number, fraction: number, keep: Set<number>, sizes: Int32Array, maxNodes: number): CompactTree | undefined {
+function pruneOnce(
+  tree: CallTree,
+  root: number,
+  fraction: number,
+  keep: Set<number>,
+  sizes: Int32Array,
+  maxNodes: number,
+  smallerThan: number | undefined,
+): CompactTree | undefined {
   const total = tree.total;
-  const minWeight = total[root] * fraction;
-  const out: CompactTree = { root, node: [], parent: [], frame: [], total: [], self: [], merged: [], pruned: [], weight: total[0] };
+  let rootWeight = total[root];
+  let smallKids: number[] | undefined;
+  if (smallerThan !== undefined) {
+    smallKids = tree.children(root).filter((c) => total[c] > 0 && total[c] < smallerThan);
+    rootWeight = smallKids.reduce((s, c) => s + total[c], 0);
+  }
+  const minWeight = rootWeight * fraction;
+  const out: CompactTree = { root, node: [], parent: [], frame: [], total: [], self: [], merged: [], pruned: [], weight: total[0], minWeight };
   const push = (node: number, parent: number, frame: number, tot: number, self: number, merged: number): number => {
     out.node.push(node);
     out.parent.push(parent);
@@ -74,7 +95,12 @@ function pruneOnce(tree: CallTree, root: number, fraction: number, keep: Set<num
   };
   // Explicit stack: recursion depth follows stack depth, which can exceed the JS call stack. A negative
   // `node` entry is the merged small-frames child of `parentIndex`, queued so it lands after its siblings.
-  const stack: Array<[node: number, parentIndex: number, weight: number, count: number]> = [[root, -1, 0, 0]];
+  const stack: Array<[node: number, parentIndex: number, weight: number, count: number]> = [];
+  if (smallKids) {
+    push(root, -1, SMALL_FRAMES, rootWeight, 0, smallKids.reduce((s, c) => s + sizes[c], 0));
+    smallKids.sort((a, b) => total[a] - total[b]);
+    for (const c of smallKids) stack.push([c, 0, 0, 0]);
+  } else stack.push([root, -1, 0, 0]);
   while (stack.length) {
     const [node, parentIndex, weight, count] = stack.pop()!;
     if (node < 0) {

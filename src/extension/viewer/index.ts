@@ -1,11 +1,78 @@
 import * as vscode from 'vscode';
-import { notBuiltYet, type Services, type Viewer } from '../services';
+import { notBuiltYet, type LoadedProfile, type Services, type ShowOptions, type Viewer } from '../services';
+import { CORE_SCHEME, CoreSourceProvider } from './coreSource';
+import { VIEW_TYPE, webviewOptions } from './html';
+import { ProfilePanel } from './panel';
+import type { PersistedState } from './protocol';
 
-/** The flame graph webview host. */
-export function createViewer(_context: vscode.ExtensionContext, _services: () => Services): { viewer: Viewer; disposables: vscode.Disposable[] } {
+/** The flame graph webview host: one panel per profile, restored after a reload from the profile's path. */
+export function createViewer(context: vscode.ExtensionContext, services: () => Services): { viewer: Viewer; disposables: vscode.Disposable[] } {
+  const panels = new Map<string, ProfilePanel>();
+
+  const attach = (panel: vscode.WebviewPanel, p: LoadedProfile, state?: PersistedState): ProfilePanel => {
+    panels.get(p.id)?.panel.dispose();
+    const pp = new ProfilePanel(panel, p, services, state, () => {
+      if (panels.get(p.id) === pp) panels.delete(p.id);
+    });
+    panels.set(p.id, pp);
+    return pp;
+  };
+
   const viewer: Viewer = {
-    show: async () => notBuiltYet(vscode.l10n.t('The flame graph viewer')),
+    async show(p: LoadedProfile, opts: ShowOptions = {}) {
+      let pp = panels.get(p.id);
+      if (pp) pp.panel.reveal(opts.viewColumn, opts.preserveFocus);
+      else {
+        const panel = vscode.window.createWebviewPanel(
+          VIEW_TYPE,
+          vscode.l10n.t('Flame graph: {0}', p.label),
+          { viewColumn: opts.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: opts.preserveFocus },
+          webviewOptions(context.extensionUri),
+        );
+        pp = attach(panel, p, { path: p.path });
+      }
+      services().store.setActive(p);
+      if (opts.revealFrame !== undefined) pp.reveal(opts.revealFrame);
+    },
+    async showInPanel(panel: vscode.WebviewPanel, p: LoadedProfile, opts: ShowOptions = {}) {
+      const pp = attach(panel, p, { path: p.path });
+      if (opts.revealFrame !== undefined) pp.reveal(opts.revealFrame);
+    },
     showDiff: async () => notBuiltYet(vscode.l10n.t('The differential flame graph')),
   };
-  return { viewer, disposables: [] };
+
+  const serializer: vscode.WebviewPanelSerializer<PersistedState> = {
+    async deserializeWebviewPanel(panel, state) {
+      if (!state?.path) {
+        panel.dispose();
+        return;
+      }
+      try {
+        const p = await services().store.load(state.path);
+        panel.title = vscode.l10n.t('Flame graph: {0}', p.label);
+        attach(panel, p, state);
+      } catch (e) {
+        panel.dispose();
+        void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame could not reopen {0}: {1}', state.path, (e as Error).message));
+      }
+    },
+  };
+
+  const disposables: vscode.Disposable[] = [
+    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, serializer),
+    vscode.workspace.registerTextDocumentContentProvider(CORE_SCHEME, new CoreSourceProvider()),
+    // Opens a profile file straight in the viewer: for tests and other features (args: absolute path, show options).
+    vscode.commands.registerCommand('nodeFlame.showProfileFile', async (path?: string, opts?: ShowOptions) => {
+      path ??= await vscode.window.showInputBox({ prompt: vscode.l10n.t('Path of a profile file to show'), ignoreFocusOut: true });
+      if (!path) return;
+      try {
+        const p = await services().store.load(path);
+        await viewer.show(p, opts);
+      } catch (e) {
+        void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame could not open {0}: {1}', path, (e as Error).message));
+      }
+    }),
+    { dispose: () => [...panels.values()].forEach((p) => p.panel.dispose()) },
+  ];
+  return { viewer, disposables };
 }

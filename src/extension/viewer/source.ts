@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
+import { basename, isAbsolute } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Frame } from '../../core/model/frame';
+import { coreUri } from './coreSource';
+
+/** Why a frame has nothing to open, in words; undefined when it has a source to look for. */
+export function noSourceReason(f: Frame): string | undefined {
+  const lib = f.lib ? basename(f.lib) : '';
+  switch (f.category) {
+    case 'native':
+      return vscode.l10n.t('Native C++ code{0}: compiled machine code with no JavaScript source. Its name tells what it does.', lib ? ` (${lib})` : '');
+    case 'shared-lib':
+      return vscode.l10n.t('Machine code in the shared library {0}: there is no source to open.', lib || f.name);
+    case 'kernel':
+      return vscode.l10n.t('Operating system kernel code: it runs outside the process, so there is no source here.');
+    case 'gc':
+      return vscode.l10n.t('Garbage collection: V8 reclaiming memory. Allocate less in the hot code to shrink it.');
+    case 'idle':
+      return vscode.l10n.t('Idle: the process was waiting for work, nothing ran.');
+    case 'program':
+      return vscode.l10n.t('A thread or program root: it groups samples and has no code of its own.');
+    case 'unaccounted':
+      return vscode.l10n.t('Unaccounted: the sample could not be attributed to any code.');
+    case 'v8':
+      if (!f.file) return vscode.l10n.t('A V8 builtin or stub: compiled into the node binary, with no JavaScript source.');
+      return undefined;
+    default:
+      return f.file ? undefined : vscode.l10n.t('The profile recorded no file for this function.');
+  }
+}
+
+/** Finds the file a profile names: as written, as a file URL, or by the longest matching path tail in the workspace. */
+export async function resolveSourceUri(file: string): Promise<vscode.Uri | undefined> {
+  let path = file;
+  if (/^file:\/\//i.test(path)) {
+    try {
+      path = fileURLToPath(path);
+    } catch {
+      return undefined;
+    }
+  }
+  if (isAbsolute(path) && existsSync(path)) return vscode.Uri.file(path);
+  const segs = path.split(/[\\/]+/).filter(Boolean);
+  const name = segs[segs.length - 1];
+  if (!name || !vscode.workspace.workspaceFolders?.length) return undefined;
+  const found = await vscode.workspace.findFiles(`**/${name.replace(/[[\]{}*?]/g, '?')}`, undefined, 50);
+  let best: vscode.Uri | undefined;
+  let bestLen = 0;
+  for (const uri of found) {
+    const u = uri.fsPath.split(/[\\/]+/);
+    let n = 0;
+    while (n < u.length && n < segs.length && u[u.length - 1 - n] === segs[segs.length - 1 - n]) n++;
+    if (n > bestLen || (n === bestLen && best && uri.fsPath.length < best.fsPath.length)) {
+      best = uri;
+      bestLen = n;
+    }
+  }
+  return best;
+}
+
+/**
+ * Shows a frame's source beside the graph. `focus` false keeps the keyboard in the graph (a click);
+ * true moves it to the editor (Ctrl/Cmd+click, Enter). Returns why nothing opened, if nothing did.
+ */
+export async function openFrameSource(f: Frame, focus: boolean): Promise<string | undefined> {
+  const reason = noSourceReason(f);
+  if (reason) return reason;
+  const uri = f.category === 'node' ? coreUri(f.file) : await resolveSourceUri(f.file);
+  if (!uri) return vscode.l10n.t('Cannot find {0} on this machine or in the workspace.', f.file);
+  let doc: vscode.TextDocument;
+  try {
+    doc = await vscode.workspace.openTextDocument(uri);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  const line = Math.max(0, Math.min(doc.lineCount - 1, (f.line || 1) - 1));
+  const col = Math.max(0, (f.column || 1) - 1);
+  const pos = new vscode.Position(line, Math.min(col, doc.lineAt(line).text.length));
+  await vscode.window.showTextDocument(doc, {
+    viewColumn: vscode.ViewColumn.Beside,
+    preserveFocus: !focus,
+    preview: !focus,
+    selection: new vscode.Range(pos, pos),
+  });
+  return undefined;
+}

@@ -1,0 +1,195 @@
+// The flame graph viewer in a real VS Code: a --prof profile of the guide's Express app, and a 100k-node profile.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { startVSCode, repoRoot, type VSCode } from './helpers';
+import { freePort } from './helpers/processes';
+
+const XSS = '<img src=x onerror=alert(1)>';
+
+/** Runs the guide's app under `node --prof` with a short autocannon load; returns the tick log. */
+async function profileExpressApp(ws: string): Promise<string> {
+  const port = await freePort();
+  const env = { ...process.env, PORT: String(port), NODE_PATH: join(repoRoot, 'node_modules') };
+  const app = spawn(process.execPath, ['--prof', 'app.js'], { cwd: ws, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((r) => app.once('exit', r));
+  await new Promise<void>((resolve, reject) => {
+    app.stdout.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
+    app.once('exit', (c) => reject(new Error(`app exited (${c}) before listening`)));
+  });
+  const base = `http://127.0.0.1:${port}`;
+  assert.equal((await fetch(`${base}/newUser?username=matt&password=password`)).status, 200);
+  const load = spawn(process.execPath, [join(repoRoot, 'node_modules/autocannon/autocannon.js'), '-d', '3', '-c', '4', `${base}/auth?username=matt&password=password`], { stdio: 'ignore' });
+  await new Promise((r) => load.once('exit', r));
+  app.kill('SIGINT');
+  await exited;
+  const log = readdirSync(ws).find((f) => /^isolate-.*\.log$/.test(f));
+  assert.ok(log, 'node --prof wrote no isolate log');
+  return join(ws, log);
+}
+
+/** Folded stacks for a random call tree of `n` distinct nodes (distinct names), skewed weights, plus one hostile name. */
+function writeSyntheticProfile(file: string, n: number): void {
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const parent = new Int32Array(n).fill(-1);
+  for (let i = 1; i < n; i++) parent[i] = Math.floor(Math.pow(rand(), 1.5) * i);
+  const lines: string[] = [];
+  const name = (i: number) => (i % 10 ? `f${i}` : `f${i} (/app/m${i % 300}.js:${1 + (i % 500)})`);
+  for (let i = 0; i < n; i++) {
+    const path: string[] = [];
+    for (let x = i; x >= 0; x = parent[x]) path.push(name(x));
+    lines.push(`${path.reverse().join(';')} ${1 + Math.floor(4000 / Math.pow(1 + i, 0.8))}`);
+  }
+  lines.push(`${name(0)};${XSS} 60000`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+}
+
+const SHOW = 'Node Flame: Show Profile File in Flame Graph…';
+
+/** Contributions are registered a while after the window shows. */
+async function waitForCommand(vs: VSCode): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    if ((await vs.paletteItems('Node Flame: Show Profile')).includes(SHOW)) return;
+    await vs.page.keyboard.press('Escape');
+    await vs.page.waitForTimeout(1000);
+  }
+  throw new Error(`"${SHOW}" never appeared in the palette`);
+}
+
+async function openProfile(vs: VSCode, file: string, label: string): Promise<{ frame: Frame; ms: number }> {
+  await vs.runCommand(SHOW);
+  const t0 = Date.now();
+  await vs.quickInputAnswer(file);
+  const frame = await vs.webviewFrame(`body[data-profile="${label}"][data-first-paint-ms] svg g.frame`, 90_000);
+  return { frame, ms: Date.now() - t0 };
+}
+
+const names = (frame: Frame, sel: string) => frame.$$eval(sel, (gs) => gs.map((g) => g.getAttribute('name') ?? ''));
+
+test('flame graph viewer: Express --prof profile, search, source links, inverted view, tables, summary; 100k-node benchmark', { timeout: 600_000 }, async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-viewer-'));
+  copyFileSync(join(repoRoot, 'examples/express-auth/app.js'), join(ws, 'app.js'));
+  const log = await profileExpressApp(ws);
+  const big = join(ws, 'big.folded');
+  writeSyntheticProfile(big, 100_000);
+  const vs = await startVSCode({ workspace: ws, name: 'viewer', viewport: { width: 1400, height: 900 } });
+  let failed = true;
+  try {
+    await waitForCommand(vs);
+    const label = log.split('/').pop()!;
+    const { frame } = await openProfile(vs, log, label);
+    const frames = await names(frame, '[data-tree="top"] g.frame');
+    assert.ok(frames.length > 20, `only ${frames.length} frames drawn`);
+    assert.ok(frames.includes('pbkdf2Sync'), 'pbkdf2Sync is drawn');
+    const handler = '(anonymous) app.js:23';
+    assert.ok(frames.includes(handler), `the /auth handler frame is drawn: ${frames.filter((f) => f.includes('app.js'))}`);
+    await vs.screenshot('flame-graph');
+
+    // Search: the share comes from the host over the whole tree.
+    await frame.click('vscode-textfield.search');
+    await vs.page.keyboard.type('pbkdf2');
+    const matched = frame.locator('.matched');
+    await matched.filter({ hasText: /% of samples matched/ }).waitFor({ timeout: 15_000 });
+    const text = await matched.innerText();
+    const share = Number(/([\d.]+)%/.exec(text)![1]);
+    console.log(`[e2e] search "pbkdf2": ${text}`);
+    assert.ok(share > 30 && share <= 100, text);
+    await vs.screenshot('flame-graph-search');
+    await frame.click('vscode-textfield.search');
+    await vs.page.keyboard.press('Control+A');
+    await vs.page.keyboard.press('Backspace');
+
+    // A click zooms and shows the handler beside the graph, focus staying in the graph.
+    await frame.locator(`[data-tree="top"] g.frame[name="${handler}"]`).first().click();
+    const beside = vs.page.locator('.part.editor .editor-group-container:not(.active) .tab.active[data-resource-name="app.js"]');
+    await beside.waitFor({ timeout: 15_000 });
+    assert.match(await frame.locator('.crumbs').innerText(), /app\.js:23/, 'breadcrumb shows the zoom path');
+    // Enter opens it with focus at the function's line:col.
+    await frame.locator('[data-tree="top"]').focus();
+    await vs.page.keyboard.press('Enter');
+    let ed = await vs.activeEditor();
+    for (let i = 0; i < 40 && !(ed?.file === 'app.js' && ed.line === 23); i++) {
+      await vs.page.waitForTimeout(250);
+      ed = await vs.activeEditor();
+    }
+    assert.equal(ed?.file, 'app.js');
+    assert.equal(ed?.line, 23);
+    assert.equal(ed?.column, 18);
+
+    // Inverted icicle: zoom to pbkdf2Sync and see its callers below it.
+    await frame.evaluate(() => {
+      const sel = document.querySelector('vscode-single-select.tree-select') as HTMLElement & { value: string };
+      sel.value = 'bottom';
+      sel.dispatchEvent(new Event('change'));
+    });
+    await frame.locator('[data-tree="bottom"] g.frame').first().waitFor({ timeout: 15_000 });
+    const widest = await frame.$$eval('[data-tree="bottom"] g.frame[name="pbkdf2Sync"]', (gs) => {
+      let best = -1;
+      let w = -1;
+      gs.forEach((g, i) => {
+        const width = Number(g.querySelector('rect')?.getAttribute('width'));
+        if (width > w) [best, w] = [i, width];
+      });
+      return best;
+    });
+    assert.ok(widest >= 0, 'pbkdf2Sync appears in the bottom-up view');
+    await frame.locator('[data-tree="bottom"] g.frame[name="pbkdf2Sync"]').nth(widest).click();
+    await vs.page.waitForTimeout(300);
+    const callers = await names(frame, '[data-tree="bottom"] g.frame:not(.fade)');
+    console.log(`[e2e] inverted view under pbkdf2Sync: ${[...new Set(callers)].slice(0, 8).join(' | ')}`);
+    assert.ok(callers.includes(handler), `the handler is listed as a caller of pbkdf2Sync: ${callers}`);
+    await vs.screenshot('icicle');
+
+    await frame.click('[data-tab="tables"]');
+    await frame.locator('.table:not([hidden]) .rows .row').first().waitFor({ timeout: 10_000 });
+    const rows = await frame.locator('.table:not([hidden]) .rows .row').allInnerTexts();
+    assert.ok(rows.some((r) => r.includes('app.js')), 'the top-down table shows the app');
+    await vs.screenshot('tables');
+    await frame.click('[data-tab="summary"]');
+    const summary = await frame.locator('.summary').innerText();
+    for (const k of ['JavaScript', 'C++', 'GC', 'Shared libraries', 'Unaccounted', 'v8log']) assert.ok(summary.includes(k), `summary shows ${k}`);
+    await vs.screenshot('summary');
+    await frame.click('[data-tab="flame"]');
+
+    // 100 000 distinct nodes: print first paint and zoom.
+    const { frame: bf, ms } = await openProfile(vs, big, 'big.folded');
+    const d = await bf.evaluate(() => ({ ...document.body.dataset }));
+    const zooms: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const before = await bf.evaluate(() => document.body.dataset.zoomMs);
+      const g = bf.locator('[data-tree="top"] g.frame').nth(2 + i);
+      await g.click({ force: true });
+      await bf.waitForFunction((b) => document.body.dataset.zoomMs !== b, before, { timeout: 10_000 });
+      zooms.push(Number(await bf.evaluate(() => document.body.dataset.zoomMs)));
+      await bf.locator('[data-tree="top"]').focus();
+      await vs.page.keyboard.press('Escape');
+    }
+    console.log(
+      `[bench] viewer, 100000-node profile: open→painted ${ms} ms (import + prune + render); webview first paint ${d.firstPaintMs} ms after its document started, ` +
+        `render ${d.renderMs} ms after the tree arrived, host prune ${d.hostMs} ms, ${d.nodes} entries sent; zoom ${zooms.map((z) => z.toFixed(1)).join(' / ')} ms`,
+    );
+
+    // A hostile function name stays text: no element is created from it.
+    const xss = bf.locator('[data-tree="top"] g.frame').filter({ has: bf.locator(`xpath=self::*[@name="${XSS}"]`) });
+    assert.equal(await xss.count(), 1, 'the hostile frame is drawn');
+    await xss.hover();
+    assert.equal(await bf.locator('.tooltip .title').innerText(), XSS);
+    assert.equal(await xss.locator('.d3-flame-graph-label').innerText(), XSS);
+    assert.equal(await bf.locator('img').count(), 0, 'no <img> was created from a profile string');
+    await xss.click();
+    assert.equal(await bf.locator('.details .title').innerText(), XSS);
+    assert.equal(await bf.locator('img').count(), 0);
+
+    const csp = vs.consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e));
+    assert.deepEqual(csp, [], 'no CSP violations');
+    failed = false;
+  } finally {
+    await vs.close({ failed });
+    rmSync(ws, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,192 @@
+import flamegraph, { type FlameGraph, type HNode } from 'd3-flame-graph';
+import { select } from 'd3-selection';
+import { SMALL, type FNode } from './tree';
+
+export interface FlameHost {
+  color(n: FNode): string;
+  matchColor(): string;
+  /** A frame was chosen: by a click (`focus` with Ctrl/Cmd), a key, or a reveal from the editor. */
+  onSelect(n: FNode, how: 'click' | 'key' | 'reveal', focus: boolean): void;
+  onZoom(n: FNode): void;
+  requestExpand(n: FNode): void;
+  tooltip(n: FNode | undefined, ev?: MouseEvent): void;
+  metric(name: string, ms: number): void;
+}
+
+/** One d3-flame-graph chart: top-down flame graph, or the inverted icicle of the bottom-up tree. */
+export class FlameView {
+  private readonly chart: FlameGraph<FNode>;
+  private root: FNode | undefined;
+  private drawn = false;
+  selected: FNode | undefined;
+  zoomed: FNode | undefined;
+  private programmatic = false;
+  private clickStart = 0;
+  private clickFocus = false;
+  private matcher: ((n: FNode) => boolean) | undefined;
+
+  constructor(
+    readonly el: HTMLElement,
+    readonly inverted: boolean,
+    private readonly host: FlameHost,
+  ) {
+    const tip = Object.assign(() => undefined, {
+      show: (ev: MouseEvent, d: HNode<FNode>) => host.tooltip(d.data, ev),
+      hide: () => host.tooltip(undefined),
+    });
+    this.chart = flamegraph<FNode>()
+      .cellHeight(18)
+      .transitionDuration(0)
+      .inverted(inverted)
+      .sort(false)
+      .minFrameSize(0.3)
+      .tooltip(tip)
+      .setColorMapper((d) => (d.highlight ? host.matchColor() : host.color(d.data)))
+      .setSearchMatch((d) => !!this.matcher && d.data.frame !== SMALL && this.matcher(d.data))
+      // The share matched comes from the host, over the whole (unpruned) tree.
+      .setSearchHandler(() => undefined)
+      .setDetailsHandler(() => undefined)
+      .onClick((d) => this.onZoom(d));
+    (this.chart as unknown as { resetHeightOnZoom(b: boolean): unknown }).resetHeightOnZoom(true);
+    // d3-flame-graph's click handler gets no event: read the modifiers before it runs.
+    el.addEventListener(
+      'click',
+      (e) => {
+        this.clickStart = performance.now();
+        this.clickFocus = e.ctrlKey || e.metaKey;
+      },
+      true,
+    );
+  }
+
+  get data(): FNode | undefined {
+    return this.root;
+  }
+
+  /** Draws a (new) tree; keeps the zoom when `zoomTo` is given. */
+  setRoot(root: FNode, zoomTo?: FNode): void {
+    this.root = root;
+    this.chart.width(Math.max(200, this.el.clientWidth)).minHeight(Math.max(100, this.el.clientHeight - 4));
+    if (!this.drawn) {
+      select(this.el).datum(root).call(this.chart);
+      this.drawn = true;
+    } else this.chart.update(root);
+    if (this.matcher) this.chart.search('x');
+    if (zoomTo) this.zoomTo(zoomTo);
+    else {
+      this.zoomed = root;
+      this.host.onZoom(root);
+    }
+    this.markSelected();
+    if (!this.inverted) this.el.scrollTop = this.el.scrollHeight;
+  }
+
+  private hnode(n: FNode): HNode<FNode> | undefined {
+    const r = select(this.el).datum() as HNode<FNode> | undefined;
+    if (!r || typeof r.descendants !== 'function') return undefined;
+    return r.descendants().find((d) => d.data === n);
+  }
+
+  zoomTo(n: FNode): void {
+    const d = this.hnode(n);
+    if (!d) return;
+    this.programmatic = true;
+    try {
+      this.chart.zoomTo(d);
+    } finally {
+      this.programmatic = false;
+    }
+    this.markSelected();
+  }
+
+  resetZoom(): void {
+    if (this.root) this.zoomTo(this.root);
+  }
+
+  private onZoom(d: HNode<FNode>): void {
+    this.zoomed = d.data;
+    this.host.tooltip(undefined);
+    this.host.onZoom(d.data);
+    if (this.programmatic) return;
+    const t0 = this.clickStart;
+    this.select(d.data, 'click', this.clickFocus);
+    if (d.data.pruned) this.host.requestExpand(d.data);
+    requestAnimationFrame(() => requestAnimationFrame(() => this.host.metric('zoom', performance.now() - t0)));
+  }
+
+  select(n: FNode | undefined, how: 'click' | 'key' | 'reveal' = 'key', focus = false): void {
+    this.selected = n;
+    this.markSelected();
+    if (n) this.host.onSelect(n, how, focus);
+  }
+
+  markSelected(): void {
+    const sel = this.selected;
+    select(this.el)
+      .selectAll('g.frame')
+      .classed('selected', (d: HNode<FNode>) => d.data === sel);
+  }
+
+  search(matcher: ((n: FNode) => boolean) | undefined): void {
+    this.matcher = matcher;
+    if (!this.drawn) return;
+    // The term itself is unused: the matcher closes over it.
+    if (matcher) this.chart.search('x');
+    else this.chart.clear();
+    this.markSelected();
+  }
+
+  resize(): void {
+    if (!this.drawn || !this.root || this.el.clientWidth === 0) return;
+    this.chart.width(this.el.clientWidth).minHeight(Math.max(100, this.el.clientHeight - 4));
+    this.chart.update();
+    this.markSelected();
+  }
+
+  redraw(): void {
+    if (this.drawn) {
+      this.chart.update();
+      this.markSelected();
+    }
+  }
+
+  /** Arrows move the selection (up/down follow the picture), Enter and Space zoom to it, Esc resets. */
+  key(e: KeyboardEvent): boolean {
+    const n = this.selected ?? this.zoomed ?? this.root;
+    if (!n) return false;
+    const heaviest = (x: FNode) => x.children?.reduce((a, b) => (b.value > a.value ? b : a));
+    const sibling = (x: FNode, dir: number) => {
+      const sibs = x.up?.children;
+      if (!sibs) return undefined;
+      return sibs[sibs.indexOf(x) + dir];
+    };
+    let next: FNode | undefined;
+    switch (e.key) {
+      case 'ArrowUp':
+        next = this.inverted ? n.up : heaviest(n);
+        break;
+      case 'ArrowDown':
+        next = this.inverted ? heaviest(n) : n.up;
+        break;
+      case 'ArrowLeft':
+        next = sibling(n, -1);
+        break;
+      case 'ArrowRight':
+        next = sibling(n, 1);
+        break;
+      case 'Enter':
+      case ' ':
+        this.zoomTo(n);
+        this.select(n, 'click', e.key === 'Enter');
+        if (n.pruned) this.host.requestExpand(n);
+        return true;
+      case 'Escape':
+        this.resetZoom();
+        return true;
+      default:
+        return false;
+    }
+    if (next) this.select(next, 'key');
+    return true;
+  }
+}

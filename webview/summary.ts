@@ -1,0 +1,51 @@
+import type { ProfileInfo } from '../src/extension/viewer/protocol';
+import { CATEGORIES } from '../src/core/model/frame';
+import { clear, h, pct } from './dom';
+import type { Strings } from './tree';
+
+function table(rows: Array<[string, string, string?]>, swatches?: Map<string, string>): HTMLTableElement {
+  return h(
+    'table',
+    { class: 'kv' },
+    ...rows.map(([k, v, extra]) => {
+      const key = h('th', null);
+      const color = swatches?.get(k);
+      if (color) {
+        const sw = h('span', { class: 'swatch' });
+        sw.style.backgroundColor = color;
+        key.append(sw);
+      }
+      key.append(k);
+      return h('tr', null, key, h('td', { class: 'num' }, v), extra !== undefined ? h('td', { class: 'num dim' }, extra) : null);
+    }),
+  );
+}
+
+/** The Summary tab: the tick processor's groups, our categories, and how the profile was taken. */
+export function renderSummary(el: HTMLElement, info: ProfileInfo, s: Strings, colors: Record<string, string>): void {
+  clear(el);
+  const w = info.totalWeight;
+  const row = (label: string, v: number): [string, string, string] => [label, pct(v, w), String(Math.round(v))];
+  el.append(
+    h('h3', null, s.tickSummary),
+    table([row(s.javascript, info.tick.javascript), row(s.cpp, info.tick.cpp), row(s.gc, info.tick.gc), row(s.sharedLibraries, info.tick.sharedLibraries), row(s.unaccounted, info.tick.unaccounted), row(s.other, info.tick.other)]),
+  );
+  const sw = new Map<string, string>();
+  const cats = CATEGORIES.filter((c) => info.categories[c] > 0).map((c) => {
+    sw.set(s[`cat.${c}`], colors[c]);
+    return row(s[`cat.${c}`], info.categories[c]);
+  });
+  el.append(h('h3', null, s.ourCategories), table(cats, sw));
+  const facts: Array<[string, string]> = [
+    [s.file_, info.path],
+    [s.format, info.format],
+    [s.mode, info.mode ?? s.unknown],
+    [s.command, info.command ?? s.unknown],
+    [s.nodeVersion, info.nodeVersion ?? s.unknown],
+    [s.duration, info.durationMs !== null ? `${(info.durationMs / 1000).toFixed(2)} s` : s.unknown],
+    [s.interval, info.intervalMs ? `${info.intervalMs.toFixed(3)} ms` : s.unknown],
+    [s.totalSamples, String(Math.round(w))],
+  ];
+  el.append(h('h3', null, s.threads), table(info.threads.map((t) => [t.name, pct(t.samples, w), String(Math.round(t.samples))])), h('table', { class: 'kv' }, ...facts.map(([k, v]) => h('tr', null, h('th', null, k), h('td', null, v)))));
+  if (info.warnings.length) el.append(h('h3', null, s.warnings), h('ul', { class: 'warnings' }, ...info.warnings.map((x) => h('li', null, x))));
+}

@@ -1,0 +1,189 @@
+import { clear, h, pct } from './dom';
+import { frameCache, SMALL, type FNode, type Strings } from './tree';
+
+const ROW = 22;
+
+export interface TableHost {
+  total(): number;
+  color(n: FNode): string;
+  requestExpand(n: FNode): void;
+  onSelect(n: FNode, focus: boolean): void;
+}
+
+interface Row {
+  node: FNode;
+  level: number;
+}
+
+/** A tree table that only builds the rows in view, so tens of thousands of nodes scroll smoothly. */
+export class TreeTable {
+  private root: FNode | undefined;
+  private rows: Row[] = [];
+  private readonly expanded = new Set<FNode>();
+  private sortBy: 'total' | 'self' = 'total';
+  private filter = '';
+  private selected: FNode | undefined;
+  private readonly viewport: HTMLDivElement;
+  private readonly spacer: HTMLDivElement;
+  private readonly body: HTMLDivElement;
+  private readonly headers: Record<'self' | 'total', HTMLElement>;
+
+  constructor(
+    readonly el: HTMLElement,
+    private readonly s: Strings,
+    private readonly host: TableHost,
+  ) {
+    const sortable = (key: 'self' | 'total', label: string) => {
+      const cell = h('div', { class: 'cell num sortable', attrs: { role: 'columnheader', tabindex: '0' } }, label);
+      const go = () => {
+        this.sortBy = key;
+        this.refresh();
+      };
+      cell.addEventListener('click', go);
+      cell.addEventListener('keydown', (e) => e.key === 'Enter' && go());
+      return cell;
+    };
+    this.headers = { self: sortable('self', s.self), total: sortable('total', s.total) };
+    const head = h('div', { class: 'row head', attrs: { role: 'row' } }, this.headers.self, this.headers.total, h('div', { class: 'cell name', attrs: { role: 'columnheader' } }, s.function), h('div', { class: 'cell loc', attrs: { role: 'columnheader' } }, s.location));
+    this.spacer = h('div', { class: 'spacer' });
+    this.body = h('div', { class: 'rows' });
+    this.viewport = h('div', { class: 'viewport', attrs: { role: 'treegrid', tabindex: '0' } }, this.spacer, this.body);
+    el.append(head, this.viewport);
+    this.viewport.addEventListener('scroll', () => this.paint());
+    this.viewport.addEventListener('keydown', (e) => this.key(e));
+    new ResizeObserver(() => this.paint()).observe(this.viewport);
+  }
+
+  setRoot(root: FNode): void {
+    this.root = root;
+    this.expanded.clear();
+    // Open the heaviest path a few levels, as the flame graph's widest tower.
+    let n: FNode | undefined = root;
+    for (let i = 0; i < 6 && n; i++) {
+      this.expanded.add(n);
+      n = n.children?.reduce((a, b) => (b.value > a.value ? b : a));
+    }
+    this.refresh();
+  }
+
+  setFilter(text: string): void {
+    this.filter = text.trim().toLowerCase();
+    this.refresh();
+  }
+
+  /** Rebuilds the flat row list (after sort, filter, expand or new data). */
+  refresh(): void {
+    this.headers.self.classList.toggle('sorted', this.sortBy === 'self');
+    this.headers.total.classList.toggle('sorted', this.sortBy === 'total');
+    this.rows = [];
+    if (!this.root) return this.paint();
+    const key = this.sortBy === 'self' ? (n: FNode) => n.self : (n: FNode) => n.value;
+    const f = this.filter;
+    const keep = f ? new Set<FNode>() : undefined;
+    if (keep) {
+      const test = (n: FNode) => n.frame !== SMALL && (n.name.toLowerCase().includes(f) || (frameCache.get(n.frame)?.file ?? '').toLowerCase().includes(f));
+      const mark = (n: FNode): boolean => {
+        let any = test(n);
+        for (const c of n.children ?? []) if (mark(c)) any = true;
+        if (any) keep.add(n);
+        return any;
+      };
+      mark(this.root);
+    }
+    const walk = (n: FNode, level: number) => {
+      const kids = [...(n.children ?? [])].filter((c) => !keep || keep.has(c)).sort((a, b) => key(b) - key(a));
+      for (const c of kids) {
+        this.rows.push({ node: c, level });
+        if (this.expanded.has(c) || (keep && c.children?.some((x) => keep.has(x)))) walk(c, level + 1);
+      }
+    };
+    walk(this.root, 0);
+    this.spacer.style.height = `${this.rows.length * ROW}px`;
+    this.paint();
+  }
+
+  private paint(): void {
+    clear(this.body);
+    const top = this.viewport.scrollTop;
+    const first = Math.max(0, Math.floor(top / ROW) - 5);
+    const last = Math.min(this.rows.length, Math.ceil((top + this.viewport.clientHeight) / ROW) + 5);
+    const total = this.host.total();
+    for (let i = first; i < last; i++) {
+      const { node, level } = this.rows[i];
+      const f = frameCache.get(node.frame);
+      const open = this.expanded.has(node);
+      const canOpen = !!node.children?.length || node.pruned;
+      const twisty = h('span', { class: `twisty codicon ${canOpen ? (open ? 'codicon-chevron-down' : 'codicon-chevron-right') : ''}` });
+      const swatch = h('span', { class: 'swatch' });
+      swatch.style.backgroundColor = this.host.color(node);
+      const name = h('div', { class: 'cell name' }, twisty, swatch, node.name);
+      name.style.paddingLeft = `${level * 14 + 4}px`;
+      const loc = f?.file ? `${f.file}${f.line ? `:${f.line}` : ''}${f.column ? `:${f.column}` : ''}` : (f?.lib ?? '');
+      const row = h(
+        'div',
+        { class: `row${node === this.selected ? ' selected' : ''}`, attrs: { role: 'row', 'aria-level': String(level + 1), 'data-index': String(i) } },
+        h('div', { class: 'cell num', attrs: { title: String(node.self) } }, pct(node.self, total)),
+        h('div', { class: 'cell num', attrs: { title: String(node.value) } }, pct(node.value, total)),
+        name,
+        h('div', { class: 'cell loc', attrs: { title: loc } }, loc),
+      );
+      row.style.transform = `translateY(${i * ROW}px)`;
+      twisty.addEventListener('click', (e) => {
+        e.stopPropagation();
+        this.toggle(node);
+      });
+      row.addEventListener('click', (e) => this.choose(node, e.ctrlKey || e.metaKey));
+      row.addEventListener('dblclick', () => this.toggle(node));
+      this.body.append(row);
+    }
+  }
+
+  private toggle(n: FNode, open = !this.expanded.has(n)): void {
+    if (open) {
+      this.expanded.add(n);
+      if (n.pruned) this.host.requestExpand(n);
+    } else this.expanded.delete(n);
+    this.refresh();
+  }
+
+  private choose(n: FNode, focus: boolean): void {
+    this.selected = n;
+    this.host.onSelect(n, focus);
+    this.paint();
+  }
+
+  private key(e: KeyboardEvent): void {
+    const i = this.rows.findIndex((r) => r.node === this.selected);
+    const move = (j: number) => {
+      const r = this.rows[Math.max(0, Math.min(this.rows.length - 1, j))];
+      if (!r) return;
+      this.selected = r.node;
+      const y = this.rows.indexOf(r) * ROW;
+      if (y < this.viewport.scrollTop) this.viewport.scrollTop = y;
+      else if (y + ROW > this.viewport.scrollTop + this.viewport.clientHeight) this.viewport.scrollTop = y + ROW - this.viewport.clientHeight;
+      this.paint();
+    };
+    const n = this.selected;
+    switch (e.key) {
+      case 'ArrowDown':
+        move(i + 1);
+        break;
+      case 'ArrowUp':
+        move(i - 1);
+        break;
+      case 'ArrowRight':
+        if (n) this.toggle(n, true);
+        break;
+      case 'ArrowLeft':
+        if (n && this.expanded.has(n)) this.toggle(n, false);
+        else if (n?.up && n.up !== this.root) move(this.rows.findIndex((r) => r.node === n.up));
+        break;
+      case 'Enter':
+        if (n) this.host.onSelect(n, true);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  }
+}

@@ -1,0 +1,94 @@
+import type { CompactTree, FrameInfo } from '../src/extension/viewer/protocol';
+import { fmt } from './dom';
+
+/** Frame id of merged "small frames" entries (SMALL_FRAMES in core/model/prune). */
+export const SMALL = -2;
+
+/**
+ * One drawn node, shared by the flame graph (d3-flame-graph reads `name`, `value`, `children`, and
+ * keeps its zoom flags on it) and the tables. Field names avoid d3-flame-graph's short aliases (n, v, c, d, l).
+ */
+export interface FNode {
+  name: string;
+  /** Total weight (d3-flame-graph's value). */
+  value: number;
+  self: number;
+  frame: number;
+  /** Host call-tree node (for a merged entry: its parent's). */
+  host: number;
+  merged: number;
+  /** Something below was merged away and can be asked for. */
+  pruned: boolean;
+  children?: FNode[];
+  up?: FNode;
+  depth: number;
+}
+
+export type Strings = Record<string, string>;
+
+export const frameCache = new Map<number, FrameInfo>();
+
+export function displayName(frame: number, merged: number, s: Strings): string {
+  if (frame === SMALL) return fmt(s.smallFrames, merged);
+  if (frame < 0) return s.root;
+  const f = frameCache.get(frame);
+  if (!f) return '?';
+  const name = f.name || '(anonymous)';
+  // Anonymous functions only make sense with where they are.
+  if (/^\(?anonymous\)?$/.test(name) && f.file) {
+    const base = f.file.split(/[\\/]/).pop();
+    return `${name} ${base}${f.line ? `:${f.line}` : ''}`;
+  }
+  return name;
+}
+
+export function buildNodes(data: CompactTree, s: Strings, depth0 = 0, up?: FNode): FNode {
+  const nodes: FNode[] = new Array(data.node.length);
+  for (let i = 0; i < data.node.length; i++) {
+    const p = data.parent[i];
+    const parent = p >= 0 ? nodes[p] : up;
+    const n: FNode = {
+      name: displayName(data.frame[i], data.merged[i], s),
+      value: data.total[i],
+      self: data.self[i],
+      frame: data.frame[i],
+      host: data.node[i],
+      merged: data.merged[i],
+      pruned: data.pruned[i] === 1 || data.merged[i] > 0,
+      up: parent,
+      depth: parent ? parent.depth + 1 : depth0,
+    };
+    nodes[i] = n;
+    if (p >= 0) (nodes[p].children ??= []).push(n);
+  }
+  return nodes[0];
+}
+
+/** Replaces what `target` stood for with the detailed subtree the host sent for it. */
+export function graft(target: FNode, sub: FNode): void {
+  target.children = sub.children;
+  for (const c of target.children ?? []) reparent(c, target);
+  target.pruned = false;
+}
+
+function reparent(n: FNode, up: FNode): void {
+  n.up = up;
+  n.depth = up.depth + 1;
+  for (const c of n.children ?? []) reparent(c, n);
+}
+
+export function findNode(root: FNode, pred: (n: FNode) => boolean): FNode | undefined {
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (pred(n)) return n;
+    if (n.children) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  return undefined;
+}
+
+export function pathOf(n: FNode): FNode[] {
+  const out: FNode[] = [];
+  for (let x: FNode | undefined = n; x; x = x.up) out.push(x);
+  return out.reverse();
+}
