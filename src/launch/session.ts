@@ -1,5 +1,6 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { LaunchMode } from './modes';
@@ -226,6 +227,10 @@ export class ProfileSession {
     const load = await loadDone;
     this.setState('done');
 
+    // perf script needs each JIT map; a copy in the run folder outlives the /tmp one, which is removed after processing.
+    if (o.mode === 'perf') {
+      for (const pid of this.perfPids) await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`)).catch(() => undefined);
+    }
     const profiles = findRawProfiles(o.runDir, o.mode, o.mode === 'perf' ? this.nodePid : app.pid);
     let error: LaunchError | undefined = this.loadError;
     if (!error && code !== 0 && this.stopReason === 'exit') error = errors.exitNonZero(code, signal, this.appTail.lines);

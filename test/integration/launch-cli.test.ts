@@ -146,6 +146,7 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
     if (mode === 'perf') {
       assert.ok(typeof info.nodePid === 'number', 'node pid (perf child) known');
       assert.ok(!existsSync(`/tmp/perf-${info.nodePid as number}.map`), 'perf map cleaned up');
+      assert.ok(existsSync(join(dir, `perf-${info.nodePid as number}.map`)), 'JIT map kept in the run folder');
       assert.ok(existsSync(join(dir, `proc-maps-${info.nodePid as number}.txt`)), 'maps of the node process, not of perf');
     }
     assert.equal(leftovers(mark), '');
