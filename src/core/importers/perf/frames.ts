@@ -6,8 +6,8 @@ const TIER_MARKS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug',
 /** Perf map prefixes V8 writes for JavaScript code, old (`LazyCompile:`) and new (`JS:`). */
 const JS_PREFIX = /^(?:JS|LazyCompile|Function|Script|Eval):/;
 
-/** A script location closes the name: `file:line[:col]`. */
-const LOCATION = /^(.*):(\d+)(?::(\d+))?$/;
+/** A script location closes the name: `file:line:col` (older V8: `file:line`). */
+const LOCATION = /^(.*):(\d+):(\d+)$|^(.*):(\d+)$/;
 
 /** Where a script name can start after the function name's last space (paths, URLs, `node:` modules). */
 const FILE_START = /^(?:\/|node:|file:|https?:|[a-zA-Z]:[\\/]|\\\\|internal\/|evalmachine|webpack)/;
@@ -111,5 +111,6 @@ function splitLocation(rest: string): { name: string; file: string; line: number
   }
   if (at < 0) return { name: rest, file: '', line: 0, column: 0 };
   const loc = LOCATION.exec(rest.slice(at + 1))!;
-  return { name: rest.slice(0, at), file: loc[1], line: Number(loc[2]), column: loc[3] ? Number(loc[3]) : 0 };
+  const [file, line, column] = loc[1] !== undefined ? [loc[1], loc[2], loc[3]] : [loc[4], loc[5], '0'];
+  return { name: rest.slice(0, at), file, line: Number(line), column: Number(column) };
 }
