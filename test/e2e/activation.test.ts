@@ -25,7 +25,7 @@ test('the packaged extension installs, activates without errors and lists its co
     const activated = await vs.waitForLog(/activated in ([\d.]+) ms/, 'nodeFlame', 60_000);
     const ms = Number(activated[1]);
     console.log(`[e2e] Node Flame activated in ${ms} ms`);
-    assert.ok(ms < 1000, `activation took ${ms} ms`);
+    assert.ok(ms < 500, `activate() took ${ms} ms`);
 
     const items = await vs.paletteItems('Node Flame:');
     for (const c of commands) assert.ok(items.includes(c), `palette lacks "${c}"; shows ${JSON.stringify(items)}`);
@@ -42,8 +42,9 @@ test('the packaged extension installs, activates without errors and lists its co
     const ours = running.find((r) => r.name === 'Node Flame');
     assert.ok(ours, `Node Flame is not running: ${JSON.stringify(running)}`);
     console.log(`[e2e] VS Code reports Node Flame "${ours.activation}"`);
-    // The goal is 50 ms; the bound leaves room for a loaded shared machine and still catches a heavy activation.
-    assert.ok(ours.ms <= 250, `activation took ${ours.activation}`);
+    // The goal is 50 ms on an idle machine; the bound leaves room for a loaded shared CI box (seen: 184 ms at
+    // load average 18 on 2 cores) and still catches an activation that does real work up front.
+    assert.ok(ours.ms <= 500, `activation took ${ours.activation}`);
 
     await vs.page.keyboard.press('F1');
     await vs.quickPickType('>Node Flame');

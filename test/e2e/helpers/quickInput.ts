@@ -82,18 +82,19 @@ export async function quickInputClose(page: Page): Promise<void> {
   await page.locator(widget).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
 }
 
-/** Opens the command palette and returns the command titles matching the query. */
-export async function paletteItems(page: Page, query: string): Promise<string[]> {
-  await openPalette(page);
-  await quickPickType(page, `>${query}`);
-  // The list fills asynchronously (extension commands arrive with the extension host).
+/** Opens the command palette and returns the command titles matching the query (closes it again). */
+export async function paletteItems(page: Page, query: string, timeoutMs = 10_000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
   let items: string[] = [];
-  for (let i = 0; i < 10; i++) {
-    items = await quickPickItems(page);
+  // Extension commands join the palette once the extension host has registered them: retype until some show.
+  do {
+    await openPalette(page);
+    await quickPickType(page, `>${query}`);
+    items = (await quickPickItems(page)).filter((i) => !/^No matching (commands|results)$/.test(i));
+    await quickInputClose(page);
     if (items.length) break;
-    await page.waitForTimeout(300);
-  }
-  await quickInputClose(page);
+    await page.waitForTimeout(500);
+  } while (Date.now() < deadline);
   return items;
 }
 
@@ -111,9 +112,18 @@ export async function openPalette(page: Page): Promise<void> {
 
 /** Runs a command by its palette title, e.g. "Node Flame: Profile Node App". */
 export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
-  await openPalette(page);
-  await quickPickType(page, `>${title}`);
-  const row = await quickPickFind(page, title, timeoutMs);
-  await row.click();
-  await page.locator(widget).waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await openPalette(page);
+    await quickPickType(page, `>${title}`);
+    try {
+      const row = await quickPickFind(page, title, Math.min(3_000, Math.max(1, deadline - Date.now())));
+      await row.click();
+      break;
+    } catch (e) {
+      // The palette does not refresh while open: commands registered meanwhile show only after retyping.
+      if (Date.now() >= deadline) throw e;
+    }
+  }
+  await page.locator(widget).waitFor({ state: 'hidden', timeout: 1_000 }).catch(() => undefined);
 }
