@@ -1,0 +1,144 @@
+// "Profile Node App" in a real VS Code: the guide's Express app with settings only (nothing asked), a load
+// command, and the flame graph opening at the end — for prof, cpu-prof and perf; then a server without
+// load stopped from the status bar. After each run no process of it is left.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { startVSCode, repoRoot, type VSCode } from './helpers';
+import { freePort } from './helpers/processes';
+
+const PROFILE = 'Node Flame: Profile Node App';
+const HANDLER = '(anonymous) app.js:23';
+const hasPerf = process.platform === 'linux' && spawnSync('perf', ['--version']).status === 0;
+
+function writeSettings(ws: string, settings: Record<string, unknown>): void {
+  mkdirSync(join(ws, '.vscode'), { recursive: true });
+  writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+function runs(ws: string): string[] {
+  const root = join(ws, '.nodeflame');
+  return existsSync(root) ? readdirSync(root).filter((n) => /^\d{8}-\d{6}-/.test(n)) : [];
+}
+
+/** Waits for a new run folder whose run.json is written (the run has ended). */
+async function nextRun(ws: string, before: string[], timeoutMs: number): Promise<{ dir: string; info: Record<string, unknown> }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const n of runs(ws).filter((r) => !before.includes(r))) {
+      const p = join(ws, '.nodeflame', n, 'run.json');
+      if (existsSync(p)) {
+        try {
+          return { dir: join(ws, '.nodeflame', n), info: JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown> };
+        } catch {
+          // being written
+        }
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no finished run in ${ws}/.nodeflame within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function leftovers(mark: string): string {
+  const r = spawnSync('pgrep', ['-af', mark], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter((l) => l.trim() && !l.includes('pgrep')).join('\n');
+}
+
+async function frameNames(frame: Frame): Promise<string[]> {
+  return frame.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? ''));
+}
+
+async function waitForCommand(vs: VSCode): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    if ((await vs.paletteItems('Node Flame: Profile')).includes(PROFILE)) {
+      await vs.page.keyboard.press('Escape');
+      return;
+    }
+    await vs.page.keyboard.press('Escape');
+    await vs.page.waitForTimeout(1000);
+  }
+  throw new Error(`"${PROFILE}" never appeared in the palette`);
+}
+
+test('Profile Node App: Express app under load for prof, cpu-prof and perf; Stop from the status bar', { timeout: 900_000 }, async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-profile-'));
+  copyFileSync(join(repoRoot, 'examples/express-auth/app.js'), join(ws, 'app.js'));
+  writeFileSync(
+    join(ws, 'server.js'),
+    `const http = require('http');
+function work() { let s = 0; for (let i = 0; i < 3e5; i++) s += Math.sqrt(i); return s; }
+const srv = http.createServer((req, res) => res.end(String(work())));
+srv.listen(Number(process.env.PORT), () => console.log('listening on http://localhost:' + process.env.PORT));
+setInterval(() => work(), 5);
+`,
+  );
+  const autocannon = join(repoRoot, 'node_modules/autocannon/autocannon.js');
+  const loadCommand =
+    'curl -s "http://localhost:$PORT/newUser?username=matt&password=password" >/dev/null && ' +
+    `node "${autocannon}" -a 24 -c 4 "http://localhost:$PORT/auth?username=matt&password=password"`;
+  const mark = `nfe2e${process.pid}`;
+  const base = {
+    'nodeFlame.program': 'app.js',
+    'nodeFlame.args': [mark],
+    'nodeFlame.loadCommand': loadCommand,
+  };
+  const env = async () => ({ PORT: String(await freePort()), NODE_PATH: join(repoRoot, 'node_modules') });
+  writeSettings(ws, { ...base, 'nodeFlame.mode': 'cpu-prof', 'nodeFlame.env': await env() });
+
+  const vs = await startVSCode({ workspace: ws, name: 'profile' });
+  let failed = true;
+  try {
+    await waitForCommand(vs);
+    const modes = ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])];
+    for (const mode of modes) {
+      writeSettings(ws, { ...base, 'nodeFlame.mode': mode, 'nodeFlame.env': await env() });
+      await vs.page.waitForTimeout(1500); // the settings file watcher
+      const before = runs(ws);
+      const t0 = Date.now();
+      await vs.runCommand(PROFILE);
+      const { dir, info } = await nextRun(ws, before, 120_000);
+      assert.equal(info.mode, mode, 'the mode from the settings, nothing asked');
+      assert.equal(info.stoppedBy, 'load', `run ended by the load: ${JSON.stringify(info)}`);
+      assert.equal((info.load as { exitCode: number }).exitCode, 0);
+      const main = (info.profiles as string[])[0];
+      assert.ok(main, `a profile in ${dir}: ${readdirSync(dir).join(', ')}`);
+      const frame = await vs.webviewFrame(`body[data-profile="${basename(main)}"] svg g.frame`, 120_000);
+      const names = await frameNames(frame);
+      console.log(`[e2e] ${mode}: command → flame graph in ${Date.now() - t0} ms, ${names.length} frames drawn`);
+      assert.ok(names.some((n) => /pbkdf2Sync/.test(n)), `${mode}: pbkdf2Sync is drawn`);
+      assert.ok(names.some((n) => n.includes(HANDLER) || /app\.js:23/.test(n)), `${mode}: the /auth handler is drawn: ${names.filter((n) => n.includes('app.js')).join(' | ')}`);
+      await vs.screenshot(`profile-${mode}`);
+      assert.equal(leftovers(mark), '', `${mode}: no process left`);
+      if (mode === 'perf') assert.ok(!existsSync(`/tmp/perf-${info.nodePid as number}.map`), 'perf JIT map removed from /tmp');
+      assert.ok(!(await vs.statusBarTexts()).some((t) => t.includes('Profiling…')), 'status bar item gone');
+    }
+
+    // A server with no load command: Stop from the status bar.
+    writeSettings(ws, { 'nodeFlame.program': 'server.js', 'nodeFlame.args': [mark], 'nodeFlame.mode': 'cpu-prof', 'nodeFlame.env': await env() });
+    await vs.page.waitForTimeout(1500);
+    const before = runs(ws);
+    await vs.runCommand(PROFILE);
+    const stop = vs.page.locator('.part.statusbar .statusbar-item', { hasText: 'Profiling… Stop' });
+    await stop.waitFor({ timeout: 30_000 });
+    await vs.page.waitForTimeout(1500);
+    await vs.screenshot('profiling-stop');
+    await stop.click();
+    const { info } = await nextRun(ws, before, 60_000);
+    assert.equal(info.stoppedBy, 'user');
+    const main = (info.profiles as string[])[0];
+    assert.match(main, /\.cpuprofile$/);
+    const frame = await vs.webviewFrame(`body[data-profile="${basename(main)}"] svg g.frame`, 60_000);
+    const names = await frameNames(frame);
+    assert.ok(names.some((n) => /work/.test(n)), `the server's work() is drawn: ${names.slice(0, 20).join(' | ')}`);
+    assert.equal(leftovers(mark), '', 'no process left after Stop');
+    failed = false;
+  } finally {
+    await vs.close({ failed });
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
