@@ -40,6 +40,7 @@ interface Rest {
   cbLeaf: number;
   /** Idle and GC ticks: the state is the leaf, whatever the pc. */
   fixedLeaf: boolean;
+  leaves: Map<string, CachedStack>;
 }
 
 function indexOfLine(files: string[], lines: number[], file: string, line: number): number {
@@ -70,7 +71,8 @@ export class IsolateLog {
   private builtinHi = -Infinity;
   private remap: { start: number; end: number; delta: number } | null = null;
   private remapFor = NaN;
-  private readonly cache = new Map<string, CachedStack>();
+  /** Stacks whose line hits are not flushed yet. */
+  private readonly counted: CachedStack[] = [];
   private readonly restCache = new Map<string, Rest>();
   private cacheHasUnresolved = false;
   private readonly ids: Record<keyof typeof SPECIAL, number>;
@@ -222,9 +224,8 @@ export class IsolateLog {
   }
 
   private invalidate(): void {
-    if (this.cache.size === 0) return;
+    if (this.restCache.size === 0) return;
     this.flush();
-    this.cache.clear();
     this.restCache.clear();
     this.cacheHasUnresolved = false;
   }
@@ -232,11 +233,12 @@ export class IsolateLog {
   /** Adds the line hits of cached stacks counted since the last flush. */
   flush(): void {
     const b = this.o.builder;
-    for (const s of this.cache.values()) {
+    for (const s of this.counted) {
       if (!s.count) continue;
       for (let i = 0; i < s.files.length; i++) b.lineHit(s.files[i], s.lines[i], i === s.selfAt ? s.count : 0, s.count);
       s.count = 0;
     }
+    this.counted.length = 0;
   }
 
   private tick(line: string): void | Promise<void> {
@@ -245,24 +247,26 @@ export class IsolateLog {
     if (c2 < 0 || c3 < 0) return this.bad('tick');
     const ts = +line.slice(c2 + 1, c3);
     if (!(ts >= 0)) return this.bad('tick');
-    const key = line.slice(5, c2) + line.slice(c3);
-    let s = this.cache.get(key);
+    // Stacks repeat far more than pcs do: one entry per distinct callers' text, pcs below it.
+    const pcText = line.slice(5, c2);
+    const relative = line.indexOf(',+', c3) >= 0 || line.indexOf(',-', c3) >= 0;
+    const restKey = relative ? pcText + line.slice(c3) : line.slice(c3);
+    let rest = this.restCache.get(restKey);
+    let s = rest?.leaves.get(pcText);
     if (!s) {
       if (this.o.native.loading) return this.o.native.ready().then(() => this.tick(line));
       const f = line.split(',');
       const pc = parseAddress(f[1]);
       if (isNaN(pc) && f[1] !== '0x0') return this.bad('tick');
-      // Relative frames depend on the pc, so then the pc is part of the callers' key.
-      const restKey = line.indexOf(',+', c3) >= 0 || line.indexOf(',-', c3) >= 0 ? key : line.slice(c3);
-      let rest = this.restCache.get(restKey);
       if (!rest) {
         const built = this.buildRest(f, pc);
         if (!built) return this.bad('tick');
         this.restCache.set(restKey, (rest = built));
       }
       s = this.withLeaf(rest, pc);
-      this.cache.set(key, s);
-    }
+      rest.leaves.set(pcText, s);
+      this.counted.push(s);
+    } else if (s.count === 0) this.counted.push(s);
     s.count++;
     this.samples++;
     if (s.unaccounted) this.unaccountedTicks++;
@@ -345,7 +349,7 @@ export class IsolateLog {
     }
     if (unresolved) this.cacheHasUnresolved = true;
     const node = this.o.builder.sample(stack, 0, 0, this.o.thread);
-    return { node, files, lines, ext, cbLeaf, fixedLeaf };
+    return { node, files, lines, ext, cbLeaf, fixedLeaf, leaves: new Map() };
   }
 
   /** Puts the pc's frame on top of the callers. */
