@@ -142,3 +142,28 @@ setInterval(() => work(), 5);
     rmSync(ws, { recursive: true, force: true });
   }
 });
+
+test('Profile Node App in an untrusted workspace says why it cannot run, and runs nothing', { timeout: 300_000 }, async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-untrusted-'));
+  const mark = `nfe2eu${process.pid}`;
+  writeFileSync(join(ws, 'app.js'), `console.log('ran ${mark}'); setTimeout(() => {}, 60000);\n`);
+  writeSettings(ws, { 'nodeFlame.program': 'app.js', 'nodeFlame.args': [mark], 'nodeFlame.mode': 'cpu-prof' });
+  const vs = await startVSCode({ workspace: ws, name: 'profile-untrusted', trusted: false });
+  let failed = true;
+  try {
+    await waitForCommand(vs);
+    await vs.runCommand(PROFILE);
+    let texts: string[] = [];
+    for (let i = 0; i < 40 && !texts.some((t) => /untrusted workspace/.test(t)); i++) {
+      await vs.page.waitForTimeout(250);
+      texts = await vs.notifications();
+    }
+    assert.ok(texts.some((t) => /profiling runs this workspace's code, so it is not available in an untrusted workspace/.test(t)), `notifications: ${texts.join(' | ')}`);
+    assert.equal(leftovers(mark), '', 'nothing was started');
+    assert.deepEqual(runs(ws), [], 'no run folder');
+    failed = false;
+  } finally {
+    await vs.close({ failed });
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
