@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyPerfFrame, isPerfData, isPerfScript, PerfScriptParser } from '../../src/core/importers/perf';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { classifyPerfFrame, isPerfData, isPerfScript, perfImporter, PerfScriptParser } from '../../src/core/importers/perf';
 import type { Profile } from '../../src/core/model';
 
 // Lines as this machine's `perf script -F comm,pid,tid,time,period,event,ip,sym,dso` printed them
@@ -159,4 +162,23 @@ test('sniff: perf.data magic and perf script text, not folded stacks or V8 logs'
   assert.equal(isPerfScript(Buffer.from('node;main;fib 12\nnode;main;work 3\n')), false);
   assert.equal(isPerfScript(Buffer.from('v8-version,11,3,244,8,0,0\ncode-creation,Builtin,2,3770,0x5601,1,ArrayPush\n')), false);
   assert.equal(isPerfScript(Buffer.from('{"nodes":[],"samples":[]}')), false);
+});
+
+test('loading a text file streams it: progress reaches 1, an aborted signal stops it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nf-perf-unit-'));
+  try {
+    const file = join(dir, 'perf.txt');
+    writeFileSync(file, TEXT.repeat(2000));
+    assert.equal(perfImporter.sniff(Buffer.from(TEXT), file), true);
+    const seen: number[] = [];
+    const p = await perfImporter.load(file, { onProgress: (f) => seen.push(f) });
+    assert.equal(p.tree.weight, 2000 * (1001001 * 3 + 2002002));
+    assert.equal(seen.at(-1), 1);
+    assert.ok(seen.every((f, i) => i === 0 || f >= seen[i - 1]));
+    const ac = new AbortController();
+    ac.abort();
+    await assert.rejects(perfImporter.load(file, { signal: ac.signal }), /abort/i);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
