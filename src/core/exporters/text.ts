@@ -6,8 +6,15 @@ const TIER_MARK: Record<string, string> = { interpreted: '~', sparkplug: '^', ma
 const JS: ReadonlySet<Category> = new Set(['app', 'dependency', 'node', 'v8']);
 /** Like the tick processor: callers below this share of their parent are left out of the heavy profile. */
 const HEAVY_THRESHOLD = 0.01;
+/** Callers deeper than this are cut with a `…` line. */
+const HEAVY_MAX_DEPTH = 200;
 
-const ticks = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1)).padStart(7);
+/** Weights as ticks: perf weighs samples by period, so its weights are scaled back to sample counts. */
+let tickScale = 1;
+const ticks = (x: number) => {
+  const v = x * tickScale;
+  return (Number.isInteger(v) ? String(v) : tickScale !== 1 ? String(Math.round(v)) : v.toFixed(1)).padStart(7);
+};
 const pct = (x: number, of: number) => (of > 0 ? `${((100 * x) / of).toFixed(1)}%` : '').padStart(6);
 
 function label(f: Frame): string {
@@ -26,6 +33,7 @@ function table(title: string, rows: { w: number; name: string }[], all: number, 
 export function toText(profile: Profile, opts: { top?: number; source?: string } = {}): string {
   const t = profile.tree;
   const all = t.weight;
+  tickScale = profile.meta.sampleCount && all > 0 ? profile.meta.sampleCount / all : 1;
   const top = opts.top ?? Infinity;
   const cats = categoryWeights(profile);
   const sum = tickSummary(cats);
@@ -94,6 +102,11 @@ function heavy(profile: Profile, top: number): string[] {
     const parent = depth === 0 ? all : total[bu.parent[node]];
     out.push(`${ticks(total[node])} ${pct(total[node], parent)}  ${'  '.repeat(depth)}${label(profile.frames[bu.frame[node]])}`);
     const kids = byWeight(bu.children(node)).filter((c) => total[c] / (total[node] || 1) >= HEAVY_THRESHOLD);
+    // Indentation grows with depth, so a runaway recursion would make the text quadratic in it.
+    if (depth + 1 >= HEAVY_MAX_DEPTH && kids.length) {
+      out.push(`${' '.repeat(16)}${'  '.repeat(depth + 1)}…`);
+      continue;
+    }
     for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i], depth: depth + 1 });
   }
   return out;

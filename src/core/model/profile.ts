@@ -12,6 +12,11 @@ export interface ProfileMeta {
   /** Sampling interval in ms when known (cpuprofile mean delta, --prof interval, perf -F). */
   intervalMs?: number;
   command?: string;
+  /**
+   * How many samples were taken, when weights are not sample counts (perf weights by period):
+   * reports that speak in ticks scale weights by sampleCount / total weight.
+   */
+  sampleCount?: number;
   mode?: 'prof' | 'perf' | 'cpu-prof' | 'attach';
   startTime?: number;
 }

@@ -235,6 +235,7 @@ export class PerfScriptParser {
     if (this.firstTime <= this.lastTime) b.meta.durationMs = (this.lastTime - this.firstTime) * 1000;
     if (this.intervalMs !== undefined) b.meta.intervalMs = this.intervalMs;
     b.meta.mode ??= 'perf';
+    b.meta.sampleCount = this.samples;
     return b.build();
   }
 }
