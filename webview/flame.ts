@@ -39,7 +39,7 @@ export class FlameView {
       .transitionDuration(0)
       .inverted(inverted)
       .sort(false)
-      .minFrameSize(0.3)
+      .minFrameSize(1)
       .tooltip(tip)
       .setColorMapper((d) => (d.highlight ? host.matchColor() : host.color(d.data)))
       .setSearchMatch((d) => !!this.matcher && d.data.frame !== SMALL && this.matcher(d.data))

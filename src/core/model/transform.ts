@@ -1,5 +1,5 @@
 import { CallTree } from './callTree';
-import { FrameTable, type Frame } from './frame';
+import type { Frame } from './frame';
 import type { Profile } from './profile';
 
 export interface ViewOptions {
@@ -22,33 +22,42 @@ export interface ProfileView {
   frameMap: Int32Array;
 }
 
-/** Rewrites the call tree for the toggles; the profile itself is left untouched. */
+/** Rewrites the call tree for the toggles; the profile itself is left untouched (and shared when nothing changes). */
 export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileView {
-  const table = new FrameTable();
+  const frames: Frame[] = [];
+  const index = new Map<string, number>();
   const frameMap = new Int32Array(profile.frames.length);
   const byFunction = (opts.mergeBy ?? 'function') === 'function';
   const packageFrames = new Set<number>();
+  let identity = true;
   profile.frames.forEach((f, id) => {
+    let key: string | undefined;
+    let frame = f;
     if (opts.hideNodeInternals && f.category === 'node') {
       frameMap[id] = -1;
+      identity = false;
       return;
     }
     if (opts.collapseDependencies && f.category === 'dependency' && f.pkg) {
-      const v = table.intern({ name: f.pkg, file: '', line: 0, column: 0, category: 'dependency', pkg: f.pkg });
-      packageFrames.add(v);
-      frameMap[id] = v;
-      return;
+      key = `\u0001${f.pkg}`;
+      frame = { name: f.pkg, file: '', line: 0, column: 0, category: 'dependency', pkg: f.pkg };
+    } else if (byFunction) {
+      // One function: same name, file and start line whatever the tier or column V8 gave it.
+      key = `${f.name}\0${f.file}\0${f.line}\0${f.line ? '' : f.column}\0${f.category}\0${f.lib ?? ''}`;
     }
-    // Interning drops duplicates: without tier and column two tiers of one function share an id.
-    frameMap[id] = byFunction ? table.intern({ ...f, tier: undefined, column: f.line ? 0 : f.column, generated: f.generated }) : table.intern(f);
+    let v = key === undefined ? undefined : index.get(key);
+    if (v === undefined) {
+      v = frames.length;
+      frames.push(frame);
+      if (key !== undefined) index.set(key, v);
+      if (frame !== f) packageFrames.add(v);
+    } else if (!packageFrames.has(v) && frames[v].tier !== f.tier) {
+      frames[v] = { ...frames[v], tier: undefined };
+    }
+    frameMap[id] = v;
+    if (v !== id || frame !== f) identity = false;
   });
-  if (byFunction) {
-    // Keep one column per function for navigation: the first one seen.
-    profile.frames.forEach((f, id) => {
-      const v = frameMap[id];
-      if (v >= 0 && !packageFrames.has(v) && table.frames[v].column === 0 && f.column) table.frames[v] = { ...table.frames[v], column: f.column };
-    });
-  }
+  if (identity) return { frames: profile.frames, tree: profile.tree, frameMap };
   const src = profile.tree;
   const out = new CallTree(Math.max(16, src.count));
   const nodeMap = new Int32Array(src.count);
@@ -61,5 +70,5 @@ export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileVi
     if (src.self[i] || src.selfTime[i]) out.addSelf(nodeMap[i], src.self[i], src.selfTime[i]);
   }
   if (src.self[0] || src.selfTime[0]) out.addSelf(0, src.self[0], src.selfTime[0]);
-  return { frames: table.frames, tree: out, frameMap };
+  return { frames, tree: out, frameMap };
 }
