@@ -1,2 +1,42 @@
-// Runs long imports off the extension host thread; filled in with the importers.
-export {};
+// Worker-thread entry (dist/worker.js): runs imports off the extension host thread so a big file
+// neither freezes the editor nor keeps it from cancelling. Serves any number of `load` requests.
+import { parentPort } from 'node:worker_threads';
+import { loadProfile } from './importers';
+import { ProfileError } from './model';
+import { packProfile } from './model/transfer';
+import type { WorkerReply, WorkerRequest } from './workerProtocol';
+
+const port = parentPort;
+if (port) {
+  const post = (m: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+  port.on('message', (req: WorkerRequest) => {
+    if (req.type !== 'load') return;
+    let sent = -1;
+    const onProgress = (f: number) => {
+      // Whole percents only: a message per chunk would cost more than the parsing.
+      const pct = Math.floor(Math.min(1, Math.max(0, f)) * 100);
+      if (pct === sent) return;
+      sent = pct;
+      post({ type: 'progress', id: req.id, fraction: pct / 100 });
+    };
+    const t0 = performance.now();
+    loadProfile(req.path, { ...req.options, onProgress }).then(
+      (profile) => {
+        const { packed, transfer } = packProfile(profile);
+        post({ type: 'done', id: req.id, profile: packed, ms: performance.now() - t0 }, transfer);
+      },
+      (e: unknown) => {
+        const err = e instanceof Error ? e : new Error(String(e));
+        post({
+          type: 'error',
+          id: req.id,
+          profileError: err instanceof ProfileError,
+          name: err.name,
+          message: err.message,
+          file: err instanceof ProfileError ? err.file : undefined,
+          stack: err.stack,
+        });
+      },
+    );
+  });
+}

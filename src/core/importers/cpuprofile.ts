@@ -86,6 +86,9 @@ async function readJson(path: string): Promise<unknown> {
   }
 }
 
+const str = (x: unknown): string => (typeof x === 'string' ? x : '');
+const finite = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+
 function asCpuProfile(json: unknown, path: string): CpuProfile {
   let p = json as Partial<CpuProfile> & { profile?: CpuProfile };
   // The inspector's `Profiler.stop` result wraps the profile.
@@ -97,7 +100,16 @@ function asCpuProfile(json: unknown, path: string): CpuProfile {
     if (!n || typeof n !== 'object' || typeof n.id !== 'number' || !n.callFrame || typeof n.callFrame !== 'object') {
       throw new ProfileError(l10n.t('not a .cpuprofile: a node lacks "id" or "callFrame"'), path);
     }
+    // Damaged or hand-edited files: each field the model reads gets the type it expects, or goes.
+    const cf = n.callFrame;
+    n.callFrame = { functionName: str(cf.functionName), url: str(cf.url), lineNumber: finite(cf.lineNumber), columnNumber: finite(cf.columnNumber) };
+    n.children = Array.isArray(n.children) ? n.children.filter((c) => typeof c === 'number') : undefined;
+    n.parent = finite(n.parent);
+    n.hitCount = Math.max(0, finite(n.hitCount) ?? 0);
+    n.positionTicks = Array.isArray(n.positionTicks) ? n.positionTicks.filter((t) => t && Number.isInteger(t.line) && t.line > 0 && (finite(t.ticks) ?? 0) > 0) : undefined;
   }
+  p.startTime = finite(p.startTime);
+  p.endTime = finite(p.endTime);
   return p as CpuProfile;
 }
 
@@ -106,7 +118,7 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
   const startUs = typeof p.startTime === 'number' ? p.startTime : 0;
   const endUs = typeof p.endTime === 'number' ? p.endTime : startUs;
   const b = new ProfileBuilder('cpuprofile', {
-    durationMs: typeof p.startTime === 'number' && typeof p.endTime === 'number' ? Math.max(0, (endUs - startUs) / 1000) : null,
+    durationMs: typeof p.startTime === 'number' && typeof p.endTime === 'number' && Number.isFinite(endUs - startUs) ? Math.max(0, (endUs - startUs) / 1000) : null,
     mode: 'cpu-prof',
     startTime: startUs / 1000,
     ...(source ? { source } : {}),
@@ -149,14 +161,16 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     let t = startUs;
     let unknown = 0;
     for (let i = 0; i < n; i++) {
-      t += Math.max(0, Number(deltas[i]) || 0);
+      // Deltas beyond ~11 days are damage, and would sum to Infinity.
+      const d: unknown = deltas[i];
+      t += typeof d === 'number' && d > 0 && d < 1e12 ? d : 0;
       times[i] = (t - startUs) / 1000;
       const m = modelNode.get(samples[i]);
       if (m === undefined) unknown++;
       nodes[i] = m ?? 0;
     }
     for (let i = 0; i < n; i++) {
-      const next = i + 1 < n ? times[i + 1] : Math.max(times[i], (endUs - startUs) / 1000);
+      const next = i + 1 < n ? times[i + 1] : Math.max(times[i], Number.isFinite(endUs - startUs) ? (endUs - startUs) / 1000 : 0);
       b.tree.addSelf(nodes[i], 1, Math.max(0, next - times[i]));
     }
     if (unknown) b.warn(l10n.t('{0} samples point at nodes the profile does not define; counted as unaccounted', unknown));

@@ -122,6 +122,11 @@ export const foldedImporter: Importer = {
           continue;
         }
         const weight = Number(m[2]);
+        // `1e999` parses to Infinity; beyond 2^53 counts are not even exact: damage, not data.
+        if (!(weight <= Number.MAX_SAFE_INTEGER)) {
+          bad++;
+          continue;
+        }
         if (!(weight > 0)) continue;
         stack.length = 0;
         for (const part of m[1].split(';')) {

@@ -138,14 +138,23 @@ export class CallTree {
   /** Visits every node with non-zero self weight, with its stack (root-most first). */
   forEachStack(fn: (stack: readonly number[], self: number, selfTime: number, node: number) => void): void {
     const path: number[] = [];
-    const walk = (node: number): void => {
-      if (node > 0) path.push(this.frame[node]);
+    // Explicit stack, same pre-order as recursion: stacks deeper than ~10k frames (runaway recursion,
+    // damaged input) would overflow the JS stack. `~node` marks leaving a node.
+    const todo: number[] = [0];
+    while (todo.length) {
+      const node = todo.pop()!;
+      if (node < 0) {
+        path.pop();
+        continue;
+      }
+      if (node > 0) {
+        path.push(this.frame[node]);
+        todo.push(~node);
+      }
       if (this.self[node] > 0) fn(path, this.self[node], this.selfTime[node], node);
-      for (const c of this.children(node)) walk(c);
-      if (node > 0) path.pop();
-    };
-    // Iterative depth could exceed the JS stack on pathological recursion; trees are bounded by stack depth.
-    walk(0);
+      const kids = this.children(node);
+      for (let i = kids.length - 1; i >= 0; i--) todo.push(kids[i]);
+    }
   }
 
   /** A copy with frame ids rewritten through `map` (-1 drops the frame, folding it into its parent). */

@@ -35,6 +35,7 @@ export interface SourcePositions {
 }
 
 const PAGE = 4096;
+const MAX_CODE_SIZE = 64 << 20;
 
 /**
  * Address → code object for V8's heap, bucketed by 4 KiB page: V8 creates, moves and deletes
@@ -48,7 +49,8 @@ export class CodeMap {
   generation = 0;
 
   add(start: number, size: number, info: CodeInfo): CodeEntry {
-    const e: CodeEntry = { start, size: Math.max(size, 1), info };
+    // A damaged size (4 GiB, 2^60) would index a page per 4 KiB; no code object comes near 64 MiB.
+    const e: CodeEntry = { start, size: Math.min(Math.max(size, 1), MAX_CODE_SIZE), info };
     this.removeCovered(start, e.size);
     this.insert(e);
     return e;

@@ -1,0 +1,177 @@
+import { CallTree } from './callTree';
+import { CATEGORIES, type Category, type Frame, type Tier } from './frame';
+import type { LineHits, Profile } from './profile';
+
+/**
+ * A Profile laid out for `postMessage`: numbers in typed arrays whose buffers are transferred (not
+ * copied), strings interned once. Structured-cloning the model as is costs an object per frame and
+ * per line hit, which for a big import is most of the time spent crossing the thread boundary.
+ */
+export interface PackedProfile {
+  format: Profile['format'];
+  meta: Profile['meta'];
+  threads: Profile['threads'];
+  warnings: string[];
+  strings: string[];
+  /** Per frame, FRAME_FIELDS numbers (f64: damaged inputs give lines past 2^31): see `packFrames`. */
+  frameInts: Float64Array;
+  treeCount: number;
+  parent: Int32Array;
+  frame: Int32Array;
+  self: Float64Array;
+  selfTime: Float64Array;
+  hitFiles: string[];
+  /** hitFiles[i] owns rows hitStart[i] .. hitStart[i + 1] of hitLines/hitSelf/hitTotal. */
+  hitStart: Int32Array;
+  hitLines: Float64Array;
+  hitSelf: Float64Array;
+  hitTotal: Float64Array;
+  timeline?: { nodes: Uint32Array; times: Float64Array };
+}
+
+const TIERS: (Tier | undefined)[] = [undefined, 'interpreted', 'sparkplug', 'maglev', 'turbofan', 'builtin', 'native', 'unknown'];
+// name, file, line, column, category, tier, pkg, lib, has generated, generated file, line, column
+const FRAME_FIELDS = 12;
+
+class Strings {
+  readonly list: string[] = [''];
+  private readonly ids = new Map<string, number>([['', 0]]);
+  id(s: string | undefined): number {
+    if (s === undefined) return -1;
+    let i = this.ids.get(s);
+    if (i === undefined) {
+      i = this.list.length;
+      this.list.push(s);
+      this.ids.set(s, i);
+    }
+    return i;
+  }
+}
+
+function packFrames(frames: Frame[], strings: Strings): Float64Array {
+  const out = new Float64Array(frames.length * FRAME_FIELDS);
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i];
+    const o = i * FRAME_FIELDS;
+    out[o] = strings.id(f.name);
+    out[o + 1] = strings.id(f.file);
+    out[o + 2] = f.line;
+    out[o + 3] = f.column;
+    out[o + 4] = CATEGORIES.indexOf(f.category);
+    out[o + 5] = Math.max(0, TIERS.indexOf(f.tier));
+    out[o + 6] = strings.id(f.pkg);
+    out[o + 7] = strings.id(f.lib);
+    if (f.generated) {
+      out[o + 8] = 1;
+      out[o + 9] = strings.id(f.generated.file);
+      out[o + 10] = f.generated.line;
+      out[o + 11] = f.generated.column;
+    }
+  }
+  return out;
+}
+
+function unpackFrames(ints: Float64Array, strings: string[]): Frame[] {
+  const n = ints.length / FRAME_FIELDS;
+  const frames: Frame[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = i * FRAME_FIELDS;
+    const f: Frame = {
+      name: strings[ints[o]],
+      file: strings[ints[o + 1]],
+      line: ints[o + 2],
+      column: ints[o + 3],
+      category: (CATEGORIES[ints[o + 4]] ?? 'unaccounted') as Category,
+    };
+    const tier = TIERS[ints[o + 5]];
+    if (tier) f.tier = tier;
+    if (ints[o + 6] >= 0) f.pkg = strings[ints[o + 6]];
+    if (ints[o + 7] >= 0) f.lib = strings[ints[o + 7]];
+    if (ints[o + 8]) f.generated = { file: strings[ints[o + 9]], line: ints[o + 10], column: ints[o + 11] };
+    frames[i] = f;
+  }
+  return frames;
+}
+
+function packLineHits(hits: LineHits) {
+  const hitFiles = [...hits.keys()];
+  let rows = 0;
+  for (const m of hits.values()) rows += m.size;
+  const hitStart = new Int32Array(hitFiles.length + 1);
+  const hitLines = new Float64Array(rows);
+  const hitSelf = new Float64Array(rows);
+  const hitTotal = new Float64Array(rows);
+  let r = 0;
+  hitFiles.forEach((file, i) => {
+    hitStart[i] = r;
+    for (const [line, h] of hits.get(file)!) {
+      hitLines[r] = line;
+      hitSelf[r] = h.self;
+      hitTotal[r] = h.total;
+      r++;
+    }
+  });
+  hitStart[hitFiles.length] = r;
+  return { hitFiles, hitStart, hitLines, hitSelf, hitTotal };
+}
+
+/** The profile packed for another thread, and the buffers to list as `postMessage` transferables. */
+export function packProfile(p: Profile): { packed: PackedProfile; transfer: ArrayBuffer[] } {
+  const strings = new Strings();
+  const frameInts = packFrames(p.frames, strings);
+  const t = p.tree;
+  // Copies trimmed to the node count: the live arrays have spare capacity and stay usable here.
+  const packed: PackedProfile = {
+    format: p.format,
+    meta: p.meta,
+    threads: p.threads,
+    warnings: p.warnings,
+    strings: strings.list,
+    frameInts,
+    treeCount: t.count,
+    parent: t.parent.slice(0, t.count),
+    frame: t.frame.slice(0, t.count),
+    self: t.self.slice(0, t.count),
+    selfTime: t.selfTime.slice(0, t.count),
+    ...packLineHits(p.lineHits),
+  };
+  if (p.timeline) packed.timeline = { nodes: p.timeline.nodes.slice(), times: p.timeline.times.slice() };
+  const arrays: { buffer: ArrayBufferLike }[] = [packed.frameInts, packed.parent, packed.frame, packed.self, packed.selfTime, packed.hitStart, packed.hitLines, packed.hitSelf, packed.hitTotal];
+  if (packed.timeline) arrays.push(packed.timeline.nodes, packed.timeline.times);
+  return { packed, transfer: arrays.map((a) => a.buffer as ArrayBuffer) };
+}
+
+/** The Profile back from `packProfile`'s output, with a call tree that can grow like a fresh one. */
+export function unpackProfile(x: PackedProfile): Profile {
+  const n = x.treeCount;
+  let tree = new CallTree(Math.max(16, n));
+  // Re-adding nodes in id order gives the same ids and rebuilds the (parent, frame) → child index.
+  for (let i = 1; i < n; i++) {
+    if (tree.child(x.parent[i], x.frame[i]) === i) continue;
+    // A tree built with repeated (parent, frame) pairs cannot be re-indexed: keep its nodes as they are.
+    tree = new CallTree(Math.max(16, n));
+    tree.parent.set(x.parent);
+    tree.frame.set(x.frame);
+    tree.count = n;
+    break;
+  }
+  tree.self.set(x.self);
+  tree.selfTime.set(x.selfTime);
+  const lineHits: LineHits = new Map();
+  x.hitFiles.forEach((file, i) => {
+    const m = new Map<number, { self: number; total: number }>();
+    for (let r = x.hitStart[i]; r < x.hitStart[i + 1]; r++) m.set(x.hitLines[r], { self: x.hitSelf[r], total: x.hitTotal[r] });
+    lineHits.set(file, m);
+  });
+  const p: Profile = {
+    format: x.format,
+    meta: x.meta,
+    frames: unpackFrames(x.frameInts, x.strings),
+    tree,
+    threads: x.threads,
+    lineHits,
+    warnings: x.warnings,
+  };
+  if (x.timeline) p.timeline = x.timeline;
+  return p;
+}

@@ -1,0 +1,100 @@
+import { Worker } from 'node:worker_threads';
+import * as l10n from '@vscode/l10n';
+import { ProfileError, type Profile } from './model';
+import { unpackProfile } from './model/transfer';
+import type { WorkerReply, WorkerRequest } from './workerProtocol';
+
+export interface WorkerLoadOptions {
+  sourceMaps?: boolean;
+  mapsFile?: string;
+  onProgress?: (fraction: number) => void;
+  /** Aborting terminates the worker: the only way to stop a parser in the middle of a chunk. */
+  signal?: AbortSignal;
+}
+
+/** An error the importer threw that is not a ProfileError: a bug, with the worker's stack. */
+export class ImportCrash extends Error {}
+
+/** Raised when the caller cancelled; the worker is gone by then. */
+export class ImportCancelled extends Error {
+  constructor(path: string) {
+    super(l10n.t('Reading {0} was cancelled.', path));
+    this.name = 'ImportCancelled';
+  }
+}
+
+/**
+ * One import worker (dist/worker.js). Requests run one at a time; `terminate` ends whatever runs,
+ * and the pending request fails with `ImportCancelled`.
+ */
+export class ImportWorker {
+  private readonly worker: Worker;
+  private seq = 0;
+  private pending?: { id: number; path: string; resolve: (p: Profile) => void; reject: (e: Error) => void; onProgress?: (f: number) => void };
+  private dead?: Error;
+
+  constructor(workerPath: string) {
+    this.worker = new Worker(workerPath);
+    this.worker.on('message', (m: WorkerReply) => this.reply(m));
+    this.worker.on('error', (e) => this.fail(new ImportCrash(l10n.t('the import worker crashed: {0}', e.message), { cause: e })));
+    this.worker.on('exit', (code) => this.fail(new ImportCrash(l10n.t('the import worker exited (code {0})', String(code)))));
+  }
+
+  private reply(m: WorkerReply): void {
+    const p = this.pending;
+    if (!p || m.id !== p.id) return;
+    if (m.type === 'progress') return p.onProgress?.(m.fraction);
+    this.pending = undefined;
+    if (m.type === 'done') return p.resolve(unpackProfile(m.profile));
+    if (m.profileError) return p.reject(new ProfileError(m.message, m.file));
+    const e = new ImportCrash(`${m.name}: ${m.message}`);
+    e.stack = m.stack;
+    p.reject(e);
+  }
+
+  private fail(e: Error): void {
+    this.dead ??= e;
+    const p = this.pending;
+    this.pending = undefined;
+    p?.reject(e);
+  }
+
+  load(path: string, opts: WorkerLoadOptions = {}): Promise<Profile> {
+    if (this.dead) return Promise.reject(this.dead);
+    if (this.pending) return Promise.reject(new Error('ImportWorker: one load at a time'));
+    if (opts.signal?.aborted) return Promise.reject(new ImportCancelled(path));
+    return new Promise<Profile>((resolve, reject) => {
+      const id = ++this.seq;
+      const onAbort = () => {
+        this.fail(new ImportCancelled(path));
+        void this.worker.terminate();
+      };
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const done = <T>(f: (x: T) => void) => (x: T) => {
+        opts.signal?.removeEventListener('abort', onAbort);
+        f(x);
+      };
+      this.pending = { id, path, resolve: done(resolve), reject: done(reject), onProgress: opts.onProgress };
+      const req: WorkerRequest = { type: 'load', id, path, options: { sourceMaps: opts.sourceMaps, mapsFile: opts.mapsFile } };
+      this.worker.postMessage(req);
+    });
+  }
+
+  /** Stops the worker; a load still running fails with `ImportCancelled`. */
+  async terminate(): Promise<void> {
+    const p = this.pending;
+    if (p) this.fail(new ImportCancelled(p.path));
+    this.dead ??= new Error('ImportWorker: terminated');
+    await this.worker.terminate();
+  }
+}
+
+/** Imports `path` in a fresh worker that is ended afterwards (or on abort). */
+export async function loadProfileInWorker(workerPath: string, path: string, opts: WorkerLoadOptions = {}): Promise<Profile> {
+  const w = new ImportWorker(workerPath);
+  try {
+    return await w.load(path, opts);
+  } finally {
+    await w.terminate();
+  }
+}

@@ -1,0 +1,15 @@
+import type { PackedProfile } from './model/transfer';
+
+/** What the import worker (src/core/worker.ts) accepts. */
+export interface WorkerRequest {
+  type: 'load';
+  id: number;
+  path: string;
+  options: { sourceMaps?: boolean; mapsFile?: string };
+}
+
+/** What it answers: progress in whole percents, then exactly one `done` or `error` per request. */
+export type WorkerReply =
+  | { type: 'progress'; id: number; fraction: number }
+  | { type: 'done'; id: number; profile: PackedProfile; ms: number }
+  | { type: 'error'; id: number; profileError: boolean; name: string; message: string; file?: string; stack?: string };
