@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -72,6 +73,34 @@ test('the source scan reads every way a string is passed', async () => {
     assert.deepEqual([...strings.keys()], ['single {0}', 'double "quoted"', 'template', 'joined lines', 'with comment/why', 'aliased']);
     assert.equal(problems.length, 1);
     assert.match(problems[0], /a\.ts:13: .*computed at run time/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('npm run l10n:check agrees: nothing missing or stale, and it names what is', () => {
+  const ok = spawnSync(process.execPath, [join(repoRoot, 'scripts/l10n-missing.mjs'), '--json'], { encoding: 'utf8' });
+  assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+  assert.deepEqual(JSON.parse(ok.stdout), {});
+  // Against a copy with one key dropped and one stale key added, it must name both.
+  const dir = mkdtempSync(join(tmpdir(), 'l10n-check-'));
+  try {
+    mkdirSync(join(dir, 'scripts'));
+    mkdirSync(join(dir, 'l10n'));
+    copyFileSync(join(repoRoot, 'scripts/l10n-missing.mjs'), join(dir, 'scripts/l10n-missing.mjs'));
+    for (const f of ['package.nls.json', ...LANGS.map((l) => `package.nls.${l}.json`), 'l10n/bundle.l10n.json', ...LANGS.map((l) => `l10n/bundle.l10n.${l}.json`)]) {
+      copyFileSync(join(repoRoot, f), join(dir, f));
+    }
+    const ja = read('l10n/bundle.l10n.ja.json');
+    const dropped = Object.keys(ja)[0];
+    delete ja[dropped];
+    ja['no longer used'] = 'x';
+    writeFileSync(join(dir, 'l10n/bundle.l10n.ja.json'), JSON.stringify(ja));
+    const bad = spawnSync(process.execPath, [join(dir, 'scripts/l10n-missing.mjs'), '--json'], { encoding: 'utf8' });
+    assert.equal(bad.status, 1);
+    assert.deepEqual(Object.keys(JSON.parse(bad.stdout)), ['l10n/bundle.l10n.ja.json']);
+    assert.deepEqual(Object.keys(JSON.parse(bad.stdout)['l10n/bundle.l10n.ja.json'].missing), [dropped]);
+    assert.deepEqual(JSON.parse(bad.stdout)['l10n/bundle.l10n.ja.json'].stale, ['no longer used']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
