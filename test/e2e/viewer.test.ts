@@ -121,6 +121,18 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     assert.equal(ed?.line, 23);
     assert.equal(ed?.column, 18);
 
+    // The CodeLens over the handler reveals it: zoomed and selected in the flame graph.
+    await frame.click('vscode-button[icon="home"]');
+    await frame.locator('.crumbs').filter({ hasNotText: 'app.js:23' }).waitFor({ timeout: 5_000 });
+    const lenses = vs.page.locator('.part.editor .codelens-decoration a', { hasText: /total/ });
+    await lenses.first().waitFor({ state: 'attached', timeout: 15_000 });
+    const texts = await lenses.allInnerTexts();
+    const pctOf = (t: string) => Number(/([\d.]+)%/.exec(t)?.[1] ?? 0);
+    const hottest = texts.reduce((best, t, i) => (pctOf(t) > pctOf(texts[best]) ? i : best), 0);
+    await lenses.nth(hottest).click();
+    await frame.locator('.crumbs').filter({ hasText: 'app.js:23' }).waitFor({ timeout: 15_000 });
+    assert.equal(await frame.locator('.details .title').innerText(), '(anonymous)');
+
     // Inverted icicle: zoom to pbkdf2Sync and see its callers below it.
     await frame.evaluate(() => {
       const sel = document.querySelector('vscode-single-select.tree-select') as HTMLElement & { value: string };
@@ -188,6 +200,10 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     await xss.click();
     assert.equal(await bf.locator('.details .title').innerText(), XSS);
     assert.equal(await bf.locator('img').count(), 0);
+
+    // After a reload the serializer reopens the panel from the profile's path.
+    await vs.runCommand('Developer: Reload Window');
+    await vs.webviewFrame('body[data-profile="big.folded"][data-first-paint-ms] svg g.frame', 120_000);
 
     const csp = vs.consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e));
     assert.deepEqual(csp, [], 'no CSP violations');
