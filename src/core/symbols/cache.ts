@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSymbols } from './nm';
-import { SymbolTable } from './table';
+import { FileNames, PackedNames, SymbolTable } from './table';
 
 const memory = new Map<string, Promise<SymbolTable>>();
 
@@ -16,30 +16,50 @@ function cacheDir(): string | null {
   return join(base, 'node-flame', 'symbols');
 }
 
-/** Layout: u32 count, count × f64 start, count × f64 end, then the names joined by newlines. */
+const MAGIC = 0x3253464e; // "NFS2"
+
+/**
+ * Layout: u32 magic, u32 count, count × f64 start, count × f64 end, (count + 1) × u32 name offsets,
+ * then the names' UTF-8 bytes. Only the numbers are read up front; names stay in the file.
+ */
 async function fromDisk(file: string): Promise<SymbolTable | null> {
+  let fh;
   try {
-    const buf = await readFile(file);
-    const n = buf.readUInt32LE(0);
-    const bytes = 8 + n * 16;
-    if (buf.length < bytes) return null;
-    const nums = new Float64Array(buf.buffer.slice(buf.byteOffset + 8, buf.byteOffset + bytes));
-    const names = n ? buf.toString('utf8', bytes).split('\n') : [];
-    if (names.length !== n) return null;
-    return new SymbolTable(nums.slice(0, n), nums.slice(n), names);
+    fh = await open(file, 'r');
   } catch {
     return null;
+  }
+  try {
+    const head = Buffer.alloc(8);
+    await fh.read(head, 0, 8, 0);
+    const n = head.readUInt32LE(4);
+    if (head.readUInt32LE(0) !== MAGIC) return null;
+    const numBytes = n * 20 + 4;
+    const nums = new ArrayBuffer(numBytes);
+    const { bytesRead } = await fh.read(new Uint8Array(nums), 0, numBytes, 8);
+    if (bytesRead !== numBytes) return null;
+    const offsets = new Uint32Array(nums, n * 16, n + 1);
+    const base = 8 + numBytes;
+    if ((await fh.stat()).size !== base + offsets[n]) return null;
+    return new SymbolTable(new Float64Array(nums, 0, n), new Float64Array(nums, n * 8, n), new FileNames(file, base, offsets));
+  } catch {
+    return null;
+  } finally {
+    await fh.close();
   }
 }
 
 async function toDisk(dir: string, file: string, t: SymbolTable): Promise<void> {
+  if (!(t.store instanceof PackedNames)) return;
   try {
     await mkdir(dir, { recursive: true });
     const head = Buffer.alloc(8);
-    head.writeUInt32LE(t.size, 0);
+    head.writeUInt32LE(MAGIC, 0);
+    head.writeUInt32LE(t.size, 4);
     const tmp = `${file}.${process.pid}.tmp`;
-    const names = Buffer.from(t.names.map((x) => x.replace(/\n/g, ' ')).join('\n'), 'utf8');
-    await writeFile(tmp, Buffer.concat([head, Buffer.from(t.addrs.buffer, t.addrs.byteOffset, t.size * 8), Buffer.from(t.ends.buffer, t.ends.byteOffset, t.size * 8), names]));
+    const { offsets, bytes } = t.store;
+    const view = (a: Float64Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    await writeFile(tmp, Buffer.concat([head, view(t.addrs), view(t.ends), view(offsets), bytes]));
     await rename(tmp, file);
   } catch {
     // A read-only home only costs the next run another `nm`.
@@ -57,12 +77,14 @@ export async function symbolsFor(path: string, signal?: AbortSignal): Promise<Sy
   if (!p) {
     p = (async () => {
       const dir = cacheDir();
-      const file = dir ? join(dir, createHash('sha1').update(key).digest('hex') + '.bin') : '';
+      const file = dir ? join(dir, createHash('sha1').update(key).digest('hex') + '.v2.bin') : '';
       const cached = dir ? await fromDisk(file) : null;
       if (cached) return cached;
       const t = await readSymbols(path, signal);
-      if (dir && t.size > 0) await toDisk(dir, file, t);
-      return t;
+      if (!dir || t.size === 0) return t;
+      await toDisk(dir, file, t);
+      // Reopened from the file, the names leave memory too.
+      return (await fromDisk(file)) ?? t;
     })();
     memory.set(key, p);
     p.catch(() => memory.delete(key));

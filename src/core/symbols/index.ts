@@ -1,4 +1,4 @@
-export { SymbolTable } from './table';
+export { FileNames, PackedNames, SymbolTable, type NameStore } from './table';
 export { NmMissingError, parseNm, readSymbols } from './nm';
 export { symbolsFor } from './cache';
 export { readElfLayout, offsetToVaddr, type ElfLayout, type LoadSegment } from './elf';

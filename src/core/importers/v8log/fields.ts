@@ -41,6 +41,14 @@ function isHex(s: string, at: number, n: number): boolean {
   return true;
 }
 
+/**
+ * A flat copy of a string sliced out of a read chunk. V8 keeps a slice (13+ characters) as a view
+ * into its parent, so one short name kept from a chunk would keep the whole megabyte alive.
+ */
+export function own(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
 /** Addresses are `0x…` hex up to 48 bits: exact as doubles. NaN for anything else. */
 export function parseAddress(s: string): number {
   return s.length > 2 && s.charCodeAt(0) === 48 && (s.charCodeAt(1) | 0x20) === 120 ? parseInt(s, 16) : NaN;

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { ProfileBuilder, Tier } from '../../model';
 import { CodeMap, type CodeEntry, type CodeInfo } from './codeMap';
-import { fixUtf8, parseAddress, unescapeField } from './fields';
+import { fixUtf8, own, parseAddress, unescapeField } from './fields';
 import { codeFrame, isJs, nativeFrame, SPECIAL, tierOf } from './frames';
 import type { NativeResolver } from './native';
 import { parseSourcePositions, positionsAt, Script } from './positions';
@@ -40,7 +40,8 @@ interface Rest {
   cbLeaf: number;
   /** Idle and GC ticks: the state is the leaf, whatever the pc. */
   fixedLeaf: boolean;
-  leaves: Map<string, CachedStack>;
+  /** By pc. */
+  leaves: Map<number, CachedStack>;
 }
 
 function indexOfLine(files: string[], lines: number[], file: string, line: number): number {
@@ -118,7 +119,7 @@ export class IsolateLog {
       return;
     }
     if (line.startsWith('v8-version,')) {
-      this.version = line.split(',').slice(1, 5).join('.');
+      this.version = own(line.split(',').slice(1, 5).join('.'));
       return;
     }
     if (line.startsWith('profiler,begin,')) {
@@ -136,7 +137,7 @@ export class IsolateLog {
     const start = parseAddress(f[2]);
     const end = parseAddress(f[3]);
     if (isNaN(start) || isNaN(end)) return this.bad('shared-library');
-    this.o.native.addLibrary(fixUtf8(unescapeField(f[1])), start, end);
+    this.o.native.addLibrary(own(fixUtf8(unescapeField(f[1]))), start, end);
   }
 
   private codeCreation(line: string): void {
@@ -150,7 +151,7 @@ export class IsolateLog {
     const type = f[1];
     const info: CodeInfo = {
       type,
-      name: f.length > at + 2 ? fixUtf8(unescapeField(f[at + 2])) : '',
+      name: f.length > at + 2 ? own(fixUtf8(unescapeField(f[at + 2]))) : '',
       tierMark: f.length > at + 4 ? f[at + 4] : '',
       sfi: f.length > at + 3 ? parseAddress(f[at + 3]) : NaN,
     };
@@ -205,8 +206,8 @@ export class IsolateLog {
     const c3 = line.indexOf(',', c2 + 1);
     const id = +line.slice(c1 + 1, c2);
     if (c3 < 0 || !(id >= 0)) return this.bad('script-source');
-    const name = fixUtf8(unescapeField(line.slice(c2 + 1, c3)));
-    this.scripts.set(id, new Script(name, line.slice(c3 + 1)));
+    const name = own(fixUtf8(unescapeField(line.slice(c2 + 1, c3))));
+    this.scripts.set(id, new Script(name, own(line.slice(c3 + 1))));
     if (name) this.scriptsByName.set(name, id);
   }
 
@@ -219,7 +220,7 @@ export class IsolateLog {
     // Most code never shows up in a tick: keep the text and parse it when it does. Inlined
     // functions are looked up now, while their SharedFunctionInfo addresses are current.
     const fns = f[7] ? f[7].split('S').filter(Boolean).map((a) => this.sfis.get(parseInt(a, 16))) : [];
-    e.info.rawPositions = { scriptId: +f[2], positions: f[5], inlinings: f[6] ?? '', fns };
+    e.info.rawPositions = { scriptId: +f[2], positions: own(f[5]), inlinings: own(f[6] ?? ''), fns };
     e.info.positions = undefined;
   }
 
@@ -249,10 +250,11 @@ export class IsolateLog {
     if (!(ts >= 0)) return this.bad('tick');
     // Stacks repeat far more than pcs do: one entry per distinct callers' text, pcs below it.
     const pcText = line.slice(5, c2);
+    const pcKey = parseInt(pcText, 16);
     const relative = line.indexOf(',+', c3) >= 0 || line.indexOf(',-', c3) >= 0;
     const restKey = relative ? pcText + line.slice(c3) : line.slice(c3);
     let rest = this.restCache.get(restKey);
-    let s = rest?.leaves.get(pcText);
+    let s = rest?.leaves.get(pcKey);
     if (!s) {
       if (this.o.native.loading) return this.o.native.ready().then(() => this.tick(line));
       const f = line.split(',');
@@ -261,10 +263,10 @@ export class IsolateLog {
       if (!rest) {
         const built = this.buildRest(f, pc);
         if (!built) return this.bad('tick');
-        this.restCache.set(restKey, (rest = built));
+        this.restCache.set(own(restKey), (rest = built));
       }
       s = this.withLeaf(rest, pc);
-      rest.leaves.set(pcText, s);
+      rest.leaves.set(pcKey, s);
       this.counted.push(s);
     } else if (s.count === 0) this.counted.push(s);
     s.count++;

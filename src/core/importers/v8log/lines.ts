@@ -16,7 +16,7 @@ export async function readLines(
   onLine: (line: string) => void | Promise<void>,
   opts: { signal?: AbortSignal; onBytes?: (n: number) => void } = {},
 ): Promise<LineReadResult> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  const stream = createReadStream(path, { highWaterMark: 1 << 16 });
   let carry = '';
   let bytes = 0;
   try {

@@ -151,7 +151,8 @@ export class NativeResolver {
       // Works for non-PIE too: V8 logs the base a file offset is relative to, not the link address.
       const vaddr = offsetToVaddr(lib.layout, fileOff);
       const i = lib.symbols ? lib.symbols.find(vaddr) : -1;
-      hit = { lib, name: i >= 0 ? lib.symbols!.names[i] : `${basename(lib.path)}+0x${fileOff.toString(16)}` };
+      const name = i >= 0 ? lib.symbols!.name(i) : '';
+      hit = { lib, name: name || `${basename(lib.path)}+0x${fileOff.toString(16)}` };
     }
     this.cache.set(addr, hit);
     return hit;
