@@ -96,9 +96,14 @@ test('npm run l10n:check agrees: nothing missing or stale, and it names what is'
     delete ja[dropped];
     ja['no longer used'] = 'x';
     writeFileSync(join(dir, 'l10n/bundle.l10n.ja.json'), JSON.stringify(ja));
+    // A manifest string whose English was edited after it was translated is named as changed.
+    const was = read('package.nls.json') as Record<string, string>;
+    was['command.profile'] = 'Profile Node Application';
+    writeFileSync(join(dir, 'l10n/package.nls.translated.json'), JSON.stringify(was));
     const bad = spawnSync(process.execPath, [join(dir, 'scripts/l10n-missing.mjs'), '--json'], { encoding: 'utf8' });
     assert.equal(bad.status, 1);
-    assert.deepEqual(Object.keys(JSON.parse(bad.stdout)), ['l10n/bundle.l10n.ja.json']);
+    assert.deepEqual(Object.keys(JSON.parse(bad.stdout)), ['package.nls.json', 'l10n/bundle.l10n.ja.json']);
+    assert.deepEqual(Object.keys(JSON.parse(bad.stdout)['package.nls.json'].changed), ['command.profile']);
     assert.deepEqual(Object.keys(JSON.parse(bad.stdout)['l10n/bundle.l10n.ja.json'].missing), [dropped]);
     assert.deepEqual(JSON.parse(bad.stdout)['l10n/bundle.l10n.ja.json'].stale, ['no longer used']);
   } finally {
