@@ -3,6 +3,8 @@ import type { LaunchMode } from './modes';
 import type { LaunchTarget } from './target';
 import { hasLoader, isTypeScriptFile } from './commandLine';
 import { perfRecordCommand } from './perf';
+import { SOURCE_MAPS_ENV } from './preloadSourceMaps';
+import { ANNOUNCED_MAPS_FILE } from '../core/announcedSourceMaps';
 
 export interface BuildOptions {
   target: LaunchTarget;
@@ -53,7 +55,7 @@ export function buildNodeArgs(o: Pick<BuildOptions, 'target' | 'mode' | 'runDir'
 
 export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
   const nodeArgs = buildNodeArgs(o);
-  const env: NodeJS.ProcessEnv = { ...process.env, ...o.target.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...o.target.env, [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE) };
   const { program, args, cwd } = o.target;
   if (o.mode === 'perf') {
     const perf = perfRecordCommand({

@@ -1,5 +1,8 @@
 // Preloaded with `-r` into the profiled app: turns SIGINT/SIGTERM into a normal exit so profilers
 // that write on exit (--cpu-prof, --prof) flush their output.
+import { saveInMemorySourceMapsOnExit } from './preloadSourceMaps';
+
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => process.exit(0));
 }
+saveInMemorySourceMapsOnExit();

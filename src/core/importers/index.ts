@@ -6,6 +6,7 @@ import { perfImporter } from './perf';
 import { v8logImporter } from './v8log';
 import type { ImportOptions, Importer } from './types';
 import { applySourceMaps } from '../sourcemaps';
+import { applyAnnouncedSourceMaps, readAnnouncedSourceMaps } from '../announcedSourceMaps';
 
 export type { ImportOptions, Importer } from './types';
 
@@ -44,6 +45,10 @@ export async function loadProfile(path: string, opts: ImportOptions = {}): Promi
   const importer = await sniffFormat(path);
   const profile = await importer.load(path, opts);
   profile.meta.source ??= path;
-  if (opts.sourceMaps !== false) await applySourceMaps(profile);
+  if (opts.sourceMaps !== false) {
+    // A run folder's sourcemaps.json holds the maps of code transpiled in memory (tsx, ts-node, attach).
+    await applyAnnouncedSourceMaps(profile, await readAnnouncedSourceMaps(path));
+    await applySourceMaps(profile);
+  }
   return profile;
 }
