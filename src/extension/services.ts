@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { Profile } from '../core/model';
 import { loadProfile } from '../core/importers';
+import { isLargeProfile, loadInWorker } from './bigImport';
 
 export interface LoadedProfile {
   id: string;
@@ -62,7 +63,8 @@ export class ProfileStore implements vscode.Disposable {
   async load(path: string, extra: Partial<LoadedProfile> = {}): Promise<LoadedProfile> {
     const existing = [...this.loaded.values()].find((p) => p.path === path);
     if (existing) return existing;
-    const profile = await loadProfile(path);
+    // Big files parse in a worker: the editor stays responsive and the user can cancel.
+    const profile = (await isLargeProfile(path)) ? await loadInWorker(path) : await loadProfile(path);
     return this.add(profile, path, extra);
   }
 

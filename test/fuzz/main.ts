@@ -17,6 +17,10 @@ async function main(): Promise<void> {
   const seeds = loadSeeds(join(fixtures, 'fuzz'));
   console.log(`fuzz: ${only ? only.length : cases} cases, seed ${fuzzSeed}, ${jobs} workers, seeds ${seeds.map((s) => `${s.name} (${s.bytes.length} B)`).join(', ')}`);
   let last = Date.now();
+  // Ctrl-C (or --minutes) ends the run early with a summary of the cases run so far.
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  const minutes = Number(arg('minutes') ?? 0);
   const res = await runFuzz({
     seeds,
     cases,
@@ -24,6 +28,8 @@ async function main(): Promise<void> {
     jobs,
     only,
     crashDir,
+    stop: stop.signal,
+    deadlineMs: minutes ? minutes * 60000 : undefined,
     workerPath: join(repoRoot, 'dist', 'worker.js'),
     exportFormats: ['json', 'text', 'folded', 'svg'],
     onProgress: (n) => {

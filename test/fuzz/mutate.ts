@@ -262,7 +262,7 @@ function jsonMutation(r: Rand, json: unknown, ops: string[]): string {
     // A chain as deep as a runaway recursion, or a cycle in the node graph.
     const nodes = doc.nodes;
     if (r() < 0.5) {
-      const depth = depthOf(r, 100, 50000);
+      const depth = depthOf(r, 100, 10000);
       const base = nodes.length + 1000;
       const last = nodes[nodes.length - 1];
       last.children = [base];

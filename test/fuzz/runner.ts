@@ -36,6 +36,8 @@ export interface FuzzOptions {
   onProgress?: (done: number) => void;
   /** Stop starting new cases after this long (a bounded run inside `npm test`). */
   deadlineMs?: number;
+  /** Aborting stops starting new cases; the result covers the cases run so far. */
+  stop?: AbortSignal;
   /** Only these case numbers (to replay a saved failure). */
   only?: number[];
 }
@@ -153,7 +155,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
   const runSlot = async (k: number) => {
     const slot: Slot = { worker: new ImportWorker(o.workerPath), file: '' };
     try {
-      while (next < list.length && !(o.deadlineMs && performance.now() - t0 > o.deadlineMs)) {
+      while (next < list.length && !o.stop?.aborted && !(o.deadlineMs && performance.now() - t0 > o.deadlineMs)) {
         const n = list[next++];
         const seed = o.seeds[n % o.seeds.length];
         const { bytes, ops } = mutate(seed, o.fuzzSeed, n);

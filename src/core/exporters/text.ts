@@ -17,10 +17,15 @@ const ticks = (x: number) => {
 };
 const pct = (x: number, of: number) => (of > 0 ? `${((100 * x) / of).toFixed(1)}%` : '').padStart(6);
 
+/** Names come from the profiled program: control characters are shown, never sent to the terminal. */
+const printable = (s: string) =>
+  // eslint-disable-next-line no-control-regex
+  s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
 function label(f: Frame): string {
   const mark = f.tier ? (TIER_MARK[f.tier] ?? '') : '';
   const lib = !f.file && f.lib && f.category !== 'shared-lib' ? ` [${f.lib}]` : '';
-  return `${mark}${frameLabel(f)}${lib}`;
+  return printable(`${mark}${frameLabel(f)}${lib}`);
 }
 
 function table(title: string, rows: { w: number; name: string }[], all: number, nonlib: number | null): string[] {
@@ -38,7 +43,7 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
   const cats = categoryWeights(profile);
   const sum = tickSummary(cats);
   const nonlib = all - sum.sharedLibraries;
-  const source = opts.source ?? profile.meta.source ?? profile.format;
+  const source = printable(opts.source ?? profile.meta.source ?? profile.format);
   const out = [l10n.t('Statistical profiling result from {0}, ({1} ticks, {2} unaccounted, 0 excluded).', source, ticks(all).trim(), ticks(sum.unaccounted).trim())];
 
   const stats = functionStats(t, profile.frames.length).filter((s) => s.self > 0 && !isThreadFrame(profile.frames[s.frame]));
@@ -48,7 +53,7 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
     const f = profile.frames[s.frame];
     if (f.category === 'shared-lib') libs.set(f.lib ?? f.name, (libs.get(f.lib ?? f.name) ?? 0) + s.self);
   }
-  const libRows = [...libs].sort((a, b) => b[1] - a[1]).map(([name, w]) => ({ w, name }));
+  const libRows = [...libs].sort((a, b) => b[1] - a[1]).map(([name, w]) => ({ w, name: printable(name) }));
   const rowsOf = (pred: (f: Frame) => boolean) =>
     stats
       .filter((s) => pred(profile.frames[s.frame]))

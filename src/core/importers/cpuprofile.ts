@@ -88,6 +88,7 @@ async function readJson(path: string): Promise<unknown> {
 
 const str = (x: unknown): string => (typeof x === 'string' ? x : '');
 const finite = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+const whole = (x: unknown): number | undefined => (Number.isSafeInteger(x) ? (x as number) : undefined);
 
 function asCpuProfile(json: unknown, path: string): CpuProfile {
   let p = json as Partial<CpuProfile> & { profile?: CpuProfile };
@@ -102,7 +103,7 @@ function asCpuProfile(json: unknown, path: string): CpuProfile {
     }
     // Damaged or hand-edited files: each field the model reads gets the type it expects, or goes.
     const cf = n.callFrame;
-    n.callFrame = { functionName: str(cf.functionName), url: str(cf.url), lineNumber: finite(cf.lineNumber), columnNumber: finite(cf.columnNumber) };
+    n.callFrame = { functionName: str(cf.functionName), url: str(cf.url), lineNumber: whole(cf.lineNumber), columnNumber: whole(cf.columnNumber) };
     n.children = Array.isArray(n.children) ? n.children.filter((c) => typeof c === 'number') : undefined;
     n.parent = finite(n.parent);
     n.hitCount = Math.max(0, finite(n.hitCount) ?? 0);
