@@ -316,7 +316,11 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
     if (!target) return;
     // A merged entry's threshold came from its parent's tree; deeper merged entries carry their own.
     graft(target, sub);
-    const zoom = flame.zoomed && pathOf(flame.zoomed).includes(target) ? flame.zoomed : target;
+    // Keep the user's zoom (they may have moved on while the detail was coming); if it was inside the
+    // replaced part, the target itself is the closest node left.
+    const z = flame.zoomed;
+    const attached = !!z && pathOf(z).every((n, i, all) => (i === 0 ? n === root : !!all[i - 1].children?.includes(n)));
+    const zoom = z && attached ? z : target;
     flame.setRoot(root, zoom);
     tables[k].refresh();
     return;

@@ -133,6 +133,11 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     await frame.locator('.crumbs').filter({ hasText: 'app.js:23' }).waitFor({ timeout: 15_000 });
     assert.equal(await frame.locator('.details .title').innerText(), '(anonymous)');
 
+    // Native frames have no source: the details say why.
+    await frame.locator('[data-tree="top"] g.frame[name="sha512_block_data_order_avx2"]').first().click();
+    await frame.locator('.details .no-source').waitFor({ timeout: 10_000 });
+    assert.match(await frame.locator('.details .no-source').innerText(), /C\+\+|shared library/);
+
     // Inverted icicle: zoom to pbkdf2Sync and see its callers below it.
     await frame.evaluate(() => {
       const sel = document.querySelector('vscode-single-select.tree-select') as HTMLElement & { value: string };
@@ -189,6 +194,16 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
       `[bench] viewer, 100000-node profile: open→painted ${ms} ms (import + prune + render); webview first paint ${d.firstPaintMs} ms after its document started, ` +
         `render ${d.renderMs} ms after the tree arrived, host prune ${d.hostMs} ms, ${d.nodes} entries sent; zoom ${zooms.map((z) => z.toFixed(1)).join(' / ')} ms`,
     );
+
+    // Keyboard: arrows move the selection, / goes to the search box.
+    await bf.locator('[data-tree="top"]').focus();
+    const t0 = await bf.locator('.details .title').innerText();
+    await vs.page.keyboard.press('ArrowDown');
+    const t1 = await bf.locator('.details .title').innerText();
+    assert.notEqual(t1, t0, 'ArrowDown selects the caller');
+    await vs.page.keyboard.press('/');
+    assert.equal(await bf.evaluate(() => document.activeElement?.tagName), 'VSCODE-TEXTFIELD');
+    await vs.page.keyboard.press('Escape');
 
     // A hostile function name stays text: no element is created from it.
     const xss = bf.locator('[data-tree="top"] g.frame').filter({ has: bf.locator(`xpath=self::*[@name="${XSS}"]`) });

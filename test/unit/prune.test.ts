@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { ProfileBuilder, type Category } from '../../src/core/model';
 import { pruneTree, heaviestNodeOf, pathTo, SMALL_FRAMES, type CompactTree } from '../../src/core/model/prune';
 import { applyViewOptions } from '../../src/core/model/transform';
+import { matchedWeight, nameMatcher } from '../../src/core/model/search';
 
 function fr(b: ProfileBuilder, name: string, category: Category = 'app', extra: { pkg?: string; tier?: 'interpreted' | 'turbofan'; column?: number } = {}): number {
   return b.frame({ name, file: category === 'node' ? 'node:fs' : '/app/x.js', line: 1, column: extra.column ?? 1, category, ...extra });
@@ -88,4 +89,17 @@ test('view options: hide node internals, collapse dependencies, merge tiers by f
   assert.equal(v.frameMap[hotI], v.frameMap[hotT]);
   assert.equal(v.frames[v.frameMap[hotI]].column, 5, 'the merged function keeps a column to navigate to');
   assert.equal(p.tree.count, raw.tree.count, 'the profile itself is untouched');
+});
+
+test('search share: each sample once, plain or regex, over the whole tree', () => {
+  const b = new ProfileBuilder('folded');
+  const [main, pb, inner, other] = ['main', 'pbkdf2Sync', 'node::crypto::PBKDF2Job', 'other'].map((n) => fr(b, n));
+  b.sample([main, pb, inner], 60);
+  b.sample([main, pb], 10);
+  b.sample([main, other], 30);
+  const p = b.build();
+  assert.equal(matchedWeight(p.tree, p.frames, nameMatcher('pbkdf2', false)), 70, 'a match under a match is not counted twice');
+  assert.equal(matchedWeight(p.tree, p.frames, nameMatcher('^other$|Job', true)), 90);
+  assert.equal(matchedWeight(p.tree, p.frames, nameMatcher('nothing', false)), 0);
+  assert.throws(() => nameMatcher('(', true));
 });

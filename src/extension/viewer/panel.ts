@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { bottomUp, categoryWeights, tickSummary, type CallTree } from '../../core/model';
 import { heaviestNodeOf, pathTo, pruneTree, type CompactTree } from '../../core/model/prune';
+import { matchedWeight, nameMatcher } from '../../core/model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../../core/model/transform';
 import type { LoadedProfile, Services } from '../services';
 import { viewerHtml, webviewOptions } from './html';
@@ -146,37 +147,14 @@ export class ProfilePanel implements vscode.Disposable {
   /** Share of all samples under a matching frame (each sample once), over the full tree, not the pruned one. */
   private search(kind: TreeKind, term: string, regex: boolean): HostMessage {
     const tree = this.treeOf(kind);
-    const frames = this.currentView().frames;
-    let test: (s: string) => boolean;
-    if (regex) {
-      let re: RegExp;
-      try {
-        re = new RegExp(term, 'i');
-      } catch (e) {
-        return { type: 'search', term, samples: 0, fraction: 0, error: (e as Error).message };
-      }
-      test = (s) => re.test(s);
-    } else {
-      const lower = term.toLowerCase();
-      test = (s) => s.toLowerCase().includes(lower);
+    let test: (name: string) => boolean;
+    try {
+      test = nameMatcher(term, regex);
+    } catch (e) {
+      return { type: 'search', term, samples: 0, fraction: 0, error: (e as Error).message };
     }
-    const hit = new Int8Array(frames.length).fill(-1);
-    const matches = (f: number): boolean => {
-      if (hit[f] < 0) hit[f] = test(frames[f].name) ? 1 : 0;
-      return hit[f] === 1;
-    };
-    // under[n]: n or an ancestor matched; parents come before children in id order.
-    const under = new Uint8Array(tree.count);
-    const total = tree.total;
-    let samples = 0;
-    for (let i = 1; i < tree.count; i++) {
-      if (under[tree.parent[i]]) under[i] = 1;
-      else if (matches(tree.frame[i])) {
-        under[i] = 1;
-        samples += total[i];
-      }
-    }
-    return { type: 'search', term, samples, fraction: total[0] > 0 ? samples / total[0] : 0 };
+    const samples = matchedWeight(tree, this.currentView().frames, test);
+    return { type: 'search', term, samples, fraction: tree.weight > 0 ? samples / tree.weight : 0 };
   }
 
   private info(): ProfileInfo {
