@@ -8,6 +8,7 @@ import { readLines } from './lines';
 import { NativeResolver } from './native';
 import { readProcMaps } from './procMaps';
 import { parseLogName, procMapsBeside, siblingLogs } from './siblings';
+import { TimelineBuilder } from './timeline';
 
 const WORKER_SCRIPT = Buffer.from('node:internal/main/worker_thread');
 
@@ -41,7 +42,7 @@ async function loadV8Log(path: string, opts: ImportOptions): Promise<Profile> {
   const maps = mapsPath ? await readProcMaps(mapsPath) : null;
 
   const threaded = logs.length > 1;
-  const timeline = threaded ? undefined : { nodes: [] as number[], times: [] as number[] };
+  const timeline = threaded ? undefined : new TimelineBuilder();
   let done = 0;
   let workerNo = 0;
   let mainDuration: number | null = null;
@@ -88,7 +89,7 @@ async function loadV8Log(path: string, opts: ImportOptions): Promise<Profile> {
   builder.meta.intervalMs = interval || undefined;
   if (builder.tree.weight === 0) builder.warn(l10n.t('the log has no ticks: was node run with --prof, and did it run long enough to be sampled?'));
   const profile = builder.build();
-  if (timeline && timeline.nodes.length) profile.timeline = { nodes: Uint32Array.from(timeline.nodes), times: Float64Array.from(timeline.times) };
+  if (timeline && timeline.length) profile.timeline = timeline.finish();
   return profile;
 }
 

@@ -5,6 +5,7 @@ import { fixUtf8, own, parseAddress, unescapeField } from './fields';
 import { codeFrame, isJs, nativeFrame, SPECIAL, tierOf } from './frames';
 import type { NativeResolver } from './native';
 import { parseSourcePositions, positionsAt, Script } from './positions';
+import type { TimelineBuilder } from './timeline';
 
 const VM_GC = 1;
 const VM_IDLE = 8;
@@ -58,7 +59,7 @@ export interface IsolateOptions {
   native: NativeResolver;
   /** Thread name when several isolates share the profile. */
   thread?: string;
-  timeline?: { nodes: number[]; times: number[] };
+  timeline?: TimelineBuilder;
 }
 
 /** Replays one isolate's log: keeps V8's code map current and turns each tick into a sample. */
@@ -278,10 +279,7 @@ export class IsolateLog {
     this.lastTs = ts;
     this.o.builder.tree.addSelf(s.node, 1, gap / 1000);
     const tl = this.o.timeline;
-    if (tl) {
-      tl.nodes.push(s.node);
-      tl.times.push((ts - this.firstTs) / 1000);
-    }
+    if (tl) tl.push(s.node, (ts - this.firstTs) / 1000);
   }
 
   /**

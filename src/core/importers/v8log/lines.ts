@@ -16,6 +16,8 @@ export async function readLines(
   onLine: (line: string) => void | Promise<void>,
   opts: { signal?: AbortSignal; onBytes?: (n: number) => void } = {},
 ): Promise<LineReadResult> {
+  // 64 KiB chunks decode to strings the young generation frees cheaply; 1 MiB ones become
+  // malloc'ed external strings that linger until a full GC.
   const stream = createReadStream(path, { highWaterMark: 1 << 16 });
   let carry = '';
   let bytes = 0;
@@ -23,8 +25,20 @@ export async function readLines(
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (opts.signal?.aborted) throw new ProfileError('cancelled', path);
       bytes += chunk.length;
-      const text = carry + chunk.toString('latin1');
+      // Decoded alone (not `carry + chunk`): gluing would copy every chunk a second time.
+      const text = chunk.toString('latin1');
       let start = 0;
+      if (carry) {
+        const nl = text.indexOf('\n');
+        if (nl < 0) {
+          carry += text;
+          opts.onBytes?.(bytes);
+          continue;
+        }
+        const r = onLine(carry + text.slice(0, nl));
+        if (r) await r;
+        start = nl + 1;
+      }
       for (;;) {
         const nl = text.indexOf('\n', start);
         if (nl < 0) break;
