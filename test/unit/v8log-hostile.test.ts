@@ -46,3 +46,10 @@ test('v8log: ticks out of time order never give a negative duration', async () =
   assert.ok(!(r instanceof Error));
   assert.ok(r.meta.durationMs === null || r.meta.durationMs >= 0, `durationMs ${r.meta.durationMs}`);
 });
+
+test('v8log: a tick timestamp of 1e999 does not put Infinity into the timeline', async () => {
+  const r = await importWithin('inf-time.log', 'code-creation,JS,10,100,0x1000,64,f /a.js:1:1,0x2000,~\ntick,0x1010,2000,0,0x0,0\ntick,0x1010,1e999,0,0x0,0\ntick,0x1010,3000,0,0x0,0\n');
+  assert.ok(!(r instanceof Error));
+  for (const t of r.timeline?.times ?? []) assert.ok(Number.isFinite(t), `timeline time ${t}`);
+  assert.ok(r.meta.durationMs === null || Number.isFinite(r.meta.durationMs));
+});
