@@ -1,5 +1,5 @@
 import type { Frame, Page } from 'playwright-core';
-import { openPalette, quickPickType, quickPickFind, runCommand } from './quickInput';
+import { openPalette, quickPickType, runCommand } from './quickInput';
 
 /** Waits until the workbench has rendered and the extension host side has come up (status bar filled). */
 export async function waitForWorkbench(page: Page, timeoutMs: number): Promise<void> {
@@ -76,19 +76,33 @@ export async function activeEditor(page: Page, workspace: string): Promise<Activ
   const path = ((await label.getAttribute('aria-label').catch(() => null)) ?? (await tab.getAttribute('aria-label')) ?? '').trim();
   const root = workspace.endsWith('/') ? workspace : `${workspace}/`;
   const file = path.startsWith(root) ? path.slice(root.length) : path;
-  const sel = (await page.locator('.part.statusbar [id="status.editor.selection"]').innerText({ timeout: 1_000 }).catch(() => '')).trim();
+  // A text editor's position shows in the status bar a moment after its tab; other editors never show one.
+  const sel = (await page.locator('.part.statusbar [id="status.editor.selection"]').innerText({ timeout: 5_000 }).catch(() => '')).trim();
   const m = /Ln (\d+), Col (\d+)/.exec(sel);
   return { file, path, line: m ? Number(m[1]) : 0, column: m ? Number(m[2]) : 0 };
 }
 
-/** Opens a workspace file through Quick Open (Ctrl+P) and waits for its tab. */
+/** Opens a workspace file through Quick Open and waits for its tab; the folder tells same-named files apart. */
 export async function openFile(page: Page, relPath: string, timeoutMs = 15_000): Promise<void> {
+  const parts = relPath.split('/');
+  const base = parts.pop() as string;
+  const dir = parts.join('/');
   await openPalette(page);
   await quickPickType(page, relPath);
-  const base = relPath.split('/').pop() as string;
-  const row = await quickPickFind(page, base, timeoutMs);
-  await row.click();
-  await page.locator(`.part.editor .tab.active[data-resource-name="${base}"]`).waitFor({ timeout: timeoutMs });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const row of await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').all()) {
+      const label = (await row.locator('.label-name').first().innerText().catch(() => '')).trim();
+      const desc = (await row.locator('.label-description').first().innerText().catch(() => '')).trim();
+      if (label === base && (dir === '' ? desc === '' : desc === dir || desc.endsWith(`/${dir}`) || desc.endsWith(`\\${dir}`))) {
+        await row.click();
+        await page.locator(`.part.editor .tab.active[data-resource-name="${base}"]`).waitFor({ timeout: timeoutMs });
+        return;
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`Quick Open did not offer ${relPath}`);
+    await page.waitForTimeout(250);
+  }
 }
 
 /**
