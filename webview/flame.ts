@@ -136,8 +136,14 @@ export class FlameView {
     this.markSelected();
   }
 
+  private size = '';
+
   resize(): void {
     if (!this.drawn || !this.root || this.el.clientWidth === 0) return;
+    // A full redraw only when the box really changed size.
+    const size = `${this.el.clientWidth}x${this.el.clientHeight}`;
+    if (size === this.size) return;
+    this.size = size;
     this.chart.width(this.el.clientWidth).minHeight(Math.max(100, this.el.clientHeight - 4));
     this.chart.update();
     this.markSelected();

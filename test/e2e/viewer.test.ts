@@ -205,6 +205,12 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     assert.equal(await bf.evaluate(() => document.activeElement?.tagName), 'VSCODE-TEXTFIELD');
     await vs.page.keyboard.press('Escape');
 
+    // A theme switch re-resolves the palette from the theme's colours.
+    const fillBefore = await bf.locator('[data-tree="top"] g.frame rect').first().getAttribute('fill');
+    await vs.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await bf.waitForFunction((f) => document.querySelector('[data-tree="top"] g.frame rect')?.getAttribute('fill') !== f, fillBefore, { timeout: 15_000 });
+    await vs.screenshot('flame-graph-dark');
+
     // A hostile function name stays text: no element is created from it.
     const xss = bf.locator('[data-tree="top"] g.frame').filter({ has: bf.locator(`xpath=self::*[@name="${XSS}"]`) });
     assert.equal(await xss.count(), 1, 'the hostile frame is drawn');
