@@ -187,7 +187,9 @@ export class VSCode {
     if (this.closed) return;
     this.closed = true;
     if (opts.failed) {
-      await this.screenshot('failure').catch(() => undefined);
+      // Only into the artifacts folder: a failure is no README picture.
+      mkdirSync(join(this.dir, 'screenshots'), { recursive: true });
+      await this.page.screenshot({ path: join(this.dir, 'screenshots', 'failure.png') }).catch(() => undefined);
       writeFileSync(join(this.dir, 'console-errors.txt'), this.consoleErrors.join('\n'));
     }
     await this.browser.close().catch(() => undefined);
