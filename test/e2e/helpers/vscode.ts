@@ -239,10 +239,17 @@ export async function startVSCode(opts: StartOptions): Promise<VSCode> {
   const vsix = opts.vsix === undefined ? defaultVsix : opts.vsix;
   if (vsix) {
     if (!existsSync(vsix)) throw new Error(`${vsix} not found: run npm run package`);
-    execFileSync(process.execPath, [codeServerEntry, '--config', config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix], {
-      stdio: 'pipe',
-      timeout: 60_000,
-    });
+    const install = [codeServerEntry, '--config', config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix];
+    // Several people share one checkout: a concurrent `npm run package` may be rewriting the .vsix right now.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        execFileSync(process.execPath, install, { stdio: 'pipe', timeout: 60_000 });
+        break;
+      } catch (e) {
+        if (attempt >= 3) throw new Error(`installing ${vsix} failed: ${String((e as { stderr?: Buffer }).stderr ?? e)}`);
+        await new Promise((r) => setTimeout(r, 3_000));
+      }
+    }
   }
 
   const port = await freePort();
