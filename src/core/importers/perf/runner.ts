@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { copyFile, readdir, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { ProfileError, type Profile } from '../../model';
 import type { ImportOptions } from '../types';
@@ -17,6 +19,36 @@ export function perfScriptArgs(file: string, fields = PERF_SCRIPT_FIELDS): strin
  * frames from `/tmp/perf-<pid>.map` itself, so this must run before those maps are cleaned up.
  */
 export async function loadPerfData(file: string, opts: ImportOptions, perfPath = process.env.NODE_FLAME_PERF || 'perf'): Promise<Profile> {
+  const restored = await restoreSavedPerfMaps(dirname(file));
+  try {
+    return await loadPerfDataOnce(file, opts, perfPath);
+  } finally {
+    await Promise.all(restored.map((m) => unlink(m).catch(() => undefined)));
+  }
+}
+
+/**
+ * perf only looks for JIT symbols in `/tmp/perf-<pid>.map`, which a run removes once processed. The
+ * launcher keeps copies in the run folder: put back the ones that are gone, for the length of one
+ * `perf script`, so a run reopened later still names its JavaScript frames. Returns what to remove.
+ */
+async function restoreSavedPerfMaps(dir: string): Promise<string[]> {
+  if (process.platform !== 'linux') return [];
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => /^perf-\d+\.map$/.test(n));
+  const restored: string[] = [];
+  for (const n of names) {
+    const target = join('/tmp', n);
+    try {
+      await copyFile(join(dir, n), target, 1 /* COPYFILE_EXCL: never replace a live map */);
+      restored.push(target);
+    } catch {
+      // Present already (the run is still being processed) or /tmp not writable: perf uses what is there.
+    }
+  }
+  return restored;
+}
+
+async function loadPerfDataOnce(file: string, opts: ImportOptions, perfPath: string): Promise<Profile> {
   let fields = PERF_SCRIPT_FIELDS;
   for (;;) {
     const r = await runOnce(file, opts, perfPath, fields);
