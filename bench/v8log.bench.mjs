@@ -70,12 +70,13 @@ function timed(args) {
   const hasTime = existsSync('/usr/bin/time');
   const t0 = process.hrtime.bigint();
   const r = hasTime
-    ? spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 })
+    ? spawnSync('/usr/bin/time', ['-f', '%M %U %S', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 })
     : spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr.slice(-500)}`);
-  const kb = hasTime ? Number(r.stderr.trim().split('\n').pop()) : process.resourceUsage().maxRSS;
-  return { ms, mb: kb / 1024, out: r.stdout };
+  // CPU seconds too: on shared cores wall time swings with the neighbours' load.
+  const [kb, user, sys] = hasTime ? r.stderr.trim().split('\n').pop().split(' ').map(Number) : [process.resourceUsage().maxRSS, NaN, NaN];
+  return { ms, mb: kb / 1024, cpu: user + sys, out: r.stdout };
 }
 
 makeLog();
@@ -88,6 +89,7 @@ const prof = timed(['--prof-process', log]);
 const flame = timed([cli, 'report', log, '--format', 'json']);
 const summary = JSON.parse(flame.out);
 const unacc = /\((\d+) ticks, (\d+) unaccounted/.exec(prof.out);
-console.log(`node --prof-process : ${(prof.ms / 1000).toFixed(2)} s, peak RSS ${prof.mb.toFixed(0)} MB${unacc ? `, ${unacc[2]}/${unacc[1]} ticks unaccounted` : ''}`);
-console.log(`node-flame report   : ${(flame.ms / 1000).toFixed(2)} s, peak RSS ${flame.mb.toFixed(0)} MB, ${summary.samples} samples, attributed ${(summary.attributed * 100).toFixed(1)}%`);
-console.log(`speed-up ${(prof.ms / flame.ms).toFixed(1)}×, memory ratio ${(flame.mb / prof.mb).toFixed(2)}`);
+const cpu = (t) => (isNaN(t.cpu) ? '' : ` (${t.cpu.toFixed(2)} s CPU)`);
+console.log(`node --prof-process : ${(prof.ms / 1000).toFixed(2)} s${cpu(prof)}, peak RSS ${prof.mb.toFixed(0)} MB${unacc ? `, ${unacc[2]}/${unacc[1]} ticks unaccounted` : ''}`);
+console.log(`node-flame report   : ${(flame.ms / 1000).toFixed(2)} s${cpu(flame)}, peak RSS ${flame.mb.toFixed(0)} MB, ${summary.samples} samples, attributed ${(summary.attributed * 100).toFixed(1)}%`);
+console.log(`speed-up ${(prof.ms / flame.ms).toFixed(1)}× wall${isNaN(prof.cpu) ? '' : `, ${(prof.cpu / flame.cpu).toFixed(1)}× CPU`}, peak RSS ratio ${(flame.mb / prof.mb).toFixed(2)} (node-flame / --prof-process)`);

@@ -49,9 +49,14 @@ export function own(s: string): string {
   return s.length < 13 ? s : (' ' + s).slice(1);
 }
 
-/** Addresses are `0x…` hex up to 48 bits: exact as doubles. NaN for anything else. */
-export function parseAddress(s: string): number {
-  return s.length > 2 && s.charCodeAt(0) === 48 && (s.charCodeAt(1) | 0x20) === 120 ? parseInt(s, 16) : NaN;
+/**
+ * Addresses are `0x…` hex; user-space ones fit 48 bits, exact as doubles. NaN for anything else,
+ * including values past 2^53, which doubles cannot step through.
+ */
+export function parseAddress(s: string | undefined): number {
+  if (s === undefined || s.length < 3 || s.charCodeAt(0) !== 48 || (s.charCodeAt(1) | 0x20) !== 120) return NaN;
+  const v = parseInt(s, 16);
+  return v <= Number.MAX_SAFE_INTEGER ? v : NaN;
 }
 
 /** Splits a JS code name `fn file:line:col` (anonymous: ` file:line:col`) into its parts. */
@@ -66,7 +71,10 @@ export function parseJsName(raw: string): { name: string; file: string; line: nu
   return { name: m[1] || '(anonymous)', file: m[2], line: +m[3], column: +m[4] };
 }
 
-/** Lines are read as latin1 for speed; raw UTF-8 bytes V8 copied into names are decoded here. */
+/**
+ * Lines are read as latin1 for speed; raw UTF-8 bytes V8 copied into names are decoded here. Call it
+ * before `unescapeField`: an escape such as `\xf6` already stands for the character itself.
+ */
 export function fixUtf8(s: string): string {
   // eslint-disable-next-line no-control-regex
   return /[^\x00-\x7f]/.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s;

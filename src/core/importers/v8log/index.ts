@@ -79,7 +79,7 @@ async function loadV8Log(path: string, opts: ImportOptions): Promise<Profile> {
     for (const n of iso.notes(basename(log.path))) builder.warn(n);
     if (i === 0) {
       builder.meta.nodeVersion = iso.version ? `V8 ${iso.version}` : undefined;
-      mainDuration = iso.samples > 1 ? (iso.lastTs - iso.firstTs) / 1000 : null;
+      mainDuration = iso.samples > 1 ? (iso.maxTs - iso.minTs) / 1000 : null;
       interval = iso.intervalUs / 1000;
     }
   }

@@ -12,6 +12,9 @@ const VM_IDLE = 8;
 /** V8 puts the remapped builtins this far into its code range, rounded to this allocation size. */
 const CODE_RANGE_SPAN = 512 * 1024 * 1024;
 const REMAP_ALIGN = 256 * 1024;
+/** V8 majors whose log layout this reader follows (Node 8's V8 6 to Node 24's V8 13). */
+const KNOWN_V8 = [6, 13];
+const MAX_CODE_SIZE = 1 << 30;
 
 /** The frames one address stands for (several with inlining), outermost first, and their lines. */
 interface Resolved {
@@ -84,6 +87,8 @@ export class IsolateLog {
   samples = 0;
   firstTs = NaN;
   lastTs = NaN;
+  minTs = NaN;
+  maxTs = NaN;
   private prevTs = NaN;
   unaccountedTicks = 0;
   remappedAddresses = 0;
@@ -138,7 +143,7 @@ export class IsolateLog {
     const start = parseAddress(f[2]);
     const end = parseAddress(f[3]);
     if (isNaN(start) || isNaN(end)) return this.bad('shared-library');
-    this.o.native.addLibrary(own(fixUtf8(unescapeField(f[1]))), start, end);
+    this.o.native.addLibrary(own(unescapeField(fixUtf8(f[1]))), start, end);
   }
 
   private codeCreation(line: string): void {
@@ -148,11 +153,12 @@ export class IsolateLog {
     if (at < 0 || f.length < at + 2) return this.bad('code-creation');
     const start = parseAddress(f[at]);
     const size = +f[at + 1];
-    if (!(size >= 0)) return this.bad('code-creation');
+    // No code object is near 1 GiB; a size like that is damage and would make the page walk endless.
+    if (!(size >= 0 && size < MAX_CODE_SIZE)) return this.bad('code-creation');
     const type = f[1];
     const info: CodeInfo = {
       type,
-      name: f.length > at + 2 ? own(fixUtf8(unescapeField(f[at + 2]))) : '',
+      name: f.length > at + 2 ? own(unescapeField(fixUtf8(f[at + 2]))) : '',
       tierMark: f.length > at + 4 ? f[at + 4] : '',
       sfi: f.length > at + 3 ? parseAddress(f[at + 3]) : NaN,
     };
@@ -207,7 +213,7 @@ export class IsolateLog {
     const c3 = line.indexOf(',', c2 + 1);
     const id = +line.slice(c1 + 1, c2);
     if (c3 < 0 || !(id >= 0)) return this.bad('script-source');
-    const name = own(fixUtf8(unescapeField(line.slice(c2 + 1, c3))));
+    const name = own(unescapeField(fixUtf8(line.slice(c2 + 1, c3))));
     this.scripts.set(id, new Script(name, own(line.slice(c3 + 1))));
     if (name) this.scriptsByName.set(name, id);
   }
@@ -248,7 +254,7 @@ export class IsolateLog {
     const c3 = line.indexOf(',', c2 + 1);
     if (c2 < 0 || c3 < 0) return this.bad('tick');
     const ts = +line.slice(c2 + 1, c3);
-    if (!(ts >= 0)) return this.bad('tick');
+    if (!(ts >= 0 && ts < Infinity)) return this.bad('tick');
     // Stacks repeat far more than pcs do: one entry per distinct callers' text, pcs below it.
     const pcText = line.slice(5, c2);
     const pcKey = parseInt(pcText, 16);
@@ -274,6 +280,9 @@ export class IsolateLog {
     this.samples++;
     if (s.unaccounted) this.unaccountedTicks++;
     if (isNaN(this.firstTs)) this.firstTs = ts;
+    // Threads' ticks can arrive slightly out of order: the span is from the earliest to the latest.
+    if (!(ts >= this.minTs)) this.minTs = ts;
+    if (!(ts <= this.maxTs)) this.maxTs = ts;
     const gap = isNaN(this.prevTs) ? this.intervalUs : Math.min(Math.max(ts - this.prevTs, 0), this.intervalUs * 10);
     this.prevTs = ts;
     this.lastTs = ts;
@@ -460,6 +469,10 @@ export class IsolateLog {
   /** Plain-words notes on what this isolate's log left out. */
   notes(file: string): string[] {
     const out: string[] = [];
+    const major = parseInt(this.version, 10);
+    if (major < KNOWN_V8[0] || major > KNOWN_V8[1]) {
+      out.push(l10n.t('{0} was written by V8 {1}, whose log format Node Flame was not made for (V8 {2} to {3}): records it cannot read are skipped and counted below', file, this.version, KNOWN_V8[0], KNOWN_V8[1]));
+    }
     for (const [kind, n] of this.malformed) out.push(l10n.t('{0}: skipped {1} malformed "{2}" records (V8 {3})', file, n, kind, this.version || '?'));
     if (this.inferredRemap) {
       out.push(l10n.t('{0}: builtins ran from a copy the log does not list (--short-builtin-calls); its place was inferred from the code range because no proc-maps file was saved beside the log', file));

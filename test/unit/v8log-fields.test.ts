@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixUtf8, own, parseAddress, parseJsName, unescapeField } from '../../src/core/importers/v8log/fields';
+import { lineStarts, parseSourcePositions, positionsAt, Script } from '../../src/core/importers/v8log/positions';
+import type { CodeInfo } from '../../src/core/importers/v8log/codeMap';
+
+test('V8 CSV escapes: \\x2C, \\n, \\uXXXX, \\\\ and a lone trailing backslash', () => {
+  assert.equal(unescapeField('a\\x2Cb'), 'a,b');
+  assert.equal(unescapeField('line1\\nline2'), 'line1\nline2');
+  assert.equal(unescapeField('snow\\u2603man'), 'snow\u2603man');
+  assert.equal(unescapeField('w\\xf6rk'), 'wörk');
+  assert.equal(unescapeField('back\\\\slash'), 'back\\slash');
+  assert.equal(unescapeField('end\\'), 'end\\');
+  // Not a complete escape: kept as the escaped character, not swallowed.
+  assert.equal(unescapeField('\\xZZ'), 'xZZ');
+  assert.equal(unescapeField('plain'), 'plain');
+});
+
+test('raw UTF-8 is decoded before escapes, so an escaped Latin-1 letter survives', () => {
+  const raw = Buffer.from('caf\u00e9', 'utf8').toString('latin1');
+  assert.equal(unescapeField(fixUtf8(raw)), 'café');
+  assert.equal(unescapeField(fixUtf8('w\\xf6rk\\x2C1.js')), 'wörk,1.js');
+});
+
+test('JS code names: `fn file:line:col`, anonymous ones start with a space', () => {
+  assert.deepEqual(parseJsName('spin /app/a.js:2:14'), { name: 'spin', file: '/app/a.js', line: 2, column: 14 });
+  assert.deepEqual(parseJsName(' /app/a.js:9:3'), { name: '(anonymous)', file: '/app/a.js', line: 9, column: 3 });
+  assert.deepEqual(parseJsName(' node:internal/main/run_main_module:1:1'), {
+    name: '(anonymous)',
+    file: 'node:internal/main/run_main_module',
+    line: 1,
+    column: 1,
+  });
+  // Names may hold spaces (getters, classes): the file is the last word.
+  assert.deepEqual(parseJsName('get size /app/b.js:4:7'), { name: 'get size', file: '/app/b.js', line: 4, column: 7 });
+  // Older V8s and natives: no position.
+  assert.deepEqual(parseJsName('foo /app/c.js'), { name: 'foo', file: '/app/c.js', line: 0, column: 0 });
+  assert.deepEqual(parseJsName('Array'), { name: 'Array', file: '', line: 0, column: 0 });
+});
+
+test('addresses: 0x hex only', () => {
+  assert.equal(parseAddress('0x7f2633c83f16'), 0x7f2633c83f16);
+  assert.equal(parseAddress('0X10'), 16);
+  assert.ok(Number.isNaN(parseAddress('123')));
+  assert.ok(Number.isNaN(parseAddress('0x')));
+  assert.ok(Number.isNaN(parseAddress('')));
+});
+
+test('own() returns an equal string', () => {
+  const big = 'x'.repeat(100000) + 'name-of-some-length';
+  assert.equal(own(big.slice(100000)), 'name-of-some-length');
+  assert.equal(own('short'), 'short');
+});
+
+test('script-source line starts are counted on the escaped text', () => {
+  // "a,b\n\u2603\nend" escaped the way V8 writes it.
+  const escaped = 'a\\x2Cb\\n\\u2603\\nend';
+  assert.deepEqual([...lineStarts(escaped)], [0, 4, 6]);
+  const s = new Script('/app/x.js', escaped);
+  assert.deepEqual(s.position(0), { line: 1, column: 1 });
+  assert.deepEqual(s.position(4), { line: 2, column: 1 });
+  assert.deepEqual(s.position(7), { line: 3, column: 2 });
+});
+
+test('source positions: inlined callee at its offset, caller at the call site', () => {
+  const outer = { type: 'JS', name: 'outer /a.js:4:16', tierMark: '*', sfi: 1 } as CodeInfo;
+  const inner = { type: 'JS', name: 'inner /a.js:1:16', tierMark: '~', sfi: 2 } as CodeInfo;
+  const p = parseSourcePositions(7, 'C0O52C20O21I0C40O60', 'F0O61', [inner]);
+  assert.ok(p);
+  assert.deepEqual(positionsAt(p, outer, 5), [{ info: outer, scriptOffset: 52 }]);
+  assert.deepEqual(positionsAt(p, outer, 25), [
+    { info: outer, scriptOffset: 61 },
+    { info: inner, scriptOffset: 21 },
+  ]);
+  assert.deepEqual(positionsAt(p, outer, 40), [{ info: outer, scriptOffset: 60 }]);
+  assert.equal(parseSourcePositions(7, '', '', []), null);
+});
