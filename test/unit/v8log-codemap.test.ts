@@ -137,3 +137,19 @@ test('a malformed record is skipped and counted under its kind', () => {
     ['tick', 1],
   ]);
 });
+
+test('Sparkplug code has no source positions: no line is invented, the warning counts its ticks', () => {
+  const { iso, p } = replay([
+    'script-source,8,/app/s.js,function f() {\\n  return 1;\\n}\\n',
+    'code-creation,JS,11,100,0x60000,512,f /app/s.js:1:11,0x7000,^',
+    // What V8 writes for baseline code: the table fields are empty.
+    'code-source-info,0x60000,8,10,29,,,',
+    tick(0x60040),
+    tick(0x60080),
+  ]);
+  assert.deepEqual(stacks(p), { f: 2 });
+  assert.equal(p.frames.find((x) => x.name === 'f')!.tier, 'sparkplug');
+  assert.equal(p.lineHits.get('/app/s.js'), undefined, 'a line was made up for Sparkplug code');
+  assert.deepEqual([...iso.linelessTicks], [['sparkplug', 2]]);
+  assert.ok(iso.notes('x.log').some((n) => n.includes('2 of 2 ticks') && n.includes('sparkplug 2')));
+});

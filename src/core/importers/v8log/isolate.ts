@@ -22,6 +22,8 @@ interface Resolved {
   files: string[];
   lines: number[];
   js: boolean;
+  /** JS code V8 logged without source positions (Sparkplug logs none): its tier. */
+  lineless?: Tier | 'unknown';
 }
 
 /** A distinct tick (same pc, callback, state and frames) already turned into a tree node. */
@@ -33,6 +35,7 @@ interface CachedStack {
   selfAt: number;
   count: number;
   unaccounted: boolean;
+  lineless?: Tier | 'unknown';
 }
 
 interface Rest {
@@ -96,6 +99,8 @@ export class IsolateLog {
   droppedFrames = 0;
   workerHint = false;
   readonly malformed = new Map<string, number>();
+  /** Ticks whose leaf is JS code without source positions, by tier. */
+  readonly linelessTicks = new Map<Tier | 'unknown', number>();
 
   constructor(private readonly o: IsolateOptions) {
     const b = o.builder;
@@ -279,6 +284,7 @@ export class IsolateLog {
     s.count++;
     this.samples++;
     if (s.unaccounted) this.unaccountedTicks++;
+    if (s.lineless) this.linelessTicks.set(s.lineless, (this.linelessTicks.get(s.lineless) ?? 0) + 1);
     if (isNaN(this.firstTs)) this.firstTs = ts;
     // Threads' ticks can arrive slightly out of order: the span is from the earliest to the latest.
     if (!(ts >= this.minTs)) this.minTs = ts;
@@ -372,6 +378,7 @@ export class IsolateLog {
       out.unaccounted = true;
       leaf = { ids: [this.ids.unaccounted], files: [], lines: [], js: false };
     } else if (leaf.ids[leaf.ids.length - 1] === rest.cbLeaf) return out;
+    out.lineless = leaf.lineless;
     const tree = this.o.builder.tree;
     for (const id of leaf.ids) out.node = tree.child(out.node, id);
     if (leaf.files.length) {
@@ -437,7 +444,11 @@ export class IsolateLog {
       info.rawPositions = undefined;
     }
     const p = info.positions;
-    if (!p || !isJs(info)) return { ids: [info.frameId], files: [], lines: [], js: isJs(info) };
+    if (!isJs(info)) return { ids: [info.frameId], files: [], lines: [], js: false };
+    // Baseline (Sparkplug) code comes with an empty position table. Its pc could only be mapped to a
+    // line through the bytecode offset table, which the log does not carry, so no line is guessed:
+    // the function keeps its ticks and the per-line heat leaves them out, said in a warning.
+    if (!p) return { ids: [info.frameId], files: [], lines: [], js: true, lineless: tierOf(info.tierMark) ?? 'unknown' };
     const tier: Tier | undefined = tierOf(info.tierMark);
     // Machine code frames hold return addresses, which point past the call; bytecode frames do not.
     const off = addr - e.start - (isReturn && tier !== 'interpreted' ? 1 : 0);
@@ -476,6 +487,11 @@ export class IsolateLog {
     for (const [kind, n] of this.malformed) out.push(l10n.t('{0}: skipped {1} malformed "{2}" records (V8 {3})', file, n, kind, this.version || '?'));
     if (this.inferredRemap) {
       out.push(l10n.t('{0}: builtins ran from a copy the log does not list (--short-builtin-calls); its place was inferred from the code range because no proc-maps file was saved beside the log', file));
+    }
+    if (this.linelessTicks.size) {
+      const n = [...this.linelessTicks.values()].reduce((a, b) => a + b, 0);
+      const tiers = [...this.linelessTicks].map(([t, k]) => `${t} ${k}`).join(', ');
+      out.push(l10n.t('{0}: {1} of {2} ticks ran in JavaScript code V8 logged without source positions ({3}); they count for their functions but not in per-line heat', file, n, this.samples, tiers));
     }
     if (this.unaccountedTicks > 0) {
       out.push(l10n.t('{0}: {1} of {2} ticks had a program counter outside any known code (unaccounted)', file, this.unaccountedTicks, this.samples));
