@@ -149,10 +149,11 @@ test('editor: CodeLens over the /auth handler reveals it in the flame graph; hea
     const hoverText = await hover.innerText();
     assert.match(hoverText, /Callers/);
     assert.match(hoverText, /pbkdf2Sync/, `the handler's callees include pbkdf2Sync: ${hoverText}`);
+    await vs.screenshot('codelens-hover');
     await page.keyboard.press('Escape');
 
     // Clicking the lens reveals and zooms the handler's frame in the flame graph.
-    await page.locator('.part.editor .editor-group-container.active .codelens-decoration a').filter({ hasText: LENS }).first().click();
+    await page.locator('.part.editor .editor-group-container.active .codelens-decoration a').filter({ hasText: lens.text }).first().click();
     const crumbs = await waitFor('the flame graph zoomed to the handler', async () => {
       const frame = await vs.webviewFrame(`body[data-profile="${logName}"] .crumbs`, 10_000);
       const t = await frame.locator('.crumbs').innerText();
@@ -204,9 +205,12 @@ test('editor: CodeLens over the /auth handler reveals it in the flame graph; hea
     const folded = await vs.webviewFrame('body[data-profile="stacks.folded"] svg g.frame', 60_000);
     const names = await folded.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? ''));
     assert.ok(names.some((n) => n.startsWith('hashPassword')), `the folded stacks are drawn: ${names}`);
-    await vs.screenshot('folded-custom-editor');
+    await vs.screenshot('profile-file-editor');
+    const conflicts = (await vs.notifications({ all: true })).filter((n) => /multiple default editors/i.test(n));
+    assert.deepEqual(conflicts, [], 'VS Code never asks which default editor to use for a profile file');
     failed = false;
   } finally {
+    if (failed) console.log(`[e2e] Node Flame log:\n${vs.nodeFlameLog().slice(-4000)}`);
     await vs.close({ failed });
     rmSync(ws, { recursive: true, force: true });
   }

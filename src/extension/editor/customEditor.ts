@@ -1,10 +1,14 @@
 import * as vscode from 'vscode';
 import type { LoadedProfile, Services } from '../services';
 
-/** Profile files that usually have no better viewer: they open here by default. */
+/**
+ * Profile files that usually have no better viewer open here by default. VS Code asks the user to pick
+ * when two default globs of one file differ, so the default globs never overlap: `isolate-*.log` (which
+ * `node --prof` names `isolate-…-v8.log`) is offered under "Open With…", as is `.cpuprofile`, which
+ * already has viewers.
+ */
 export const PROFILE_EDITOR = 'nodeFlame.profileFile';
-/** `.cpuprofile` already has viewers; ours is offered under "Open With…". */
-export const CPUPROFILE_EDITOR = 'nodeFlame.cpuprofileFile';
+export const PROFILE_EDITOR_OPTION = 'nodeFlame.profileFileOption';
 
 class ProfileDocument implements vscode.CustomDocument {
   constructor(
@@ -81,5 +85,5 @@ function messagePage(title: string, detail: string): string {
 export function registerProfileEditors(services: Services): vscode.Disposable[] {
   const provider = new ProfileFileEditor(services);
   const opts = { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: true };
-  return [vscode.window.registerCustomEditorProvider(PROFILE_EDITOR, provider, opts), vscode.window.registerCustomEditorProvider(CPUPROFILE_EDITOR, provider, opts)];
+  return [vscode.window.registerCustomEditorProvider(PROFILE_EDITOR, provider, opts), vscode.window.registerCustomEditorProvider(PROFILE_EDITOR_OPTION, provider, opts)];
 }

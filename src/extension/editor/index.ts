@@ -14,7 +14,7 @@ const states = new WeakMap<Services, HotspotState>();
 export function hotspotState(services: Services): HotspotState {
   let s = states.get(services);
   if (!s) {
-    s = new HotspotState(services.store);
+    s = new HotspotState(services.store, services.log);
     states.set(services, s);
     services.context.subscriptions.push(s);
   }

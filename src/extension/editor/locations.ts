@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildHotspots, functionStillAt, type FileHotspots, type HotspotIndex } from '../../core/model/hotspots';
@@ -23,6 +24,8 @@ interface Prepared {
   matcher: SourceFileMatcher;
   /** Epoch ms when the profiled code was loaded, as near as we can tell; undefined when unknown. */
   takenMs?: number;
+  /** Hash of each file's text when it was first seen unchanged since the profile. */
+  fresh: Map<string, string>;
 }
 
 /**
@@ -34,10 +37,14 @@ export class HotspotState implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly subs: vscode.Disposable[] = [];
+  private loggedStale = '';
   /** "Clear Hot Spots" hides everything until another profile becomes active. */
   cleared = false;
 
-  constructor(private readonly store: ProfileStore) {
+  constructor(
+    private readonly store: ProfileStore,
+    private readonly log?: vscode.LogOutputChannel,
+  ) {
     this.subs.push(
       store.onDidChangeActive(() => {
         this.prepared = undefined;
@@ -66,7 +73,7 @@ export class HotspotState implements vscode.Disposable {
     if (this.prepared?.loaded.id !== loaded.id) {
       const index = buildHotspots(loaded.profile);
       const matcher = new SourceFileMatcher(index.files.keys(), caseInsensitiveFs(process.platform));
-      this.prepared = { loaded, index, matcher, takenMs: profileTakenMs(loaded) };
+      this.prepared = { loaded, index, matcher, takenMs: profileTakenMs(loaded), fresh: new Map() };
     }
     return this.prepared;
   }
@@ -80,7 +87,19 @@ export class HotspotState implements vscode.Disposable {
     const name = p.matcher.match(docPath, { exists: (f) => pathKey(f, false) !== pathKey(docPath, false) && existsSync(f) });
     if (name === undefined) return undefined;
     const file = p.index.files.get(name)!;
-    return { loaded: p.loaded, index: p.index, file, stale: staleReason(doc, file, p.takenMs) };
+    const text = doc.getText();
+    const seen = p.fresh.get(docPath);
+    // Text we already saw unchanged since the profile is still that code, whatever its mtime says
+    // now (an edit that was undone and saved again).
+    const known = seen !== undefined && seen === hashText(text);
+    const stale = staleReason(doc, file, known ? undefined : p.takenMs, known);
+    if (!stale && seen === undefined) p.fresh.set(docPath, hashText(text));
+    const key = `${doc.uri.toString()}#${doc.version}`;
+    if (stale && this.loggedStale !== key) {
+      this.loggedStale = key;
+      this.log?.info(`hot spots hidden in ${docPath} (${stale}); profile ${p.loaded.path} taken at ${p.takenMs !== undefined ? new Date(p.takenMs).toISOString() : 'unknown'}, file written ${mtimeOf(docPath)}`);
+    }
+    return { loaded: p.loaded, index: p.index, file, stale };
   }
 
   dispose(): void {
@@ -120,8 +139,12 @@ function runStart(runDir: string): number | undefined {
   return undefined;
 }
 
-function staleReason(doc: vscode.TextDocument, file: FileHotspots, takenMs: number | undefined): string | undefined {
-  if (doc.isDirty) return vscode.l10n.t('it has unsaved changes');
+function hashText(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
+}
+
+function staleReason(doc: vscode.TextDocument, file: FileHotspots, takenMs: number | undefined, knownText: boolean): string | undefined {
+  if (doc.isDirty && !knownText) return vscode.l10n.t('it has unsaved changes');
   if (doc.uri.scheme === 'file' && takenMs !== undefined) {
     try {
       // One second of slack: some file systems keep mtimes at that resolution.
@@ -137,4 +160,12 @@ function staleReason(doc: vscode.TextDocument, file: FileHotspots, takenMs: numb
     }
   }
   return undefined;
+}
+
+function mtimeOf(path: string): string {
+  try {
+    return new Date(statSync(path).mtimeMs).toISOString();
+  } catch {
+    return 'unknown';
+  }
 }
