@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileNames, offsetToVaddr, PackedNames, parseNm, readElfLayout, SymbolTable, symbolsFor } from '../../src/core/symbols';
+import { FileNames, offsetToVaddr, PackedNames, parseNm, readElfLayout, SymbolTable, SymbolTableBuilder, symbolsFor } from '../../src/core/symbols';
 import { NativeResolver } from '../../src/core/importers/v8log/native';
 
 test('nm -C -n -S output: sized and unsized code symbols, versions dropped, data and undefined skipped', () => {
@@ -45,6 +45,25 @@ test('SymbolTable: sized symbols end at their size, unsized ones at the next sym
   assert.equal(at(0x30ff), 'c');
   assert.equal(at(0x3100), null);
   assert.equal(at(0xfff), null);
+});
+
+test('SymbolTableBuilder grows past its first arrays and name buffer, in nm order and out of it', () => {
+  const N = 5000;
+  const name = (i: number) => `ns::Class${i}::method(std::basic_string<char>) const — ${'x'.repeat(i % 50)}`;
+  for (const order of ['sorted', 'reversed']) {
+    const b = new SymbolTableBuilder();
+    for (let k = 0; k < N; k++) {
+      const i = order === 'sorted' ? k : N - 1 - k;
+      b.add(0x1000 + i * 0x40, i % 2 ? 0x20 : 0, name(i));
+    }
+    const t = b.build();
+    assert.equal(t.size, N);
+    for (const i of [0, 1, 1023, 1024, 2047, 4999]) {
+      assert.equal(t.name(t.find(0x1000 + i * 0x40 + 0x10)), name(i), `${order} #${i}`);
+    }
+    // Odd symbols have a size of 0x20: the gap after one belongs to nobody.
+    assert.equal(t.find(0x1000 + 0x40 + 0x30), -1);
+  }
 });
 
 test('packed names round-trip UTF-8', () => {

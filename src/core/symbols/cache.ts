@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, stat } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSymbols } from './nm';
@@ -59,7 +59,15 @@ async function toDisk(dir: string, file: string, t: SymbolTable): Promise<void> 
     const tmp = `${file}.${process.pid}.tmp`;
     const { offsets, bytes } = t.store;
     const view = (a: Float64Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-    await writeFile(tmp, Buffer.concat([head, view(t.addrs), view(t.ends), view(offsets), bytes]));
+    // Written piece by piece: one concatenated buffer would be another copy of all the names.
+    const fh = await open(tmp, 'w');
+    try {
+      const parts = [head, view(t.addrs), view(t.ends), view(offsets), bytes];
+      const { bytesWritten } = await fh.writev(parts);
+      if (bytesWritten !== parts.reduce((a, p) => a + p.length, 0)) throw new Error('short write');
+    } finally {
+      await fh.close();
+    }
     await rename(tmp, file);
   } catch {
     // A read-only home only costs the next run another `nm`.

@@ -98,18 +98,80 @@ export class SymbolTable {
   }
 
   static fromSorted(rows: { addr: number; size: number; name: string }[]): SymbolTable {
-    rows.sort((x, y) => x.addr - y.addr);
-    const n = rows.length;
-    const addrs = new Float64Array(n);
-    const ends = new Float64Array(n);
-    const names = new Array<string>(n);
-    for (let i = 0; i < n; i++) {
-      const r = rows[i];
-      addrs[i] = r.addr;
-      names[i] = r.name;
-      const next = i + 1 < n ? rows[i + 1].addr : r.addr + Math.max(r.size, 1);
-      ends[i] = r.size > 0 ? r.addr + r.size : Math.max(next, r.addr + 1);
+    const b = new SymbolTableBuilder();
+    for (const r of rows) b.add(r.addr, r.size, r.name);
+    return b.build();
+  }
+}
+
+/** Collects symbols one by one into typed arrays and packed names (no object or string per symbol). */
+export class SymbolTableBuilder {
+  private addrs = new Float64Array(1024);
+  private sizes = new Float64Array(1024);
+  private offsets = new Uint32Array(1025);
+  private bytes = Buffer.allocUnsafe(1 << 16);
+  private used = 0;
+  private n = 0;
+
+  add(addr: number, size: number, name: string): void {
+    if (this.n === this.addrs.length) {
+      const grow = <T extends Float64Array | Uint32Array>(a: T, len: number): T => {
+        const b = new (a.constructor as new (n: number) => T)(len);
+        b.set(a);
+        return b;
+      };
+      this.addrs = grow(this.addrs, this.n * 2);
+      this.sizes = grow(this.sizes, this.n * 2);
+      this.offsets = grow(this.offsets, this.n * 2 + 1);
     }
-    return new SymbolTable(addrs, ends, PackedNames.pack(names));
+    const len = Buffer.byteLength(name, 'utf8');
+    if (this.used + len > this.bytes.length) {
+      const b = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + len));
+      this.bytes.copy(b, 0, 0, this.used);
+      this.bytes = b;
+    }
+    this.bytes.write(name, this.used, 'utf8');
+    this.addrs[this.n] = addr;
+    this.sizes[this.n] = size;
+    this.offsets[this.n] = this.used;
+    this.used += len;
+    this.n++;
+  }
+
+  build(): SymbolTable {
+    const n = this.n;
+    // `nm -n` lists by address already; anything else is put in order here.
+    let order: Uint32Array | null = null;
+    for (let i = 1; i < n; i++) {
+      if (this.addrs[i] < this.addrs[i - 1]) {
+        order = Uint32Array.from({ length: n }, (_, k) => k).sort((x, y) => this.addrs[x] - this.addrs[y] || x - y);
+        break;
+      }
+    }
+    const at = (i: number) => (order ? order[i] : i);
+    let addrs = this.addrs.subarray(0, n);
+    let offsets = this.offsets.subarray(0, n + 1);
+    let bytes = this.bytes.subarray(0, this.used);
+    offsets[n] = this.used;
+    if (order) {
+      addrs = new Float64Array(n);
+      offsets = new Uint32Array(n + 1);
+      bytes = Buffer.allocUnsafe(this.used);
+      let used = 0;
+      for (let i = 0; i < n; i++) {
+        const k = order[i];
+        addrs[i] = this.addrs[k];
+        offsets[i] = used;
+        used += this.bytes.copy(bytes, used, this.offsets[k], this.offsets[k + 1]);
+      }
+      offsets[n] = used;
+    }
+    const ends = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const size = this.sizes[at(i)];
+      const next = i + 1 < n ? addrs[i + 1] : addrs[i] + Math.max(size, 1);
+      ends[i] = size > 0 ? addrs[i] + size : Math.max(next, addrs[i] + 1);
+    }
+    return new SymbolTable(addrs, ends, new PackedNames(bytes, offsets));
   }
 }
