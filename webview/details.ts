@@ -1,4 +1,4 @@
-import type { FrameInfo } from '../src/extension/viewer/protocol';
+import type { FrameInfo } from '../src/core/viewer/protocol';
 import { clear, fmt, h, pct } from './dom';
 import { frameCache, SMALL, type FNode, type Strings } from './tree';
 

@@ -1,4 +1,6 @@
 // Browser side of the flame graph viewer. It draws what the host sends and never reads profile files.
+// Before anything asks for the VS Code API: the offline HTML export supplies its own.
+import './offline';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
@@ -7,9 +9,10 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
-import type { HostMessage, PersistedState, ProfileInfo, TreeKind, ViewOptions, WebviewMessage } from '../src/extension/viewer/protocol';
+import type { HostMessage, PersistedState, ProfileInfo, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
 import { CATEGORIES } from '../src/core/model/frame';
 import { FlameView } from './flame';
+import { startDiff } from './diff';
 import { TreeTable } from './tables';
 import { renderSummary } from './summary';
 import { showDetails, showTooltip } from './details';
@@ -30,6 +33,10 @@ const roots: Partial<Record<TreeKind, FNode>> = {};
 let palette: Record<string, string> = {};
 let matchColor = '#e600e6';
 let firstPaintDone = false;
+/** Set when the host opened this page as a comparison: it then gets every message. */
+let diffHandler: ((m: HostMessage) => void) | undefined;
+/** The offline HTML export has no host to save files or open sources. */
+let offline = false;
 
 const save = (patch: Partial<PersistedState>) => {
   state = { ...state, ...patch };
@@ -149,6 +156,16 @@ function buildUi(): void {
     h('label', { class: 'inline' }, s.mergeBy),
     mergeBy,
   );
+  if (!offline) {
+    const exportButton = document.createElement('vscode-button');
+    exportButton.setAttribute('secondary', '');
+    exportButton.setAttribute('icon', 'export');
+    exportButton.setAttribute('title', s.exportHint);
+    exportButton.classList.add('export');
+    exportButton.textContent = s.export;
+    exportButton.addEventListener('click', () => post({ type: 'export' }));
+    toolbar.append(exportButton);
+  }
   const crumbs = h('nav', { class: 'crumbs', attrs: { 'aria-label': 'zoom path' } });
   const legend = h('div', { class: 'legend', attrs: { 'aria-label': s.legend } });
   const details = h('div', { class: 'details', attrs: { 'aria-live': 'polite' } }, s.hint);
@@ -357,8 +374,17 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
 window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
   const m = e.data;
   const received = performance.now();
+  if (diffHandler) {
+    diffHandler(m);
+    return;
+  }
   switch (m.type) {
     case 'init':
+      if (m.kind === 'diff') {
+        diffHandler = startDiff(app, m, post);
+        break;
+      }
+      offline = !!m.offline;
       s = m.strings;
       info = m.info;
       options = { ...m.options };

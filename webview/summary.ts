@@ -1,4 +1,4 @@
-import type { ProfileInfo } from '../src/extension/viewer/protocol';
+import type { ProfileInfo } from '../src/core/viewer/protocol';
 import { CATEGORIES } from '../src/core/model/frame';
 import { clear, h, pct } from './dom';
 import type { Strings } from './tree';

@@ -1,4 +1,4 @@
-import type { CompactTree, FrameInfo } from '../src/extension/viewer/protocol';
+import type { CompactTree, FrameInfo } from '../src/core/viewer/protocol';
 import { fmt } from './dom';
 
 /** Frame id of merged "small frames" entries (SMALL_FRAMES in core/model/prune). */
@@ -42,7 +42,8 @@ export function displayName(frame: number, merged: number, s: Strings): string {
   return name;
 }
 
-export function buildNodes(data: CompactTree, s: Strings, depth0 = 0, up?: FNode): FNode {
+/** `each` sees every node with its index in `data` (the diff view attaches per-entry figures). */
+export function buildNodes(data: CompactTree, s: Strings, depth0 = 0, up?: FNode, each?: (n: FNode, i: number) => void): FNode {
   const nodes: FNode[] = new Array(data.node.length);
   for (let i = 0; i < data.node.length; i++) {
     const p = data.parent[i];
@@ -59,6 +60,7 @@ export function buildNodes(data: CompactTree, s: Strings, depth0 = 0, up?: FNode
       depth: parent ? parent.depth + 1 : depth0,
     };
     nodes[i] = n;
+    each?.(n, i);
     if (p >= 0) (nodes[p].children ??= []).push(n);
   }
   return nodes[0];

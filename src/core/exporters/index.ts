@@ -1,6 +1,7 @@
 import type { Profile } from '../model';
 import { toCpuProfile } from './cpuprofile';
 import { toFolded } from './folded';
+import { toHtml } from './html';
 import { toJsonReport } from './json';
 import { toSpeedscope } from './speedscope';
 import { toSvg } from './svg';
@@ -49,4 +50,5 @@ registerExporter({ format: 'json', extension: '.json', description: 'stable summ
 registerExporter({ format: 'folded', extension: '.folded', description: 'folded stacks, one line per stack', write: toFolded });
 registerExporter({ format: 'cpuprofile', extension: '.cpuprofile', description: 'Chrome DevTools CPU profile', write: (p) => JSON.stringify(toCpuProfile(p)) });
 registerExporter({ format: 'speedscope', extension: '.speedscope.json', description: 'speedscope file format', write: (p, o) => JSON.stringify(toSpeedscope(p, o.source)) });
+registerExporter({ format: 'html', extension: '.html', description: 'the interactive viewer as one offline page', write: (p, o) => toHtml(p, { source: o.source }) });
 registerExporter({ format: 'svg', extension: '.svg', description: 'static flame graph', write: (p, o) => toSvg(p, o.source ? { title: o.source } : {}) });

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { notBuiltYet, type LoadedProfile, type Services, type ShowOptions, type Viewer } from '../services';
+import { type LoadedProfile, type Services, type ShowOptions, type Viewer } from '../services';
 import { CORE_SCHEME, CoreSourceProvider } from './coreSource';
+import { DIFF_VIEW_TYPE, DiffPanel } from './diffPanel';
 import { VIEW_TYPE, webviewOptions } from './html';
 import { ProfilePanel } from './panel';
 import type { PersistedState } from './protocol';
@@ -8,6 +9,7 @@ import type { PersistedState } from './protocol';
 /** The flame graph webview host: one panel per profile, restored after a reload from the profile's path. */
 export function createViewer(context: vscode.ExtensionContext, services: () => Services): { viewer: Viewer; disposables: vscode.Disposable[] } {
   const panels = new Map<string, ProfilePanel>();
+  const diffs = new Map<string, DiffPanel>();
 
   const attach = (panel: vscode.WebviewPanel, p: LoadedProfile, state?: PersistedState): ProfilePanel => {
     panels.get(p.id)?.panel.dispose();
@@ -38,7 +40,19 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
       const pp = attach(panel, p, { path: p.path });
       if (opts.revealFrame !== undefined) pp.reveal(opts.revealFrame);
     },
-    showDiff: async () => notBuiltYet(vscode.l10n.t('The differential flame graph')),
+    async showDiff(before: LoadedProfile, after: LoadedProfile) {
+      const key = `${before.id}→${after.id}`;
+      const open = diffs.get(key);
+      if (open) {
+        open.panel.reveal();
+        return;
+      }
+      const panel = vscode.window.createWebviewPanel(DIFF_VIEW_TYPE, vscode.l10n.t('Compare: {0} → {1}', before.label, after.label), vscode.ViewColumn.Active, webviewOptions(context.extensionUri));
+      const dp = new DiffPanel(panel, before, after, services, () => {
+        if (diffs.get(key) === dp) diffs.delete(key);
+      });
+      diffs.set(key, dp);
+    },
   };
 
   const serializer: vscode.WebviewPanelSerializer<PersistedState> = {
@@ -72,7 +86,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
         void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame could not open {0}: {1}', path, (e as Error).message));
       }
     }),
-    { dispose: () => [...panels.values()].forEach((p) => p.panel.dispose()) },
+    { dispose: () => [...panels.values(), ...diffs.values()].forEach((p) => p.panel.dispose()) },
   ];
   return { viewer, disposables };
 }

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import * as l10n from '@vscode/l10n';
+import type { Profile } from '../model';
+import { embedProfile, scriptSafeJson } from '../viewer/embed';
+import { webviewStrings } from '../viewer/strings';
+
+/**
+ * The folder with the built viewer (webview.js, webview.css, codicon.*). The CLI and the extension run
+ * from dist/ themselves; tests run from out/test/…, so look upwards for a dist/ that has the viewer.
+ */
+export function findViewerAssets(from: string = __dirname): string {
+  for (let dir = from, i = 0; i < 6; i++, dir = dirname(dir)) {
+    if (basename(dir) === 'dist' && existsSync(join(dir, 'webview.js'))) return dir;
+    if (existsSync(join(dir, 'dist', 'webview.js'))) return join(dir, 'dist');
+  }
+  throw new Error(l10n.t('the viewer bundle (dist/webview.js) was not found next to {0}: build it first (npm run build)', from));
+}
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Default colours of a light VS Code theme: the viewer's CSS reads them from the theme it runs in. */
+const LIGHT_THEME = `:root{--vscode-font-family:system-ui,-apple-system,"Segoe UI",sans-serif;--vscode-font-size:13px;--vscode-editor-font-family:ui-monospace,Menlo,Consolas,monospace;
+--vscode-foreground:#3b3b3b;--vscode-editor-background:#ffffff;--vscode-editor-foreground:#3b3b3b;--vscode-descriptionForeground:#717171;
+--vscode-panel-border:#e5e5e5;--vscode-focusBorder:#005fb8;--vscode-textLink-foreground:#005fb8;--vscode-errorForeground:#f85149;
+--vscode-editorWarning-foreground:#bf8803;--vscode-list-hoverBackground:#f2f2f2;--vscode-list-activeSelectionBackground:#e4e6f1;
+--vscode-list-activeSelectionForeground:#000000;--vscode-editorHoverWidget-background:#f8f8f8;--vscode-editorHoverWidget-foreground:#3b3b3b;
+--vscode-editorHoverWidget-border:#c8c8c8;--vscode-charts-red:#e51400;--vscode-charts-blue:#1a85ff;--vscode-charts-yellow:#bf8803;
+--vscode-charts-orange:#d18616;--vscode-charts-green:#388a34;--vscode-charts-purple:#652d90;--vscode-charts-foreground:#616161;--vscode-charts-lines:#616161;
+--vscode-button-background:#005fb8;--vscode-button-foreground:#ffffff;--vscode-button-hoverBackground:#0258a8;--vscode-button-secondaryBackground:#e5e5e5;
+--vscode-button-secondaryForeground:#3b3b3b;--vscode-button-secondaryHoverBackground:#cccccc;--vscode-input-background:#ffffff;--vscode-input-foreground:#3b3b3b;
+--vscode-input-border:#cecece;--vscode-settings-textInputBackground:#ffffff;--vscode-settings-textInputBorder:#cecece;--vscode-dropdown-background:#ffffff;
+--vscode-dropdown-border:#cecece;--vscode-dropdown-foreground:#3b3b3b;--vscode-checkbox-background:#f8f8f8;--vscode-checkbox-border:#cecece;
+--vscode-settings-dropdownBackground:#ffffff;--vscode-settings-dropdownBorder:#cecece;--vscode-settings-dropdownForeground:#3b3b3b;--vscode-settings-dropdownListBorder:#c8c8c8;
+--vscode-settings-textInputForeground:#3b3b3b;--vscode-checkbox-foreground:#3b3b3b;--vscode-input-placeholderForeground:#767676;--vscode-badge-background:#cccccc;--vscode-badge-foreground:#3b3b3b;
+--vscode-list-focusOutline:#005fb8;--vscode-list-highlightForeground:#0066bf;--vscode-widget-shadow:rgba(0,0,0,.16);--vscode-panel-background:#f8f8f8;--vscode-settings-headerBorder:#e5e5e5;
+--vscode-panelTitle-activeForeground:#3b3b3b;--vscode-panelTitle-activeBorder:#005fb8;--vscode-panelTitle-inactiveForeground:#717171}
+html,body{background:var(--vscode-editor-background)}`;
+
+export interface HtmlOptions {
+  /** Name shown in the title and the summary. */
+  source?: string;
+  /** Folder of webview.js and its CSS (default: found from this bundle's location). */
+  assets?: string;
+}
+
+/**
+ * The viewer as one offline page: the webview bundle, its CSS and the codicon font inline, the whole
+ * profile as inert JSON, and a CSP that allows nothing but those (no network at all).
+ */
+export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
+  const dir = opts.assets ?? findViewerAssets();
+  const read = (f: string) => readFileSync(join(dir, f), 'utf8');
+  const label = basename(opts.source ?? profile.meta.source ?? 'profile');
+  // The script sits in the page as text: make sure nothing in it can close or comment out its element.
+  const script = read('webview.js').replace(/\r\n?/g, '\n').replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  const viewerCss = readFileSync(join(dir, '..', 'media', 'viewer.css'), 'utf8');
+  const style = `${LIGHT_THEME}\n${read('webview.css')}\n${viewerCss}`.replace(/\r\n?/g, '\n').replace(/<\/(style)/gi, '<\\/$1');
+  const font = readFileSync(join(dir, 'codicon.ttf')).toString('base64');
+  const codicons = read('codicon.css').replace(/url\(["']?\.\/codicon\.ttf[^)"']*["']?\)/g, `url("data:font/ttf;base64,${font}")`);
+  const codiconHref = `data:text/css;base64,${Buffer.from(codicons).toString('base64')}`;
+  const data = scriptSafeJson(embedProfile(profile, label, webviewStrings()));
+  const csp = [
+    "default-src 'none'",
+    `script-src ${sha256(script)}`,
+    `style-src ${sha256(style)} data:`,
+    'font-src data:',
+    'img-src data:',
+    "connect-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html>
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="generator" content="node-flame">
+<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${codiconHref}">
+<style>${style}</style>
+<title>${escapeHtml(l10n.t('Flame graph: {0}', label))}</title>
+</head>
+<body class="vscode-light">
+<div id="app"></div>
+<script type="application/json" id="node-flame-data">${data}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}

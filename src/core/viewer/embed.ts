@@ -1,0 +1,60 @@
+import { CallTree, type Frame, type Profile } from '../model';
+import type { ViewOptions } from '../model/transform';
+
+/**
+ * A whole profile as JSON for the offline HTML export: the frame table and the call tree in parallel
+ * arrays, so the page can answer every request the viewer makes (toggles, zoom detail, bottom-up, search).
+ */
+export interface EmbeddedProfile {
+  version: 1;
+  label: string;
+  path: string;
+  format: Profile['format'];
+  meta: Profile['meta'];
+  threads: Profile['threads'];
+  warnings: string[];
+  frames: Frame[];
+  parent: number[];
+  frame: number[];
+  self: number[];
+  strings: Record<string, string>;
+  options?: ViewOptions;
+}
+
+export function embedProfile(p: Profile, label: string, strings: Record<string, string>, options?: ViewOptions): EmbeddedProfile {
+  const t = p.tree;
+  const parent: number[] = new Array(t.count);
+  const frame: number[] = new Array(t.count);
+  const self: number[] = new Array(t.count);
+  for (let i = 0; i < t.count; i++) {
+    parent[i] = t.parent[i];
+    frame[i] = t.frame[i];
+    self[i] = t.self[i];
+  }
+  // Only the fields views read: no `generated` positions of other machines' temp files needed twice.
+  const frames = p.frames.map(({ name, file, line, column, category, tier, pkg, lib, generated }) => ({ name, file, line, column, category, tier, pkg, lib, generated }));
+  return { version: 1, label, path: p.meta.source ?? label, format: p.format, meta: p.meta, threads: p.threads, warnings: p.warnings, frames, parent, frame, self, strings, options };
+}
+
+/** The profile back from its JSON; throws on a shape that is not one. */
+export function restoreProfile(e: EmbeddedProfile): Profile {
+  const n = e.parent.length;
+  if (e.version !== 1 || e.frame.length !== n || e.self.length !== n || n < 1) throw new Error('embedded profile: bad shape');
+  const tree = new CallTree(Math.max(16, n));
+  for (let i = 1; i < n; i++) {
+    const p = e.parent[i];
+    if (!(p >= 0 && p < i) || !(e.frame[i] >= 0 && e.frame[i] < e.frames.length)) throw new Error(`embedded profile: bad node ${i}`);
+    // Children come after their parents, so node ids are reproduced one to one.
+    if (tree.child(p, e.frame[i]) !== i) throw new Error(`embedded profile: node ${i} repeats a sibling`);
+  }
+  for (let i = 0; i < n; i++) if (e.self[i]) tree.addSelf(i, e.self[i]);
+  return { format: e.format, meta: e.meta, frames: e.frames, tree, threads: e.threads, lineHits: new Map(), warnings: e.warnings };
+}
+
+/**
+ * JSON that can sit inside `<script type="application/json">`: no `<`, `>` or `&` (so no `</script>`
+ * or `<!--` can end or bend the element), and no U+2028/2029. Read back with textContent + JSON.parse.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,117 @@
+// Messages between the viewer host and its webview. No `vscode` import: the webview bundle shares these types.
+import type { Category, SourcePosition, Tier } from '../model/frame';
+import type { CompactTree } from '../model/prune';
+import type { ViewOptions } from '../model/transform';
+
+export type { CompactTree, ViewOptions };
+
+/** `top`: call tree (flame graph); `bottom`: bottom-up tree (inverted icicle). */
+export type TreeKind = 'top' | 'bottom';
+
+/** What the webview needs of a frame; strings are shown as text, never as markup. */
+export interface FrameInfo extends SourcePosition {
+  name: string;
+  category: Category;
+  tier?: Tier;
+  pkg?: string;
+  lib?: string;
+  generated?: SourcePosition;
+}
+
+export interface ProfileInfo {
+  label: string;
+  path: string;
+  format: string;
+  mode?: string;
+  command?: string;
+  nodeVersion?: string;
+  durationMs: number | null;
+  intervalMs?: number;
+  totalWeight: number;
+  threads: { name: string; samples: number }[];
+  warnings: string[];
+  categories: Record<Category, number>;
+  tick: { javascript: number; cpp: number; gc: number; sharedLibraries: number; unaccounted: number; other: number };
+}
+
+/** Persisted by the webview (`setState`) and handed back to the serializer after a reload. */
+export interface PersistedState {
+  path: string;
+  options?: ViewOptions;
+  tree?: TreeKind;
+  tab?: string;
+}
+
+/** One side of a comparison. */
+export interface DiffSide {
+  label: string;
+  path: string;
+  format: string;
+  totalWeight: number;
+}
+
+/** A row of the biggest-changes table: shares (0..1) of each profile's samples with the function on the stack. */
+export interface DiffChangeInfo {
+  name: string;
+  file: string;
+  line: number;
+  category: Category;
+  before: number;
+  after: number;
+  delta: number;
+  /** A frame of the differential graph for this function (to open its source), or -1. */
+  frame: number;
+}
+
+/** `after`: widths are the after profile's shares (what runs now); `before`: what used to run, so removed towers show. */
+export type SizeBy = 'after' | 'before';
+
+/**
+ * `kind` says which viewer mode the panel is in; a differential mode adds its own kind and
+ * fields (per-node deltas) without changing the single-profile messages.
+ */
+export type HostMessage =
+  | { type: 'init'; kind: 'single'; info: ProfileInfo; options: ViewOptions; strings: Record<string, string>; state?: PersistedState; offline?: boolean }
+  | { type: 'init'; kind: 'diff'; before: DiffSide; after: DiffSide; changes: DiffChangeInfo[]; strings: Record<string, string> }
+  | {
+      /** The differential tree: `data.total`/`self` are shares of the `sizeBy` profile; `before`/`after` per entry are total shares of each. */
+      type: 'diffTree';
+      sizeBy: SizeBy;
+      data: CompactTree;
+      before: number[];
+      after: number[];
+      frames: Record<number, FrameInfo>;
+      expand?: { node: number; small: boolean };
+      hostMs: number;
+    }
+  | {
+      type: 'tree';
+      tree: TreeKind;
+      /** Bumped when the toggles change; replies for an older generation are dropped. */
+      generation: number;
+      data: CompactTree;
+      frames: Record<number, FrameInfo>;
+      /** Set when this replaces the children of one entry: the host node it was asked for. */
+      expand?: { node: number; small: boolean };
+      /** Host node to select and zoom to once drawn. */
+      reveal?: number;
+      /** Host time spent building this message, for the benchmark line. */
+      hostMs: number;
+    }
+  | { type: 'search'; term: string; samples: number; fraction: number; error?: string }
+  | { type: 'noSource'; frame: number; reason: string }
+  | { type: 'error'; message: string };
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'options'; options: ViewOptions }
+  | { type: 'needTree'; tree: TreeKind }
+  | { type: 'expand'; tree: TreeKind; generation: number; node: number; small: boolean; minWeight: number }
+  | { type: 'open'; frame: number; focus: boolean }
+  | { type: 'search'; tree: TreeKind; term: string; regex: boolean }
+  | { type: 'state'; state: PersistedState }
+  | { type: 'metric'; name: string; ms: number }
+  /** The toolbar's Export button: the host asks for a format and a file. */
+  | { type: 'export' }
+  | { type: 'sizeBy'; sizeBy: SizeBy }
+  | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };

@@ -1,0 +1,74 @@
+import * as vscode from 'vscode';
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import { exportFormats, exportProfile, getExporter } from '../../core/exporters';
+import { diffToHtml, diffToJson, diffToText } from '../../core/exporters/diff';
+import type { FunctionChange, Profile } from '../../core/model';
+import type { LoadedProfile } from '../services';
+
+/** The order people share in: pictures and pages first, then files other tools open, then reports. */
+const ORDER = ['svg', 'html', 'folded', 'cpuprofile', 'speedscope', 'json', 'text'];
+
+interface FormatItem extends vscode.QuickPickItem {
+  format: string;
+  extension: string;
+}
+
+function formatItems(): FormatItem[] {
+  const known = exportFormats();
+  const formats = [...ORDER.filter((f) => known.includes(f)), ...known.filter((f) => !ORDER.includes(f))];
+  return formats.map((f) => {
+    const e = getExporter(f)!;
+    return { label: f, description: e.extension, detail: e.description, format: f, extension: e.extension };
+  });
+}
+
+/** `isolate-0x…-v8.log` → `isolate-0x…-v8`: the saved file sits next to the profile with the format's extension. */
+function stem(path: string): string {
+  const b = basename(path);
+  return b.slice(0, b.length - extname(b).length) || b;
+}
+
+async function saveAs(title: string, defaultPath: string, ext: string, write: () => string, log: vscode.LogOutputChannel): Promise<string | undefined> {
+  const uri = await vscode.window.showSaveDialog({
+    title,
+    defaultUri: vscode.Uri.file(defaultPath),
+    filters: { [ext.replace(/^\./, '').toUpperCase()]: [ext.split('.').pop()!] },
+  });
+  if (!uri) return undefined;
+  try {
+    const t0 = performance.now();
+    const text = write();
+    await writeFile(uri.fsPath, text);
+    log.info(`export: ${uri.fsPath} (${text.length} chars, ${(performance.now() - t0).toFixed(0)} ms)`);
+  } catch (e) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame could not export to {0}: {1}', uri.fsPath, (e as Error).message));
+    return undefined;
+  }
+  const reveal = vscode.l10n.t('Reveal in File Explorer');
+  void vscode.window.showInformationMessage(vscode.l10n.t('Node Flame: saved {0}', basename(uri.fsPath)), reveal).then((b) => {
+    if (b === reveal) void vscode.commands.executeCommand('revealFileInOS', uri);
+  });
+  return uri.fsPath;
+}
+
+/** Export… in a profile's viewer: pick a format, pick a file, write the whole profile in that format. */
+export async function exportProfileFromViewer(p: LoadedProfile, log: vscode.LogOutputChannel): Promise<string | undefined> {
+  const item = await vscode.window.showQuickPick(formatItems(), { title: vscode.l10n.t('Export {0} as…', p.label), matchOnDetail: true });
+  if (!item) return undefined;
+  const target = join(dirname(p.path), stem(p.path) + item.extension);
+  return saveAs(vscode.l10n.t('Export profile'), target, item.extension, () => exportProfile(p.profile, item.format, { source: p.label }), log);
+}
+
+/** Export… in the comparison viewer: the diff as an offline page, its JSON or its text table. */
+export async function exportDiffFromViewer(before: LoadedProfile, after: LoadedProfile, changes: FunctionChange[], log: vscode.LogOutputChannel): Promise<string | undefined> {
+  const items: (FormatItem & { write: (b: Profile, a: Profile) => string })[] = [
+    { label: 'html', description: '.html', detail: vscode.l10n.t('differential flame graph and the table of changes, one offline page'), format: 'html', extension: '.html', write: (b, a) => diffToHtml(b, a, before.label, after.label) },
+    { label: 'json', description: '.json', detail: vscode.l10n.t('the changes as JSON'), format: 'json', extension: '.json', write: () => JSON.stringify(diffToJson(changes), null, 2) + '\n' },
+    { label: 'text', description: '.txt', detail: vscode.l10n.t('the changes as a text table'), format: 'text', extension: '.txt', write: () => diffToText(changes, before.label, after.label) },
+  ];
+  const item = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Export the comparison as…') });
+  if (!item) return undefined;
+  const target = join(dirname(after.path), `diff-${stem(before.path)}-${stem(after.path)}${item.extension}`);
+  return saveAs(vscode.l10n.t('Export comparison'), target, item.extension, () => item.write(before.profile, after.profile), log);
+}

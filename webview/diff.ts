@@ -1,0 +1,304 @@
+// The comparison mode of the viewer: a differential flame graph and the table of biggest changes.
+import type { DiffChangeInfo, HostMessage, SizeBy, WebviewMessage } from '../src/core/viewer/protocol';
+import { deltaTint, mixRgb, parseRgb, type Rgb } from '../src/core/viewer/diffColor';
+import { FlameView } from './flame';
+import { clear, fmt, h } from './dom';
+import { buildNodes, findNode, frameCache, graft, pathOf, SMALL, type FNode, type Strings } from './tree';
+
+type Init = Extract<HostMessage, { type: 'init'; kind: 'diff' }>;
+type Figures = { before: number; after: number };
+
+const share = (x: number) => `${(x * 100).toFixed(Math.abs(x) >= 0.1 || x === 0 ? 1 : 2)}%`;
+const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${share(Math.abs(x))}`;
+const loc = (file: string, line: number) => (file ? `${file}${line ? `:${line}` : ''}` : '');
+
+/** Builds the comparison UI into `app` and returns the handler for the host's later messages. */
+export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage) => void): (m: HostMessage) => void {
+  const s: Strings = init.strings;
+  const figures = new WeakMap<FNode, Figures>();
+  const thresholds = new WeakMap<FNode, number>();
+  let sizeBy: SizeBy = 'after';
+  let root: FNode | undefined;
+  let firstPaint = false;
+  document.body.dataset.mode = 'diff';
+  document.body.dataset.profile = `${init.before.label} → ${init.after.label}`;
+
+  // Theme colours for growth, shrinkage and no change, resolved through hidden swatches.
+  const swatches = h('div', { class: 'palette', attrs: { 'aria-hidden': 'true' } }, h('span', { class: 'diff-up' }), h('span', { class: 'diff-down' }), h('span', { class: 'diff-same' }), h('span', { class: 'cat-match' }), h('span', { class: 'cat-small' }));
+  document.body.append(swatches);
+  let colors: { up: Rgb; down: Rgb; same: Rgb; match: string; small: string };
+  const readColors = () => {
+    const [up, down, same, match, small] = Array.from(swatches.children).map((el) => getComputedStyle(el).backgroundColor);
+    colors = { up: parseRgb(up) ?? [214, 69, 65], down: parseRgb(down) ?? [55, 121, 224], same: parseRgb(same) ?? [128, 128, 128], match, small };
+  };
+  readColors();
+  const deltaColor = (delta: number) => {
+    const t = deltaTint(delta);
+    return mixRgb(colors.same, t >= 0 ? colors.up : colors.down, Math.abs(t));
+  };
+  const colorOf = (n: FNode) => {
+    if (n.frame === SMALL) return colors.small;
+    const f = figures.get(n);
+    return f ? deltaColor(f.after - f.before) : colors.small;
+  };
+
+  // ---- layout ----
+  clear(app);
+  const errorEl = h('div', { class: 'error', attrs: { role: 'alert' } });
+  const tooltipEl = h('div', { class: 'tooltip', attrs: { role: 'tooltip' } });
+  document.body.append(tooltipEl);
+  const sizeSelect = document.createElement('vscode-single-select') as unknown as HTMLElement & { value: string };
+  sizeSelect.classList.add('size-by');
+  for (const [v, label] of [['after', s.sizeAfter], ['before', s.sizeBefore]]) {
+    const o = document.createElement('vscode-option');
+    o.setAttribute('value', v);
+    if (v === sizeBy) o.setAttribute('selected', '');
+    o.textContent = label;
+    sizeSelect.append(o);
+  }
+  sizeSelect.addEventListener('change', () => {
+    sizeBy = sizeSelect.value as SizeBy;
+    post({ type: 'sizeBy', sizeBy });
+  });
+  const search = document.createElement('vscode-textfield') as unknown as HTMLInputElement;
+  search.classList.add('search');
+  search.setAttribute('placeholder', s.search);
+  search.setAttribute('aria-label', s.search);
+  const matched = h('span', { class: 'matched', attrs: { 'aria-live': 'polite' } });
+  const button = (icon: string, label: string, onClick: () => void, secondary = true) => {
+    const b = document.createElement('vscode-button');
+    if (secondary) b.setAttribute('secondary', '');
+    b.setAttribute('icon', icon);
+    b.textContent = label;
+    b.addEventListener('click', onClick);
+    return b;
+  };
+  const exportButton = button('export', s.export, () => post({ type: 'export' }));
+  exportButton.classList.add('export');
+  exportButton.setAttribute('title', s.export);
+  const title = h('span', { class: 'diff-title' }, h('span', { class: 'side before' }, init.before.label), ' → ', h('span', { class: 'side after' }, init.after.label));
+  const toolbar = h(
+    'div',
+    { class: 'toolbar' },
+    title,
+    h('label', { class: 'inline' }, s.sizeBy),
+    sizeSelect,
+    search,
+    matched,
+    button('home', s.reset, () => flame.resetZoom()),
+    h('span', { class: 'grow' }),
+    exportButton,
+  );
+  const crumbs = h('nav', { class: 'crumbs', attrs: { 'aria-label': 'zoom path' } });
+  const chart = h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'diff' } });
+  const charts = h('div', { class: 'charts' }, chart);
+  const legendSwatch = (delta: number) => {
+    const sw = h('span', { class: 'swatch' });
+    sw.style.backgroundColor = deltaColor(delta);
+    return sw;
+  };
+  const legend = h('div', { class: 'legend diff-legend' });
+  const renderLegend = () => {
+    clear(legend);
+    legend.append(
+      h('span', { class: 'item' }, legendSwatch(-0.15), s.shrank),
+      h('span', { class: 'item' }, legendSwatch(-0.02), ''),
+      h('span', { class: 'item' }, legendSwatch(0), s.unchanged),
+      h('span', { class: 'item' }, legendSwatch(0.02), ''),
+      h('span', { class: 'item' }, legendSwatch(0.15), s.grew),
+      h('span', { class: 'dim' }, s.diffHint),
+    );
+  };
+  renderLegend();
+  const details = h('div', { class: 'details diff-details', attrs: { 'aria-live': 'polite' } }, s.diffHint);
+  const changes = h('div', { class: 'changes' });
+  app.append(h('div', { class: 'diff-view' }, errorEl, toolbar, crumbs, charts, legend, details, h('h3', { class: 'changes-title' }, s.changes), changes));
+
+  // ---- details and tooltip: before %, after %, change ----
+  const fill = (el: HTMLElement, name: string, file: string, line: number, f: Figures, color: string) => {
+    clear(el);
+    const sw = h('span', { class: 'swatch' });
+    sw.style.backgroundColor = color;
+    const rows: Array<[string, string]> = [
+      [s.file, file ? loc(file, line) : s.noFile],
+      [s.before, share(f.before)],
+      [s.after, share(f.after)],
+      [s.delta, signed(f.after - f.before)],
+    ];
+    el.append(h('div', { class: 'title' }, sw, name), h('dl', null, ...rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', { class: k === s.delta ? 'delta' : '' }, v)])));
+  };
+  const describe = (el: HTMLElement, n: FNode) => {
+    const f = frameCache.get(n.frame);
+    fill(el, n.frame === SMALL || !f ? n.name : f.name || n.name, f?.file ?? '', f?.line ?? 0, figures.get(n) ?? { before: 0, after: 0 }, colorOf(n));
+  };
+  const tooltip = (n: FNode | undefined, ev?: MouseEvent) => {
+    if (!n || !ev) {
+      tooltipEl.classList.remove('visible');
+      return;
+    }
+    describe(tooltipEl, n);
+    tooltipEl.classList.add('visible');
+    const { offsetWidth: w, offsetHeight: hh } = tooltipEl;
+    let x = ev.clientX + 12;
+    let y = ev.clientY + 12;
+    if (x + w > window.innerWidth) x = Math.max(4, ev.clientX - w - 12);
+    if (y + hh > window.innerHeight) y = Math.max(4, ev.clientY - hh - 12);
+    tooltipEl.style.left = `${x}px`;
+    tooltipEl.style.top = `${y}px`;
+  };
+
+  const requestExpand = (n: FNode) => post({ type: 'diffExpand', sizeBy, node: n.host, small: n.frame === SMALL, minWeight: thresholds.get(n) ?? 0 });
+  const renderCrumbs = (n: FNode) => {
+    clear(crumbs);
+    pathOf(n).forEach((x, i, all) => {
+      if (i) crumbs.append(h('span', { class: 'sep codicon codicon-chevron-right' }));
+      const b = h('button', { class: 'crumb', attrs: { type: 'button' } }, x.name);
+      if (i === all.length - 1) b.setAttribute('aria-current', 'true');
+      b.addEventListener('click', () => flame.zoomTo(x));
+      crumbs.append(b);
+    });
+  };
+  const flame = new FlameView(chart, false, {
+    color: colorOf,
+    matchColor: () => colors.match,
+    onSelect: (n, how, focus) => {
+      describe(details, n);
+      if (how === 'click' && n.frame >= 0) post({ type: 'open', frame: n.frame, focus });
+    },
+    onZoom: renderCrumbs,
+    requestExpand,
+    tooltip,
+    metric: (name, ms) => {
+      document.body.dataset[`${name}Ms`] = ms.toFixed(1);
+      post({ type: 'metric', name, ms });
+    },
+  });
+  new ResizeObserver(() => flame.resize()).observe(charts);
+
+  // ---- search: the host gives the share over the whole tree ----
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const runSearch = () => {
+    const term = search.value;
+    if (!term) {
+      flame.search(undefined);
+      matched.textContent = '';
+      return;
+    }
+    const lower = term.toLowerCase();
+    flame.search((n) => (frameCache.get(n.frame)?.name ?? n.name).toLowerCase().includes(lower));
+    post({ type: 'search', tree: 'top', term, regex: false });
+  };
+  search.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(runSearch, 120);
+  });
+
+  // ---- the biggest changes ----
+  let chosen: HTMLTableRowElement | undefined;
+  const chooseChange = (c: DiffChangeInfo, row: HTMLTableRowElement, focus: boolean) => {
+    chosen?.classList.remove('selected');
+    chosen = row;
+    row.classList.add('selected');
+    fill(details, c.name, c.file, c.line, c, deltaColor(c.delta));
+    // Highlight where the function is in the graph; the search box says it is a highlight.
+    search.value = c.name;
+    flame.search((n) => n.frame === c.frame || (frameCache.get(n.frame)?.name === c.name && (frameCache.get(n.frame)?.file ?? '') === c.file));
+    matched.textContent = '';
+    if (c.frame >= 0) post({ type: 'open', frame: c.frame, focus });
+  };
+  const head = h('tr', null, ...[s.function, s.location, s.before, s.after, s.delta].map((t, i) => h('th', { class: i >= 2 ? 'num' : '' }, t)));
+  const body = h('tbody');
+  init.changes.forEach((c, i) => {
+    const row = h(
+      'tr',
+      { class: c.delta > 0 ? 'up' : c.delta < 0 ? 'down' : '', attrs: { tabindex: '0', 'data-index': String(i) } },
+      h('td', { class: 'name' }, c.name),
+      h('td', { class: 'loc', attrs: { title: loc(c.file, c.line) } }, loc(c.file, c.line)),
+      h('td', { class: 'num' }, share(c.before)),
+      h('td', { class: 'num' }, share(c.after)),
+      h('td', { class: 'num delta' }, signed(c.delta)),
+    );
+    const sw = h('span', { class: 'swatch' });
+    sw.style.backgroundColor = deltaColor(c.delta);
+    row.firstChild!.insertBefore(sw, row.firstChild!.firstChild);
+    row.addEventListener('click', (e) => chooseChange(c, row, e.ctrlKey || e.metaKey));
+    row.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') chooseChange(c, row, true);
+      else if (e.key === 'ArrowDown') (row.nextElementSibling as HTMLElement | null)?.focus();
+      else if (e.key === 'ArrowUp') (row.previousElementSibling as HTMLElement | null)?.focus();
+      else return;
+      e.preventDefault();
+    });
+    body.append(row);
+  });
+  changes.append(h('table', { class: 'changes-table' }, h('thead', null, head), body));
+
+  const onTree = (m: Extract<HostMessage, { type: 'diffTree' }>, received: number) => {
+    if (m.sizeBy !== sizeBy) return;
+    for (const [id, f] of Object.entries(m.frames)) frameCache.set(Number(id), f);
+    const sub = buildNodes(m.data, s, 0, undefined, (n, i) => {
+      figures.set(n, { before: m.before[i], after: m.after[i] });
+      if (n.frame === SMALL) thresholds.set(n, m.data.minWeight);
+    });
+    if (m.expand && root) {
+      const target = findNode(root, (n) => n.host === m.expand!.node && (m.expand!.small ? n.frame === SMALL : n.frame !== SMALL) && n.pruned);
+      if (!target) return;
+      graft(target, sub);
+      const z = flame.zoomed;
+      flame.setRoot(root, z && pathOf(z)[0] === root ? z : target);
+      return;
+    }
+    root = sub;
+    flame.setRoot(sub);
+    if (search.value) runSearch();
+    if (!firstPaint) {
+      firstPaint = true;
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          document.body.dataset.nodes = String(m.data.node.length);
+          document.body.dataset.renderMs = (performance.now() - received).toFixed(1);
+          document.body.dataset.firstPaintMs = performance.now().toFixed(1);
+        }),
+      );
+    }
+  };
+
+  document.addEventListener('keydown', (e) => {
+    const t = e.target as HTMLElement;
+    if (/^(INPUT|TEXTAREA|VSCODE-TEXTFIELD|VSCODE-SINGLE-SELECT|TR)$/.test(t.tagName)) {
+      if (e.key === 'Escape') t.blur();
+      return;
+    }
+    if (e.key === '/') {
+      e.preventDefault();
+      search.focus();
+    } else if (flame.key(e)) e.preventDefault();
+  });
+  // Theme switches change the colours: re-read them and repaint.
+  new MutationObserver(() => {
+    readColors();
+    flame.redraw();
+    renderLegend();
+  }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
+  return (m) => {
+    const received = performance.now();
+    switch (m.type) {
+      case 'diffTree':
+        onTree(m, received);
+        break;
+      case 'search':
+        if (m.term !== search.value) break;
+        matched.textContent = m.error ? fmt(s.badRegex, m.error) : fmt(s.matched, (100 * m.fraction).toFixed(m.fraction >= 0.1 ? 1 : 2));
+        break;
+      case 'noSource':
+        details.append(h('div', { class: 'no-source' }, m.reason));
+        break;
+      case 'error':
+        errorEl.textContent = m.message;
+        break;
+      default:
+        break;
+    }
+  };
+}

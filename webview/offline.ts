@@ -1,0 +1,72 @@
+// The offline HTML export: no VS Code host, so the page answers its own messages from the profile
+// embedded in it. Loaded before main.ts runs; does nothing inside VS Code.
+import type { HostMessage, PersistedState, WebviewMessage } from '../src/core/viewer/protocol';
+import { restoreProfile, type EmbeddedProfile } from '../src/core/viewer/embed';
+import { ViewerSession } from '../src/core/viewer/session';
+
+interface Api {
+  postMessage(m: WebviewMessage): void;
+  getState(): PersistedState | undefined;
+  setState(s: PersistedState): void;
+}
+
+declare global {
+  var acquireVsCodeApi: (() => Api) | undefined;
+}
+
+function localHost(data: EmbeddedProfile): Api {
+  const session = new ViewerSession(restoreProfile(data), data.label, data.path, data.options);
+  let state: PersistedState | undefined;
+  // Answers come later, as the host's would: the page may still be setting up when it asks.
+  const send = (m: HostMessage | undefined) => {
+    if (m) setTimeout(() => window.dispatchEvent(new MessageEvent('message', { data: m })), 0);
+  };
+  const answer = (m: WebviewMessage) => {
+    switch (m.type) {
+      case 'ready':
+        send({ type: 'init', kind: 'single', info: session.info(), options: session.options, strings: data.strings, offline: true });
+        for (const k of session.wanted) send(session.tree(k));
+        return;
+      case 'options':
+        session.setOptions(m.options).forEach(send);
+        return;
+      case 'needTree':
+        send(session.tree(m.tree));
+        return;
+      case 'expand':
+        send(session.expand(m));
+        return;
+      case 'search':
+        send(session.search(m.tree, m.term, m.regex));
+        return;
+      case 'open': {
+        // No editor here: say where the code is instead.
+        const f = session.frame(m.frame);
+        const where = f?.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : '';
+        send({ type: 'noSource', frame: m.frame, reason: where ? `${data.strings.offline} ${where}` : data.strings.offline });
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  return {
+    postMessage: (m) => {
+      try {
+        answer(m);
+      } catch (e) {
+        send({ type: 'error', message: (e as Error).message });
+      }
+    },
+    getState: () => state,
+    setState: (s) => {
+      state = s;
+    },
+  };
+}
+
+const el = typeof document !== 'undefined' ? document.getElementById('node-flame-data') : null;
+if (typeof globalThis.acquireVsCodeApi !== 'function' && el) {
+  const api = localHost(JSON.parse(el.textContent ?? '') as EmbeddedProfile);
+  globalThis.acquireVsCodeApi = () => api;
+}
