@@ -178,7 +178,7 @@ test('SIGUSR1 switches on the inspector of a listed local Node process', { timeo
   const targets = await enableInspector(proc);
   assert.equal(targets[0].address, `127.0.0.1:${inspectPort}`);
   const session = await AttachSession.start(targets[0], { chunkMs: 0 });
-  await load(s.appPort, 300);
+  await load(s.appPort, 1000);
   const r = await session.stop();
   assert.ok(r.profile, 'a profile came back');
   const names = r.profile.nodes.map((n) => n.callFrame.functionName);
