@@ -153,3 +153,11 @@ test('Sparkplug code has no source positions: no line is invented, the warning c
   assert.deepEqual([...iso.linelessTicks], [['sparkplug', 2]]);
   assert.ok(iso.notes('x.log').some((n) => n.includes('2 of 2 ticks') && n.includes('sparkplug 2')));
 });
+
+test('ticks without a pc are told apart from pcs outside known code', () => {
+  const { iso, p } = replay([FOO, `tick,0x0,${(ts += 1000)},0,0x0,5`, tick(0x99999), tick(0x10010)]);
+  assert.deepEqual(stacks(p), { '(unaccounted)': 2, foo: 1 });
+  const notes = iso.notes('x.log');
+  assert.ok(notes.some((n) => n.includes('1 of 3 ticks have no program counter')), notes.join('\n'));
+  assert.ok(notes.some((n) => n.includes('1 of 3 ticks had a program counter outside')), notes.join('\n'));
+});

@@ -94,6 +94,8 @@ export class IsolateLog {
   maxTs = NaN;
   private prevTs = NaN;
   unaccountedTicks = 0;
+  /** Unaccounted ticks whose pc V8 logged as 0: the sampler could not read the thread's registers. */
+  noPcTicks = 0;
   remappedAddresses = 0;
   inferredRemap = false;
   droppedFrames = 0;
@@ -283,7 +285,10 @@ export class IsolateLog {
     } else if (s.count === 0) this.counted.push(s);
     s.count++;
     this.samples++;
-    if (s.unaccounted) this.unaccountedTicks++;
+    if (s.unaccounted) {
+      this.unaccountedTicks++;
+      if (pcKey === 0) this.noPcTicks++;
+    }
     if (s.lineless) this.linelessTicks.set(s.lineless, (this.linelessTicks.get(s.lineless) ?? 0) + 1);
     if (isNaN(this.firstTs)) this.firstTs = ts;
     // Threads' ticks can arrive slightly out of order: the span is from the earliest to the latest.
@@ -493,8 +498,12 @@ export class IsolateLog {
       const tiers = [...this.linelessTicks].map(([t, k]) => `${t} ${k}`).join(', ');
       out.push(l10n.t('{0}: {1} of {2} ticks ran in JavaScript code V8 logged without source positions ({3}); they count for their functions but not in per-line heat', file, n, this.samples, tiers));
     }
-    if (this.unaccountedTicks > 0) {
-      out.push(l10n.t('{0}: {1} of {2} ticks had a program counter outside any known code (unaccounted)', file, this.unaccountedTicks, this.samples));
+    if (this.noPcTicks > 0) {
+      out.push(l10n.t('{0}: {1} of {2} ticks have no program counter (V8 logged pc 0: it could not sample the thread), so they stay unaccounted', file, this.noPcTicks, this.samples));
+    }
+    const outside = this.unaccountedTicks - this.noPcTicks;
+    if (outside > 0) {
+      out.push(l10n.t('{0}: {1} of {2} ticks had a program counter outside any known code (unaccounted)', file, outside, this.samples));
     }
     return out;
   }
