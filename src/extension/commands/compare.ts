@@ -21,7 +21,7 @@ async function candidates(s: Services, exclude?: string): Promise<Candidate[]> {
   }
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     if (folder.uri.scheme !== 'file') continue;
-    const runs = await listRuns(`${folder.uri.fsPath}/.nodeflame`).catch(() => []);
+    const runs = await listRuns(folder.uri.fsPath).catch(() => []);
     for (const r of runs) {
       const main = r.profiles[0];
       if (!main || main === exclude || seen.has(main)) continue;

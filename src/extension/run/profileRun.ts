@@ -12,6 +12,7 @@ import { cleanupPerfMaps } from '../../launch/perf';
 import { RunTerminal } from './terminal';
 import { showStopItem, stateMessage } from './status';
 import { runsRoot } from './runFolder';
+import { offerComparison } from './compareOffer';
 
 export interface RunOutcome {
   result?: RunResult;
@@ -88,6 +89,7 @@ export async function profileTarget(s: Services, folder: vscode.WorkspaceFolder 
           const loaded = await s.store.load(main, { runDir: result.runDir });
           s.store.setActive(loaded);
           await s.viewer.show(loaded);
+          void offerComparison(s, target.program, result.runDir, main);
           return { result, loaded, error: result.error?.message };
         } catch (e) {
           const msg = vscode.l10n.t('Node Flame could not process {0}: {1}', main ?? result.runDir, (e as Error).message);

@@ -1,0 +1,39 @@
+// Finds the run to compare a new one with: no `vscode` import, so tests read real run folders.
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { parseRunTime, readRun } from '../history/runs';
+
+/** Whether run.json's command line ran `program` (compared as resolved paths). */
+async function ranProgram(dir: string, program: string): Promise<boolean> {
+  try {
+    const run = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as { command?: unknown; cwd?: unknown };
+    if (!Array.isArray(run.command)) return false;
+    const cwd = typeof run.cwd === 'string' ? run.cwd : dir;
+    const want = resolve(program);
+    return run.command.some((a) => typeof a === 'string' && !a.startsWith('-') && resolve(cwd, a) === want);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The main profile of the latest run before `current` (a run folder under `runsRoot`) that profiled
+ * the same program, or undefined. Folder names start with their time, so they sort by age.
+ */
+export async function previousRunProfile(runsRoot: string, current: string, program: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = (await readdir(runsRoot, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+  } catch {
+    return undefined;
+  }
+  const self = basename(current);
+  const older = names.filter((n) => n !== self && parseRunTime(n) && n < self).sort().reverse();
+  for (const name of older) {
+    const dir = join(runsRoot, name);
+    if (!(await ranProgram(dir, program))) continue;
+    const run = await readRun(dir, name);
+    if (run?.profiles[0]) return run.profiles[0];
+  }
+  return undefined;
+}
