@@ -26,6 +26,7 @@ interface Prepared {
   takenMs?: number;
   /** Hash of each file's text when it was first seen unchanged since the profile. */
   fresh: Map<string, string>;
+  answers: Map<string, { key: string; value: DocumentHotspots | undefined }>;
 }
 
 /**
@@ -51,9 +52,9 @@ export class HotspotState implements vscode.Disposable {
         this.cleared = false;
         this.changed.fire();
       }),
-      vscode.workspace.onDidSaveTextDocument(() => this.changed.fire()),
+      vscode.workspace.onDidSaveTextDocument(() => this.refresh()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('nodeFlame')) this.changed.fire();
+        if (e.affectsConfiguration('nodeFlame')) this.refresh();
       }),
     );
   }
@@ -64,6 +65,7 @@ export class HotspotState implements vscode.Disposable {
   }
 
   refresh(): void {
+    this.prepared?.answers.clear();
     this.changed.fire();
   }
 
@@ -73,7 +75,7 @@ export class HotspotState implements vscode.Disposable {
     if (this.prepared?.loaded.id !== loaded.id) {
       const index = buildHotspots(loaded.profile);
       const matcher = new SourceFileMatcher(index.files.keys(), caseInsensitiveFs(process.platform));
-      this.prepared = { loaded, index, matcher, takenMs: profileTakenMs(loaded), fresh: new Map() };
+      this.prepared = { loaded, index, matcher, takenMs: profileTakenMs(loaded), fresh: new Map(), answers: new Map() };
     }
     return this.prepared;
   }
@@ -83,6 +85,16 @@ export class HotspotState implements vscode.Disposable {
     if (!SOURCE_EXT.test(doc.uri.path) && !SOURCE_LANGUAGES.includes(doc.languageId)) return undefined;
     const p = this.prepare();
     if (!p) return undefined;
+    // CodeLens, hover and heat all ask per render: answer from the cache while the text is unchanged.
+    const cacheKey = `${doc.uri.toString()}#${doc.version}#${doc.isDirty}`;
+    const cached = p.answers.get(doc.uri.toString());
+    if (cached && cached.key === cacheKey) return cached.value;
+    const value = this.compute(p, doc);
+    p.answers.set(doc.uri.toString(), { key: cacheKey, value });
+    return value;
+  }
+
+  private compute(p: Prepared, doc: vscode.TextDocument): DocumentHotspots | undefined {
     const docPath = doc.uri.fsPath;
     const name = p.matcher.match(docPath, { exists: (f) => pathKey(f, false) !== pathKey(docPath, false) && existsSync(f) });
     if (name === undefined) return undefined;
