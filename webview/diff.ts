@@ -45,8 +45,9 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage
   // ---- layout ----
   clear(app);
   const errorEl = h('div', { class: 'error', attrs: { role: 'alert' } });
-  const tooltipEl = h('div', { class: 'tooltip', attrs: { role: 'tooltip' } });
-  document.body.append(tooltipEl);
+  // The page's hover card (made before the host said which mode this is), or a new one.
+  let tooltipEl = document.querySelector<HTMLElement>('body > .tooltip');
+  if (!tooltipEl) document.body.append((tooltipEl = h('div', { class: 'tooltip', attrs: { role: 'tooltip' } })));
   const sizeSelect = document.createElement('vscode-single-select') as unknown as HTMLElement & { value: string };
   sizeSelect.classList.add('size-by');
   for (const [v, label] of [['after', s.sizeAfter], ['before', s.sizeBefore]]) {
@@ -132,6 +133,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage
     fill(el, n.frame === SMALL || !f ? n.name : f.name || n.name, f?.file ?? '', f?.line ?? 0, figures.get(n) ?? { before: 0, after: 0 }, colorOf(n));
   };
   const tooltip = (n: FNode | undefined, ev?: MouseEvent) => {
+    if (!tooltipEl) return;
     if (!n || !ev) {
       tooltipEl.classList.remove('visible');
       return;

@@ -1,0 +1,115 @@
+// "Compare Profiles…" in a real VS Code: the guide's app before (pbkdf2Sync) and after (async pbkdf2),
+// each profiled under the same load, then the differential flame graph and its table of changes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startVSCode, repoRoot, type VSCode } from './helpers';
+import { freePort } from './helpers/processes';
+import { waitForPort } from '../../src/launch/ports';
+
+const example = join(repoRoot, 'examples', 'express-auth');
+
+/** Runs app.js under --cpu-prof with the guide's load (a user, then 40 /auth requests) into a run folder. */
+async function profileApp(ws: string, run: string): Promise<string> {
+  const out = join(ws, '.nodeflame', run);
+  mkdirSync(out, { recursive: true });
+  const port = await freePort();
+  // The launcher's preload turns SIGINT into a normal exit, which --cpu-prof needs to write its file.
+  const app = spawn(process.execPath, ['-r', join(repoRoot, 'dist', 'preload-stop.js'), '--cpu-prof', `--cpu-prof-dir=${out}`, 'app.js'], {
+    cwd: ws,
+    env: { ...process.env, PORT: String(port), NODE_PATH: join(repoRoot, 'node_modules') },
+    stdio: 'ignore',
+  });
+  try {
+    assert.equal(await waitForPort(port, 10_000), port, 'the app listens');
+    await fetch(`http://127.0.0.1:${port}/newUser?username=matt&password=password`);
+    const autocannon = join(repoRoot, 'node_modules', 'autocannon', 'autocannon.js');
+    const r = spawnSync(process.execPath, [autocannon, '-c', '8', '-a', '40', `http://127.0.0.1:${port}/auth?username=matt&password=password`], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  } finally {
+    app.kill('SIGINT');
+    await new Promise((res) => app.once('exit', res));
+  }
+  const f = readdirSync(out).find((n) => n.endsWith('.cpuprofile'));
+  assert.ok(f, 'a .cpuprofile was written');
+  return join(out, f);
+}
+
+const COMPARE = 'Node Flame: Compare Profiles…';
+
+async function waitForCommand(vs: VSCode): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    if ((await vs.paletteItems('Node Flame: Compare')).includes(COMPARE)) {
+      await vs.page.keyboard.press('Escape');
+      return;
+    }
+    await vs.page.keyboard.press('Escape');
+    await vs.page.waitForTimeout(1000);
+  }
+  throw new Error(`"${COMPARE}" never appeared in the palette`);
+}
+
+test('Compare Profiles…: the guide app before and after the fix; pbkdf2Sync heads the changes, shrinking', { timeout: 600_000 }, async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-compare-'));
+  // The same file edited in place, as a user fixes it.
+  copyFileSync(join(example, 'app.js'), join(ws, 'app.js'));
+  await profileApp(ws, '20250101-100000-cpu-prof');
+  copyFileSync(join(example, 'app-async.js'), join(ws, 'app.js'));
+  await profileApp(ws, '20250101-110000-cpu-prof');
+  const vs = await startVSCode({ workspace: ws, name: 'compare', viewport: { width: 1400, height: 900 } });
+  let failed = true;
+  try {
+    await waitForCommand(vs);
+    await vs.runCommand(COMPARE);
+    assert.match(await vs.quickPickTitle(), /BEFORE/);
+    await vs.quickPickSelect('20250101-100000-cpu-prof');
+    await vs.page.waitForTimeout(500);
+    assert.match(await vs.quickPickTitle(), /AFTER/);
+    await vs.quickPickSelect('20250101-110000-cpu-prof');
+
+    const frame = await vs.webviewFrame('body[data-mode="diff"][data-first-paint-ms] [data-tree="diff"] g.frame', 90_000);
+    const first = frame.locator('.changes-table tbody tr').first();
+    const cells = await first.locator('td').allInnerTexts();
+    console.log(`[e2e] first change: ${cells.join(' | ')}`);
+    assert.equal(cells[0].trim(), 'pbkdf2Sync');
+    const delta = Number(/([\d.]+)%/.exec(cells[4])![1]);
+    assert.ok(cells[4].startsWith('−') && delta > 30, `pbkdf2Sync shrinks by a lot: ${cells[4]}`);
+    assert.ok(Number(/([\d.]+)%/.exec(cells[3])![1]) < 5, `and is about gone after: ${cells[3]}`);
+
+    // Sized by the before profile, the old tower is drawn, blue.
+    await frame.evaluate(() => {
+      const sel = document.querySelector('vscode-single-select.size-by') as HTMLElement & { value: string };
+      sel.value = 'before';
+      sel.dispatchEvent(new Event('change'));
+    });
+    const old = frame.locator('[data-tree="diff"] g.frame[name="pbkdf2Sync"]').first();
+    await old.waitFor({ state: 'attached', timeout: 15_000 });
+    const fill = await old.locator('rect').getAttribute('fill');
+    const [r, , b] = /(\d+),\s*(\d+),\s*(\d+)/.exec(fill ?? '')!.slice(1).map(Number);
+    assert.ok(b > r, `the shrunk tower is blue: ${fill}`);
+    await old.hover();
+    const tip = await frame.locator('.tooltip').innerText();
+    assert.match(tip, /Before[\s\S]*After[\s\S]*Change[\s\S]*−/, tip);
+
+    await vs.page.mouse.move(0, 0);
+    await vs.page.waitForTimeout(300);
+    await vs.screenshot('compare');
+
+    // A row of the table highlights the function in the graph and opens its source beside it.
+    await first.click();
+    await frame.locator('.changes-table tbody tr.selected').waitFor({ timeout: 5_000 });
+    const handlerRow = frame.locator('.changes-table tbody tr', { hasText: 'app.js:' }).first();
+    await handlerRow.click();
+    await vs.page.locator('.part.editor .tab[data-resource-name="app.js"]').first().waitFor({ timeout: 15_000 });
+
+    const csp = vs.consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e));
+    assert.deepEqual(csp, [], 'no CSP violations');
+    failed = false;
+  } finally {
+    await vs.close({ failed });
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
