@@ -7,7 +7,7 @@ CS="$CACHE/node_modules/code-server"
 log() { echo "[e2e-setup] $*"; }
 
 need_apt=()
-for p in chromium libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config ripgrep; do
+for p in chromium fonts-noto-color-emoji libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config ripgrep; do
   dpkg -s "$p" >/dev/null 2>&1 || need_apt+=("$p")
 done
 # node-gyp rebuilds code-server's native modules against this Node's headers (nodedir=/usr).
