@@ -38,14 +38,26 @@ export function profilerNodeArgs(mode: LaunchMode, runDir: string): string[] {
     case 'cpu-prof':
       return ['--cpu-prof', `--cpu-prof-dir=${runDir}`];
     case 'perf':
-      return ['--perf-basic-prof', '--interpreted-frames-native-stack'];
+      // --perf-basic-prof also opens V8's event log (no ticks, heap chunks only), by default in the
+      // app's cwd; it goes to the run folder instead and is removed after the run (see perfSideLogs).
+      return ['--perf-basic-prof', '--interpreted-frames-native-stack', `--logfile=${join(runDir, PERF_SIDE_LOG)}`];
   }
+}
+
+/** Base name of the V8 event log a perf run writes as a side effect; V8 prefixes it with isolate-<address>-<pid>-. */
+export const PERF_SIDE_LOG = 'perf-side-v8events.txt';
+
+/** The side logs of a perf run among a run folder's file names. */
+export function perfSideLogs(names: string[]): string[] {
+  return names.filter((n) => n.startsWith('isolate-') && n.endsWith(`-${PERF_SIDE_LOG}`));
 }
 
 /** The node args for a run: profiler flags, the stop handler, a TS loader and source maps, then the user's. */
 export function buildNodeArgs(o: Pick<BuildOptions, 'target' | 'mode' | 'runDir' | 'preloadPath' | 'loader'>): string[] {
   const user = o.target.nodeArgs;
-  const out = [...profilerNodeArgs(o.mode, o.runDir).filter((a) => !user.includes(a)), '-r', o.preloadPath];
+  const ownLog = user.some((a) => a.startsWith('--logfile'));
+  const profiler = profilerNodeArgs(o.mode, o.runDir).filter((a) => !user.includes(a) && !(ownLog && a.startsWith('--logfile')));
+  const out = [...profiler, '-r', o.preloadPath];
   const ts = isTypeScriptFile(o.target.program);
   const loader = o.target.loader ?? (ts ? o.loader : undefined);
   if (loader && !hasLoader(user)) out.push(...loader);

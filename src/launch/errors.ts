@@ -46,15 +46,51 @@ function tail(lines: string[]): string {
 
 export function exitedEarly(code: number | null, signal: string | null, lines: string[]): LaunchError {
   const how = signal ? l10n.t('signal {0}', signal) : l10n.t('code {0}', String(code));
+  const hint = outputHint(lines);
   return new LaunchError(
     'exited-early',
-    l10n.t('The app exited ({0}) before it listened on a port, so the load command did not run. Fix the error below, or clear nodeFlame.loadCommand for a script that ends by itself.', how) + tail(lines),
+    (hint
+      ? l10n.t('The app exited ({0}) before it listened on a port, so the load command did not run.', how) + ' ' + hint
+      : l10n.t('The app exited ({0}) before it listened on a port, so the load command did not run. Fix the error below, or clear nodeFlame.loadCommand for a script that ends by itself.', how)) + tail(lines),
   );
 }
 
 export function exitNonZero(code: number | null, signal: string | null, lines: string[]): LaunchError {
   const how = signal ? l10n.t('signal {0}', signal) : l10n.t('code {0}', String(code));
-  return new LaunchError('exit-nonzero', l10n.t('The app exited with {0}. Fix the error below and profile again.', how) + tail(lines));
+  const hint = outputHint(lines);
+  const text = hint ? l10n.t('The app exited with {0}.', how) + ' ' + hint : l10n.t('The app exited with {0}. Fix the error below and profile again.', how);
+  return new LaunchError('exit-nonzero', text + tail(lines));
+}
+
+/** How to find what holds a port, with this platform's own tool. */
+function portHolderCommand(port: string, platform: NodeJS.Platform): string {
+  if (platform === 'win32') return `netstat -ano | findstr :${port}`;
+  if (platform === 'darwin') return `lsof -nP -iTCP:${port} -sTCP:LISTEN`;
+  return `ss -ltnp 'sport = :${port}'`;
+}
+
+/**
+ * The next step for the failures a server most often dies of at start, read from its last output:
+ * a port another process holds (often an earlier run still going) or one it may not bind.
+ */
+export function outputHint(lines: string[], platform: NodeJS.Platform = process.platform): string | undefined {
+  const text = lines.join('\n');
+  const inUse = /\bEADDRINUSE\b/.exec(text);
+  if (inUse) {
+    const port = /\bEADDRINUSE\b[^\n]*?:(\d+)\b/.exec(text)?.[1] ?? /\bport: (\d+)/.exec(text)?.[1];
+    return port
+      ? l10n.t(
+          'Port {0} is already in use (EADDRINUSE), often by an earlier run of the app that is still going. Stop that process (find it with: {1}), or give the app a free port (nodeFlame.env, e.g. PORT; on the command line: PORT=… node-flame profile …) and profile again.',
+          port,
+          portHolderCommand(port, platform),
+        )
+      : l10n.t('The port the app listens on is already in use (EADDRINUSE), often by an earlier run of the app that is still going. Stop that process, or give the app a free port (nodeFlame.env, e.g. PORT) and profile again.');
+  }
+  const denied = /\blisten EACCES\b[^\n]*?:(\d+)\b/.exec(text);
+  if (denied) {
+    return l10n.t('The app may not listen on port {0} (EACCES): ports below 1024 need administrator rights. Give the app a port above 1024 (nodeFlame.env, e.g. PORT) and profile again.', denied[1]);
+  }
+  return undefined;
 }
 
 export function portTimeout(seconds: number, port: number | undefined): LaunchError {

@@ -1,11 +1,11 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { copyFile, rm } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { LaunchMode } from './modes';
 import type { LaunchTarget } from './target';
-import { buildLaunchCommand, type LaunchCommand } from './command';
+import { buildLaunchCommand, perfSideLogs, type LaunchCommand } from './command';
 import { preflightPerf } from './perf';
 import { findPortInText, waitForPort } from './ports';
 import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
@@ -35,6 +35,8 @@ export interface SessionOptions {
   /** Time the app gets to exit after SIGINT before the whole process tree is killed. */
   stopTimeoutMs?: number;
   perfFrequency?: number;
+  /** Where the perf preflight reads the kernel's limits; tests feed it other files. */
+  perfPreflight?: { paranoidFile?: string; statusFile?: string };
   onOutput?: (text: string, kind: OutputKind) => void;
   onState?: (state: SessionState) => void;
 }
@@ -72,6 +74,17 @@ export function nodeVersion(node: string): Promise<string> {
       else resolve(stdout.trim());
     });
   });
+}
+
+/** The V8 event logs --perf-basic-prof writes besides the JIT map: no samples, so nothing to keep. */
+async function removePerfSideLogs(runDir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = readdirSync(runDir);
+  } catch {
+    return;
+  }
+  await Promise.all(perfSideLogs(names).map((n) => rm(join(runDir, n), { force: true })));
 }
 
 /**
@@ -160,7 +173,7 @@ export class ProfileSession {
     const node = t.nodePath || 'node';
     const version = await nodeVersion(node);
     if (this.o.mode !== 'perf') return { node, version };
-    const perf = await preflightPerf();
+    const perf = await preflightPerf(this.o.perfPreflight);
     if (!perf.ok) throw new LaunchError('perf-preflight', perf.message);
     return { node, version, perfPath: perf.perfPath };
   }
@@ -230,6 +243,7 @@ export class ProfileSession {
     // perf script needs each JIT map; a copy in the run folder outlives the /tmp one, which is removed after processing.
     if (o.mode === 'perf') {
       for (const pid of this.perfPids) await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`)).catch(() => undefined);
+      await removePerfSideLogs(o.runDir);
     }
     const profiles = findRawProfiles(o.runDir, o.mode, o.mode === 'perf' ? this.nodePid : app.pid);
     let error: LaunchError | undefined = this.loadError;

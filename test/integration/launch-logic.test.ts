@@ -13,6 +13,7 @@ import { createRunDir, runFolderName, findRawProfiles } from '../../src/launch/r
 import { launchJsonCandidates, packageJsonCandidates } from '../../src/launch/target';
 import { describeModes } from '../../src/launch/modes';
 import { parseRequestCount } from '../../src/launch/lines';
+import { exitNonZero, outputHint } from '../../src/launch/errors';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nf-logic-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -46,7 +47,10 @@ test('node args per mode: profile into the run folder, stop handler, TS loader a
   const a = buildNodeArgs({ target, mode: 'prof', runDir: '/w/.nodeflame/r', preloadPath: '/ext/dist/preload-stop.js', loader: ['--import', 'tsx'] });
   assert.deepEqual(a, ['--prof', '--logfile=/w/.nodeflame/r/v8.log', '-r', '/ext/dist/preload-stop.js', '--import', 'tsx', '--enable-source-maps', '--max-old-space-size=512']);
   assert.deepEqual(profilerNodeArgs('cpu-prof', '/r'), ['--cpu-prof', '--cpu-prof-dir=/r']);
-  assert.deepEqual(profilerNodeArgs('perf', '/r'), ['--perf-basic-prof', '--interpreted-frames-native-stack']);
+  assert.deepEqual(profilerNodeArgs('perf', '/r'), ['--perf-basic-prof', '--interpreted-frames-native-stack', '--logfile=/r/perf-side-v8events.txt']);
+  // the user's own --logfile wins over ours
+  const own = buildNodeArgs({ target: { ...target, program: '/w/app.js', nodeArgs: ['--logfile=/x/v8.log'] }, mode: 'perf', runDir: '/r', preloadPath: '/p.js' });
+  assert.deepEqual(own, ['--perf-basic-prof', '--interpreted-frames-native-stack', '-r', '/p.js', '--logfile=/x/v8.log']);
   // a loader the user already passes is not added twice
   const b = buildNodeArgs({ target: { ...target, nodeArgs: ['-r', 'ts-node/register'] }, mode: 'cpu-prof', runDir: '/r', preloadPath: '/p.js', loader: ['--import', 'tsx'] });
   assert.ok(hasLoader(['-r', 'ts-node/register']));
@@ -136,4 +140,16 @@ test('modes: perf is offered only on Linux; load summaries are read from autocan
   assert.equal(describeModes('darwin').find((m) => m.mode === 'perf')!.available, false);
   assert.equal(parseRequestCount(['', '1k requests in 10.05s, 2.3 MB read']), 1000);
   assert.equal(parseRequestCount(['100 requests in 5.02s, 48 kB read']), 100);
+});
+
+test('failure hints read from the app output: port in use (with the platform\'s tool to find its holder), port not allowed', () => {
+  const inUse = ['Error: listen EADDRINUSE: address already in use :::3000', "  code: 'EADDRINUSE',"];
+  assert.match(outputHint(inUse, 'linux')!, /^Port 3000 is already in use \(EADDRINUSE\).*find it with: ss -ltnp 'sport = :3000'/);
+  assert.match(outputHint(inUse, 'darwin')!, /lsof -nP -iTCP:3000 -sTCP:LISTEN/);
+  assert.match(outputHint(inUse, 'win32')!, /netstat -ano \| findstr :3000/);
+  // an app that reports the error its own way, without an address
+  assert.match(outputHint(['Server failed: EADDRINUSE'], 'linux')!, /^The port the app listens on is already in use/);
+  assert.match(outputHint(['Error: listen EACCES: permission denied 0.0.0.0:80'], 'linux')!, /port 80 \(EACCES\).*above 1024/);
+  assert.equal(outputHint(['TypeError: x is not a function'], 'linux'), undefined);
+  assert.match(exitNonZero(1, null, ['TypeError: x is not a function']).message, /^The app exited with code 1\. Fix the error below and profile again\.\nLast output:/);
 });

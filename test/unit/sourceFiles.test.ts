@@ -1,5 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SourceFileMatcher, caseInsensitiveFs, fileUrlToPathLoose, pathKey } from '../../src/core/model/sourceFiles';
 
 test('file URLs and Windows paths become one spelling', () => {
@@ -37,4 +40,33 @@ test('equally good tails are ambiguous', () => {
   const m = new SourceFileMatcher(['/a/x/lib/i.js', '/b/y/lib/i.js'], false);
   assert.equal(m.match('/me/lib/i.js'), undefined);
   assert.equal(m.match('/me/x/lib/i.js'), '/a/x/lib/i.js');
+});
+
+test('a symlinked folder: the editor path and the profile path match through realpath, either way round', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nf-srcfiles-'));
+  try {
+    mkdirSync(join(dir, 'real', 'src'), { recursive: true });
+    writeFileSync(join(dir, 'real', 'src', 'app.js'), '');
+    writeFileSync(join(dir, 'real', 'src', 'other.js'), '');
+    symlinkSync(join(dir, 'real'), join(dir, 'link'), 'dir');
+    const realpath = realpathSync.native;
+    const real = join(dir, 'real', 'src', 'app.js');
+    const link = join(dir, 'link', 'src', 'app.js');
+    // Another app.js in the profile makes the bare-name tail ambiguous, so only realpath can decide.
+    const exists = (doc: string) => (f: string) => f !== doc && existsSync(f);
+    const byReal = new SourceFileMatcher([real, '/srv/lib/app.js'], false);
+    assert.equal(byReal.match(link, { exists: exists(link) }), undefined, 'without realpath the symlinked spelling is another file');
+    assert.equal(byReal.match(link, { exists: exists(link), realpath }), real);
+    const byLink = new SourceFileMatcher([link, '/srv/lib/app.js'], false);
+    assert.equal(byLink.match(real, { exists: exists(real), realpath }), link);
+    assert.equal(byLink.match(join(dir, 'real', 'src', 'other.js'), { exists: exists(join(dir, 'real', 'src', 'other.js')), realpath }), undefined);
+    // a realpath that throws (file gone) leaves the plain match in charge
+    const gone = () => {
+      throw new Error('ENOENT');
+    };
+    assert.equal(byReal.match(join(dir, 'elsewhere', 'app.js'), { realpath: gone }), undefined);
+    assert.equal(byReal.match(real, { realpath: gone }), real);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

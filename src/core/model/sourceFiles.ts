@@ -46,12 +46,20 @@ export interface MatchOptions {
    * from the one in the editor, so a tail-only match to it would annotate the wrong code.
    */
   exists?: (profilePath: string) => boolean;
+  /**
+   * Resolves symbolic links (e.g. `fs.realpathSync.native`). Node records a program by its real path,
+   * while the editor shows it under the (symlinked) folder that was opened, or the other way round
+   * with --preserve-symlinks; both spellings of a file then match. May throw for a path that is not there.
+   */
+  realpath?: (p: string) => string;
 }
 
 /** Finds, for an editor file, the profile's name for it. Build once per profile, query per document. */
 export class SourceFileMatcher {
   private readonly exact = new Map<string, string>();
   private readonly byBase = new Map<string, Array<{ file: string; segs: string[] }>>();
+  /** Profile files whose real path differs from their name, by the key of the real path; built on first need. */
+  private byRealPath: Map<string, string> | undefined;
 
   constructor(
     files: Iterable<string>,
@@ -75,6 +83,10 @@ export class SourceFileMatcher {
     const key = pathKey(docPath, this.caseInsensitive);
     const hit = this.exact.get(key);
     if (hit !== undefined) return hit;
+    if (opts.realpath) {
+      const viaLinks = this.matchRealPath(docPath, opts.realpath);
+      if (viaLinks !== undefined) return viaLinks;
+    }
     const segs = segments(key);
     const candidates = this.byBase.get(segs[segs.length - 1] ?? '');
     if (!candidates) return undefined;
@@ -95,5 +107,28 @@ export class SourceFileMatcher {
     // A bare file name (`app.js`) only counts when no other profile file shares it.
     if (bestLen < 2 && candidates.length > 1) return undefined;
     return best;
+  }
+
+  private matchRealPath(docPath: string, realpath: (p: string) => string): string | undefined {
+    const real = (p: string) => {
+      try {
+        return realpath(p);
+      } catch {
+        return p;
+      }
+    };
+    const key = pathKey(real(docPath), this.caseInsensitive);
+    const hit = this.exact.get(key);
+    if (hit !== undefined) return hit;
+    if (!this.byRealPath) {
+      this.byRealPath = new Map();
+      for (const file of this.exact.values()) {
+        const r = real(file);
+        if (r === file) continue;
+        const k = pathKey(r, this.caseInsensitive);
+        if (!this.byRealPath.has(k)) this.byRealPath.set(k, file);
+      }
+    }
+    return this.byRealPath.get(key);
   }
 }
