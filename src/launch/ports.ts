@@ -7,9 +7,25 @@ const PORT_PATTERNS: RegExp[] = [
   /\b(?:listening|running|started|ready|serving)\b[^\n]*?\bon\b[^\n]*?:(\d{2,5})\b/i,
 ];
 
-/** The first TCP port an app announces in its output (`localhost:3000`, `port 3000`, `http://host:8080/`). */
+/** A line that reports a failure with an address in it (`listen EADDRINUSE … :3000`, `connect ECONNREFUSED …:5432`). */
+const ERROR_LINE = /\bE[A-Z]{4,}\b|\bin use\b/;
+/** What follows such a line in node's report of an error: stack frames, the error's properties (`port: 3000`), braces. */
+const ERROR_DETAIL = /^\s+at\s|^\s+[\w$]+: |^\s*[{}]\s*$|^\s*\^?\s*$|^Emitted 'error' event\b|^[\w.]*Error\b/;
+
+/**
+ * The first TCP port an app announces in its output (`localhost:3000`, `port 3000`, `http://host:8080/`).
+ * Ports named by an error and its details are not announcements: a port another process holds
+ * would otherwise look open, and the load would run against that process.
+ */
 export function findPortInText(text: string): number | undefined {
+  let inError = false;
   for (const line of text.split(/\r?\n/)) {
+    if (ERROR_LINE.test(line)) {
+      inError = true;
+      continue;
+    }
+    if (inError && ERROR_DETAIL.test(line)) continue;
+    inError = false;
     for (const re of PORT_PATTERNS) {
       const m = re.exec(line);
       if (m) {

@@ -43,6 +43,14 @@ writeFileSync(
 require('http').createServer((q, r) => r.end()).listen(port, '127.0.0.1', () => console.log('listening on port ' + port));
 `,
 );
+// Logs the listen error and lingers, as apps that handle it do: the load must not run against whatever holds the port.
+writeFileSync(
+  join(work, 'port-linger.js'),
+  `const srv = require('http').createServer((q, r) => r.end('wrong server'));
+srv.on('error', (e) => { console.error(e); setTimeout(() => process.exit(1), 1500); });
+srv.listen(Number(process.env.PORT), '127.0.0.1');
+`,
+);
 // Proves whether the app ran at all: it leaves the file named by its first argument.
 writeFileSync(join(work, 'sentinel.js'), `require('fs').writeFileSync(process.argv[2], 'ran');\n`);
 
@@ -132,9 +140,10 @@ test('port busy: the app dies of EADDRINUSE; the message names the port, how to 
     assert.match(r.stderr, /Last output:[\s\S]*EADDRINUSE/);
     assertClean(mark, work, [...before, 'runs-port'], runDirOf(r));
 
-    // With a load command waiting for the port: the load did not run, and why.
+    // With a load command waiting for the port, and an app that logs the error and lingers: the port in
+    // the error is not taken for the app's (it is open: the other process holds it), the load does not run.
     const mark2 = marker();
-    const l = await runCli(['profile', '--mode', 'prof', '--out', out, '--no-report', '--load', `echo load-${mark2}`, '--', 'node', 'port-app.js', mark2], { env: { PORT: String(port) } });
+    const l = await runCli(['profile', '--mode', 'prof', '--out', out, '--no-report', '--load', `echo load-${mark2}`, '--', 'node', 'port-linger.js', mark2], { env: { PORT: String(port) } });
     assert.equal(l.code, 1);
     assert.match(l.stderr, new RegExp(`before it listened on a port, so the load command did not run\\. Port ${port} is already in use \\(EADDRINUSE\\)`));
     assert.doesNotMatch(l.stdout, /load-nfbad/);

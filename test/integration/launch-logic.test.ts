@@ -106,6 +106,26 @@ test('ports announced in app output', () => {
   assert.equal(findPortInText('App started on port 4000'), 4000);
   assert.equal(findPortInText('[nest] Application is running on: http://[::1]:3001'), 3001);
   assert.equal(findPortInText('report 5 items; done'), undefined);
+  // ports in errors are not the app's: node's report of an uncaught EADDRINUSE, and a refused database
+  const inUse = `node:events:502
+      throw er; // Unhandled 'error' event
+      ^
+
+Error: listen EADDRINUSE: address already in use 127.0.0.1:45671
+    at Server.setupListenHandle [as _listen2] (node:net:1908:16)
+Emitted 'error' event on Server instance at:
+    at process.processTicksAndRejections (node:internal/process/task_queues:82:21) {
+  code: 'EADDRINUSE',
+  errno: -98,
+  syscall: 'listen',
+  address: '127.0.0.1',
+  port: 45671
+}
+
+Node.js v20.20.2`;
+  assert.equal(findPortInText(inUse), undefined);
+  assert.equal(findPortInText('Port 3000 is in use, trying another one...\nListening on http://localhost:3001'), 3001);
+  assert.equal(findPortInText('Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect\nserver listening on port 8080'), 8080);
 });
 
 test('waitForPort: resolves once a port accepts connections, gives up at the timeout', async () => {
