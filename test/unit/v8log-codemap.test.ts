@@ -15,7 +15,7 @@ function replay(lines: string[]): { iso: IsolateLog; p: Profile } {
   const builder = new ProfileBuilder('v8log', { durationMs: null, mode: 'prof' });
   const iso = new IsolateLog({ builder, native: new NativeResolver() });
   for (const l of [...HEAD, ...lines]) assert.equal(iso.line(l), undefined, l);
-  iso.flush();
+  iso.finish();
   return { iso, p: builder.build() };
 }
 
@@ -151,7 +151,7 @@ test('Sparkplug code has no source positions: no line is invented, the warning c
   assert.equal(p.frames.find((x) => x.name === 'f')!.tier, 'sparkplug');
   assert.equal(p.lineHits.get('/app/s.js'), undefined, 'a line was made up for Sparkplug code');
   assert.deepEqual([...iso.linelessTicks], [['sparkplug', 2]]);
-  assert.ok(iso.notes('x.log').some((n) => n.includes('2 of 2 ticks') && n.includes('sparkplug 2')));
+  assert.ok(iso.notes('x.log').some((n) => n.includes('2 of 2 ticks') && n.includes('sparkplug 2') && n.includes('2 stayed without')));
 });
 
 test('ticks without a pc are told apart from pcs outside known code', () => {

@@ -69,7 +69,7 @@ async function loadV8Log(path: string, opts: ImportOptions): Promise<Profile> {
     );
     if (maps && !mapsApplied) native.useProcMaps(maps);
     done += sizes[i];
-    iso.flush();
+    iso.finish();
     if (i === 0 && !iso.version) throw new ProfileError(l10n.t('not a V8 tick log: it does not start with a v8-version line'), log.path);
     if (thread) builder.threadInfo(thread, { samples: iso.samples });
     if (res.partialTail.trim()) {

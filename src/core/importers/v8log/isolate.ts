@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { ProfileBuilder, Tier } from '../../model';
+import { CallSites, type CallPair, type InferenceResult, type Pending, type Site } from './callSites';
 import { CodeMap, type CodeEntry, type CodeInfo } from './codeMap';
 import { fixUtf8, own, parseAddress, unescapeField } from './fields';
 import { codeFrame, isJs, nativeFrame, SPECIAL, tierOf } from './frames';
@@ -24,6 +25,23 @@ interface Resolved {
   js: boolean;
   /** JS code V8 logged without source positions (Sparkplug logs none): its tier. */
   lineless?: Tier | 'unknown';
+  /** Per id: index in files/lines of the line it is at, or -1; absent when id k is at line k. */
+  at?: number[];
+}
+
+/** What a stack's calls tell about lines (see callSites.ts). */
+interface Calls {
+  /** Calls made from known lines: they teach where a caller calls a callee. */
+  sites: Site[];
+  /** Calls made by frames without a line: answered from the sites at the end. */
+  pairs: CallPair[];
+  /** A frame without a line that makes no known call. */
+  blind: boolean;
+  tiers: (Tier | 'unknown')[];
+  /** Marks the sites already in `sites`. */
+  stamp: number;
+  /** The callers' sites, when these are the leaf's. */
+  base?: Site[];
 }
 
 /** A distinct tick (same pc, callback, state and frames) already turned into a tree node. */
@@ -35,7 +53,9 @@ interface CachedStack {
   selfAt: number;
   count: number;
   unaccounted: boolean;
-  lineless?: Tier | 'unknown';
+  restSites: Site[];
+  sites?: Site[];
+  pending?: Pending;
 }
 
 interface Rest {
@@ -49,6 +69,12 @@ interface Rest {
   fixedLeaf: boolean;
   /** By pc. */
   leaves: Map<number, CachedStack>;
+  calls: Calls;
+  /** The frames the leaf is called by. */
+  tail: Resolved | null;
+  /** Pending inference shared by leaves that add nothing to it (with the last frame left blind). */
+  pending?: Pending;
+  pendingBlind?: Pending;
 }
 
 function indexOfLine(files: string[], lines: number[], file: string, line: number): number {
@@ -84,6 +110,10 @@ export class IsolateLog {
   private readonly restCache = new Map<string, Rest>();
   private cacheHasUnresolved = false;
   private readonly ids: Record<keyof typeof SPECIAL, number>;
+  private readonly calls: CallSites;
+  private stamp = 0;
+  private readonly scratch: Calls = { sites: [], pairs: [], blind: false, tiers: [], stamp: 0 };
+  private inference?: InferenceResult;
 
   version = '';
   intervalUs = 1000;
@@ -101,12 +131,15 @@ export class IsolateLog {
   droppedFrames = 0;
   workerHint = false;
   readonly malformed = new Map<string, number>();
-  /** Ticks whose leaf is JS code without source positions, by tier. */
-  readonly linelessTicks = new Map<Tier | 'unknown', number>();
+  /** Ticks through JS code without source positions, by tier (known once `finish` ran). */
+  get linelessTicks(): Map<Tier | 'unknown', number> {
+    return this.inference?.byTier ?? new Map();
+  }
 
   constructor(private readonly o: IsolateOptions) {
     const b = o.builder;
     this.ids = { idle: b.frame(SPECIAL.idle), gc: b.frame(SPECIAL.gc), unaccounted: b.frame(SPECIAL.unaccounted) };
+    this.calls = new CallSites(b.frames);
   }
 
   /** Handles one log line; returns a promise only while C++ symbols are still loading. */
@@ -251,9 +284,19 @@ export class IsolateLog {
     for (const s of this.counted) {
       if (!s.count) continue;
       for (let i = 0; i < s.files.length; i++) b.lineHit(s.files[i], s.lines[i], i === s.selfAt ? s.count : 0, s.count);
+      for (const site of s.restSites) site.weight += s.count;
+      if (s.sites) for (const site of s.sites) site.weight += s.count;
+      if (s.pending) s.pending.count += s.count;
       s.count = 0;
     }
     this.counted.length = 0;
+  }
+
+  /** Flushes, then gives frames without a line the lines their calls were seen at. */
+  finish(): void {
+    this.flush();
+    const b = this.o.builder;
+    this.inference = this.calls.infer((file, line, total) => b.lineHit(file, line, 0, total));
   }
 
   private tick(line: string): void | Promise<void> {
@@ -289,7 +332,6 @@ export class IsolateLog {
       this.unaccountedTicks++;
       if (pcKey === 0) this.noPcTicks++;
     }
-    if (s.lineless) this.linelessTicks.set(s.lineless, (this.linelessTicks.get(s.lineless) ?? 0) + 1);
     if (isNaN(this.firstTs)) this.firstTs = ts;
     // Threads' ticks can arrive slightly out of order: the span is from the earliest to the latest.
     if (!(ts >= this.minTs)) this.minTs = ts;
@@ -369,37 +411,112 @@ export class IsolateLog {
     }
     if (unresolved) this.cacheHasUnresolved = true;
     const node = this.o.builder.sample(stack, 0, 0, this.o.thread);
-    return { node, files, lines, ext, cbLeaf, fixedLeaf, leaves: new Map() };
+    const calls: Calls = { sites: [], pairs: [], blind: false, tiers: [], stamp: ++this.stamp };
+    let tail: Resolved | null = null;
+    for (let g = leafFirst.length - 1; g >= 0; g--) tail = this.chain(tail, leafFirst[g], calls);
+    return { node, files, lines, ext, cbLeaf, fixedLeaf, leaves: new Map(), calls, tail };
   }
 
   /** Puts the pc's frame on top of the callers. */
   private withLeaf(rest: Rest, pc: number): CachedStack {
-    const out: CachedStack = { node: rest.node, files: rest.files, lines: rest.lines, selfAt: -1, count: 0, unaccounted: false };
-    if (rest.fixedLeaf) return out;
-    let leaf = this.resolve(pc, false);
-    if (!leaf) {
-      if (rest.cbLeaf >= 0) return out;
-      this.cacheHasUnresolved = true;
-      out.unaccounted = true;
-      leaf = { ids: [this.ids.unaccounted], files: [], lines: [], js: false };
-    } else if (leaf.ids[leaf.ids.length - 1] === rest.cbLeaf) return out;
-    out.lineless = leaf.lineless;
-    const tree = this.o.builder.tree;
-    for (const id of leaf.ids) out.node = tree.child(out.node, id);
-    if (leaf.files.length) {
-      out.files = rest.files.slice();
-      out.lines = rest.lines.slice();
-      for (let k = 0; k < leaf.files.length; k++) {
-        let at = indexOfLine(out.files, out.lines, leaf.files[k], leaf.lines[k]);
-        if (at < 0) {
-          at = out.files.length;
-          out.files.push(leaf.files[k]);
-          out.lines.push(leaf.lines[k]);
+    const out: CachedStack = { node: rest.node, files: rest.files, lines: rest.lines, selfAt: -1, count: 0, unaccounted: false, restSites: rest.calls.sites };
+    const leaf = this.leafOf(rest, pc, out);
+    if (leaf) {
+      const tree = this.o.builder.tree;
+      for (const id of leaf.ids) out.node = tree.child(out.node, id);
+      if (leaf.files.length) {
+        out.files = rest.files.slice();
+        out.lines = rest.lines.slice();
+        for (let k = 0; k < leaf.files.length; k++) {
+          let at = indexOfLine(out.files, out.lines, leaf.files[k], leaf.lines[k]);
+          if (at < 0) {
+            at = out.files.length;
+            out.files.push(leaf.files[k]);
+            out.lines.push(leaf.lines[k]);
+          }
+          if (k === leaf.files.length - 1 && leaf.js) out.selfAt = at;
         }
-        if (k === leaf.files.length - 1 && leaf.js) out.selfAt = at;
       }
     }
+    this.learn(out, rest, leaf);
     return out;
+  }
+
+  /** The pc's frames, or null when the callers' stack already ends where the tick was. */
+  private leafOf(rest: Rest, pc: number, out: CachedStack): Resolved | null {
+    if (rest.fixedLeaf) return null;
+    const leaf = this.resolve(pc, false);
+    if (!leaf) {
+      if (rest.cbLeaf >= 0) return null;
+      this.cacheHasUnresolved = true;
+      out.unaccounted = true;
+      return { ids: [this.ids.unaccounted], files: [], lines: [], js: false };
+    }
+    return leaf.ids[leaf.ids.length - 1] === rest.cbLeaf ? null : leaf;
+  }
+
+  /** The calls between the callers and the pc's frames (null: none of their own), and what is left for inference. */
+  private learn(out: CachedStack, rest: Rest, leaf: Resolved | null): void {
+    const rc = rest.calls;
+    // One scratch record: a new stack is made for every new pc, and most add nothing here.
+    const c = this.scratch;
+    c.sites.length = 0;
+    c.pairs = rc.pairs;
+    c.blind = rc.blind;
+    c.tiers = rc.tiers;
+    c.stamp = ++this.stamp;
+    c.base = rc.sites;
+    let tail = rest.tail;
+    if (leaf) {
+      tail = this.chain(tail, leaf, c);
+      if (c.sites.length) out.sites = c.sites.slice();
+    }
+    // The last frame makes no call: if it has no line, nothing tells which.
+    if (tail?.lineless) {
+      c.blind = true;
+      if (!c.tiers.includes(tail.lineless)) c.tiers = [...c.tiers, tail.lineless];
+    }
+    if (!c.pairs.length && !c.blind) return;
+    // Most leaves add no call and no line to their callers': those share one record.
+    const plain = out.files === rest.files && c.pairs === rc.pairs && c.tiers === rc.tiers;
+    if (plain && c.blind === rc.blind && rest.pending) out.pending = rest.pending;
+    else if (plain && c.blind && rest.pendingBlind) out.pending = rest.pendingBlind;
+    else {
+      out.pending = this.calls.pendingFor(c.pairs, c.blind, c.tiers, out.files, out.lines);
+      if (plain && c.blind === rc.blind) rest.pending = out.pending;
+      else if (plain && c.blind) rest.pendingBlind = out.pending;
+    }
+  }
+
+  /**
+   * Records the calls into and inside a frame group (`prev` is the group it is called from) and
+   * returns the group, whose last frame calls whatever comes next.
+   */
+  private chain(prev: Resolved | null, r: Resolved, c: Calls): Resolved {
+    if (prev) this.call(prev, prev.ids.length - 1, r.ids[0], c);
+    // Inside a group: an inlining caller at its call site calls the inlined function.
+    for (let k = 0; k + 1 < r.ids.length; k++) this.call(r, k, r.ids[k + 1], c);
+    return r;
+  }
+
+  private call(from: Resolved, k: number, callee: number, c: Calls): void {
+    const caller = from.ids[k];
+    if (from.lineless) {
+      const p = this.calls.pair(caller, callee);
+      if (p) {
+        // Copy on write: a Rest's arrays are shared by its leaves.
+        if (!c.pairs.includes(p)) c.pairs = [...c.pairs, p];
+      } else c.blind = true;
+      if (!c.tiers.includes(from.lineless)) c.tiers = [...c.tiers, from.lineless];
+      return;
+    }
+    const at = from.at ? from.at[k] : k < from.lines.length ? k : -1;
+    if (at < 0) return;
+    const s = this.calls.site(caller, callee, from.files[at], from.lines[at]);
+    if (s && s.stamp !== c.stamp && !c.base?.includes(s)) {
+      s.stamp = c.stamp;
+      c.sites.push(s);
+    }
   }
 
   /** Frames for one address: JS/V8 code first, then C++ symbols, then remapped builtins. */
@@ -451,8 +568,8 @@ export class IsolateLog {
     const p = info.positions;
     if (!isJs(info)) return { ids: [info.frameId], files: [], lines: [], js: false };
     // Baseline (Sparkplug) code comes with an empty position table. Its pc could only be mapped to a
-    // line through the bytecode offset table, which the log does not carry, so no line is guessed:
-    // the function keeps its ticks and the per-line heat leaves them out, said in a warning.
+    // line through the bytecode offset table, which the log does not carry: no line is read from the
+    // pc. As a caller, its line is inferred from its callee at the end (callSites.ts).
     if (!p) return { ids: [info.frameId], files: [], lines: [], js: true, lineless: tierOf(info.tierMark) ?? 'unknown' };
     const tier: Tier | undefined = tierOf(info.tierMark);
     // Machine code frames hold return addresses, which point past the call; bytecode frames do not.
@@ -463,14 +580,18 @@ export class IsolateLog {
     for (const st of steps) {
       if (!st.info) continue;
       const id = st.info === info ? info.frameId : b.frame(codeFrame(st.info, tier));
-      out.ids.push(id);
       const scriptId = st.info === info ? p.scriptId : this.scriptOf(st.info);
       const script = scriptId === undefined ? undefined : this.scripts.get(scriptId);
       if (script && st.scriptOffset >= 0) {
-        const fr = b.frames.get(id);
-        out.files.push(fr.file || script.name);
+        out.at?.push(out.files.length);
+        out.files.push(b.frames.get(id).file || script.name);
         out.lines.push(script.position(st.scriptOffset).line);
+      } else {
+        // Only a group with a step without a line needs the mapping spelled out.
+        out.at ??= out.ids.map((_, k) => k);
+        out.at.push(-1);
       }
+      out.ids.push(id);
     }
     if (out.ids.length === 0) out.ids.push(info.frameId);
     return out;
@@ -493,10 +614,21 @@ export class IsolateLog {
     if (this.inferredRemap) {
       out.push(l10n.t('{0}: builtins ran from a copy the log does not list (--short-builtin-calls); its place was inferred from the code range because no proc-maps file was saved beside the log', file));
     }
-    if (this.linelessTicks.size) {
-      const n = [...this.linelessTicks.values()].reduce((a, b) => a + b, 0);
-      const tiers = [...this.linelessTicks].map(([t, k]) => `${t} ${k}`).join(', ');
-      out.push(l10n.t('{0}: {1} of {2} ticks ran in JavaScript code V8 logged without source positions ({3}); they count for their functions but not in per-line heat', file, n, this.samples, tiers));
+    const inf = this.inference;
+    if (inf && inf.total) {
+      const tiers = [...inf.byTier].map(([t, k]) => `${t} ${k}`).join(', ');
+      out.push(
+        l10n.t(
+          '{0}: {1} of {2} ticks went through JavaScript code V8 logged without source positions ({3}). Call-site inference (the line the same function calls the same callee from where positions are logged) gave a line to every such frame in {4} of them and to some in {5}; {6} stayed without. Frames left without a line count for their functions but not in per-line heat',
+          file,
+          inf.total,
+          this.samples,
+          tiers,
+          inf.inferred,
+          inf.partly,
+          inf.none,
+        ),
+      );
     }
     if (this.noPcTicks > 0) {
       out.push(l10n.t('{0}: {1} of {2} ticks have no program counter (V8 logged pc 0: it could not sample the thread), so they stay unaccounted', file, this.noPcTicks, this.samples));

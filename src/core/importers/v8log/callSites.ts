@@ -1,0 +1,182 @@
+import type { FrameTable, Tier } from '../../model';
+
+/** A line a caller was seen calling a callee from; `weight` is the ticks that saw it. */
+export interface Site {
+  line: number;
+  weight: number;
+  /** Last stack this site was added to, so a recursive stack counts it once. */
+  stamp: number;
+}
+
+/** Calls from one function to another, as seen in code whose source positions V8 logged. */
+export interface CallPair {
+  id: number;
+  /** The caller's file: inferred lines go there. */
+  file: string;
+  sites: Site[];
+}
+
+/**
+ * Ticks whose stacks pass through JavaScript frames without a line (Sparkplug code): the call each
+ * of those frames was making, and the lines the stack already counts (a line counts once a tick).
+ */
+export interface Pending {
+  pairs: CallPair[];
+  /** A frame without a line and without a known callee (the leaf, or above GC): never inferred. */
+  blind: boolean;
+  tiers: (Tier | 'unknown')[];
+  knownFiles: string[];
+  knownLines: number[];
+  count: number;
+}
+
+/** Categories of frames that stand for a state, not for a function being called. */
+const NOT_CALLS = new Set(['idle', 'gc', 'unaccounted', 'program']);
+
+export interface InferenceResult {
+  /** Ticks that went through a frame without a line, by tier of those frames. */
+  byTier: Map<Tier | 'unknown', number>;
+  /** Of those, ticks where every such frame got its line from the call it makes… */
+  inferred: number;
+  /** …where some did… */
+  partly: number;
+  /** …and where none did. */
+  none: number;
+  total: number;
+}
+
+/**
+ * Sparkplug (baseline) code is logged with an empty source position table: V8 maps its pcs through
+ * a bytecode offset table the log does not carry. What the log does carry is the callee above such a
+ * frame, and the lines the same function calls that callee from when it runs as bytecode, Maglev or
+ * TurboFan code. Those lines, weighted by how often each was seen, stand in for the missing one.
+ */
+export class CallSites {
+  /** Frame id → function id + 1, the same across tiers (0: not looked up, -1: a state, not a function). */
+  private fnOfFrame = new Int32Array(1024);
+  private readonly fnIds = new Map<string, number>();
+  /** By caller function, then callee function. */
+  private readonly byCaller: (Map<number, CallPair> | undefined)[] = [];
+  private pairCount = 0;
+  /** The same, by caller frame then callee frame: tiers of one function are different frames. */
+  private readonly byFrame: (Map<number, CallPair | null> | undefined)[] = [];
+  private readonly pending = new Map<string, Pending>();
+  private readonly fileIds = new Map<string, number>();
+
+  constructor(private readonly frames: FrameTable) {}
+
+  /** The function a frame stands for, whatever tier ran it; -1 for states (GC, idle). */
+  fn(frameId: number): number {
+    if (frameId >= this.fnOfFrame.length) {
+      const grown = new Int32Array(Math.max(frameId + 1, this.fnOfFrame.length * 2));
+      grown.set(this.fnOfFrame);
+      this.fnOfFrame = grown;
+    }
+    const known = this.fnOfFrame[frameId];
+    if (known !== 0) return known < 0 ? -1 : known - 1;
+    const f = this.frames.get(frameId);
+    let id = -1;
+    if (!NOT_CALLS.has(f.category)) {
+      const k = `${f.name}\0${f.file}\0${f.line}\0${f.column}\0${f.lib ?? ''}`;
+      id = this.fnIds.get(k) ?? this.fnIds.size;
+      if (id === this.fnIds.size) this.fnIds.set(k, id);
+    }
+    this.fnOfFrame[frameId] = id < 0 ? -1 : id + 1;
+    return id;
+  }
+
+  /** Calls from one frame's function to another's; null when either is not a function or the caller has no file. */
+  pair(caller: number, callee: number): CallPair | null {
+    while (this.byFrame.length <= caller) this.byFrame.push(undefined);
+    let m = this.byFrame[caller];
+    if (!m) this.byFrame[caller] = m = new Map();
+    let p = m.get(callee);
+    if (p === undefined) m.set(callee, (p = this.pairOfFns(caller, callee)));
+    return p;
+  }
+
+  private pairOfFns(caller: number, callee: number): CallPair | null {
+    const a = this.fn(caller);
+    const b = this.fn(callee);
+    if (a < 0 || b < 0) return null;
+    while (this.byCaller.length <= a) this.byCaller.push(undefined);
+    let m = this.byCaller[a];
+    if (!m) this.byCaller[a] = m = new Map();
+    let p = m.get(b);
+    if (!p) {
+      const file = this.frames.get(caller).file;
+      if (!file) return null;
+      m.set(b, (p = { id: this.pairCount++, file, sites: [] }));
+    }
+    return p;
+  }
+
+  /** The site a caller at a known line calls a callee from; its weight grows with the ticks. */
+  site(caller: number, callee: number, file: string, line: number): Site | null {
+    const p = this.pair(caller, callee);
+    if (!p || p.file !== file) return null;
+    const sites = p.sites;
+    for (let i = 0; i < sites.length; i++) if (sites[i].line === line) return sites[i];
+    const s: Site = { line, weight: 0, stamp: -1 };
+    sites.push(s);
+    return s;
+  }
+
+  private fileId(file: string): number {
+    let id = this.fileIds.get(file);
+    if (id === undefined) this.fileIds.set(file, (id = this.fileIds.size));
+    return id;
+  }
+
+  /** One record for all ticks with the same unknown calls and the same lines in their files. */
+  pendingFor(pairs: CallPair[], blind: boolean, tiers: (Tier | 'unknown')[], files: string[], lines: number[]): Pending {
+    const knownFiles: string[] = [];
+    const knownLines: number[] = [];
+    for (let i = 0; i < files.length; i++) {
+      if (pairs.some((p) => p.file === files[i])) {
+        knownFiles.push(files[i]);
+        knownLines.push(lines[i]);
+      }
+    }
+    let k = `${blind ? 1 : 0}${tiers.join(',')}`;
+    for (const p of pairs) k += `,${p.id}`;
+    for (let i = 0; i < knownFiles.length; i++) k += `;${this.fileId(knownFiles[i])}:${knownLines[i]}`;
+    let g = this.pending.get(k);
+    if (!g) this.pending.set(k, (g = { pairs, blind, tiers, knownFiles, knownLines, count: 0 }));
+    return g;
+  }
+
+  /**
+   * Adds the inferred line hits. A pair seen at several lines spreads its ticks over them by how
+   * often each was seen; two frames of one tick landing on the same line count it once.
+   */
+  infer(hit: (file: string, line: number, total: number) => void): InferenceResult {
+    const res: InferenceResult = { byTier: new Map(), inferred: 0, partly: 0, none: 0, total: 0 };
+    for (const g of this.pending.values()) {
+      if (!g.count) continue;
+      res.total += g.count;
+      for (const t of g.tiers) res.byTier.set(t, (res.byTier.get(t) ?? 0) + g.count);
+      // Per file and line: the chance that no frame of the tick is on it, multiplied over frames.
+      const missed = new Map<string, Map<number, number>>();
+      let found = 0;
+      for (const p of g.pairs) {
+        const sum = p.sites.reduce((a, s) => a + s.weight, 0);
+        if (sum <= 0) continue;
+        found++;
+        let m = missed.get(p.file);
+        if (!m) missed.set(p.file, (m = new Map()));
+        for (const s of p.sites) if (s.weight > 0) m.set(s.line, (m.get(s.line) ?? 1) * (1 - s.weight / sum));
+      }
+      if (found === 0) res.none += g.count;
+      else if (found === g.pairs.length && !g.blind) res.inferred += g.count;
+      else res.partly += g.count;
+      for (const [file, m] of missed) {
+        for (const [line, miss] of m) {
+          if (g.knownFiles.some((f, i) => f === file && g.knownLines[i] === line)) continue;
+          hit(file, line, g.count * (1 - miss));
+        }
+      }
+    }
+    return res;
+  }
+}
