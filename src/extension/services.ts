@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { Profile } from '../core/model';
-import { loadProfile } from '../core/importers';
-import { isLargeProfile, loadInWorker } from './bigImport';
 
 export interface LoadedProfile {
   id: string;
@@ -63,8 +61,9 @@ export class ProfileStore implements vscode.Disposable {
   async load(path: string, extra: Partial<LoadedProfile> = {}): Promise<LoadedProfile> {
     const existing = [...this.loaded.values()].find((p) => p.path === path);
     if (existing) return existing;
-    // Big files parse in a worker: the editor stays responsive and the user can cancel.
-    const profile = (await isLargeProfile(path)) ? await loadInWorker(path) : await loadProfile(path);
+    // The importers load with the first profile, not with the extension.
+    const { readProfile } = await import('./readProfile');
+    const profile = await readProfile(path);
     return this.add(profile, path, extra);
   }
 

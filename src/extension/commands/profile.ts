@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { LaunchError } from '../../launch/errors';
-import { chooseMode, chooseTarget } from '../run/choose';
-import { currentSession, profileTarget, type RunOutcome } from '../run/profileRun';
+import type { RunOutcome } from '../run/profileRun';
+import { currentSession } from '../run/current';
 
 function pickFolder(): vscode.WorkspaceFolder | undefined {
   const active = vscode.window.activeTextEditor?.document.uri;
@@ -30,6 +29,8 @@ async function profile(s: Services): Promise<RunOutcome | undefined> {
     return undefined;
   }
   const folder = pickFolder();
+  // The launcher (child processes, perf, loaders) loads on the first run, not at activation.
+  const [{ chooseMode, chooseTarget }, { profileTarget }, { LaunchError }] = await Promise.all([import('../run/choose'), import('../run/profileRun'), import('../../launch/errors')]);
   try {
     const target = await chooseTarget(s.context, folder);
     if (!target) return undefined;

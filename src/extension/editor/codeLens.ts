@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { hotFunctions } from '../../core/model/hotspots';
-import type { HotspotState } from './locations';
+import type { HotspotState } from './hotspotState';
 import { count, functionName, pct } from './format';
 
 export const REVEAL_COMMAND = 'nodeFlame.revealInFlameGraph';
@@ -15,7 +14,8 @@ export class HotFunctionLenses implements vscode.CodeLensProvider {
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const hs = this.state.forDocument(doc);
-    if (!hs) return [];
+    const lib = this.state.lib;
+    if (!hs || !lib) return [];
     const top = new vscode.Range(0, 0, 0, 0);
     if (hs.stale) {
       return [
@@ -28,7 +28,7 @@ export class HotFunctionLenses implements vscode.CodeLensProvider {
       ];
     }
     const threshold = vscode.workspace.getConfiguration('nodeFlame').get<number>('codeLens.threshold', 1) / 100;
-    return hotFunctions(hs.file, threshold).map((f) => {
+    return lib.hotFunctions(hs.file, threshold).map((f) => {
       const line = Math.min(f.line - 1, doc.lineCount - 1);
       const col = Math.max(0, Math.min(f.column - 1, doc.lineAt(line).text.length));
       return new vscode.CodeLens(new vscode.Range(line, col, line, col), {

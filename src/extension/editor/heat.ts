@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { heatLevel } from '../../core/model/hotspots';
-import type { HotspotState } from './locations';
+import type { HotspotState } from './hotspotState';
 import { pct } from './format';
 
 /** Yellow to red; the alpha keeps text readable on light and dark themes alike. */
@@ -85,14 +84,15 @@ export class LineHeat implements vscode.Disposable {
     const styles = this.ensureStyles();
     const perLevel: vscode.Range[][] = styles.levels.map(() => []);
     const labels: vscode.DecorationOptions[] = [];
-    if (hs && !hs.stale) {
+    const lib = this.state.lib;
+    if (hs && !hs.stale && lib) {
       const cfg = vscode.workspace.getConfiguration('nodeFlame');
       const showPercent = cfg.get<boolean>('heat.showPercent', true);
       const minShare = cfg.get<number>('codeLens.threshold', 1) / 100;
       for (const l of hs.file.lines) {
         if (l.line > ed.document.lineCount) continue;
         const range = new vscode.Range(l.line - 1, 0, l.line - 1, 0);
-        perLevel[heatLevel(l.intensity, styles.levels.length) - 1].push(range);
+        perLevel[lib.heatLevel(l.intensity, styles.levels.length) - 1].push(range);
         if (showPercent && l.share >= minShare) {
           const end = ed.document.lineAt(l.line - 1).range.end;
           labels.push({

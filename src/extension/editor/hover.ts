@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { callersAndCallees, type FunctionHotspot, type HotspotIndex, type Neighbour } from '../../core/model/hotspots';
+import type { FunctionHotspot, HotspotIndex, Neighbour } from '../../core/model/hotspots';
 import type { Frame } from '../../core/model';
-import type { HotspotState } from './locations';
+import type { HotspotLib, HotspotState } from './hotspotState';
 import { count, functionName, pct } from './format';
 import { REVEAL_COMMAND } from './codeLens';
 
@@ -9,9 +9,10 @@ import { REVEAL_COMMAND } from './codeLens';
 export class HotspotHover implements vscode.HoverProvider {
   constructor(private readonly state: HotspotState) {}
 
-  provideHover(doc: vscode.TextDocument, pos: vscode.Position): vscode.Hover | undefined {
-    const hs = this.state.forDocument(doc);
-    if (!hs || hs.stale) return undefined;
+  async provideHover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
+    const hs = await this.state.forDocumentLoaded(doc);
+    const lib = this.state.lib;
+    if (!hs || hs.stale || !lib) return undefined;
     const line = pos.line + 1;
     const fns = hs.file.functions.filter((f) => f.line === line && f.total > 0);
     const heat = hs.file.lines.find((l) => l.line === line);
@@ -19,7 +20,7 @@ export class HotspotHover implements vscode.HoverProvider {
     const md = new vscode.MarkdownString(undefined, true);
     // Only our own reveal command may run from the hover; names in it come from the profile.
     md.isTrusted = { enabledCommands: [REVEAL_COMMAND] };
-    for (const f of fns) appendFunction(md, hs.index, hs.loaded.profile.frames, f, hs.loaded.id);
+    for (const f of fns) appendFunction(lib, md, hs.index, hs.loaded.profile.frames, f, hs.loaded.id);
     if (heat) {
       md.appendMarkdown(`$(flame) `);
       md.appendText(vscode.l10n.t('This line: {0} of samples ({1} running on it, {2} in calls from it)', pct(heat.share), pct(hs.index.weight ? heat.self / hs.index.weight : 0), pct(hs.index.weight ? Math.max(0, heat.total - heat.self) / hs.index.weight : 0)));
@@ -36,14 +37,14 @@ function label(frames: Frame[], n: Neighbour): string {
   return `${functionName(f.name)}${where}`.replace(/[\r\n]+/g, ' ');
 }
 
-function appendFunction(md: vscode.MarkdownString, index: HotspotIndex, frames: Frame[], f: FunctionHotspot, profileId: string): void {
+function appendFunction(lib: HotspotLib, md: vscode.MarkdownString, index: HotspotIndex, frames: Frame[], f: FunctionHotspot, profileId: string): void {
   md.appendMarkdown('**');
   md.appendText(functionName(f.name).replace(/[\r\n]+/g, ' '));
   md.appendMarkdown('**\n\n');
   md.appendText(vscode.l10n.t('{0} total · {1} self · {2} samples', pct(f.totalShare), pct(f.selfShare), count(f.total)));
   const args = encodeURIComponent(JSON.stringify([profileId, f.frame]));
   md.appendMarkdown(` · [${escapeLinkText(vscode.l10n.t('Show in flame graph'))}](command:${REVEAL_COMMAND}?${args})\n\n`);
-  const { callers, callees } = callersAndCallees(index, f, 5);
+  const { callers, callees } = lib.callersAndCallees(index, f, 5);
   const list = (title: string, items: Neighbour[]): void => {
     if (!items.length) return;
     md.appendMarkdown('*');

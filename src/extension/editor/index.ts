@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { HotspotState, SOURCE_SELECTOR } from './locations';
+import { HotspotState, SOURCE_SELECTOR } from './hotspotState';
 import { HotFunctionLenses, REVEAL_COMMAND } from './codeLens';
 import { LineHeat } from './heat';
 import { HotspotHover } from './hover';

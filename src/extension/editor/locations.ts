@@ -1,14 +1,14 @@
+// Loaded with the first active profile (HotspotState.load): nothing here runs at activation.
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildHotspots, functionStillAt, type FileHotspots, type HotspotIndex } from '../../core/model/hotspots';
 import { SourceFileMatcher, caseInsensitiveFs, pathKey } from '../../core/model/sourceFiles';
-import type { LoadedProfile, ProfileStore } from '../services';
+import type { LoadedProfile } from '../services';
 
-export const SOURCE_LANGUAGES = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'];
-export const SOURCE_SELECTOR: vscode.DocumentSelector = SOURCE_LANGUAGES.map((language) => ({ language }));
-const SOURCE_EXT = /\.(?:[mc]?js|jsx|[mc]?ts|tsx)$/i;
+// The model's helpers CodeLens, hover and heat use once a profile is active (see HotspotState.lib).
+export { callersAndCallees, heatLevel, hotFunctions } from '../../core/model/hotspots';
 
 export interface DocumentHotspots {
   loaded: LoadedProfile;
@@ -18,105 +18,59 @@ export interface DocumentHotspots {
   stale?: string;
 }
 
-interface Prepared {
-  loaded: LoadedProfile;
-  index: HotspotIndex;
-  matcher: SourceFileMatcher;
+/** One profile's hot spots, asked per document: which profile file an editor file is, and whether it is still that code. */
+export class ProfileLookup {
+  private readonly index: HotspotIndex;
+  private readonly matcher: SourceFileMatcher;
   /** Epoch ms when the profiled code was loaded, as near as we can tell; undefined when unknown. */
-  takenMs?: number;
+  private readonly takenMs?: number;
   /** Hash of each file's text when it was first seen unchanged since the profile. */
-  fresh: Map<string, string>;
-  answers: Map<string, { key: string; value: DocumentHotspots | undefined }>;
-}
-
-/**
- * Ties the active profile to open documents: which profile file an editor file is, and whether it is
- * still the code that was profiled. Everything the editor shows asks this.
- */
-export class HotspotState implements vscode.Disposable {
-  private prepared?: Prepared;
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChange = this.changed.event;
-  private readonly subs: vscode.Disposable[] = [];
+  private readonly fresh = new Map<string, string>();
+  private readonly answers = new Map<string, { key: string; value: DocumentHotspots | undefined }>();
   private loggedStale = '';
-  /** "Clear Hot Spots" hides everything until another profile becomes active. */
-  cleared = false;
 
   constructor(
-    private readonly store: ProfileStore,
+    readonly loaded: LoadedProfile,
     private readonly log?: vscode.LogOutputChannel,
   ) {
-    this.subs.push(
-      store.onDidChangeActive(() => {
-        this.prepared = undefined;
-        this.cleared = false;
-        this.changed.fire();
-      }),
-      vscode.workspace.onDidSaveTextDocument(() => this.refresh()),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('nodeFlame')) this.refresh();
-      }),
-    );
+    this.index = buildHotspots(loaded.profile);
+    this.matcher = new SourceFileMatcher(this.index.files.keys(), caseInsensitiveFs(process.platform));
+    this.takenMs = profileTakenMs(loaded);
   }
 
-  clear(): void {
-    this.cleared = true;
-    this.changed.fire();
-  }
-
-  refresh(): void {
-    this.prepared?.answers.clear();
-    this.changed.fire();
-  }
-
-  private prepare(): Prepared | undefined {
-    const loaded = this.store.active;
-    if (!loaded || this.cleared) return undefined;
-    if (this.prepared?.loaded.id !== loaded.id) {
-      const index = buildHotspots(loaded.profile);
-      const matcher = new SourceFileMatcher(index.files.keys(), caseInsensitiveFs(process.platform));
-      this.prepared = { loaded, index, matcher, takenMs: profileTakenMs(loaded), fresh: new Map(), answers: new Map() };
-    }
-    return this.prepared;
+  /** Drops cached answers (a save or a settings change may change them). */
+  forget(): void {
+    this.answers.clear();
   }
 
   forDocument(doc: vscode.TextDocument): DocumentHotspots | undefined {
-    if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') return undefined;
-    if (!SOURCE_EXT.test(doc.uri.path) && !SOURCE_LANGUAGES.includes(doc.languageId)) return undefined;
-    const p = this.prepare();
-    if (!p) return undefined;
     // CodeLens, hover and heat all ask per render: answer from the cache while the text is unchanged.
     const cacheKey = `${doc.uri.toString()}#${doc.version}#${doc.isDirty}`;
-    const cached = p.answers.get(doc.uri.toString());
+    const cached = this.answers.get(doc.uri.toString());
     if (cached && cached.key === cacheKey) return cached.value;
-    const value = this.compute(p, doc);
-    p.answers.set(doc.uri.toString(), { key: cacheKey, value });
+    const value = this.compute(doc);
+    this.answers.set(doc.uri.toString(), { key: cacheKey, value });
     return value;
   }
 
-  private compute(p: Prepared, doc: vscode.TextDocument): DocumentHotspots | undefined {
+  private compute(doc: vscode.TextDocument): DocumentHotspots | undefined {
     const docPath = doc.uri.fsPath;
-    const name = p.matcher.match(docPath, { exists: (f) => pathKey(f, false) !== pathKey(docPath, false) && existsSync(f), realpath: realpathSync.native });
+    const name = this.matcher.match(docPath, { exists: (f) => pathKey(f, false) !== pathKey(docPath, false) && existsSync(f), realpath: realpathSync.native });
     if (name === undefined) return undefined;
-    const file = p.index.files.get(name)!;
+    const file = this.index.files.get(name)!;
     const text = doc.getText();
-    const seen = p.fresh.get(docPath);
+    const seen = this.fresh.get(docPath);
     // Text we already saw unchanged since the profile is still that code, whatever its mtime says
     // now (an edit that was undone and saved again).
     const known = seen !== undefined && seen === hashText(text);
-    const stale = staleReason(doc, file, known ? undefined : p.takenMs, known);
-    if (!stale && seen === undefined) p.fresh.set(docPath, hashText(text));
+    const stale = staleReason(doc, file, known ? undefined : this.takenMs, known);
+    if (!stale && seen === undefined) this.fresh.set(docPath, hashText(text));
     const key = `${doc.uri.toString()}#${doc.version}`;
     if (stale && this.loggedStale !== key) {
       this.loggedStale = key;
-      this.log?.info(`hot spots hidden in ${docPath} (${stale}); profile ${p.loaded.path} taken at ${p.takenMs !== undefined ? new Date(p.takenMs).toISOString() : 'unknown'}, file written ${mtimeOf(docPath)}`);
+      this.log?.info(`hot spots hidden in ${docPath} (${stale}); profile ${this.loaded.path} taken at ${this.takenMs !== undefined ? new Date(this.takenMs).toISOString() : 'unknown'}, file written ${mtimeOf(docPath)}`);
     }
-    return { loaded: p.loaded, index: p.index, file, stale };
-  }
-
-  dispose(): void {
-    this.changed.dispose();
-    for (const s of this.subs) s.dispose();
+    return { loaded: this.loaded, index: this.index, file, stale };
   }
 }
 

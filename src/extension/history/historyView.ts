@@ -3,7 +3,11 @@ import { basename } from 'node:path';
 import type { LoadedProfile, Services } from '../services';
 import { loadWithProgress, runDirOf } from '../editor/customEditor';
 import { functionName } from '../editor/format';
-import { RUNS_DIR, listRuns, saveSummary, summarize, type RunInfo } from './runs';
+import type { RunInfo } from './runs';
+import { RUNS_DIR } from './runsDir';
+
+// Run listing and summaries (and the model they use) load when the view first asks, not at activation.
+const loadRuns = () => import('./runs');
 
 export const HISTORY_VIEW = 'nodeFlame.history';
 
@@ -30,6 +34,9 @@ class HistoryProvider implements vscode.TreeDataProvider<Node> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
+  /** `firstShown` runs when the view first asks for its runs. */
+  constructor(private readonly firstShown: () => void) {}
+
   refresh(): void {
     this.changed.fire();
   }
@@ -37,7 +44,9 @@ class HistoryProvider implements vscode.TreeDataProvider<Node> {
   async getChildren(node?: Node): Promise<Node[]> {
     if (node instanceof RunNode) return node.run.profiles.length > 1 ? node.run.profiles.map((p) => new FileNode(node.run, p)) : [];
     if (node) return [];
+    this.firstShown();
     const folders = vscode.workspace.workspaceFolders ?? [];
+    const { listRuns } = await loadRuns();
     const all = await Promise.all(folders.map(async (f) => (await listRuns(f.uri.fsPath)).map((r) => new RunNode(r, f))));
     return all.flat().sort((a, b) => (b.run.time?.getTime() ?? 0) - (a.run.time?.getTime() ?? 0));
   }
@@ -92,7 +101,27 @@ async function openPath(services: Services, path: string): Promise<LoadedProfile
 }
 
 export function registerHistory(services: Services): vscode.Disposable[] {
-  const provider = new HistoryProvider();
+  let pending: NodeJS.Timeout | undefined;
+  const soon = (): void => {
+    clearTimeout(pending);
+    pending = setTimeout(() => provider.refresh(), 300);
+  };
+  // Watching costs several ms per folder: it starts when the view first shows, not at activation. A
+  // view that never showed needs no refresh; the first one lists the runs afresh anyway.
+  const watchers: vscode.FileSystemWatcher[] = [];
+  let watching = false;
+  const watch = (): void => {
+    if (watching) return;
+    watching = true;
+    for (const f of vscode.workspace.workspaceFolders ?? []) {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `${RUNS_DIR}/**`));
+      w.onDidCreate(soon);
+      w.onDidDelete(soon);
+      w.onDidChange(soon);
+      watchers.push(w);
+    }
+  };
+  const provider = new HistoryProvider(watch);
   const view = vscode.window.createTreeView(HISTORY_VIEW, { treeDataProvider: provider, canSelectMany: true, showCollapseAll: false });
   const summarized = new Set<string>();
   const cacheSummary = async (p: LoadedProfile | undefined): Promise<void> => {
@@ -100,23 +129,13 @@ export function registerHistory(services: Services): vscode.Disposable[] {
     if (!p || !dir || summarized.has(dir)) return;
     summarized.add(dir);
     try {
+      const { saveSummary, summarize } = await loadRuns();
       await saveSummary(dir, summarize(p.profile));
       provider.refresh();
     } catch (e) {
       services.log.warn(`could not cache the run summary in ${dir}: ${(e as Error).message}`);
     }
   };
-  const watchers = (vscode.workspace.workspaceFolders ?? []).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `${RUNS_DIR}/**`)));
-  let pending: NodeJS.Timeout | undefined;
-  const soon = (): void => {
-    clearTimeout(pending);
-    pending = setTimeout(() => provider.refresh(), 300);
-  };
-  for (const w of watchers) {
-    w.onDidCreate(soon);
-    w.onDidDelete(soon);
-    w.onDidChange(soon);
-  }
 
   const compare = async (node?: Node, selected?: Node[]): Promise<void> => {
     const picked = (selected?.length ? selected : node ? [node] : []).map((n) => ({ path: profileOf(n), time: n.run.time?.getTime() ?? 0 })).filter((x): x is { path: string; time: number } => !!x.path);
@@ -139,7 +158,6 @@ export function registerHistory(services: Services): vscode.Disposable[] {
 
   return [
     view,
-    ...watchers,
     services.store.onDidChangeActive((p) => void cacheSummary(p)),
     vscode.commands.registerCommand('nodeFlame.history.refresh', () => provider.refresh()),
     vscode.commands.registerCommand('nodeFlame.history.open', async (node?: Node) => {
@@ -172,6 +190,11 @@ export function registerHistory(services: Services): vscode.Disposable[] {
       provider.refresh();
     }),
     vscode.commands.registerCommand('nodeFlame.history.compare', compare),
-    { dispose: () => clearTimeout(pending) },
+    {
+      dispose: () => {
+        clearTimeout(pending);
+        for (const w of watchers.splice(0)) w.dispose();
+      },
+    },
   ];
 }

@@ -2,8 +2,9 @@
 import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { functionStats, type Profile } from '../../core/model';
+import { RUNS_DIR } from './runsDir';
 
-export const RUNS_DIR = '.nodeflame';
+export { RUNS_DIR };
 
 export interface RunSummary {
   samples: number;

@@ -13,18 +13,12 @@ import { RunTerminal } from './terminal';
 import { showStopItem, stateMessage } from './status';
 import { runsRoot } from './runFolder';
 import { offerComparison } from './compareOffer';
+import { setCurrentSession } from './current';
 
 export interface RunOutcome {
   result?: RunResult;
   loaded?: LoadedProfile;
   error?: string;
-}
-
-/** The live run, so "Stop Profiling" and a second "Profile Node App" find it. */
-let current: ProfileSession | undefined;
-
-export function currentSession(): ProfileSession | undefined {
-  return current;
 }
 
 /** Runs the target under the profiler in a terminal, then opens the profile. */
@@ -57,7 +51,7 @@ export async function profileTarget(s: Services, folder: vscode.WorkspaceFolder 
   });
   const terminal = new RunTerminal(vscode.l10n.t('Node Flame: {0} ({1})', label, mode), { write: (d) => session.write(d), stop: () => session.stop('user') });
   terminal.terminal.show(true);
-  current = session;
+  setCurrentSession(session);
   const stopItem = showStopItem(label);
   s.log.info(`profile ${mode}: ${target.program} → ${runDir}`);
 
@@ -77,7 +71,7 @@ export async function profileTarget(s: Services, folder: vscode.WorkspaceFolder 
           terminal.finish(e.message);
           return { error: e.message };
         } finally {
-          current = undefined;
+          setCurrentSession(undefined);
           stopItem.dispose();
         }
         s.log.info(`run ended: ${result.stoppedBy}, exit ${result.exitCode ?? result.signal}, ${result.durationMs} ms, profiles: ${result.profiles.join(', ') || 'none'}`);
@@ -101,7 +95,7 @@ export async function profileTarget(s: Services, folder: vscode.WorkspaceFolder 
       },
     );
   } finally {
-    current = undefined;
+    setCurrentSession(undefined);
     stopItem.dispose();
   }
 }

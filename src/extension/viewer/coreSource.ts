@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { execFile } from 'node:child_process';
 
 export const CORE_SCHEME = 'nodeflame-core';
 
@@ -23,7 +22,8 @@ export class CoreSourceProvider implements vscode.TextDocumentContentProvider {
     const id = uri.path.replace(/^\//, '').replace(/\.js$/, '');
     let p = this.cache.get(id);
     if (!p) {
-      p = readBuiltin(nodePath(), id);
+      // child_process loads when a builtin is first opened, not with the extension.
+      p = import('./readBuiltin').then((m) => m.readBuiltin(nodePath(), id));
       this.cache.set(id, p);
       p.catch(() => this.cache.delete(id));
     }
@@ -33,22 +33,4 @@ export class CoreSourceProvider implements vscode.TextDocumentContentProvider {
 
 function nodePath(): string {
   return vscode.workspace.getConfiguration('nodeFlame').get<string>('nodePath') || 'node';
-}
-
-const SCRIPT = "const s=process.binding('natives')[process.argv[1]];if(typeof s!=='string')process.exit(3);process.stdout.write(s)";
-
-export function readBuiltin(node: string, id: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(node, ['--no-deprecation', '-e', SCRIPT, id], { maxBuffer: 64 * 1024 * 1024, timeout: 10000 }, (err, stdout) => {
-      if (!err) return resolve(stdout);
-      const code = (err as { code?: unknown }).code;
-      reject(
-        new Error(
-          code === 3
-            ? vscode.l10n.t('{0} has no built-in module named "{1}".', node, id)
-            : vscode.l10n.t('Could not read the source of "{0}" from {1}: {2}', id, node, err.message),
-        ),
-      );
-    });
-  });
 }

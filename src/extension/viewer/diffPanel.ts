@@ -2,12 +2,11 @@ import * as vscode from 'vscode';
 import { DiffSession } from '../../core/viewer/diffSession';
 import type { LoadedProfile, Services } from '../services';
 import { exportDiffFromViewer } from './export';
-import { viewerHtml, webviewOptions } from './html';
+import { viewerHtml } from './html';
+import { webviewOptions } from './options';
 import type { DiffSide, HostMessage, SizeBy, WebviewMessage } from './protocol';
 import { openFrameSource } from './source';
 import { webviewStrings } from './strings';
-
-export const DIFF_VIEW_TYPE = 'nodeFlame.diffViewer';
 
 const side = (p: LoadedProfile): DiffSide => ({ label: p.label, path: p.path, format: p.profile.format, totalWeight: p.profile.tree.weight });
 

@@ -1,18 +1,6 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 
-export const VIEW_TYPE = 'nodeFlame.viewer';
-
-/** Only the bundles and the stylesheet: nothing else of the extension or the workspace is reachable. */
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return {
-    enableScripts: true,
-    retainContextWhenHidden: true,
-    enableFindWidget: false,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-  };
-}
-
 /**
  * The page shell. Scripts run only with this page's nonce; styles come only from the extension's
  * files (d3 sets element styles through CSSOM, which `style-src` without 'unsafe-inline' allows).

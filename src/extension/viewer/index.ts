@@ -1,19 +1,24 @@
 import * as vscode from 'vscode';
 import { type LoadedProfile, type Services, type ShowOptions, type Viewer } from '../services';
 import { CORE_SCHEME, CoreSourceProvider } from './coreSource';
-import { DIFF_VIEW_TYPE, DiffPanel } from './diffPanel';
-import { VIEW_TYPE, webviewOptions } from './html';
-import { ProfilePanel } from './panel';
+import type { DiffPanel } from './diffPanel';
+import { DIFF_VIEW_TYPE, VIEW_TYPE, webviewOptions } from './options';
+import type { ProfilePanel } from './panel';
 import type { PersistedState } from './protocol';
+
+// The panels (viewer sessions, exporters, page shell) load when the first one opens, not at activation.
+const loadPanel = () => import('./panel');
+const loadDiffPanel = () => import('./diffPanel');
 
 /** The flame graph webview host: one panel per profile, restored after a reload from the profile's path. */
 export function createViewer(context: vscode.ExtensionContext, services: () => Services): { viewer: Viewer; disposables: vscode.Disposable[] } {
   const panels = new Map<string, ProfilePanel>();
   const diffs = new Map<string, DiffPanel>();
 
-  const attach = (panel: vscode.WebviewPanel, p: LoadedProfile, state?: PersistedState): ProfilePanel => {
+  // Synchronous once the panel code is loaded, so two quick `show` calls cannot both open a panel.
+  const attach = (Panel: typeof ProfilePanel, panel: vscode.WebviewPanel, p: LoadedProfile, state?: PersistedState): ProfilePanel => {
     panels.get(p.id)?.panel.dispose();
-    const pp = new ProfilePanel(panel, p, services, state, () => {
+    const pp = new Panel(panel, p, services, state, () => {
       if (panels.get(p.id) === pp) panels.delete(p.id);
     });
     panels.set(p.id, pp);
@@ -22,6 +27,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
 
   const viewer: Viewer = {
     async show(p: LoadedProfile, opts: ShowOptions = {}) {
+      const { ProfilePanel } = await loadPanel();
       let pp = panels.get(p.id);
       if (pp) pp.panel.reveal(opts.viewColumn, opts.preserveFocus);
       else {
@@ -31,16 +37,18 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
           { viewColumn: opts.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: opts.preserveFocus },
           webviewOptions(context.extensionUri),
         );
-        pp = attach(panel, p, { path: p.path });
+        pp = attach(ProfilePanel, panel, p, { path: p.path });
       }
       services().store.setActive(p);
       if (opts.revealFrame !== undefined) pp.reveal(opts.revealFrame);
     },
     async showInPanel(panel: vscode.WebviewPanel, p: LoadedProfile, opts: ShowOptions = {}) {
-      const pp = attach(panel, p, { path: p.path });
+      const { ProfilePanel } = await loadPanel();
+      const pp = attach(ProfilePanel, panel, p, { path: p.path });
       if (opts.revealFrame !== undefined) pp.reveal(opts.revealFrame);
     },
     async showDiff(before: LoadedProfile, after: LoadedProfile) {
+      const { DiffPanel } = await loadDiffPanel();
       const key = `${before.id}→${after.id}`;
       const open = diffs.get(key);
       if (open) {
@@ -63,8 +71,9 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
       }
       try {
         const p = await services().store.load(state.path);
+        const { ProfilePanel } = await loadPanel();
         panel.title = vscode.l10n.t('Flame graph: {0}', p.label);
-        attach(panel, p, state);
+        attach(ProfilePanel, panel, p, state);
       } catch (e) {
         panel.dispose();
         void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame could not reopen {0}: {1}', state.path, (e as Error).message));

@@ -1,0 +1,125 @@
+// Loaded on the first "Profile Running Process…": the inspector client (ws) stays out of activation.
+import * as vscode from 'vscode';
+import { isAbsolute, join } from 'node:path';
+import type { Services } from '../services';
+import { AttachSession, InspectorError, applyScriptSourceMaps, makeRunDir, runLoadCommand, saveAttachRun, type AttachResult, type StoppedBy } from '../../launch/inspector';
+import { createPathMapper, mapProfilePaths, type PathMapper } from '../../core/pathMapping';
+import type { AttachTarget } from './attachPick';
+export { pickAttachTarget, targetAt } from './attachPick';
+
+export interface Running {
+  stop(reason: StoppedBy): void;
+}
+
+function pathMapperFor(folders: readonly vscode.WorkspaceFolder[]): PathMapper {
+  const cfg = vscode.workspace.getConfiguration('nodeFlame', folders[0]?.uri);
+  const raw = cfg.get<Record<string, string>>('pathMapping') ?? {};
+  const ws = folders[0]?.uri.fsPath ?? '';
+  const rules = Object.entries(raw)
+    .filter(([, local]) => typeof local === 'string')
+    .map(([remoteRoot, local]) => {
+      const expanded = local.replace(/\$\{workspaceFolder\}/g, ws);
+      return { remoteRoot, localRoot: isAbsolute(expanded) || !ws ? expanded : join(ws, expanded) };
+    });
+  return createPathMapper({ rules, roots: folders.map((f) => f.uri.fsPath) });
+}
+
+/** Connects, profiles until Stop / duration / load end, saves the run and shows it. */
+export async function profile(services: Services, target: AttachTarget, slot: Running): Promise<void> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const cfg = vscode.workspace.getConfiguration('nodeFlame', folders[0]?.uri);
+  const samplingIntervalUs = cfg.get<number>('attach.samplingInterval') ?? 1000;
+  const durationS = cfg.get<number>('attach.duration') ?? 0;
+  const loadCommand = (cfg.get<string>('loadCommand') ?? '').trim();
+  const where = target.pid ? `${target.title || target.url} (pid ${target.pid}, ${target.address})` : `${target.title || target.url} (${target.address})`;
+  services.log.info(`attach: connecting to ${where} ${target.webSocketDebuggerUrl}`);
+
+  const session = await AttachSession.start(target, { samplingIntervalUs });
+  let stoppedBy: StoppedBy = 'user';
+  let resolveStop!: () => void;
+  const stopped = new Promise<void>((r) => (resolveStop = r));
+  slot.stop = (reason) => {
+    stoppedBy = reason;
+    resolveStop();
+  };
+  session.onLost(() => slot.stop('lost'));
+  const timer = durationS > 0 ? setTimeout(() => slot.stop('duration'), durationS * 1000) : undefined;
+
+  let load: ReturnType<typeof runLoadCommand> | undefined;
+  let loadExit: number | null | undefined;
+  if (loadCommand && !vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('The load command (nodeFlame.loadCommand) is not run in an untrusted workspace. Profiling continues; send the load yourself, then press Stop.'));
+  } else if (loadCommand) {
+    const cwd = folders[0]?.uri.fsPath ?? process.cwd();
+    services.log.info(`attach: load command in ${cwd}: ${loadCommand}`);
+    load = runLoadCommand(loadCommand, cwd, (line) => services.log.info(`[load] ${line}`));
+    void load.done.then((code) => {
+      loadExit = code;
+      services.log.info(`attach: load command exited with ${code}`);
+      slot.stop('load');
+    });
+  }
+
+  const bar = vscode.window.createStatusBarItem('nodeFlame.attach', vscode.StatusBarAlignment.Left, 1000);
+  bar.name = vscode.l10n.t('Node Flame: attached profiling');
+  bar.text = `$(debug-stop) ${vscode.l10n.t('Profiling (attached)… Stop')}`;
+  bar.tooltip = vscode.l10n.t('Stop profiling {0} and open the flame graph', where);
+  bar.command = 'nodeFlame.attach.stop';
+  bar.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+  bar.show();
+
+  let result: AttachResult;
+  try {
+    result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Node Flame: profiling {0}', where), cancellable: true },
+      async (progress, token) => {
+        // Cancel here means "stop now": what was recorded is kept and opened, like the Stop button.
+        token.onCancellationRequested(() => slot.stop('user'));
+        const started = Date.now();
+        const tick = () => {
+          const s = Math.round((Date.now() - started) / 1000);
+          progress.report({
+            message: durationS > 0 ? vscode.l10n.t('{0} s of {1} s — Cancel or the status bar Stop ends it and opens the profile', String(s), String(durationS)) : vscode.l10n.t('{0} s — Cancel or the status bar Stop ends it and opens the profile', String(s)),
+          });
+        };
+        tick();
+        const ticker = setInterval(tick, 1000);
+        try {
+          await stopped;
+        } finally {
+          clearInterval(ticker);
+        }
+        progress.report({ message: vscode.l10n.t('receiving the profile…') });
+        return session.stop();
+      },
+    );
+  } finally {
+    clearTimeout(timer);
+    load?.kill();
+    bar.dispose();
+  }
+
+  if (!result.profile) throw result.lost ?? new InspectorError('lost', vscode.l10n.t('No profile was received.'));
+  const mapPath = pathMapperFor(folders);
+  const inWorkspace = folders[0] && cfg.get<string>('runFolder') !== 'extensionStorage';
+  const base = inWorkspace ? join(folders[0].uri.fsPath, '.nodeflame') : join((services.context.storageUri ?? services.context.globalStorageUri).fsPath, 'runs');
+  const dir = await makeRunDir(base);
+  const saved = await saveAttachRun(dir, { ...result, profile: result.profile }, { target, stoppedBy, samplingIntervalUs, loadCommand: load ? loadCommand : undefined, loadExitCode: loadExit, mapPath });
+  const mappedCount = Object.keys(saved.mapped).length;
+  services.log.info(`attach: ${result.samples} samples in ${result.durationMs} ms, stopped by ${stoppedBy}; saved ${saved.profilePath}; ${mappedCount} remote paths mapped`);
+
+  const loaded = await services.store.load(saved.profilePath, { runDir: dir });
+  await applyScriptSourceMaps(loaded.profile, result.sourceMaps, saved.mapped, mapPath);
+  mapProfilePaths(loaded.profile, mapPath);
+  services.store.setActive(loaded);
+  await services.viewer.show(loaded);
+  if (result.lost) void vscode.window.showWarningMessage(result.lost.message);
+}
+
+/** In words, with Try Again; an inspector's own message is already one. */
+export function showError(services: Services, e: unknown): void {
+  const msg = e instanceof InspectorError ? e.message : vscode.l10n.t('Profiling the running process failed: {0}', (e as Error).message ?? String(e));
+  services.log.error(`attach: ${msg}`);
+  const again = vscode.l10n.t('Try Again');
+  void vscode.window.showErrorMessage(msg, again).then((a) => a === again && vscode.commands.executeCommand('nodeFlame.attach'));
+}

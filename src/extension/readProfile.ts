@@ -1,0 +1,9 @@
+// Loaded on the first profile opened (see ProfileStore.load): the importers stay out of activation.
+import type { Profile } from '../core/model';
+import { loadProfile } from '../core/importers';
+import { isLargeProfile, loadInWorker } from './bigImport';
+
+/** Big files parse in a worker: the editor stays responsive and the user can cancel. */
+export async function readProfile(path: string): Promise<Profile> {
+  return (await isLargeProfile(path)) ? loadInWorker(path) : loadProfile(path);
+}
