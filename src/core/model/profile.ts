@@ -107,6 +107,7 @@ export class ProfileBuilder {
   }
 
   warn(message: string): void {
+    message = oneLine(message);
     if (!this.warnings.includes(message)) this.warnings.push(message);
   }
 
@@ -131,13 +132,22 @@ export class ProfileBuilder {
   }
 }
 
+/**
+ * Messages quote names and text from the input, which may hold line breaks and terminal escapes:
+ * show control characters as `\xHH` so a message stays one line and cannot drive a terminal.
+ */
+export function oneLine(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 /** Thrown for input that cannot become a profile at all; the CLI prints `message` and exits 2. */
 export class ProfileError extends Error {
   constructor(
     message: string,
     readonly file?: string,
   ) {
-    super(message);
+    super(oneLine(message));
     this.name = 'ProfileError';
   }
 }
