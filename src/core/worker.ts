@@ -1,10 +1,14 @@
 // Worker-thread entry (dist/worker.js): runs imports off the extension host thread so a big file
 // neither freezes the editor nor keeps it from cancelling. Serves any number of `load` requests.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import * as l10n from '@vscode/l10n';
 import { loadProfile } from './importers';
 import { ProfileError } from './model';
 import { packProfile } from './model/transfer';
 import type { WorkerReply, WorkerRequest } from './workerProtocol';
+
+const bundle = (workerData as { l10nBundle?: Record<string, string> } | undefined)?.l10nBundle;
+if (bundle) l10n.config({ contents: bundle });
 
 const port = parentPort;
 if (port) {

@@ -33,8 +33,9 @@ export class ImportWorker {
   private pending?: { id: number; path: string; resolve: (p: Profile) => void; reject: (e: Error) => void; onProgress?: (f: number) => void };
   private dead?: Error;
 
-  constructor(workerPath: string) {
-    this.worker = new Worker(workerPath);
+  /** `l10nBundle`: the host's translations, so the worker's warnings and errors speak the UI's language. */
+  constructor(workerPath: string, l10nBundle?: Record<string, unknown>) {
+    this.worker = new Worker(workerPath, { workerData: { l10nBundle } });
     this.worker.on('message', (m: WorkerReply) => this.reply(m));
     this.worker.on('error', (e) => this.fail(new ImportCrash(l10n.t('the import worker crashed: {0}', e.message), { cause: e })));
     this.worker.on('exit', (code) => this.fail(new ImportCrash(l10n.t('the import worker exited (code {0})', String(code)))));
@@ -90,8 +91,8 @@ export class ImportWorker {
 }
 
 /** Imports `path` in a fresh worker that is ended afterwards (or on abort). */
-export async function loadProfileInWorker(workerPath: string, path: string, opts: WorkerLoadOptions = {}): Promise<Profile> {
-  const w = new ImportWorker(workerPath);
+export async function loadProfileInWorker(workerPath: string, path: string, opts: WorkerLoadOptions = {}, l10nBundle?: Record<string, unknown>): Promise<Profile> {
+  const w = new ImportWorker(workerPath, l10nBundle);
   try {
     return await w.load(path, opts);
   } finally {

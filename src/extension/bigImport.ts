@@ -33,7 +33,7 @@ export function loadInWorker(path: string): Promise<Profile> {
         };
         try {
           // Bundled next to dist/extension.js by scripts/build.mjs.
-          return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { signal: ac.signal, onProgress });
+          return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { signal: ac.signal, onProgress }, vscode.l10n.bundle);
         } catch (e) {
           if (e instanceof ImportCancelled) throw new Error(vscode.l10n.t('reading {0} was cancelled, so it was not opened', name));
           throw e;

@@ -28,6 +28,11 @@ function label(f: Frame): string {
   return printable(`${mark}${frameLabel(f)}${lib}`);
 }
 
+/** `push(...rows)` passes every row as an argument and overflows the stack on big profiles. */
+function append(out: string[], rows: readonly string[]): void {
+  for (const r of rows) out.push(r);
+}
+
 function table(title: string, rows: { w: number; name: string }[], all: number, nonlib: number | null): string[] {
   const out = ['', ` [${title}]:`, '   ticks  total  nonlib   name'];
   for (const r of rows) out.push(`${ticks(r.w)} ${pct(r.w, all)} ${nonlib === null ? '      ' : pct(r.w, nonlib)}  ${r.name}`);
@@ -60,9 +65,9 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
       .slice(0, top)
       .map((s) => ({ w: s.self, name: label(profile.frames[s.frame]) }));
 
-  out.push(...table('Shared libraries', libRows, all, null));
-  out.push(...table('JavaScript', rowsOf((f) => JS.has(f.category)), all, nonlib));
-  out.push(...table('C++', rowsOf((f) => f.category === 'native'), all, nonlib));
+  append(out, table('Shared libraries', libRows, all, null));
+  append(out, table('JavaScript', rowsOf((f) => JS.has(f.category)), all, nonlib));
+  append(out, table('C++', rowsOf((f) => f.category === 'native'), all, nonlib));
 
   const summary: { w: number; name: string; lib?: boolean }[] = [
     { w: sum.javascript, name: 'JavaScript' },
@@ -87,7 +92,7 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
     '',
     '   ticks parent  name',
   );
-  out.push(...heavy(profile, top));
+  append(out, heavy(profile, top));
   return out.join('\n') + '\n';
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { open } from 'node:fs/promises';
 import { Profile, ProfileError } from '../model';
 import { cpuprofileImporter } from './cpuprofile';
@@ -34,9 +35,9 @@ export async function readHead(path: string, bytes = 65536): Promise<Buffer> {
 
 export async function sniffFormat(path: string): Promise<Importer> {
   const head = await readHead(path);
-  if (head.length === 0) throw new ProfileError('the file is empty', path);
+  if (head.length === 0) throw new ProfileError(l10n.t('the file is empty'), path);
   const found = importers.find((i) => i.sniff(head, path));
-  if (!found) throw new ProfileError('not a profile Node Flame reads (expected a V8 tick log, .cpuprofile, perf script output, perf.data or folded stacks)', path);
+  if (!found) throw new ProfileError(l10n.t('not a profile Node Flame reads (expected a V8 tick log, .cpuprofile, perf script output, perf.data or folded stacks)'), path);
   return found;
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { createReadStream } from 'node:fs';
 import { ProfileError } from '../../model';
 
@@ -23,7 +24,7 @@ export async function readLines(
   let bytes = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (opts.signal?.aborted) throw new ProfileError('cancelled', path);
+      if (opts.signal?.aborted) throw new ProfileError(l10n.t('cancelled'), path);
       bytes += chunk.length;
       // Decoded alone (not `carry + chunk`): gluing would copy every chunk a second time.
       const text = chunk.toString('latin1');

@@ -1,0 +1,24 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as l10n from '@vscode/l10n';
+
+/** The UI languages Node Flame ships, from a POSIX locale like `ko_KR.UTF-8` or `pt_BR`. */
+export function bundleLanguage(locale: string | undefined): string | undefined {
+  const l = (locale ?? '').toLowerCase().replace('_', '-');
+  if (l.startsWith('ko')) return 'ko';
+  if (l.startsWith('ja')) return 'ja';
+  if (l.startsWith('pt-br') || l === 'pt') return 'pt-br';
+  if (l.startsWith('zh-cn') || l.startsWith('zh-hans') || l === 'zh' || l.startsWith('zh-sg')) return 'zh-cn';
+  return undefined;
+}
+
+/** Loads the translation bundle for the terminal's locale (`NODE_FLAME_LANG` overrides it), if one ships. */
+export function configureCliLocale(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const lang = bundleLanguage(env.NODE_FLAME_LANG || env.LC_ALL || env.LC_MESSAGES || env.LANG);
+  if (!lang) return undefined;
+  // dist/cli.js → ../l10n/
+  const file = join(__dirname, '..', 'l10n', `bundle.l10n.${lang}.json`);
+  if (!existsSync(file)) return undefined;
+  l10n.config({ fsPath: file });
+  return lang;
+}
