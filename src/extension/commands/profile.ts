@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { RunOutcome } from '../run/profileRun';
-import { currentSession } from '../run/current';
+import { currentSession, setCurrentSession } from '../run/current';
 
 function pickFolder(): vscode.WorkspaceFolder | undefined {
   const active = vscode.window.activeTextEditor?.document.uri;
@@ -36,7 +36,7 @@ async function profile(s: Services): Promise<RunOutcome | undefined> {
     if (!target) return undefined;
     const mode = await chooseMode(s.context, folder);
     if (!mode) return undefined;
-    const outcome = await profileTarget(s, folder, target, mode);
+    const outcome = await profileTarget(s, folder, target, mode, setCurrentSession);
     if (outcome.error) {
       const openFolder = vscode.l10n.t('Open Run Folder');
       const buttons = outcome.result ? [openFolder] : [];

@@ -13,7 +13,6 @@ import { RunTerminal } from './terminal';
 import { showStopItem, stateMessage } from './status';
 import { runsRoot } from './runFolder';
 import { offerComparison } from './compareOffer';
-import { setCurrentSession } from './current';
 
 export interface RunOutcome {
   result?: RunResult;
@@ -21,8 +20,17 @@ export interface RunOutcome {
   error?: string;
 }
 
-/** Runs the target under the profiler in a terminal, then opens the profile. */
-export async function profileTarget(s: Services, folder: vscode.WorkspaceFolder | undefined, target: LaunchTarget, mode: LaunchMode): Promise<RunOutcome> {
+/**
+ * Runs the target under the profiler in a terminal, then opens the profile. `setCurrentSession` is
+ * the activation side's holder (run/current.ts), told of the live session so Stop can find it.
+ */
+export async function profileTarget(
+  s: Services,
+  folder: vscode.WorkspaceFolder | undefined,
+  target: LaunchTarget,
+  mode: LaunchMode,
+  setCurrentSession: (session: ProfileSession | undefined) => void,
+): Promise<RunOutcome> {
   const cfg = vscode.workspace.getConfiguration('nodeFlame', folder?.uri);
   const loaderSetting = cfg.get<LoaderSetting>('loader', 'auto');
   const loader = isTypeScriptFile(target.program) && !target.loader ? findLoader(dirname(target.program), loaderSetting, undefined) : undefined;
