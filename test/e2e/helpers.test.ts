@@ -42,7 +42,12 @@ test('helpers: open a file, go to a line, read editor and status bar, find a web
     await vs.quickPickWait();
     // Go to Line is a quick access with the ':' prefix; answering replaces the whole text.
     await vs.quickInputAnswer(':4');
-    const ed = await vs.activeEditor();
+    // The cursor moves after the quick input closes; on a loaded machine that can take a moment.
+    let ed = await vs.activeEditor();
+    for (let i = 0; i < 20 && ed?.line !== 4; i++) {
+      await vs.page.waitForTimeout(250);
+      ed = await vs.activeEditor();
+    }
     assert.equal(ed?.line, 4);
     assert.ok((await vs.statusBarTexts()).some((t) => t.startsWith('Ln 4, Col 1')), JSON.stringify(await vs.statusBarTexts()));
 
