@@ -86,7 +86,17 @@ test('Compare Profiles…: the guide app before and after the fix; pbkdf2Sync he
       sel.dispatchEvent(new Event('change'));
     });
     // /newUser also calls pbkdf2Sync (once, in both versions): the tower that went away is the widest one.
-    await frame.locator('[data-tree="diff"] g.frame[name="pbkdf2Sync"]').first().waitFor({ state: 'attached', timeout: 15_000 });
+    // The graph redraws sized by the before profile once the host answers: wait for the old tower, which spans
+    // most of the width (the frames drawn before the switch are sized by the after profile).
+    await frame.waitForFunction(
+      () => {
+        const svg = document.querySelector('[data-tree="diff"] svg');
+        const full = svg?.getBoundingClientRect().width ?? 0;
+        return [...document.querySelectorAll('[data-tree="diff"] g.frame[name="pbkdf2Sync"] rect')].some((r) => full > 0 && r.getBoundingClientRect().width > 0.45 * full);
+      },
+      undefined,
+      { timeout: 15_000 },
+    );
     const widest = await frame.evaluate(() => {
       let best = { w: -1, i: 0 };
       document.querySelectorAll('[data-tree="diff"] g.frame[name="pbkdf2Sync"]').forEach((g, i) => {
