@@ -87,8 +87,3 @@ export class ProfileStore implements vscode.Disposable {
     this.changed.dispose();
   }
 }
-
-/** Says, in words, that a feature is not built yet — never a silent no-op. */
-export function notBuiltYet(feature: string): void {
-  void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame: {0} is not available in this version yet.', feature));
-}
