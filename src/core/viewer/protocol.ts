@@ -1,5 +1,5 @@
 // Messages between the viewer host and its webview. No `vscode` import: the webview bundle shares these types.
-import type { Category, SourcePosition, Tier } from '../model/frame';
+import type { Category, Frame } from '../model/frame';
 import type { CompactTree } from '../model/prune';
 import type { ViewOptions } from '../model/transform';
 
@@ -8,15 +8,8 @@ export type { CompactTree, ViewOptions };
 /** `top`: call tree (flame graph); `bottom`: bottom-up tree (inverted icicle). */
 export type TreeKind = 'top' | 'bottom';
 
-/** What the webview needs of a frame; strings are shown as text, never as markup. */
-export interface FrameInfo extends SourcePosition {
-  name: string;
-  category: Category;
-  tier?: Tier;
-  pkg?: string;
-  lib?: string;
-  generated?: SourcePosition;
-}
+/** A frame as the webview gets it (the model's own shape); strings are shown as text, never as markup. */
+export type FrameInfo = Frame;
 
 export interface ProfileInfo {
   label: string;
