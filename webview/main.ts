@@ -1,4 +1,5 @@
 // Browser side of the flame graph viewer. It draws what the host sends and never reads profile files.
+import { mark, pageStart, startupMarks } from './marks';
 // Before anything asks for the VS Code API: the offline HTML export supplies its own.
 import './offline';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
@@ -20,6 +21,7 @@ import { clear, fmt, h } from './dom';
 import { buildNodes, findNode, frameCache, graft, pathOf, SMALL, type FNode, type Strings } from './tree';
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; getState(): PersistedState | undefined; setState(s: PersistedState): void };
+mark('modules');
 const vscode = acquireVsCodeApi();
 const post = (m: WebviewMessage) => vscode.postMessage(m);
 
@@ -366,6 +368,8 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
         document.body.dataset.hostMs = m.hostMs.toFixed(1);
         metric('render', now - received);
         metric('firstPaint', now);
+        document.body.dataset.startup = startupMarks();
+        document.body.dataset.pageMs = pageStart().toFixed(1);
       }),
     );
   }
@@ -374,6 +378,7 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
 window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
   const m = e.data;
   const received = performance.now();
+  mark(m.type);
   if (diffHandler) {
     diffHandler(m);
     return;
@@ -440,3 +445,4 @@ new MutationObserver(() => {
 }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 post({ type: 'ready' });
+mark('ready');

@@ -14,6 +14,9 @@ export class ProfilePanel implements vscode.Disposable {
   private ready = false;
   private pendingReveal: number | undefined;
   private readonly subs: vscode.Disposable[] = [];
+  /** The page takes about a second to load (in code-server); the first answer is computed meanwhile. */
+  private prepared: HostMessage[] | undefined;
+  private readonly preparing: ReturnType<typeof setTimeout>;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -38,6 +41,19 @@ export class ProfilePanel implements vscode.Disposable {
       }),
     );
     if (panel.active) services().store.setActive(loaded);
+    this.preparing = setTimeout(() => {
+      try {
+        this.prepared = this.firstAnswer();
+      } catch (e) {
+        this.fail(e as Error);
+      }
+    }, 0);
+  }
+
+  private firstAnswer(): HostMessage[] {
+    const session = this.session;
+    const init: HostMessage = { type: 'init', kind: 'single', info: session.info(), options: session.options, strings: webviewStrings(), state: this.state };
+    return [init, ...[...session.wanted].map((k) => session.tree(k))];
   }
 
   /** Selects and zooms to the heaviest node of a profile frame (once the webview is up). */
@@ -64,8 +80,11 @@ export class ProfilePanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready': {
         this.ready = true;
-        this.post({ type: 'init', kind: 'single', info: session.info(), options: session.options, strings: webviewStrings(), state: this.state });
-        for (const k of session.wanted) this.post(session.tree(k));
+        clearTimeout(this.preparing);
+        // A later 'ready' (the page reloaded) may follow option changes: answer it afresh.
+        const answer = this.prepared ?? this.firstAnswer();
+        this.prepared = undefined;
+        for (const a of answer) this.post(a);
         if (this.pendingReveal !== undefined) this.reveal(this.pendingReveal);
         this.pendingReveal = undefined;
         return;
@@ -103,6 +122,7 @@ export class ProfilePanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.preparing);
     for (const d of this.subs.splice(0)) d.dispose();
   }
 }
