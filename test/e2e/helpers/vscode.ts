@@ -115,6 +115,15 @@ export class VSCode {
   async quickPickWait(timeoutMs?: number): Promise<void> {
     await qi.quickInput(this.page, timeoutMs);
   }
+  /** Waits until the palette lists a command: contributions are registered a while after the window shows. */
+  async waitForCommand(title: string, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if ((await this.paletteItems(title)).includes(title)) return;
+      await this.page.waitForTimeout(1000);
+    }
+    throw new Error(`"${title}" never appeared in the palette`);
+  }
   /** Answers an input box with text and Enter. */
   quickInputAnswer(text: string): Promise<void> {
     return qi.quickInputAnswer(this.page, text);

@@ -1,0 +1,50 @@
+// Big profiles made by repeating the real fuzz seeds (test/fixtures/fuzz) with shifted timestamps: for
+// `npm run bench huge` and the editor's big-import e2e test. Each returns the samples it wrote.
+import { createWriteStream, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Bundled into a test, import.meta.url is gone: callers there pass the folder.
+const seedsHere = () => join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'fuzz');
+
+async function writeRepeated(file, target, head, nextChunk) {
+  const out = createWriteStream(file);
+  let bytes = 0;
+  let reps = 0;
+  const write = (s) => (out.write(s) ? null : new Promise((r) => out.once('drain', r)));
+  await write(head);
+  bytes += Buffer.byteLength(head);
+  while (bytes < target) {
+    const chunk = nextChunk(reps++);
+    bytes += Buffer.byteLength(chunk);
+    await write(chunk);
+  }
+  await new Promise((r) => out.end(r));
+  return reps;
+}
+
+/** perf script: the header once, then every sample again with its timestamp moved past the last copy. */
+export async function makePerf(file, target, seeds = seedsHere()) {
+  const text = readFileSync(join(seeds, 'seed.perf.txt'), 'utf8');
+  const first = text.search(/^\S.*\d+\.\d+:/m);
+  const head = text.slice(0, first);
+  const body = text.slice(first);
+  const times = [...body.matchAll(/^(\S.*? )(\d+\.\d+)(:)/gm)].map((m) => Number(m[2]));
+  const span = Math.max(...times) - Math.min(...times) + 0.005;
+  // The JSON report's `samples` is the total weight: perf periods.
+  const weight = [...body.matchAll(/^\S.*? \d+\.\d+:\s+(\d+) /gm)].reduce((a, m) => a + Number(m[1]), 0);
+  const reps = await writeRepeated(file, target, head, (k) => body.replace(/^(\S.*? )(\d+\.\d+)(:)/gm, (_, a, t, c) => `${a}${(Number(t) + k * span).toFixed(6)}${c}`) + '\n');
+  return { samples: weight * reps, reps };
+}
+
+/** --prof log: the set-up records once, then the tick records again with shifted timestamps. */
+export async function makeV8Log(file, target, seeds = seedsHere()) {
+  const lines = readFileSync(join(seeds, 'seed-v8.log'), 'latin1').trimEnd().split('\n');
+  const ticks = lines.filter((l) => l.startsWith('tick,'));
+  const head = lines.filter((l) => !l.startsWith('tick,') && !l.startsWith('profiler,end')).join('\n') + '\n';
+  const ts = ticks.map((l) => Number(l.split(',')[2]));
+  const span = Math.max(...ts) - Math.min(...ts) + 1000;
+  const parts = ticks.map((l) => l.split(','));
+  const reps = await writeRepeated(file, target, head, (k) => parts.map((f) => `${f[0]},${f[1]},${Number(f[2]) + k * span},${f.slice(3).join(',')}`).join('\n') + '\n');
+  return { samples: ticks.length * reps, reps };
+}
