@@ -10,6 +10,7 @@ import { basename, join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startVSCode, repoRoot, type VSCode } from './helpers';
 import { freePort } from './helpers/processes';
+import { leftovers } from '../helpers/cli';
 
 const PROFILE = 'Node Flame: Profile Node App';
 const HANDLER = '(anonymous) app.js:23';
@@ -42,11 +43,6 @@ async function nextRun(ws: string, before: string[], timeoutMs: number): Promise
     if (Date.now() > deadline) throw new Error(`no finished run in ${ws}/.nodeflame within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }
-}
-
-function leftovers(mark: string): string {
-  const r = spawnSync('pgrep', ['-af', mark], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter((l) => l.trim() && !l.includes('pgrep')).join('\n');
 }
 
 async function frameNames(frame: Frame): Promise<string[]> {

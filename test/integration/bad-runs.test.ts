@@ -5,14 +5,15 @@
 // (Crash, exit before listening, port never opening, Stop timeout and a missing program are in launch-cli.test.ts.)
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cli, repoRoot } from '../helpers/paths';
+import { repoRoot } from '../helpers/paths';
+import { leftovers, marker as newMarker, runCli as runCliIn, runDirOf, runJson as readRunJson, type CliRun } from '../helpers/cli';
 import { ProfileSession } from '../../src/launch/session';
 import { LaunchError } from '../../src/launch/errors';
 import { preflightPerf } from '../../src/launch/perf';
@@ -54,46 +55,14 @@ srv.listen(Number(process.env.PORT), '127.0.0.1');
 // Proves whether the app ran at all: it leaves the file named by its first argument.
 writeFileSync(join(work, 'sentinel.js'), `require('fs').writeFileSync(process.argv[2], 'ran');\n`);
 
-let seq = 0;
-/** A word no other process has in its argv, to find leftovers with pgrep. */
-function marker(): string {
-  return `nfbad${process.pid}x${++seq}`;
-}
+const marker = () => newMarker('nfbad');
 
-function leftovers(mark: string): string {
-  const r = spawnSync('pgrep', ['-af', mark], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter((l) => l.trim() && !l.includes('pgrep')).join('\n');
-}
+type RunInfo = { pid?: number; nodePid?: number; profiles: string[]; exitCode: number | null; error?: string };
+const runJson = (dir: string) => readRunJson<RunInfo>(dir);
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
+/** The CLI in the work folder; killed after 90 s. */
 function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: opts.cwd ?? work, env: { ...process.env, ...opts.env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-function runDirOf(r: CliRun): string {
-  const m = /Run folder: (.+)/.exec(r.stderr);
-  assert.ok(m, `no run folder in:\n${r.stderr}`);
-  return m[1].trim();
-}
-
-function runJson(dir: string): { pid?: number; nodePid?: number; profiles: string[]; exitCode: number | null; error?: string } {
-  return JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as ReturnType<typeof runJson>;
+  return runCliIn(args, { cwd: opts.cwd ?? work, env: opts.env, killAfterMs: 90_000 });
 }
 
 function escapeRe(s: string): string {

@@ -2,11 +2,12 @@
 // commands, and the failure messages; afterwards no process of the run may be left.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, repoRoot } from '../helpers/paths';
+import { repoRoot } from '../helpers/paths';
+import { leftovers, marker as newMarker, runCli as runCliIn, runDirOf, runJson, type CliRun } from '../helpers/cli';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-launch-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -40,54 +41,11 @@ w.on('exit', () => console.log('worker done'));
 `,
 );
 
-let seq = 0;
-/** A word no other process has in its argv, to find leftovers with pgrep. */
-function marker(): string {
-  return `nfmark${process.pid}x${++seq}`;
-}
+const marker = () => newMarker('nfmark');
 
-function leftovers(mark: string): string {
-  const r = spawnSync('pgrep', ['-af', mark], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter((l) => l.trim() && !l.includes('pgrep')).join('\n');
-}
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI; `interruptWhen` sends SIGINT once the output matches (like Ctrl+C). */
+/** `node-flame profile` in the work folder, killed after 60 s; `interruptWhen` sends SIGINT once the output matches (like Ctrl+C). */
 function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; interruptWhen?: RegExp; interruptDelayMs?: number } = {}): Promise<CliRun> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, 'profile', ...args], { cwd: opts.cwd ?? work, env: { ...process.env, ...opts.env } });
-    let stdout = '';
-    let stderr = '';
-    let sent = false;
-    const check = () => {
-      if (!sent && opts.interruptWhen && opts.interruptWhen.test(stdout + stderr)) {
-        sent = true;
-        setTimeout(() => child.kill('SIGINT'), opts.interruptDelayMs ?? 300);
-      }
-    };
-    child.stdout.on('data', (d) => ((stdout += d), check()));
-    child.stderr.on('data', (d) => ((stderr += d), check()));
-    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-function runDirOf(r: CliRun): string {
-  const m = /Run folder: (.+)/.exec(r.stderr);
-  assert.ok(m, `no run folder in:\n${r.stderr}`);
-  return m[1].trim();
-}
-
-function runJson(dir: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as Record<string, unknown>;
+  return runCliIn(['profile', ...args], { ...opts, cwd: opts.cwd ?? work, killAfterMs: 60_000 });
 }
 
 test('cpu-prof: a script that ends by itself → run folder, run.json, maps, text report', async () => {
