@@ -1,22 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startVSCode } from './helpers';
 import { freePort, killTree, spawnGroup } from './helpers/processes';
-
-const SERVER = `'use strict';
-const http = require('http');
-function hotHandler(req, res) {
-  let x = 0;
-  for (let i = 0; i < 3e6; i++) x += Math.sqrt(i) * Math.sin(i);
-  res.end(String(x));
-}
-const server = http.createServer((req, res) => hotHandler(req, res));
-server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('LISTENING'));
-`;
+import { startTargetServer } from '../helpers/attachTarget';
 
 function hit(port: number): Promise<void> {
   return new Promise((resolve) => get({ host: '127.0.0.1', port, path: '/' }, (r) => r.resume().on('end', () => resolve())).on('error', () => resolve()));
@@ -24,15 +14,11 @@ function hit(port: number): Promise<void> {
 
 test('"Profile Running Process…" on a server started with --inspect: typed address, Stop → flame graph', { timeout: 300_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-attach-'));
-  writeFileSync(join(ws, 'server.js'), SERVER);
   // `.nodeflame` is an activation event; runs are saved inside it.
   mkdirSync(join(ws, '.nodeflame'));
-  const [inspectPort, appPort] = [await freePort(), await freePort()];
-  const app = spawnGroup(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, join(ws, 'server.js')], { cwd: ws, env: { ...process.env, PORT: String(appPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    app.stdout!.on('data', (d) => /LISTENING/.test(String(d)) && resolve());
-    app.on('exit', (c) => reject(new Error(`server exited with ${c}`)));
-  });
+  const inspectPort = await freePort();
+  const { child: app, listening } = startTargetServer(ws, [`--inspect=127.0.0.1:${inspectPort}`], spawnGroup);
+  const appPort = await listening;
   const vs = await startVSCode({ workspace: ws, name: 'attach' });
   let failed = true;
   try {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, get } from 'node:http';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,32 +18,8 @@ import {
   type CpuProfile,
 } from '../../src/launch/inspector';
 import { loadProfile } from '../../src/core/importers';
-
-// The hot handler sits on a known line so the profile can be checked at file:line.
-const SERVER = `'use strict';
-const http = require('http');
-function hotHandler(req, res) {
-  let x = 0;
-  for (let i = 0; i < 3e6; i++) x += Math.sqrt(i) * Math.sin(i);
-  res.end(String(x));
-}
-const server = http.createServer((req, res) => hotHandler(req, res));
-server.listen(0, '127.0.0.1', () => console.log('LISTENING ' + server.address().port));
-//# sourceMappingURL=data:application/json;base64,eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpbXSwibWFwcGluZ3MiOiIifQ==
-`;
-const HOT_LINE = 3; // 1-based line of `function hotHandler`
-const LOOP_LINE = 5;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+import { HOT_LINE, LOOP_LINE, startTargetServer } from '../helpers/attachTarget';
+import { freePort } from '../helpers/net';
 
 interface Started {
   child: ChildProcess;
@@ -54,25 +30,12 @@ interface Started {
 
 async function startServer(t: { after: (fn: () => void) => void }, nodeArgs: string[]): Promise<Started> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'nf-attach-')));
-  const script = join(dir, 'server.js');
-  writeFileSync(script, SERVER);
-  const child = spawn(process.execPath, [...nodeArgs, script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { child, script, listening } = startTargetServer(dir, nodeArgs);
   t.after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const appPort = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.on('exit', (c) => reject(new Error(`server exited ${c}: ${stderr}`)));
-  });
-  return { child, appPort, dir, script };
+  return { child, appPort: await listening, dir, script };
 }
 
 /** Sequential requests for `ms`: the load. */
