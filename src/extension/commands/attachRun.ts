@@ -4,6 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import type { Services } from '../services';
 import { AttachSession, InspectorError, applyScriptSourceMaps, makeRunDir, runLoadCommand, saveAttachRun, type AttachResult, type StoppedBy } from '../../launch/inspector';
 import { createPathMapper, mapProfilePaths, type PathMapper } from '../../core/pathMapping';
+import { showStopItem } from '../run/status';
 import type { AttachTarget } from './attachPick';
 export { pickAttachTarget, targetAt } from './attachPick';
 
@@ -60,13 +61,13 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
     });
   }
 
-  const bar = vscode.window.createStatusBarItem('nodeFlame.attach', vscode.StatusBarAlignment.Left, 1000);
-  bar.name = vscode.l10n.t('Node Flame: attached profiling');
-  bar.text = `$(debug-stop) ${vscode.l10n.t('Profiling (attached)… Stop')}`;
-  bar.tooltip = vscode.l10n.t('Stop profiling {0} and open the flame graph', where);
-  bar.command = 'nodeFlame.attach.stop';
-  bar.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-  bar.show();
+  const bar = showStopItem({
+    id: 'nodeFlame.attach',
+    name: vscode.l10n.t('Node Flame: attached profiling'),
+    text: vscode.l10n.t('Profiling (attached)… Stop'),
+    tooltip: vscode.l10n.t('Stop profiling {0} and open the flame graph', where),
+    command: 'nodeFlame.attach.stop',
+  });
 
   let result: AttachResult;
   try {

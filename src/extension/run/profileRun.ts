@@ -60,7 +60,13 @@ export async function profileTarget(
   const terminal = new RunTerminal(vscode.l10n.t('Node Flame: {0} ({1})', label, mode), { write: (d) => session.write(d), stop: () => session.stop('user') });
   terminal.terminal.show(true);
   setCurrentSession(session);
-  const stopItem = showStopItem(label);
+  const stopItem = showStopItem({
+    id: 'nodeFlame.stop',
+    name: vscode.l10n.t('Node Flame profiling'),
+    text: vscode.l10n.t('Profiling… Stop'),
+    tooltip: vscode.l10n.t('Stop {0}: the app exits gracefully, the profile is written and opens.', label),
+    command: 'nodeFlame.stop',
+  });
   s.log.info(`profile ${mode}: ${target.program} → ${runDir}`);
 
   try {

@@ -1,13 +1,22 @@
 import * as vscode from 'vscode';
 import type { SessionState } from '../../launch/session';
 
-/** "Profiling… Stop" in the status bar while a run is live; clicking it stops the app. */
-export function showStopItem(label: string): vscode.StatusBarItem {
-  const item = vscode.window.createStatusBarItem('nodeFlame.stop', vscode.StatusBarAlignment.Left, 1000);
-  item.name = vscode.l10n.t('Node Flame profiling');
-  item.text = `$(debug-stop) ${vscode.l10n.t('Profiling… Stop')}`;
-  item.tooltip = vscode.l10n.t('Stop {0}: the app exits gracefully, the profile is written and opens.', label);
-  item.command = 'nodeFlame.stop';
+/** What a Stop item says and does; the texts come localized. */
+export interface StopItem {
+  id: string;
+  name: string;
+  text: string;
+  tooltip: string;
+  command: string;
+}
+
+/** "Profiling… Stop" in the status bar while a run is live (launched or attached); clicking it stops the run. */
+export function showStopItem(o: StopItem): vscode.StatusBarItem {
+  const item = vscode.window.createStatusBarItem(o.id, vscode.StatusBarAlignment.Left, 1000);
+  item.name = o.name;
+  item.text = `$(debug-stop) ${o.text}`;
+  item.tooltip = o.tooltip;
+  item.command = o.command;
   item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
   item.show();
   return item;
