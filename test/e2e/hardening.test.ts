@@ -26,6 +26,13 @@ function cpuSeconds(pid: number): number {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
+/** Resident and peak resident set (MiB) of a process. */
+function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
 function extensionHostPid(vs: VSCode): number {
   const pid = processTree(vs.serverPid!).find((p) => {
     try {
@@ -108,6 +115,7 @@ test('hostile names stay text in every format; a big import shows progress and c
     const { samples } = await makeV8Log(big, 300 * 1024 * 1024, join(repoRoot, 'test/fixtures/fuzz'));
     const mb = (statSync(big).size / 2 ** 20).toFixed(0);
     const host = extensionHostPid(vs);
+    const mem0 = memory(host);
     const toast = vs.page.locator('.notifications-toasts .notification-toast', { hasText: 'reading isolate-0x1-1-v8.log' });
     await vs.runCommand(SHOW);
     await vs.quickInputAnswer(big);
@@ -146,10 +154,11 @@ test('hostile names stay text in every format; a big import shows progress and c
     }
     const frame = await frameP;
     const secs = ((Date.now() - t1) / 1000).toFixed(1);
+    const mem1 = memory(host);
     await frame.click('[data-tab="summary"]');
     const summary = await frame.locator('.summary').innerText();
     const steps = [...seen].sort((a, b) => a - b);
-    console.log(`[e2e] big import (${mb} MB): painted after ${secs} s; progress seen ${steps.join(', ')}%; ${samples} ticks written`);
+    console.log(`[e2e] big import (${mb} MB): painted after ${secs} s; extension host (the worker runs in it) peak RSS ${mem1.peak.toFixed(0)} MiB, was ${mem0.peak.toFixed(0)} MiB before both imports (resident ${mem0.rss.toFixed(0)} → ${mem1.rss.toFixed(0)} MiB); progress seen ${steps.join(', ')}%; ${samples} ticks written`);
     assert.ok(steps.length >= 3, `progress was shown in steps: ${steps}`);
     assert.ok(summary.includes(String(samples)), `the summary counts every tick (${samples})`);
     rmSync(big, { force: true });
