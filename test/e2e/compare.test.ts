@@ -2,41 +2,14 @@
 // each profiled under the same load, then the differential flame graph and its table of changes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startVSCode, repoRoot, type VSCode } from './helpers';
-import { freePort } from './helpers/processes';
-import { waitForPort } from '../../src/launch/ports';
+import { startVSCode, type VSCode } from './helpers';
+import { expressExample as example, profileExpressApp } from '../helpers/expressApp';
 
-const example = join(repoRoot, 'examples', 'express-auth');
-
-/** Runs app.js under --cpu-prof with the guide's load (a user, then 40 /auth requests) into a run folder. */
-async function profileApp(ws: string, run: string): Promise<string> {
-  const out = join(ws, '.nodeflame', run);
-  mkdirSync(out, { recursive: true });
-  const port = await freePort();
-  // The launcher's preload turns SIGINT into a normal exit, which --cpu-prof needs to write its file.
-  const app = spawn(process.execPath, ['-r', join(repoRoot, 'dist', 'preload-stop.js'), '--cpu-prof', `--cpu-prof-dir=${out}`, 'app.js'], {
-    cwd: ws,
-    env: { ...process.env, PORT: String(port), NODE_PATH: join(repoRoot, 'node_modules') },
-    stdio: 'ignore',
-  });
-  try {
-    assert.equal(await waitForPort(port, 10_000), port, 'the app listens');
-    await fetch(`http://127.0.0.1:${port}/newUser?username=matt&password=password`);
-    const autocannon = join(repoRoot, 'node_modules', 'autocannon', 'autocannon.js');
-    const r = spawnSync(process.execPath, [autocannon, '-c', '8', '-a', '40', `http://127.0.0.1:${port}/auth?username=matt&password=password`], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-  } finally {
-    app.kill('SIGINT');
-    await new Promise((res) => app.once('exit', res));
-  }
-  const f = readdirSync(out).find((n) => n.endsWith('.cpuprofile'));
-  assert.ok(f, 'a .cpuprofile was written');
-  return join(out, f);
-}
+/** --cpu-prof with the guide's load (a user, then 40 /auth requests) into a run folder of `ws`. */
+const profileApp = (ws: string, run: string) => profileExpressApp({ cwd: ws, profiler: 'cpu-prof', out: join(ws, '.nodeflame', run), load: { requests: 40, connections: 8 } });
 
 const COMPARE = 'Node Flame: Compare Profiles…';
 

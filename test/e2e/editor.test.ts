@@ -2,39 +2,17 @@
 // history, and profile files opened from the explorer (custom editor), on a real --prof run of the guide's app.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startVSCode, repoRoot, type VSCode } from './helpers';
-import { freePort } from './helpers/processes';
+import { profileExpressApp } from '../helpers/expressApp';
 
 const RUN = '20250101-120000-prof';
 // Editor lines render spaces as no-break spaces, which \s matches.
 const HASH_LINE = /encryptHash\s*=\s*crypto\.pbkdf2Sync/;
 const LENS = /🔥 (\d+\.\d)% total · (\d+\.\d)% self · ([\d,]+) samples/;
-
-/** The guide's app under `node --prof` with a short autocannon load on /auth; returns the tick log's path. */
-async function profileExpressApp(ws: string): Promise<string> {
-  const port = await freePort();
-  const env = { ...process.env, PORT: String(port), NODE_PATH: join(repoRoot, 'node_modules') };
-  const app = spawn(process.execPath, ['--prof', 'app.js'], { cwd: ws, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise((r) => app.once('exit', r));
-  await new Promise<void>((resolve, reject) => {
-    app.stdout.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
-    app.once('exit', (c) => reject(new Error(`app exited (${c}) before listening`)));
-  });
-  const base = `http://127.0.0.1:${port}`;
-  assert.equal((await fetch(`${base}/newUser?username=matt&password=password`)).status, 200);
-  const load = spawn(process.execPath, [join(repoRoot, 'node_modules/autocannon/autocannon.js'), '-d', '3', '-c', '4', `${base}/auth?username=matt&password=password`], { stdio: 'ignore' });
-  await new Promise((r) => load.once('exit', r));
-  app.kill('SIGINT');
-  await exited;
-  const log = readdirSync(ws).find((f) => /^isolate-.*\.log$/.test(f));
-  assert.ok(log, 'node --prof wrote no isolate log');
-  return join(ws, log);
-}
 
 /** Top offset (px) of the editor line whose text contains `text`. */
 async function lineTop(page: Page, text: string | RegExp): Promise<number> {
@@ -80,7 +58,7 @@ async function clickExplorerItem(vs: VSCode, name: string): Promise<void> {
 test('editor: CodeLens over the /auth handler reveals it in the flame graph; heat on pbkdf2Sync; hover; stale; history; profile files from the explorer', { timeout: 600_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-editor-'));
   copyFileSync(join(repoRoot, 'examples/express-auth/app.js'), join(ws, 'app.js'));
-  const raw = await profileExpressApp(ws);
+  const raw = await profileExpressApp({ cwd: ws, profiler: 'prof', load: { seconds: 3, connections: 4 } });
   const logName = raw.split('/').pop()!;
   // As the launcher leaves it: a run folder with the raw log and run.json.
   const runDir = join(ws, '.nodeflame', RUN);

@@ -1,36 +1,14 @@
 // The flame graph viewer in a real VS Code: a --prof profile of the guide's Express app, and a 100k-node profile.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startVSCode, repoRoot, type VSCode } from './helpers';
-import { freePort } from './helpers/processes';
+import { profileExpressApp } from '../helpers/expressApp';
 
 const XSS = '<img src=x onerror=alert(1)>';
-
-/** Runs the guide's app under `node --prof` with a short autocannon load; returns the tick log. */
-async function profileExpressApp(ws: string): Promise<string> {
-  const port = await freePort();
-  const env = { ...process.env, PORT: String(port), NODE_PATH: join(repoRoot, 'node_modules') };
-  const app = spawn(process.execPath, ['--prof', 'app.js'], { cwd: ws, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise((r) => app.once('exit', r));
-  await new Promise<void>((resolve, reject) => {
-    app.stdout.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
-    app.once('exit', (c) => reject(new Error(`app exited (${c}) before listening`)));
-  });
-  const base = `http://127.0.0.1:${port}`;
-  assert.equal((await fetch(`${base}/newUser?username=matt&password=password`)).status, 200);
-  const load = spawn(process.execPath, [join(repoRoot, 'node_modules/autocannon/autocannon.js'), '-d', '3', '-c', '4', `${base}/auth?username=matt&password=password`], { stdio: 'ignore' });
-  await new Promise((r) => load.once('exit', r));
-  app.kill('SIGINT');
-  await exited;
-  const log = readdirSync(ws).find((f) => /^isolate-.*\.log$/.test(f));
-  assert.ok(log, 'node --prof wrote no isolate log');
-  return join(ws, log);
-}
 
 /** Folded stacks for a random call tree of `n` distinct nodes (distinct names), skewed weights, plus one hostile name. */
 function writeSyntheticProfile(file: string, n: number): void {
@@ -75,7 +53,7 @@ const names = (frame: Frame, sel: string) => frame.$$eval(sel, (gs) => gs.map((g
 test('flame graph viewer: Express --prof profile, search, source links, inverted view, tables, summary; 100k-node benchmark', { timeout: 600_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-viewer-'));
   copyFileSync(join(repoRoot, 'examples/express-auth/app.js'), join(ws, 'app.js'));
-  const log = await profileExpressApp(ws);
+  const log = await profileExpressApp({ cwd: ws, profiler: 'prof', load: { seconds: 3, connections: 4 } });
   const big = join(ws, 'big.folded');
   writeSyntheticProfile(big, 100_000);
   const tiny = join(ws, 'tiny.folded');

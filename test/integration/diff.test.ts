@@ -1,39 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, repoRoot } from '../helpers/paths';
-import { freePort } from '../helpers/net';
-import { waitForPort } from '../../src/launch/ports';
+import { cli } from '../helpers/paths';
+import { expressExample as example, profileExpressApp } from '../helpers/expressApp';
 
-const example = join(repoRoot, 'examples', 'express-auth');
-const autocannon = join(repoRoot, 'node_modules', 'autocannon', 'autocannon.js');
-
-/** Runs `app.js` in `dir` with --cpu-prof under the guide's load (a user, then /auth requests); returns the profile path. */
-async function profileApp(dir: string, out: string): Promise<string> {
-  const port = await freePort();
-  // The launcher's preload turns SIGINT into a normal exit, which --cpu-prof needs to write its file.
-  const preload = join(repoRoot, 'dist', 'preload-stop.js');
-  const app = spawn(process.execPath, ['-r', preload, '--cpu-prof', `--cpu-prof-dir=${out}`, 'app.js'], {
-    cwd: dir,
-    env: { ...process.env, PORT: String(port), NODE_PATH: join(repoRoot, 'node_modules') },
-    stdio: 'ignore',
-  });
-  try {
-    assert.equal(await waitForPort(port, 10_000), port, 'the app listens');
-    await fetch(`http://127.0.0.1:${port}/newUser?username=matt&password=password`);
-    const r = spawnSync(process.execPath, [autocannon, '-c', '8', '-a', '40', `http://127.0.0.1:${port}/auth?username=matt&password=password`], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-  } finally {
-    app.kill('SIGINT');
-    await new Promise((res) => app.once('exit', res));
-  }
-  const f = readdirSync(out).find((n) => n.endsWith('.cpuprofile'));
-  assert.ok(f, 'a .cpuprofile was written');
-  return join(out, f);
-}
+/** --cpu-prof of `app.js` in `dir` under the guide's load (a user, then 40 /auth requests) into `out`. */
+const profileApp = (dir: string, out: string) => profileExpressApp({ cwd: dir, profiler: 'cpu-prof', out, load: { requests: 40, connections: 8 } });
 
 test('diff of the guide app before (pbkdf2Sync) and after (async pbkdf2): pbkdf2Sync drops first', { timeout: 120_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'nf-diff-'));
