@@ -4,9 +4,9 @@ import { frameCache, SMALL, type FNode, type Strings } from './tree';
 
 const loc = (p: { file: string; line: number; column: number }) => `${p.file}${p.line ? `:${p.line}` : ''}${p.column ? `:${p.column}` : ''}`;
 
-function facts(n: FNode, s: Strings, total: number): Array<[string, string]> {
+function facts(n: FNode, s: Strings, total: number): Row[] {
   const f: FrameInfo | undefined = frameCache.get(n.frame);
-  const out: Array<[string, string]> = [];
+  const out: Row[] = [];
   if (f) {
     out.push([s.file, f.file ? loc(f) : s.noFile]);
     if (f.generated) out.push([s.generated, loc(f.generated)]);
@@ -20,32 +20,30 @@ function facts(n: FNode, s: Strings, total: number): Array<[string, string]> {
   return out;
 }
 
-function fill(el: HTMLElement, n: FNode, s: Strings, total: number, color?: string): void {
-  clear(el);
+/** The frame's full name: labels in the graph may be cut. */
+export function fullName(n: FNode): string {
   const f = frameCache.get(n.frame);
+  return n.frame === SMALL || !f ? n.name : f.name || n.name;
+}
+
+/** A detail row: label, value, and the value's class if it has one. */
+export type Row = [label: string, value: string, cls?: string];
+
+/** A card of details: a title (after a colour swatch, when given) over its rows; every text is set as text. */
+export function fillCard(el: HTMLElement, name: string, rows: Row[], color?: string): void {
+  clear(el);
   const title = h('div', { class: 'title' });
   if (color) {
     const sw = h('span', { class: 'swatch' });
     sw.style.backgroundColor = color;
     title.append(sw);
   }
-  // The full name (labels may be cut); always as text.
-  title.append(n.frame === SMALL || !f ? n.name : f.name || n.name);
-  el.append(title, h('dl', null, ...facts(n, s, total).flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)])));
+  title.append(name);
+  el.append(title, h('dl', null, ...rows.flatMap(([k, v, cls]) => [h('dt', null, k), h('dd', cls ? { class: cls } : null, v)])));
 }
 
-/** The details strip under the graph, for the selected frame. */
-export function showDetails(el: HTMLElement, n: FNode, s: Strings, total: number, color: string): void {
-  fill(el, n, s, total, color);
-}
-
-/** Hover card that follows the mouse; positioned through CSSOM, which the CSP allows. */
-export function showTooltip(el: HTMLElement, n: FNode | undefined, ev: MouseEvent | undefined, s: Strings, total: number): void {
-  if (!n || !ev) {
-    el.classList.remove('visible');
-    return;
-  }
-  fill(el, n, s, total);
+/** Shows the hover card `el` beside the mouse, kept inside the window; positioned through CSSOM, which the CSP allows. */
+export function placeTooltip(el: HTMLElement, ev: MouseEvent): void {
   el.classList.add('visible');
   const { offsetWidth: w, offsetHeight: hh } = el;
   let x = ev.clientX + 12;
@@ -54,4 +52,23 @@ export function showTooltip(el: HTMLElement, n: FNode | undefined, ev: MouseEven
   if (y + hh > window.innerHeight) y = Math.max(4, ev.clientY - hh - 12);
   el.style.left = `${x}px`;
   el.style.top = `${y}px`;
+}
+
+function fill(el: HTMLElement, n: FNode, s: Strings, total: number, color?: string): void {
+  fillCard(el, fullName(n), facts(n, s, total), color);
+}
+
+/** The details strip under the graph, for the selected frame. */
+export function showDetails(el: HTMLElement, n: FNode, s: Strings, total: number, color: string): void {
+  fill(el, n, s, total, color);
+}
+
+/** Hover card that follows the mouse. */
+export function showTooltip(el: HTMLElement, n: FNode | undefined, ev: MouseEvent | undefined, s: Strings, total: number): void {
+  if (!n || !ev) {
+    el.classList.remove('visible');
+    return;
+  }
+  fill(el, n, s, total);
+  placeTooltip(el, ev);
 }

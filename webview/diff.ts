@@ -3,6 +3,7 @@ import type { DiffChangeInfo, HostMessage, SizeBy, WebviewMessage } from '../src
 import { deltaTint, mixRgb, parseRgb, type Rgb } from '../src/core/viewer/diffColor';
 import { FlameView } from './flame';
 import { clear, fmt, h } from './dom';
+import { fillCard, fullName, placeTooltip, type Row } from './details';
 import { buildNodes, findNode, frameCache, graft, pathOf, SMALL, type FNode, type Strings } from './tree';
 
 type Init = Extract<HostMessage, { type: 'init'; kind: 'diff' }>;
@@ -117,20 +118,17 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage
 
   // ---- details and tooltip: before %, after %, change ----
   const fill = (el: HTMLElement, name: string, file: string, line: number, f: Figures, color: string) => {
-    clear(el);
-    const sw = h('span', { class: 'swatch' });
-    sw.style.backgroundColor = color;
-    const rows: Array<[string, string]> = [
+    const rows: Row[] = [
       [s.file, file ? loc(file, line) : s.noFile],
       [s.before, share(f.before)],
       [s.after, share(f.after)],
-      [s.delta, signed(f.after - f.before)],
+      [s.delta, signed(f.after - f.before), 'delta'],
     ];
-    el.append(h('div', { class: 'title' }, sw, name), h('dl', null, ...rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', { class: k === s.delta ? 'delta' : '' }, v)])));
+    fillCard(el, name, rows, color);
   };
   const describe = (el: HTMLElement, n: FNode) => {
     const f = frameCache.get(n.frame);
-    fill(el, n.frame === SMALL || !f ? n.name : f.name || n.name, f?.file ?? '', f?.line ?? 0, figures.get(n) ?? { before: 0, after: 0 }, colorOf(n));
+    fill(el, fullName(n), f?.file ?? '', f?.line ?? 0, figures.get(n) ?? { before: 0, after: 0 }, colorOf(n));
   };
   const tooltip = (n: FNode | undefined, ev?: MouseEvent) => {
     if (!tooltipEl) return;
@@ -139,14 +137,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage
       return;
     }
     describe(tooltipEl, n);
-    tooltipEl.classList.add('visible');
-    const { offsetWidth: w, offsetHeight: hh } = tooltipEl;
-    let x = ev.clientX + 12;
-    let y = ev.clientY + 12;
-    if (x + w > window.innerWidth) x = Math.max(4, ev.clientX - w - 12);
-    if (y + hh > window.innerHeight) y = Math.max(4, ev.clientY - hh - 12);
-    tooltipEl.style.left = `${x}px`;
-    tooltipEl.style.top = `${y}px`;
+    placeTooltip(tooltipEl, ev);
   };
 
   const requestExpand = (n: FNode) => post({ type: 'diffExpand', sizeBy, node: n.host, small: n.frame === SMALL, minWeight: thresholds.get(n) ?? 0 });
