@@ -1,5 +1,5 @@
-/** `seeds`: the folder of the fuzz seeds (default: found from this file; pass it when bundled). */
+/** `seeds`: the folder of the fuzz seeds (test/fixtures/fuzz). */
 /** A `perf script` text of about `target` bytes. */
-export function makePerf(file: string, target: number, seeds?: string): Promise<{ samples: number; reps: number }>;
+export function makePerf(file: string, target: number, seeds: string): Promise<{ samples: number; reps: number }>;
 /** A `--prof` tick log of about `target` bytes. */
-export function makeV8Log(file: string, target: number, seeds?: string): Promise<{ samples: number; reps: number }>;
+export function makeV8Log(file: string, target: number, seeds: string): Promise<{ samples: number; reps: number }>;

@@ -1,11 +1,7 @@
 // Big profiles made by repeating the real fuzz seeds (test/fixtures/fuzz) with shifted timestamps: for
 // `npm run bench huge` and the editor's big-import e2e test. Each returns the samples it wrote.
 import { createWriteStream, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-// Bundled into a test, import.meta.url is gone: callers there pass the folder.
-const seedsHere = () => join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'fuzz');
+import { join } from 'node:path';
 
 async function writeRepeated(file, target, head, nextChunk) {
   const out = createWriteStream(file);
@@ -24,7 +20,8 @@ async function writeRepeated(file, target, head, nextChunk) {
 }
 
 /** perf script: the header once, then every sample again with its timestamp moved past the last copy. */
-export async function makePerf(file, target, seeds = seedsHere()) {
+/** `seeds`: the folder of the fuzz seeds (test/fixtures/fuzz). */
+export async function makePerf(file, target, seeds) {
   const text = readFileSync(join(seeds, 'seed.perf.txt'), 'utf8');
   const first = text.search(/^\S.*\d+\.\d+:/m);
   const head = text.slice(0, first);
@@ -38,7 +35,7 @@ export async function makePerf(file, target, seeds = seedsHere()) {
 }
 
 /** --prof log: the set-up records once, then the tick records again with shifted timestamps. */
-export async function makeV8Log(file, target, seeds = seedsHere()) {
+export async function makeV8Log(file, target, seeds) {
   const lines = readFileSync(join(seeds, 'seed-v8.log'), 'latin1').trimEnd().split('\n');
   const ticks = lines.filter((l) => l.startsWith('tick,'));
   const head = lines.filter((l) => !l.startsWith('tick,') && !l.startsWith('profiler,end')).join('\n') + '\n';

@@ -38,7 +38,7 @@ for (const [label, name, make] of [
   const file = join(work, name);
   try {
     const t0 = Date.now();
-    const { samples, reps } = await make(file, TARGET);
+    const { samples, reps } = await make(file, TARGET, join(root, 'test', 'fixtures', 'fuzz'));
     console.log(`${label}: wrote ${(statSync(file).size / 2 ** 30).toFixed(2)} GiB (${reps} copies of the seed) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     measure(label, file, samples);
   } finally {

@@ -1,21 +1,13 @@
 import * as vscode from 'vscode';
-import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Profile } from '../core/model';
 import { ImportCancelled, loadProfileInWorker } from '../core/workerClient';
 
-/** Above this, an import runs in dist/worker.js with a cancellable progress notification. */
-export const WORKER_IMPORT_BYTES = 20 * 1024 * 1024;
 
-export async function isLargeProfile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).size > WORKER_IMPORT_BYTES;
-  } catch {
-    return false; // the importer reports a missing file in its own words
-  }
-}
-
-/** Imports off the extension host thread, showing % read; Cancel ends the worker at once. */
+/**
+ * Imports off the extension host thread, showing % read; Cancel ends the worker at once and rejects with
+ * VS Code's CancellationError (one class for both bundles), which callers do not report as a failure.
+ */
 export function loadInWorker(path: string): Promise<Profile> {
   const name = basename(path);
   return Promise.resolve(
@@ -35,7 +27,7 @@ export function loadInWorker(path: string): Promise<Profile> {
           // Bundled next to dist/extension.js by scripts/build.mjs.
           return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { signal: ac.signal, onProgress }, vscode.l10n.bundle);
         } catch (e) {
-          if (e instanceof ImportCancelled) throw new Error(vscode.l10n.t('reading {0} was cancelled, so it was not opened', name));
+          if (e instanceof ImportCancelled) throw new vscode.CancellationError();
           throw e;
         } finally {
           sub.dispose();

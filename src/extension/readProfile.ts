@@ -1,7 +1,8 @@
 // Loaded on the first profile opened (see ProfileStore.load): the importers stay out of activation.
 import type { Profile } from '../core/model';
 import { loadProfile } from '../core/importers';
-import { isLargeProfile, loadInWorker } from './bigImport';
+import { loadInWorker } from './bigImport';
+import { isLargeProfile } from './largeProfile';
 
 /** Big files parse in a worker: the editor stays responsive and the user can cancel. */
 export async function readProfile(path: string): Promise<Profile> {

@@ -57,6 +57,7 @@ export async function compareProfiles(s: Services, beforePath?: string, afterPat
     const [b, a] = await Promise.all([load(s, before), load(s, after)]);
     await s.viewer.showDiff(b, a);
   } catch (e) {
+    if (e instanceof vscode.CancellationError) return;
     const msg = e instanceof ProfileError ? `${e.file ? basename(e.file) + ': ' : ''}${e.message}` : String((e as Error)?.message ?? e);
     void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame: cannot compare profiles: {0}', msg));
   }

@@ -26,6 +26,7 @@ export function registerOpenProfileCommands(services: Services): vscode.Disposab
         services.store.setActive(loaded);
         await services.viewer.show(loaded);
       } catch (e) {
+        if (e instanceof vscode.CancellationError) return;
         services.log.error(`open ${uri.fsPath}: ${(e as Error).message}`);
         void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame cannot open {0}: {1}', basename(uri.fsPath), (e as Error).message));
       }

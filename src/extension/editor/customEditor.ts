@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { LoadedProfile, Services } from '../services';
+import { isLargeProfile } from '../largeProfile';
 
 /**
  * Profile files that usually have no better viewer open here by default. VS Code asks the user to pick
@@ -28,6 +29,7 @@ export class ProfileFileEditor implements vscode.CustomReadonlyEditorProvider<Pr
       const loaded = await loadWithProgress(this.services, uri, token);
       return new ProfileDocument(uri, loaded);
     } catch (e) {
+      if (e instanceof vscode.CancellationError) return new ProfileDocument(uri, undefined, vscode.l10n.t('reading {0} was cancelled, so it was not opened', uri.path.split('/').pop() ?? ''));
       this.services.log.error(`open ${uri.toString()}: ${(e as Error).message}`);
       return new ProfileDocument(uri, undefined, (e as Error).message);
     }
@@ -56,15 +58,16 @@ export class ProfileFileEditor implements vscode.CustomReadonlyEditorProvider<Pr
   }
 }
 
+/** Rejects with vscode.CancellationError when the user cancels (callers stay quiet about it). */
 export async function loadWithProgress(services: Services, uri: vscode.Uri, token?: vscode.CancellationToken): Promise<LoadedProfile> {
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Node Flame: reading {0}', uri.path.split('/').pop() ?? '') },
-    async () => {
-      const loaded = await services.store.load(uri.fsPath, { runDir: runDirOf(uri.fsPath) });
-      if (token?.isCancellationRequested) throw new vscode.CancellationError();
-      return loaded;
-    },
-  );
+  const load = async () => {
+    const loaded = await services.store.load(uri.fsPath, { runDir: runDirOf(uri.fsPath) });
+    if (token?.isCancellationRequested) throw new vscode.CancellationError();
+    return loaded;
+  };
+  // A big file shows its own progress, with % and Cancel: one notification, not two.
+  if (await isLargeProfile(uri.fsPath)) return load();
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Node Flame: reading {0}', uri.path.split('/').pop() ?? '') }, load);
 }
 
 /** `<ws>/.nodeflame/<run>/<file>` → `<ws>/.nodeflame/<run>`. */

@@ -95,7 +95,7 @@ async function openPath(services: Services, path: string): Promise<LoadedProfile
     await services.viewer.show(loaded);
     return loaded;
   } catch (e) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame cannot open {0}: {1}', basename(path), (e as Error).message));
+    if (!(e instanceof vscode.CancellationError)) void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame cannot open {0}: {1}', basename(path), (e as Error).message));
     return undefined;
   }
 }

@@ -100,6 +100,8 @@ export async function profileTarget(
           void offerComparison(s, target.program, result.runDir, main);
           return { result, loaded, error: result.error?.message };
         } catch (e) {
+          // The user cancelled reading a big profile: the run folder keeps it for later.
+          if (e instanceof vscode.CancellationError) return { result, error: result.error?.message };
           const msg = vscode.l10n.t('Node Flame could not process {0}: {1}', main ?? result.runDir, (e as Error).message);
           s.log.error(msg);
           return { result, error: result.error ? result.error.message + '\n' + msg : msg };

@@ -92,6 +92,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
         const p = await services().store.load(path);
         await viewer.show(p, opts);
       } catch (e) {
+        if (e instanceof vscode.CancellationError) return;
         void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame could not open {0}: {1}', path, (e as Error).message));
       }
     }),
