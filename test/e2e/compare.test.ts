@@ -5,25 +5,13 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startVSCode, type VSCode } from './helpers';
+import { startVSCode } from './helpers';
 import { expressExample as example, profileExpressApp } from '../helpers/expressApp';
 
 /** --cpu-prof with the guide's load (a user, then 40 /auth requests) into a run folder of `ws`. */
 const profileApp = (ws: string, run: string) => profileExpressApp({ cwd: ws, profiler: 'cpu-prof', out: join(ws, '.nodeflame', run), load: { requests: 40, connections: 8 } });
 
 const COMPARE = 'Node Flame: Compare Profiles…';
-
-async function waitForCommand(vs: VSCode): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    if ((await vs.paletteItems('Node Flame: Compare')).includes(COMPARE)) {
-      await vs.page.keyboard.press('Escape');
-      return;
-    }
-    await vs.page.keyboard.press('Escape');
-    await vs.page.waitForTimeout(1000);
-  }
-  throw new Error(`"${COMPARE}" never appeared in the palette`);
-}
 
 test('Compare Profiles…: the guide app before and after the fix; pbkdf2Sync heads the changes, shrinking', { timeout: 600_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-compare-'));
@@ -35,7 +23,7 @@ test('Compare Profiles…: the guide app before and after the fix; pbkdf2Sync he
   const vs = await startVSCode({ workspace: ws, name: 'compare', viewport: { width: 1400, height: 900 } });
   let failed = true;
   try {
-    await waitForCommand(vs);
+    await vs.waitForCommand(COMPARE);
     await vs.runCommand(COMPARE);
     assert.match(await vs.quickPickTitle(), /BEFORE/);
     await vs.quickPickSelect('20250101-100000-cpu-prof');

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { startVSCode, repoRoot, type VSCode } from './helpers';
+import { startVSCode, repoRoot } from './helpers';
 import { freePort } from './helpers/processes';
 import { leftovers } from '../helpers/cli';
 
@@ -49,18 +49,6 @@ async function frameNames(frame: Frame): Promise<string[]> {
   return frame.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? ''));
 }
 
-async function waitForCommand(vs: VSCode): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    if ((await vs.paletteItems('Node Flame: Profile')).includes(PROFILE)) {
-      await vs.page.keyboard.press('Escape');
-      return;
-    }
-    await vs.page.keyboard.press('Escape');
-    await vs.page.waitForTimeout(1000);
-  }
-  throw new Error(`"${PROFILE}" never appeared in the palette`);
-}
-
 test('Profile Node App: Express app under load for prof, cpu-prof and perf; Stop from the status bar', { timeout: 900_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-profile-'));
   copyFileSync(join(repoRoot, 'examples/express-auth/app.js'), join(ws, 'app.js'));
@@ -89,7 +77,7 @@ setInterval(() => work(), 5);
   const vs = await startVSCode({ workspace: ws, name: 'profile' });
   let failed = true;
   try {
-    await waitForCommand(vs);
+    await vs.waitForCommand(PROFILE);
     const modes = ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])];
     for (const mode of modes) {
       writeSettings(ws, { ...base, 'nodeFlame.mode': mode, 'nodeFlame.env': await env() });
@@ -147,7 +135,7 @@ test('Profile Node App in an untrusted workspace says why it cannot run, and run
   const vs = await startVSCode({ workspace: ws, name: 'profile-untrusted', trusted: false });
   let failed = true;
   try {
-    await waitForCommand(vs);
+    await vs.waitForCommand(PROFILE);
     await vs.runCommand(PROFILE);
     let texts: string[] = [];
     for (let i = 0; i < 40 && !texts.some((t) => /untrusted workspace/.test(t)); i++) {

@@ -29,16 +29,6 @@ function writeSyntheticProfile(file: string, n: number): void {
 
 const SHOW = 'Node Flame: Show Profile File in Flame Graph…';
 
-/** Contributions are registered a while after the window shows. */
-async function waitForCommand(vs: VSCode): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    if ((await vs.paletteItems('Node Flame: Show Profile')).includes(SHOW)) return;
-    await vs.page.keyboard.press('Escape');
-    await vs.page.waitForTimeout(1000);
-  }
-  throw new Error(`"${SHOW}" never appeared in the palette`);
-}
-
 async function openProfile(vs: VSCode, file: string, label: string): Promise<{ frame: Frame; ms: number }> {
   await vs.runCommand(SHOW);
   const t0 = Date.now();
@@ -61,7 +51,7 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
   const vs = await startVSCode({ workspace: ws, name: 'viewer', viewport: { width: 1400, height: 900 } });
   let failed = true;
   try {
-    await waitForCommand(vs);
+    await vs.waitForCommand(SHOW);
     const label = log.split('/').pop()!;
     const { frame } = await openProfile(vs, log, label);
     console.log(`[bench] viewer start-up, Express profile (the first webview, ms after its document started): ${await frame.evaluate(() => document.body.dataset.startup)}`);

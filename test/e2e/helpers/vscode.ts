@@ -116,7 +116,7 @@ export class VSCode {
     await qi.quickInput(this.page, timeoutMs);
   }
   /** Waits until the palette lists a command: contributions are registered a while after the window shows. */
-  async waitForCommand(title: string, timeoutMs = 60_000): Promise<void> {
+  async waitForCommand(title: string, timeoutMs = 120_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if ((await this.paletteItems(title)).includes(title)) return;
