@@ -65,7 +65,7 @@ const app = document.getElementById('app')!;
 const tooltipEl = h('div', { class: 'tooltip', attrs: { role: 'tooltip' } });
 const errorEl = h('div', { class: 'error', attrs: { role: 'alert' } });
 document.body.append(tooltipEl);
-app.append(errorEl, h('div', { class: 'loading' }, '…'));
+app.append(errorEl, h('div', { class: 'loading' }, app.dataset.loading ?? '…'));
 
 const charts: Record<TreeKind, HTMLDivElement> = { top: h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'top' } }), bottom: h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'bottom' } }) };
 let flames: Record<TreeKind, FlameView>;

@@ -30,6 +30,11 @@ export interface ShowOptions {
 
 export interface Viewer {
   show(p: LoadedProfile, opts?: ShowOptions): Promise<void>;
+  /**
+   * Reads a profile file into the store and shows it. The panel opens first and its page loads while the
+   * file is read; a failed or cancelled read closes it and rejects.
+   */
+  open(path: string, extra?: Partial<LoadedProfile>, opts?: ShowOptions): Promise<LoadedProfile>;
   showDiff(before: LoadedProfile, after: LoadedProfile): Promise<void>;
   /**
    * Renders `p` into a panel VS Code created (the custom editor for profile files). Optional: without it

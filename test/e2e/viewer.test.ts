@@ -174,7 +174,7 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
       await vs.page.keyboard.press('Escape');
     }
     console.log(
-      `[bench] viewer, 100000-node profile: open→painted ${ms} ms (import + prune + render); webview first paint ${d.firstPaintMs} ms after its document started, ` +
+      `[bench] viewer, 100000-node profile: open→painted ${ms} ms (the file is read while the page loads); webview first paint ${d.firstPaintMs} ms after its document started, ` +
         `${(Number(d.firstPaintMs) - Number(d.pageMs)).toFixed(1)} ms after VS Code wrote our page into it at ${d.pageMs} ms ` +
         `(a 100-node profile: first paint ${td.firstPaintMs} ms, page written at ${td.pageMs} ms); ` +
         `render ${d.renderMs} ms after the tree arrived, host prune ${d.hostMs} ms, ${d.nodes} entries sent; zoom ${zooms.map((z) => z.toFixed(1)).join(' / ')} ms`,

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { Services } from '../services';
-import { loadWithProgress } from '../editor/customEditor';
+import { runDirOf } from '../editor/customEditor';
 import { hotspotState } from '../editor';
 
 /** "Open Profile…" (a file picker, or the file it is invoked on) and "Clear Hot Spots". */
@@ -22,9 +22,7 @@ export function registerOpenProfileCommands(services: Services): vscode.Disposab
       }
       if (!uri) return;
       try {
-        const loaded = await loadWithProgress(services, uri);
-        services.store.setActive(loaded);
-        await services.viewer.show(loaded);
+        await services.viewer.open(uri.fsPath, { runDir: runDirOf(uri.fsPath) });
       } catch (e) {
         if (e instanceof vscode.CancellationError) return;
         services.log.error(`open ${uri.fsPath}: ${(e as Error).message}`);

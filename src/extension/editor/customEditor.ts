@@ -59,7 +59,7 @@ export class ProfileFileEditor implements vscode.CustomReadonlyEditorProvider<Pr
 }
 
 /** Rejects with vscode.CancellationError when the user cancels (callers stay quiet about it). */
-export async function loadWithProgress(services: Services, uri: vscode.Uri, token?: vscode.CancellationToken): Promise<LoadedProfile> {
+async function loadWithProgress(services: Services, uri: vscode.Uri, token?: vscode.CancellationToken): Promise<LoadedProfile> {
   const load = async () => {
     const loaded = await services.store.load(uri.fsPath, { runDir: runDirOf(uri.fsPath) });
     if (token?.isCancellationRequested) throw new vscode.CancellationError();

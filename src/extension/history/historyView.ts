@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { LoadedProfile, Services } from '../services';
-import { loadWithProgress, runDirOf } from '../editor/customEditor';
+import { runDirOf } from '../editor/customEditor';
 import { functionName } from '../editor/format';
 import type { RunInfo } from './runs';
 import { RUNS_DIR } from './runsDir';
@@ -90,10 +90,7 @@ function profileOf(node: Node | undefined): string | undefined {
 
 async function openPath(services: Services, path: string): Promise<LoadedProfile | undefined> {
   try {
-    const loaded = await loadWithProgress(services, vscode.Uri.file(path));
-    services.store.setActive(loaded);
-    await services.viewer.show(loaded);
-    return loaded;
+    return await services.viewer.open(path, { runDir: runDirOf(path) });
   } catch (e) {
     if (!(e instanceof vscode.CancellationError)) void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame cannot open {0}: {1}', basename(path), (e as Error).message));
     return undefined;

@@ -94,9 +94,7 @@ export async function profileTarget(
         try {
           if (!main) return { result, error: result.error?.message };
           p.report({ message: stateMessage('done') });
-          const loaded = await s.store.load(main, { runDir: result.runDir });
-          s.store.setActive(loaded);
-          await s.viewer.show(loaded);
+          const loaded = await s.viewer.open(main, { runDir: result.runDir });
           void offerComparison(s, target.program, result.runDir, main);
           return { result, loaded, error: result.error?.message };
         } catch (e) {

@@ -29,7 +29,7 @@ export function viewerHtml(webview: vscode.Webview, extensionUri: vscode.Uri, ti
 <title>${esc(title)}</title>
 </head>
 <body>
-<div id="app"></div>
+<div id="app" data-loading="${esc(vscode.l10n.t('Node Flame: reading {0}', title))}"></div>
 <script nonce="${nonce}" src="${dist('webview.js')}"></script>
 </body>
 </html>`;

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
+import { basename } from 'node:path';
 import { type LoadedProfile, type Services, type ShowOptions, type Viewer } from '../services';
 import { CORE_SCHEME, CoreSourceProvider } from './coreSource';
 import type { DiffPanel } from './diffPanel';
 import { DIFF_VIEW_TYPE, VIEW_TYPE, webviewOptions } from './options';
 import type { ProfilePanel } from './panel';
-import type { PersistedState } from './protocol';
+import type { PersistedState, WebviewMessage } from './protocol';
 
 // The panels (viewer sessions, exporters, page shell) load when the first one opens, not at activation.
 const loadPanel = () => import('./panel');
@@ -16,13 +17,48 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
   const diffs = new Map<string, DiffPanel>();
 
   // Synchronous once the panel code is loaded, so two quick `show` calls cannot both open a panel.
-  const attach = (Panel: typeof ProfilePanel, panel: vscode.WebviewPanel, p: LoadedProfile, state?: PersistedState): ProfilePanel => {
+  const attach = (Panel: typeof ProfilePanel, panel: vscode.WebviewPanel, p: LoadedProfile, state?: PersistedState, early?: { ready: boolean }): ProfilePanel => {
     panels.get(p.id)?.panel.dispose();
-    const pp = new Panel(panel, p, services, state, () => {
-      if (panels.get(p.id) === pp) panels.delete(p.id);
-    });
+    const pp = new Panel(
+      panel,
+      p,
+      services,
+      state,
+      () => {
+        if (panels.get(p.id) === pp) panels.delete(p.id);
+      },
+      early,
+    );
     panels.set(p.id, pp);
     return pp;
+  };
+
+  /**
+   * Loads the page, then reads the file while it comes up (a webview takes up to a second to start in
+   * code-server). Closes the panel if the read fails; `pp` is missing if the user closed it meanwhile.
+   */
+  const fill = async (panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile>, state: PersistedState): Promise<{ p: LoadedProfile; pp?: ProfilePanel }> => {
+    const { ProfilePanel, setViewerPage } = await loadPanel();
+    setViewerPage(panel, context.extensionUri, basename(path));
+    const early = { ready: false };
+    let closed = false;
+    const subs = [
+      panel.webview.onDidReceiveMessage((m: WebviewMessage) => {
+        if (m.type === 'ready') early.ready = true;
+      }),
+      panel.onDidDispose(() => (closed = true)),
+    ];
+    try {
+      const p = await services().store.load(path, extra);
+      if (closed) return { p };
+      subs.splice(0).forEach((d) => d.dispose());
+      return { p, pp: attach(ProfilePanel, panel, p, state, early) };
+    } catch (e) {
+      if (!closed) panel.dispose();
+      throw e;
+    } finally {
+      subs.forEach((d) => d.dispose());
+    }
   };
 
   const viewer: Viewer = {
@@ -41,6 +77,23 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
       }
       services().store.setActive(p);
       if (opts.revealFrame !== undefined) pp.reveal(opts.revealFrame);
+    },
+    async open(path: string, extra: Partial<LoadedProfile> = {}, opts: ShowOptions = {}) {
+      const shown = [...panels.values()].find((pp) => pp.loaded.path === path);
+      if (shown) {
+        await viewer.show(shown.loaded, opts);
+        return shown.loaded;
+      }
+      const panel = vscode.window.createWebviewPanel(
+        VIEW_TYPE,
+        vscode.l10n.t('Flame graph: {0}', basename(path)),
+        { viewColumn: opts.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: opts.preserveFocus },
+        webviewOptions(context.extensionUri),
+      );
+      const { p, pp } = await fill(panel, path, extra, { path });
+      services().store.setActive(p);
+      if (pp && opts.revealFrame !== undefined) pp.reveal(opts.revealFrame);
+      return p;
     },
     async showInPanel(panel: vscode.WebviewPanel, p: LoadedProfile, opts: ShowOptions = {}) {
       const { ProfilePanel } = await loadPanel();
@@ -70,12 +123,10 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
         return;
       }
       try {
-        const p = await services().store.load(state.path);
-        const { ProfilePanel } = await loadPanel();
-        panel.title = vscode.l10n.t('Flame graph: {0}', p.label);
-        attach(ProfilePanel, panel, p, state);
+        panel.title = vscode.l10n.t('Flame graph: {0}', basename(state.path));
+        await fill(panel, state.path, {}, state);
       } catch (e) {
-        panel.dispose();
+        if (e instanceof vscode.CancellationError) return;
         void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame could not reopen {0}: {1}', state.path, (e as Error).message));
       }
     },
@@ -89,8 +140,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
       path ??= await vscode.window.showInputBox({ prompt: vscode.l10n.t('Path of a profile file to show'), ignoreFocusOut: true });
       if (!path) return;
       try {
-        const p = await services().store.load(path);
-        await viewer.show(p, opts);
+        await viewer.open(path, {}, opts);
       } catch (e) {
         if (e instanceof vscode.CancellationError) return;
         void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame could not open {0}: {1}', path, (e as Error).message));

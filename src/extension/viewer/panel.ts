@@ -8,6 +8,17 @@ import type { HostMessage, PersistedState, WebviewMessage } from './protocol';
 import { openFrameSource } from './source';
 import { webviewStrings } from './strings';
 
+/** Puts the viewer's page into a panel, before the profile is there: it loads while the file is read. */
+export function setViewerPage(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, label: string): void {
+  panel.webview.options = webviewOptions(extensionUri);
+  panel.webview.html = viewerHtml(panel.webview, extensionUri, label);
+}
+
+/** A page set up before its ProfilePanel: whether the page already said 'ready' (nobody answered then). */
+export interface EarlyPage {
+  ready: boolean;
+}
+
 /** One profile's webview: VS Code glue around a ViewerSession, which owns the toggles and the (sub)trees. */
 export class ProfilePanel implements vscode.Disposable {
   private readonly session: ViewerSession;
@@ -16,7 +27,7 @@ export class ProfilePanel implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
   /** The page takes about a second to load (in code-server); the first answer is computed meanwhile. */
   private prepared: HostMessage[] | undefined;
-  private readonly preparing: ReturnType<typeof setTimeout>;
+  private preparing: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -24,12 +35,11 @@ export class ProfilePanel implements vscode.Disposable {
     private readonly services: () => Services,
     private readonly state: PersistedState | undefined,
     onDispose: () => void,
+    early?: EarlyPage,
   ) {
     this.session = new ViewerSession(loaded.profile, loaded.label, loaded.path, state?.options);
     if (state?.tree === 'bottom') this.session.wanted.add('bottom');
-    const uri = services().context.extensionUri;
-    panel.webview.options = webviewOptions(uri);
-    panel.webview.html = viewerHtml(panel.webview, uri, loaded.label);
+    if (!early) setViewerPage(panel, services().context.extensionUri, loaded.label);
     this.subs.push(
       panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m).catch((e: Error) => this.fail(e))),
       panel.onDidChangeViewState((e) => {
@@ -41,6 +51,10 @@ export class ProfilePanel implements vscode.Disposable {
       }),
     );
     if (panel.active) services().store.setActive(loaded);
+    if (early?.ready) {
+      void this.onMessage({ type: 'ready' }).catch((e: Error) => this.fail(e));
+      return;
+    }
     this.preparing = setTimeout(() => {
       try {
         this.prepared = this.firstAnswer();
