@@ -52,9 +52,23 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
   let failed = true;
   try {
     await vs.waitForCommand(SHOW);
+    // The 100k-node profile as the window's first webview (code-server starts every later one about a second
+    // slower, whatever it shows): read while the page loads.
+    // The palette lists the command before the extension host has started (seconds on this machine): a
+    // first command waits for it and activates the extension, so the figure below is the viewer's.
+    await vs.runCommand('Node Flame: Clear Hot Spots');
+    await vs.waitForLog(/activated in/, 'nodeFlame', 60_000);
+    const first = await openProfile(vs, big, 'big.folded');
+    const fd = await first.frame.evaluate(() => ({ ...document.body.dataset }));
+    console.log(
+      `[bench] viewer, 100000-node profile, the window's first webview: open→painted ${first.ms} ms (the file is read while the page loads); ` +
+        `first paint ${fd.firstPaintMs} ms after the webview document started (our page written at ${fd.pageMs} ms); render ${fd.renderMs} ms after the tree arrived, host prune ${fd.hostMs} ms`,
+    );
+    console.log(`[bench] viewer start-up, first webview (ms after its document started): ${fd.startup}`);
+    await vs.runCommand('View: Close All Editors');
+
     const label = log.split('/').pop()!;
     const { frame } = await openProfile(vs, log, label);
-    console.log(`[bench] viewer start-up, Express profile (the first webview, ms after its document started): ${await frame.evaluate(() => document.body.dataset.startup)}`);
     const frames = await names(frame, '[data-tree="top"] g.frame');
     assert.ok(frames.length > 20, `only ${frames.length} frames drawn`);
     assert.ok(frames.includes('pbkdf2Sync'), 'pbkdf2Sync is drawn');
@@ -174,12 +188,12 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
       await vs.page.keyboard.press('Escape');
     }
     console.log(
-      `[bench] viewer, 100000-node profile: open→painted ${ms} ms (the file is read while the page loads); webview first paint ${d.firstPaintMs} ms after its document started, ` +
+      `[bench] viewer, 100000-node profile again, a later webview (already read): open→painted ${ms} ms; webview first paint ${d.firstPaintMs} ms after its document started, ` +
         `${(Number(d.firstPaintMs) - Number(d.pageMs)).toFixed(1)} ms after VS Code wrote our page into it at ${d.pageMs} ms ` +
         `(a 100-node profile: first paint ${td.firstPaintMs} ms, page written at ${td.pageMs} ms); ` +
         `render ${d.renderMs} ms after the tree arrived, host prune ${d.hostMs} ms, ${d.nodes} entries sent; zoom ${zooms.map((z) => z.toFixed(1)).join(' / ')} ms`,
     );
-    console.log(`[bench] viewer start-up (ms after the webview document started): ${d.startup}`);
+    console.log(`[bench] viewer start-up, later webview (ms after its document started): ${d.startup}`);
 
     // Keyboard: arrows move the selection, / goes to the search box.
     await bf.locator('[data-tree="top"]').focus();
