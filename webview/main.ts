@@ -386,6 +386,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
   switch (m.type) {
     case 'init':
       if (m.kind === 'diff') {
+        save({ path: '', diff: { before: m.before.path, after: m.after.path } });
         diffHandler = startDiff(app, m, post);
         break;
       }

@@ -85,6 +85,13 @@ test('Compare Profiles…: the guide app before and after the fix; pbkdf2Sync he
     await handlerRow.click();
     await vs.page.locator('.part.editor .tab[data-resource-name="app.js"]').first().waitFor({ timeout: 15_000 });
 
+    // After a reload the comparison reopens from its two files.
+    await vs.runCommand('Developer: Reload Window');
+    const again = await vs.webviewFrame('body[data-mode="diff"][data-first-paint-ms] [data-tree="diff"] g.frame', 120_000);
+    const restored = await again.locator('.changes-table tbody tr').first().locator('td').allInnerTexts();
+    console.log(`[e2e] after a reload, first change: ${restored.join(' | ')}`);
+    assert.deepEqual(restored, cells, 'the restored comparison shows the same first change');
+
     const csp = vs.consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e));
     assert.deepEqual(csp, [], 'no CSP violations');
     failed = false;

@@ -30,6 +30,8 @@ export interface ProfileInfo {
 /** Persisted by the webview (`setState`) and handed back to the serializer after a reload. */
 export interface PersistedState {
   path: string;
+  /** A comparison's two profile files, for reopening it after a reload. */
+  diff?: { before: string; after: string };
   options?: ViewOptions;
   tree?: TreeKind;
   tab?: string;

@@ -102,17 +102,42 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
     },
     async showDiff(before: LoadedProfile, after: LoadedProfile) {
       const { DiffPanel } = await loadDiffPanel();
-      const key = `${before.id}→${after.id}`;
-      const open = diffs.get(key);
+      const open = diffs.get(`${before.id}→${after.id}`);
       if (open) {
         open.panel.reveal();
         return;
       }
-      const panel = vscode.window.createWebviewPanel(DIFF_VIEW_TYPE, vscode.l10n.t('Compare: {0} → {1}', before.label, after.label), vscode.ViewColumn.Active, webviewOptions(context.extensionUri));
-      const dp = new DiffPanel(panel, before, after, services, () => {
-        if (diffs.get(key) === dp) diffs.delete(key);
-      });
-      diffs.set(key, dp);
+      const panel = vscode.window.createWebviewPanel(DIFF_VIEW_TYPE, diffTitle(before, after), vscode.ViewColumn.Active, webviewOptions(context.extensionUri));
+      attachDiff(DiffPanel, panel, before, after);
+    },
+  };
+
+  const diffTitle = (before: LoadedProfile, after: LoadedProfile) => vscode.l10n.t('Compare: {0} → {1}', before.label, after.label);
+  const attachDiff = (Panel: typeof DiffPanel, panel: vscode.WebviewPanel, before: LoadedProfile, after: LoadedProfile): void => {
+    const key = `${before.id}→${after.id}`;
+    const dp = new Panel(panel, before, after, services, () => {
+      if (diffs.get(key) === dp) diffs.delete(key);
+    });
+    diffs.set(key, dp);
+  };
+
+  // A comparison reopens from its two files (the page saved their paths).
+  const diffSerializer: vscode.WebviewPanelSerializer<PersistedState> = {
+    async deserializeWebviewPanel(panel, state) {
+      if (!state?.diff) {
+        panel.dispose();
+        return;
+      }
+      try {
+        const [before, after] = await Promise.all([services().store.load(state.diff.before), services().store.load(state.diff.after)]);
+        const { DiffPanel } = await loadDiffPanel();
+        panel.title = diffTitle(before, after);
+        attachDiff(DiffPanel, panel, before, after);
+      } catch (e) {
+        panel.dispose();
+        if (e instanceof vscode.CancellationError) return;
+        void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame could not reopen {0}: {1}', `${state.diff.before} → ${state.diff.after}`, (e as Error).message));
+      }
     },
   };
 
@@ -134,6 +159,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
 
   const disposables: vscode.Disposable[] = [
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, serializer),
+    vscode.window.registerWebviewPanelSerializer(DIFF_VIEW_TYPE, diffSerializer),
     vscode.workspace.registerTextDocumentContentProvider(CORE_SCHEME, new CoreSourceProvider()),
     // Opens a profile file straight in the viewer: for tests and other features (args: absolute path, show options).
     vscode.commands.registerCommand('nodeFlame.showProfileFile', async (path?: string, opts?: ShowOptions) => {
