@@ -9,7 +9,7 @@ import { targetFromNodeCommand } from '../launch/target';
 import { findLoader } from '../launch/loader';
 import { createRunDir, removeIfEmpty } from '../launch/runFolder';
 import { ProfileSession } from '../launch/session';
-import { LaunchError } from '../launch/errors';
+import { LaunchError, nodeNotRunnable } from '../launch/errors';
 import { cleanupPerfMaps } from '../launch/perf';
 
 function usage(): string {
@@ -103,7 +103,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof LaunchError) {
       removeIfEmpty(runDir);
-      process.stderr.write(`node-flame profile: ${e.message}\n`);
+      process.stderr.write(`node-flame profile: ${cliMessage(e)}\n`);
       return 1;
     }
     throw e;
@@ -114,7 +114,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   }
 
   try {
-    if (result.error) process.stderr.write(`node-flame profile: ${result.error.message}\n`);
+    if (result.error) process.stderr.write(`node-flame profile: ${cliMessage(result.error)}\n`);
     process.stderr.write(l10n.t('Run folder: {0}', result.runDir) + '\n');
     const main = result.profiles[0];
     if (!main) return 1;
@@ -128,4 +128,10 @@ export async function runProfile(argv: string[]): Promise<number> {
   } finally {
     await cleanupPerfMaps(result.perfPids);
   }
+}
+
+/** The editor's next step names a setting; on the command line the node to use is the word after "--". */
+function cliMessage(e: LaunchError): string {
+  if (e.code !== 'node-not-found' || !e.facts.node) return e.message;
+  return `${nodeNotRunnable(e.facts.node, e.facts.detail ?? '')} ${l10n.t('Install Node.js, or give the full path of node after "--", for example: -- /usr/local/bin/node app.js')}`;
 }

@@ -11,11 +11,13 @@ export type LaunchErrorCode =
   | 'port-timeout'
   | 'no-profile';
 
-/** A launch problem the user can fix; `message` already says how. */
+/** A launch problem the user can fix; `message` already says how (in the editor's terms). */
 export class LaunchError extends Error {
   constructor(
     readonly code: LaunchErrorCode,
     message: string,
+    /** What a front end needs to word the next step its own way (the CLI has no settings). */
+    readonly facts: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'LaunchError';
@@ -33,11 +35,10 @@ export function cwdNotFound(cwd: string): LaunchError {
   return new LaunchError('cwd-not-found', l10n.t('Working directory not found: {0}. Fix the nodeFlame.cwd setting (or the launch configuration\'s "cwd").', cwd));
 }
 
+export const nodeNotRunnable = (node: string, detail: string): string => l10n.t('Node.js not found: "{0}" could not be run ({1}).', node, detail);
+
 export function nodeNotFound(node: string, detail: string): LaunchError {
-  return new LaunchError(
-    'node-not-found',
-    l10n.t('Node.js not found: "{0}" could not be run ({1}). Install Node.js, or set nodeFlame.nodePath to the full path of the node executable.', node, detail),
-  );
+  return new LaunchError('node-not-found', `${nodeNotRunnable(node, detail)} ${l10n.t('Install Node.js, or set nodeFlame.nodePath to the full path of the node executable.')}`, { node, detail });
 }
 
 function tail(lines: string[]): string {

@@ -175,7 +175,7 @@ test('program not found and node not found: say what to fix', async () => {
   assert.match(a.stderr, /Program not found: .*missing\.js/);
   const b = await runCli(['--out', join(work, 'runs'), '--', join(work, 'no-such-node'), 'busy.js']);
   assert.equal(b.code, 1);
-  assert.match(b.stderr, /Node\.js not found: .*no-such-node.*nodeFlame\.nodePath/);
+  assert.match(b.stderr, /Node\.js not found: .*no-such-node.*full path of node after "--"/);
 });
 
 test('usage errors exit 2', async () => {
