@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProfileBuilder, bottomUp, functionStats } from '../../src/core/model';
+import { CallTree, ProfileBuilder, bottomUp, functionStats } from '../../src/core/model';
 
 function fr(b: ProfileBuilder, name: string): number {
   return b.frame({ name, file: '/app/x.js', line: 1, column: 1, category: 'app' });
@@ -23,4 +23,23 @@ test('call tree totals, bottom-up and recursion-safe function totals', () => {
   assert.equal(bu.total[cNode], 15);
   const callersOfC = bu.children(cNode).map((n) => [p.frames[bu.frame[n]].name, bu.total[n]]);
   assert.deepEqual(callersOfC, [['a', 15]]);
+});
+
+test('call tree index: finds every (parent, frame) child again across many regrowths, past 2^21 nodes', () => {
+  const tree = new CallTree(16);
+  // A wide and deep tree: 2.5M nodes, so parents pass 2^21 and the index doubles many times.
+  const n = 2_500_000;
+  const ids = new Int32Array(n);
+  for (let i = 1; i < n; i++) {
+    const parent = i < 1000 ? 0 : ids[(Math.imul(i, 2654435761) >>> 0) % i];
+    ids[i] = tree.child(parent, i % 4093);
+  }
+  assert.ok(tree.count > 0x200000, `${tree.count} nodes`);
+  for (let i = 1; i < n; i += 997) {
+    const node = ids[i];
+    assert.equal(tree.child(tree.parent[node], tree.frame[node]), node, 'the same child comes back, nothing new is made');
+  }
+  const before = tree.count;
+  tree.child(ids[n - 1], 4093);
+  assert.equal(tree.count, before + 1, 'a new (parent, frame) pair makes one node');
 });

@@ -14,8 +14,11 @@ export class CallTree {
   private totalCache?: Float64Array;
   private totalTimeCache?: Float64Array;
   private childCache?: { first: Int32Array; next: Int32Array };
-  private readonly childIndex = new Map<number, number>();
-  private readonly bigChildIndex = new Map<string, number>();
+  /**
+   * (parent, frame) → child, open addressing in a typed array (node id + 1; 0 is empty), at most half full.
+   * A Map keyed by numbers past 2^31 boxes every key: one allocation per lookup, millions per import.
+   */
+  private slots: Int32Array;
 
   constructor(capacity = 1024) {
     this.parent = new Int32Array(capacity);
@@ -24,6 +27,9 @@ export class CallTree {
     this.selfTime = new Float64Array(capacity);
     this.parent[0] = -1;
     this.frame[0] = -1;
+    let slots = 16;
+    while (slots < 2 * capacity) slots *= 2;
+    this.slots = new Int32Array(slots);
   }
 
   private grow(): void {
@@ -39,21 +45,33 @@ export class CallTree {
     this.selfTime = g(this.selfTime);
   }
 
+  /** The slot holding (parent, frame)'s child, or the empty slot where it belongs. */
+  private slotOf(parent: number, frame: number): number {
+    const mask = this.slots.length - 1;
+    let h = Math.imul(parent, 0x9e3779b1) ^ frame;
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    let i = (h ^ (h >>> 16)) & mask;
+    for (;;) {
+      const s = this.slots[i];
+      if (s === 0) return i;
+      if (this.parent[s - 1] === parent && this.frame[s - 1] === frame) return i;
+      i = (i + 1) & mask;
+    }
+  }
+
   /** The child of `parent` for `frame`, created when missing. */
   child(parent: number, frame: number): number {
-    // parent * 2^32 + frame stays an exact integer while parent < 2^21; beyond that use a string key.
-    let id: number | undefined;
-    const small = parent < 0x200000;
-    const key = small ? parent * 0x100000000 + frame : 0;
-    const skey = small ? '' : `${parent},${frame}`;
-    id = small ? this.childIndex.get(key) : this.bigChildIndex.get(skey);
-    if (id !== undefined) return id;
+    const slot = this.slotOf(parent, frame);
+    if (this.slots[slot] !== 0) return this.slots[slot] - 1;
     if (this.count === this.parent.length) this.grow();
-    id = this.count++;
+    const id = this.count++;
     this.parent[id] = parent;
     this.frame[id] = frame;
-    if (small) this.childIndex.set(key, id);
-    else this.bigChildIndex.set(skey, id);
+    if (2 * this.count > this.slots.length) {
+      this.slots = new Int32Array(this.slots.length * 2);
+      for (let n = 1; n < this.count; n++) this.slots[this.slotOf(this.parent[n], this.frame[n])] = n + 1;
+    } else this.slots[slot] = id + 1;
     this.invalidate();
     return id;
   }
