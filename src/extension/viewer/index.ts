@@ -4,7 +4,7 @@ import { type LoadedProfile, type Services, type ShowOptions, type Viewer } from
 import { CORE_SCHEME, CoreSourceProvider } from './coreSource';
 import type { DiffPanel } from './diffPanel';
 import { DIFF_VIEW_TYPE, VIEW_TYPE, webviewOptions } from './options';
-import type { ProfilePanel } from './panel';
+import type { EarlyPage, ProfilePanel } from './panel';
 import type { PersistedState, WebviewMessage } from './protocol';
 
 // The panels (viewer sessions, exporters, page shell) load when the first one opens, not at activation.
@@ -17,7 +17,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
   const diffs = new Map<string, DiffPanel>();
 
   // Synchronous once the panel code is loaded, so two quick `show` calls cannot both open a panel.
-  const attach = (Panel: typeof ProfilePanel, panel: vscode.WebviewPanel, p: LoadedProfile, state?: PersistedState, early?: { ready: boolean }): ProfilePanel => {
+  const attach = (Panel: typeof ProfilePanel, panel: vscode.WebviewPanel, p: LoadedProfile, state?: PersistedState, early?: EarlyPage): ProfilePanel => {
     panels.get(p.id)?.panel.dispose();
     const pp = new Panel(
       panel,
@@ -40,7 +40,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
   const fill = async (panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile>, state: PersistedState): Promise<{ p: LoadedProfile; pp?: ProfilePanel }> => {
     const { ProfilePanel, setViewerPage } = await loadPanel();
     setViewerPage(panel, context.extensionUri, basename(path));
-    const early = { ready: false };
+    const early: EarlyPage = { ready: false };
     let closed = false;
     const subs = [
       panel.webview.onDidReceiveMessage((m: WebviewMessage) => {
