@@ -37,10 +37,10 @@ export interface Viewer {
   open(path: string, extra?: Partial<LoadedProfile>, opts?: ShowOptions): Promise<LoadedProfile>;
   showDiff(before: LoadedProfile, after: LoadedProfile): Promise<void>;
   /**
-   * Renders `p` into a panel VS Code created (the custom editor for profile files). Optional: without it
-   * the custom editor falls back to `show` and closes its own tab.
+   * Reads a profile file and shows it in a panel VS Code created (the custom editor for profile files),
+   * its page loading meanwhile. On failure it rejects and leaves the panel to the caller.
    */
-  showInPanel?(panel: vscode.WebviewPanel, p: LoadedProfile, opts?: ShowOptions): Promise<void>;
+  openInPanel(panel: vscode.WebviewPanel, path: string, extra?: Partial<LoadedProfile>): Promise<LoadedProfile>;
 }
 
 /** Profiles loaded in this window; the active one drives CodeLens, heat and the status bar. */

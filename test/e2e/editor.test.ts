@@ -69,6 +69,7 @@ test('editor: CodeLens over the /auth handler reveals it in the flame graph; hea
   // The explorer copy keeps the name V8 gave it.
   renameSync(raw, join(ws, logName));
   writeFileSync(join(ws, 'stacks.folded'), 'main;handleRequest;hashPassword 60\nmain;handleRequest;render 30\nmain;idle 10\n');
+  writeFileSync(join(ws, 'broken.folded'), 'this is not a profile\n');
   const appLines = readFileSync(join(ws, 'app.js'), 'utf8').split('\n');
   const authLine = appLines.findIndex((l) => l.includes("app.get('/auth'")) + 1;
 
@@ -184,6 +185,12 @@ test('editor: CodeLens over the /auth handler reveals it in the flame graph; hea
     const names = await folded.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? ''));
     assert.ok(names.some((n) => n.startsWith('hashPassword')), `the folded stacks are drawn: ${names}`);
     await vs.screenshot('profile-file-editor');
+    // A file that is no profile: its tab says why, in words.
+    await clickExplorerItem(vs, 'broken.folded');
+    const broken = await vs.webviewFrame('h2', 60_000);
+    const said = (await broken.locator('body').innerText()).replace(/\s+/g, ' ');
+    console.log(`[e2e] broken.folded: ${said}`);
+    assert.match(said, /Node Flame cannot open this file .*not a profile Node Flame reads \(expected/);
     const conflicts = (await vs.notifications({ all: true })).filter((n) => /multiple default editors/i.test(n));
     assert.deepEqual(conflicts, [], 'VS Code never asks which default editor to use for a profile file');
     failed = false;

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import type { LoadedProfile, Services } from '../services';
-import { isLargeProfile } from '../largeProfile';
+import type { Services } from '../services';
 
 /**
  * Profile files that usually have no better viewer open here by default. VS Code asks the user to pick
@@ -12,62 +11,32 @@ export const PROFILE_EDITOR = 'nodeFlame.profileFile';
 export const PROFILE_EDITOR_OPTION = 'nodeFlame.profileFileOption';
 
 class ProfileDocument implements vscode.CustomDocument {
-  constructor(
-    readonly uri: vscode.Uri,
-    readonly loaded?: LoadedProfile,
-    readonly error?: string,
-  ) {}
+  constructor(readonly uri: vscode.Uri) {}
   dispose(): void {}
 }
 
-/** Loads a profile file into the store, then lets the viewer render it in the editor's panel. */
+/** Opens the viewer's page in the editor's panel at once and reads the profile file while it loads. */
 export class ProfileFileEditor implements vscode.CustomReadonlyEditorProvider<ProfileDocument> {
   constructor(private readonly services: Services) {}
 
-  async openCustomDocument(uri: vscode.Uri, _ctx: vscode.CustomDocumentOpenContext, token: vscode.CancellationToken): Promise<ProfileDocument> {
-    try {
-      const loaded = await loadWithProgress(this.services, uri, token);
-      return new ProfileDocument(uri, loaded);
-    } catch (e) {
-      if (e instanceof vscode.CancellationError) return new ProfileDocument(uri, undefined, vscode.l10n.t('reading {0} was cancelled, so it was not opened', uri.path.split('/').pop() ?? ''));
-      this.services.log.error(`open ${uri.toString()}: ${(e as Error).message}`);
-      return new ProfileDocument(uri, undefined, (e as Error).message);
-    }
+  openCustomDocument(uri: vscode.Uri): ProfileDocument {
+    return new ProfileDocument(uri);
   }
 
   async resolveCustomEditor(doc: ProfileDocument, panel: vscode.WebviewPanel): Promise<void> {
-    if (!doc.loaded) {
+    let closed = false;
+    panel.onDidDispose(() => (closed = true));
+    try {
+      await this.services.viewer.openInPanel(panel, doc.uri.fsPath, { runDir: runDirOf(doc.uri.fsPath) });
+    } catch (e) {
+      if (closed) return;
+      const name = doc.uri.path.split('/').pop() ?? '';
+      const why = e instanceof vscode.CancellationError ? vscode.l10n.t('reading {0} was cancelled, so it was not opened', name) : (e as Error).message;
+      this.services.log.error(`open ${doc.uri.toString()}: ${why}`);
       panel.webview.options = { enableScripts: false, localResourceRoots: [] };
-      panel.webview.html = messagePage(vscode.l10n.t('Node Flame cannot open this file'), doc.error ?? '');
-      return;
+      panel.webview.html = messagePage(vscode.l10n.t('Node Flame cannot open this file'), why);
     }
-    const loaded = doc.loaded;
-    const { store, viewer } = this.services;
-    store.setActive(loaded);
-    panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.active && store.active?.id !== loaded.id) store.setActive(loaded);
-    });
-    if (viewer.showInPanel) {
-      await viewer.showInPanel(panel, loaded);
-      return;
-    }
-    // A viewer that only makes its own panels: hand over to it and close this tab.
-    panel.webview.html = messagePage(vscode.l10n.t('Opening in the Node Flame viewer…'), loaded.path);
-    await viewer.show(loaded);
-    panel.dispose();
   }
-}
-
-/** Rejects with vscode.CancellationError when the user cancels (callers stay quiet about it). */
-async function loadWithProgress(services: Services, uri: vscode.Uri, token?: vscode.CancellationToken): Promise<LoadedProfile> {
-  const load = async () => {
-    const loaded = await services.store.load(uri.fsPath, { runDir: runDirOf(uri.fsPath) });
-    if (token?.isCancellationRequested) throw new vscode.CancellationError();
-    return loaded;
-  };
-  // A big file shows its own progress, with % and Cancel: one notification, not two.
-  if (await isLargeProfile(uri.fsPath)) return load();
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Node Flame: reading {0}', uri.path.split('/').pop() ?? '') }, load);
 }
 
 /** `<ws>/.nodeflame/<run>/<file>` → `<ws>/.nodeflame/<run>`. */

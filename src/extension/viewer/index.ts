@@ -35,9 +35,10 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
 
   /**
    * Loads the page, then reads the file while it comes up (a webview takes up to a second to start in
-   * code-server). Closes the panel if the read fails; `pp` is missing if the user closed it meanwhile.
+   * code-server). A failed read closes the panel unless `keepOnError`; `pp` is missing if the user closed
+   * the panel meanwhile.
    */
-  const fill = async (panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile>, state: PersistedState): Promise<{ p: LoadedProfile; pp?: ProfilePanel }> => {
+  const fill = async (panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile>, state: PersistedState, keepOnError = false): Promise<{ p: LoadedProfile; pp?: ProfilePanel }> => {
     const { ProfilePanel, setViewerPage } = await loadPanel();
     setViewerPage(panel, context.extensionUri, basename(path));
     const early: EarlyPage = { ready: false };
@@ -54,7 +55,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
       subs.splice(0).forEach((d) => d.dispose());
       return { p, pp: attach(ProfilePanel, panel, p, state, early) };
     } catch (e) {
-      if (!closed) panel.dispose();
+      if (!closed && !keepOnError) panel.dispose();
       throw e;
     } finally {
       subs.forEach((d) => d.dispose());
@@ -95,10 +96,8 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
       if (pp && opts.revealFrame !== undefined) pp.reveal(opts.revealFrame);
       return p;
     },
-    async showInPanel(panel: vscode.WebviewPanel, p: LoadedProfile, opts: ShowOptions = {}) {
-      const { ProfilePanel } = await loadPanel();
-      const pp = attach(ProfilePanel, panel, p, { path: p.path });
-      if (opts.revealFrame !== undefined) pp.reveal(opts.revealFrame);
+    async openInPanel(panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile> = {}) {
+      return (await fill(panel, path, extra, { path }, true)).p;
     },
     async showDiff(before: LoadedProfile, after: LoadedProfile) {
       const { DiffPanel } = await loadDiffPanel();
