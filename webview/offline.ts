@@ -24,8 +24,7 @@ function localHost(data: EmbeddedProfile): Api {
   const answer = (m: WebviewMessage) => {
     switch (m.type) {
       case 'ready':
-        send({ type: 'init', kind: 'single', info: session.info(), options: session.options, strings: data.strings, offline: true });
-        for (const k of session.wanted) send(session.tree(k));
+        session.opening(data.strings, { offline: true }).forEach(send);
         return;
       case 'options':
         session.setOptions(m.options).forEach(send);

@@ -3,7 +3,6 @@ import { basename, join } from 'node:path';
 import type { Profile } from '../core/model';
 import { ImportCancelled, loadProfileInWorker } from '../core/workerClient';
 
-
 /**
  * Imports off the extension host thread, showing % read; Cancel ends the worker at once and rejects with
  * VS Code's CancellationError (one class for both bundles), which callers do not report as a failure.

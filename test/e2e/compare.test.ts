@@ -92,7 +92,7 @@ test('Compare Profiles…: the guide app before and after the fix; pbkdf2Sync he
     console.log(`[e2e] after a reload, first change: ${restored.join(' | ')}`);
     assert.deepEqual(restored, cells, 'the restored comparison shows the same first change');
 
-    const csp = vs.consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e));
+    const csp = vs.cspViolations();
     assert.deepEqual(csp, [], 'no CSP violations');
     failed = false;
   } finally {

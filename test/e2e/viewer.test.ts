@@ -226,7 +226,7 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     await vs.runCommand('Developer: Reload Window');
     await vs.webviewFrame('body[data-profile="big.folded"][data-first-paint-ms] svg g.frame', 120_000);
 
-    const csp = vs.consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e));
+    const csp = vs.cspViolations();
     assert.deepEqual(csp, [], 'no CSP violations');
     failed = false;
   } finally {

@@ -2,7 +2,7 @@ import { bottomUp, categoryWeights, tickSummary, type CallTree, type Frame, type
 import { heaviestNodeOf, pathTo, pruneTree, type CompactTree } from '../model/prune';
 import { matchedWeight, nameMatcher } from '../model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/transform';
-import type { FrameInfo, HostMessage, ProfileInfo, TreeKind } from './protocol';
+import type { FrameInfo, HostMessage, PersistedState, ProfileInfo, TreeKind } from './protocol';
 
 /**
  * What a single-profile viewer answers, without any editor: the view toggles, the pruned (sub)trees,
@@ -48,6 +48,11 @@ export class ViewerSession {
     this.generation++;
     this.view = undefined;
     return [...this.wanted].map((k) => this.tree(k));
+  }
+
+  /** The answer to the page's 'ready': the profile's facts, then every tree it shows. */
+  opening(strings: Record<string, string>, extra: { state?: PersistedState; offline?: boolean } = {}): HostMessage[] {
+    return [{ type: 'init', kind: 'single', info: this.info(), options: this.options, strings, ...extra }, ...[...this.wanted].map((k) => this.tree(k))];
   }
 
   tree(kind: TreeKind, reveal?: number): HostMessage {

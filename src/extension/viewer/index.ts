@@ -120,6 +120,11 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
     diffs.set(key, dp);
   };
 
+  // After a reload: a read the user cancelled needs no word.
+  const warnReopen = (what: string, e: unknown): void => {
+    if (!(e instanceof vscode.CancellationError)) void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame could not reopen {0}: {1}', what, (e as Error).message));
+  };
+
   // A comparison reopens from its two files (the page saved their paths).
   const diffSerializer: vscode.WebviewPanelSerializer<PersistedState> = {
     async deserializeWebviewPanel(panel, state) {
@@ -134,8 +139,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
         attachDiff(DiffPanel, panel, before, after);
       } catch (e) {
         panel.dispose();
-        if (e instanceof vscode.CancellationError) return;
-        void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame could not reopen {0}: {1}', `${state.diff.before} → ${state.diff.after}`, (e as Error).message));
+        warnReopen(`${state.diff.before} → ${state.diff.after}`, e);
       }
     },
   };
@@ -150,8 +154,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
         panel.title = vscode.l10n.t('Flame graph: {0}', basename(state.path));
         await fill(panel, state.path, {}, state);
       } catch (e) {
-        if (e instanceof vscode.CancellationError) return;
-        void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame could not reopen {0}: {1}', state.path, (e as Error).message));
+        warnReopen(state.path, e);
       }
     },
   };

@@ -65,9 +65,7 @@ export class ProfilePanel implements vscode.Disposable {
   }
 
   private firstAnswer(): HostMessage[] {
-    const session = this.session;
-    const init: HostMessage = { type: 'init', kind: 'single', info: session.info(), options: session.options, strings: webviewStrings(), state: this.state };
-    return [init, ...[...session.wanted].map((k) => session.tree(k))];
+    return this.session.opening(webviewStrings(), { state: this.state });
   }
 
   /** Selects and zooms to the heaviest node of a profile frame (once the webview is up). */

@@ -115,6 +115,10 @@ export class VSCode {
   async quickPickWait(timeoutMs?: number): Promise<void> {
     await qi.quickInput(this.page, timeoutMs);
   }
+  /** Console errors saying the page's Content Security Policy refused something (a load, a script, a style). */
+  cspViolations(): string[] {
+    return this.consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e));
+  }
   /** Waits until the palette lists a command: contributions are registered a while after the window shows. */
   async waitForCommand(title: string, timeoutMs = 120_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
