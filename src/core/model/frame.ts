@@ -1,3 +1,5 @@
+import { NameIndex } from './nameIndex';
+
 export const CATEGORIES = [
   'app',
   'dependency',
@@ -44,19 +46,18 @@ export interface Frame extends SourcePosition {
 /** Interns frames so each distinct (name, location, category, tier, lib) gets one id. */
 export class FrameTable {
   readonly frames: Frame[] = [];
-  private readonly index = new Map<string, number>();
-
-  static key(f: Frame): string {
-    return `${f.name}\0${f.file}\0${f.line}\0${f.column}\0${f.category}\0${f.tier ?? ''}\0${f.lib ?? ''}`;
-  }
+  private readonly index = new NameIndex();
 
   intern(f: Frame): number {
-    const k = FrameTable.key(f);
-    let id = this.index.get(k);
-    if (id === undefined) {
-      id = this.frames.length;
-      this.frames.push(f);
-      this.index.set(k, id);
+    const frames = this.frames;
+    let id = this.index.find(f.name, (i) => {
+      const g = frames[i];
+      return g.file === f.file && g.line === f.line && g.column === f.column && g.category === f.category && (g.tier ?? '') === (f.tier ?? '') && (g.lib ?? '') === (f.lib ?? '');
+    });
+    if (id < 0) {
+      id = frames.length;
+      frames.push(f);
+      this.index.add(f.name, id);
     }
     return id;
   }

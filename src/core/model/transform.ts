@@ -1,5 +1,6 @@
 import { CallTree } from './callTree';
 import type { Frame } from './frame';
+import { NameIndex } from './nameIndex';
 import type { Profile } from './profile';
 
 export interface ViewOptions {
@@ -25,37 +26,44 @@ export interface ProfileView {
 /** Rewrites the call tree for the toggles; the profile itself is left untouched (and shared when nothing changes). */
 export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileView {
   const frames: Frame[] = [];
-  const index = new Map<string, number>();
+  const byFunction = new NameIndex();
+  const byPackage = new Map<string, number>();
   const frameMap = new Int32Array(profile.frames.length);
-  const byFunction = (opts.mergeBy ?? 'function') === 'function';
+  const mergeFunctions = (opts.mergeBy ?? 'function') === 'function';
   const packageFrames = new Set<number>();
   let identity = true;
   profile.frames.forEach((f, id) => {
-    let key: string | undefined;
-    let frame = f;
     if (opts.hideNodeInternals && f.category === 'node') {
       frameMap[id] = -1;
       identity = false;
       return;
     }
+    let v: number;
     if (opts.collapseDependencies && f.category === 'dependency' && f.pkg) {
-      key = `\u0001${f.pkg}`;
-      frame = { name: f.pkg, file: '', line: 0, column: 0, category: 'dependency', pkg: f.pkg };
-    } else if (byFunction) {
+      v = byPackage.get(f.pkg) ?? -1;
+      if (v < 0) {
+        v = frames.length;
+        frames.push({ name: f.pkg, file: '', line: 0, column: 0, category: 'dependency', pkg: f.pkg });
+        byPackage.set(f.pkg, v);
+        packageFrames.add(v);
+      }
+      identity = false;
+    } else {
       // One function: same name, file and start line whatever the tier or column V8 gave it.
-      key = `${f.name}\0${f.file}\0${f.line}\0${f.line ? '' : f.column}\0${f.category}\0${f.lib ?? ''}`;
-    }
-    let v = key === undefined ? undefined : index.get(key);
-    if (v === undefined) {
-      v = frames.length;
-      frames.push(frame);
-      if (key !== undefined) index.set(key, v);
-      if (frame !== f) packageFrames.add(v);
-    } else if (!packageFrames.has(v) && frames[v].tier !== f.tier) {
-      frames[v] = { ...frames[v], tier: undefined };
+      v = mergeFunctions
+        ? byFunction.find(f.name, (i) => {
+            const g = frames[i];
+            return g.file === f.file && g.line === f.line && (f.line !== 0 || g.column === f.column) && g.category === f.category && (g.lib ?? '') === (f.lib ?? '');
+          })
+        : -1;
+      if (v < 0) {
+        v = frames.length;
+        frames.push(f);
+        if (mergeFunctions) byFunction.add(f.name, v);
+      } else if (frames[v].tier !== f.tier) frames[v] = { ...frames[v], tier: undefined };
     }
     frameMap[id] = v;
-    if (v !== id || frame !== f) identity = false;
+    if (v !== id) identity = false;
   });
   if (identity) return { frames: profile.frames, tree: profile.tree, frameMap };
   const src = profile.tree;
