@@ -1,5 +1,5 @@
 // Browser side of the flame graph viewer. It draws what the host sends and never reads profile files.
-import { mark, pageStart, startupMarks } from './marks';
+import { mark, pageStart, setHostMarks, startupMarks } from './marks';
 // Before anything asks for the VS Code API: the offline HTML export supplies its own.
 import './offline';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
@@ -322,6 +322,7 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
   generation = m.generation;
   for (const [id, f] of Object.entries(m.frames)) frameCache.set(Number(id), f);
   const sub = buildNodes(m.data, s);
+  mark('built');
   const remember = (n: FNode) => {
     if (n.frame === SMALL) thresholds.set(n, m.data.minWeight);
     n.children?.forEach(remember);
@@ -356,8 +357,10 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
     if (revealed.pruned) requestExpand(revealed, k);
     charts[k].focus();
   }
+  mark('drawn');
   tables[k].setRoot(sub);
   renderLegend();
+  mark('tables');
   if (k === kind) scheduleSearch();
   if (!firstPaintDone && k === 'top') {
     firstPaintDone = true;
@@ -370,6 +373,7 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
         metric('firstPaint', now);
         document.body.dataset.startup = startupMarks();
         document.body.dataset.pageMs = pageStart().toFixed(1);
+        document.body.dataset.timeOrigin = performance.timeOrigin.toFixed(0);
       }),
     );
   }
@@ -391,6 +395,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
         break;
       }
       offline = !!m.offline;
+      setHostMarks(m.hostMarks);
       s = m.strings;
       info = m.info;
       options = { ...m.options };

@@ -2,6 +2,13 @@
 // so `script` is when the bundle began to run.
 const marks: Record<string, number> = { script: performance.now() };
 
+let hostMarks: Record<string, number> = {};
+
+/** The extension host's start-up times (epoch ms): placed on this document's timeline. */
+export function setHostMarks(m: Record<string, number> | undefined): void {
+  hostMarks = m ?? {};
+}
+
 export function mark(name: string): void {
   marks[name] ??= performance.now();
 }
@@ -19,6 +26,7 @@ export function startupMarks(): string {
     out[`${name}End`] = r.responseEnd;
   }
   Object.assign(out, marks);
+  for (const [k, v] of Object.entries(hostMarks)) out[`host.${k}`] = v - performance.timeOrigin;
   out.epoch = performance.timeOrigin;
   return Object.entries(out)
     .sort((a, b) => a[1] - b[1])

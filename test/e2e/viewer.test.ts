@@ -51,6 +51,7 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
   const vs = await startVSCode({ workspace: ws, name: 'viewer', viewport: { width: 1400, height: 900 } });
   let failed = true;
   try {
+    const activations = await vs.watchServiceWorkers();
     await vs.waitForCommand(SHOW);
     // The 100k-node profile as the window's first webview (code-server starts every later one about a second
     // slower, whatever it shows): read while the page loads.
@@ -194,6 +195,15 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
         `render ${d.renderMs} ms after the tree arrived, host prune ${d.hostMs} ms, ${d.nodes} entries sent; zoom ${zooms.map((z) => z.toFixed(1)).join(' / ')} ms`,
     );
     console.log(`[bench] viewer start-up, later webview (ms after its document started): ${d.startup}`);
+    // What the webview's document waited for before code-server wrote our page into it.
+    const origin = Number(d.timeOrigin);
+    const sw = activations().find((a) => a.activated !== undefined && a.activating <= origin + 50 && a.activated >= origin);
+    console.log(
+      sw
+        ? `[bench] code-server registered its webview service worker again for this webview (${sw.script.replace(/^.*\/pre\//, '').slice(0, 40)}…): ` +
+            `activating at ${sw.activating - origin} ms, activated at ${sw.activated! - origin} ms (${sw.activated! - sw.activating} ms) after the document started; our page was written at ${d.pageMs} ms`
+        : `[bench] no service worker activation overlapped this webview's start (${activations().length} seen)`,
+    );
 
     // Keyboard: arrows move the selection, / goes to the search box.
     await bf.locator('[data-tree="top"]').focus();

@@ -66,7 +66,17 @@ export type SizeBy = 'after' | 'before';
  * fields (per-node deltas) without changing the single-profile messages.
  */
 export type HostMessage =
-  | { type: 'init'; kind: 'single'; info: ProfileInfo; options: ViewOptions; strings: Record<string, string>; state?: PersistedState; offline?: boolean }
+  | {
+      type: 'init';
+      kind: 'single';
+      info: ProfileInfo;
+      options: ViewOptions;
+      strings: Record<string, string>;
+      state?: PersistedState;
+      offline?: boolean;
+      /** When the host opened the panel, read the file and answered (epoch ms), for the start-up benchmark line. */
+      hostMarks?: Record<string, number>;
+    }
   | { type: 'init'; kind: 'diff'; before: DiffSide; after: DiffSide; changes: DiffChangeInfo[]; strings: Record<string, string> }
   | {
       /** The differential tree: `data.total`/`self` are shares of the `sizeBy` profile; `before`/`after` per entry are total shares of each. */

@@ -51,7 +51,7 @@ export class ViewerSession {
   }
 
   /** The answer to the page's 'ready': the profile's facts, then every tree it shows. */
-  opening(strings: Record<string, string>, extra: { state?: PersistedState; offline?: boolean } = {}): HostMessage[] {
+  opening(strings: Record<string, string>, extra: { state?: PersistedState; offline?: boolean; hostMarks?: Record<string, number> } = {}): HostMessage[] {
     return [{ type: 'init', kind: 'single', info: this.info(), options: this.options, strings, ...extra }, ...[...this.wanted].map((k) => this.tree(k))];
   }
 

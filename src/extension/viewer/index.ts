@@ -39,9 +39,11 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
    * the panel meanwhile.
    */
   const fill = async (panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile>, state: PersistedState, keepOnError = false): Promise<{ p: LoadedProfile; pp?: ProfilePanel }> => {
+    const marks: Record<string, number> = { panel: Date.now() };
     const { ProfilePanel, setViewerPage } = await loadPanel();
     setViewerPage(panel, context.extensionUri, basename(path));
-    const early: EarlyPage = { ready: false };
+    const early: EarlyPage = { ready: false, marks };
+    marks.pageSet = Date.now();
     let closed = false;
     const subs = [
       panel.webview.onDidReceiveMessage((m: WebviewMessage) => {
@@ -51,6 +53,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
     ];
     try {
       const p = await services().store.load(path, extra);
+      marks.read = Date.now();
       if (closed) return { p };
       subs.splice(0).forEach((d) => d.dispose());
       return { p, pp: attach(ProfilePanel, panel, p, state, early) };

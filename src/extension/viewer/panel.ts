@@ -17,6 +17,8 @@ export function setViewerPage(panel: vscode.WebviewPanel, extensionUri: vscode.U
 /** A page set up before its ProfilePanel: whether the page already said 'ready' (nobody answered then). */
 export interface EarlyPage {
   ready: boolean;
+  /** Host-side start-up times (epoch ms), sent with the first answer. */
+  marks: Record<string, number>;
 }
 
 /** One profile's webview: VS Code glue around a ViewerSession, which owns the toggles and the (sub)trees. */
@@ -28,6 +30,7 @@ export class ProfilePanel implements vscode.Disposable {
   /** The page takes about a second to load (in code-server); the first answer is computed meanwhile. */
   private prepared: HostMessage[] | undefined;
   private preparing: ReturnType<typeof setTimeout> | undefined;
+  private readonly marks: Record<string, number> | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -38,6 +41,7 @@ export class ProfilePanel implements vscode.Disposable {
     early?: EarlyPage,
   ) {
     this.session = new ViewerSession(loaded.profile, loaded.label, loaded.path, state?.options);
+    this.marks = early?.marks;
     if (state?.tree === 'bottom') this.session.wanted.add('bottom');
     if (!early) setViewerPage(panel, services().context.extensionUri, loaded.label);
     this.subs.push(
@@ -65,7 +69,9 @@ export class ProfilePanel implements vscode.Disposable {
   }
 
   private firstAnswer(): HostMessage[] {
-    return this.session.opening(webviewStrings(), { state: this.state });
+    const answer = this.session.opening(webviewStrings(), { state: this.state, hostMarks: this.marks });
+    if (this.marks) this.marks.answered = Date.now();
+    return answer;
   }
 
   /** Selects and zooms to the heaviest node of a profile frame (once the webview is up). */
@@ -96,6 +102,7 @@ export class ProfilePanel implements vscode.Disposable {
         // A later 'ready' (the page reloaded) may follow option changes: answer it afresh.
         const answer = this.prepared ?? this.firstAnswer();
         this.prepared = undefined;
+        if (this.marks) this.marks.posted = Date.now();
         for (const a of answer) this.post(a);
         if (this.pendingReveal !== undefined) this.reveal(this.pendingReveal);
         this.pendingReveal = undefined;

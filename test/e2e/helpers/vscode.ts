@@ -5,6 +5,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { artifactsRoot, chromiumPath, codeServerEntry, defaultVsix, readmeScreenshots, repoRoot } from './paths';
 import { freePort, killTree, spawnGroup } from './processes';
+import { watchServiceWorkers, type WorkerActivation } from './serviceWorkers';
 import { quietSettings } from './settings';
 import * as qi from './quickInput';
 import * as wb from './workbench';
@@ -114,6 +115,10 @@ export class VSCode {
   /** Waits for a quick pick / input box to open (e.g. after runCommand). */
   async quickPickWait(timeoutMs?: number): Promise<void> {
     await qi.quickInput(this.page, timeoutMs);
+  }
+  /** Starts recording service worker activations; the function returns those seen so far. */
+  watchServiceWorkers(): Promise<() => WorkerActivation[]> {
+    return watchServiceWorkers(this.page);
   }
   /** Console errors saying the page's Content Security Policy refused something (a load, a script, a style). */
   cspViolations(): string[] {
