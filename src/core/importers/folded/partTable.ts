@@ -13,10 +13,8 @@ export class PartTable {
   private pool = Buffer.allocUnsafe(1 << 16);
   private used = 0;
   private count = 0;
-  private off = new Int32Array(1024);
-  private len = new Int32Array(1024);
-  private hash = new Int32Array(1024);
-  private value = new Int32Array(1024);
+  /** Per entry: pool offset, length, hash, value, side by side so a probe touches one cache line. */
+  private entries = new Int32Array(4 * 1024);
   /** Entry index + 1 (0 is empty), at most half full. */
   private slots = new Int32Array(2048);
 
@@ -24,17 +22,22 @@ export class PartTable {
   find(buf: Buffer, start: number, end: number, h: number): number {
     const mask = this.slots.length - 1;
     const n = end - start;
+    const entries = this.entries;
     for (let i = mix(h) & mask; ; i = (i + 1) & mask) {
       const s = this.slots[i];
       if (s === 0) return MISSING;
-      const e = s - 1;
-      if (this.hash[e] === h && this.len[e] === n && this.same(e, buf, start, n)) return this.value[e];
+      const e = 4 * (s - 1);
+      if (entries[e + 2] === h && entries[e + 1] === n && this.same(entries[e], buf, start, n)) return entries[e + 3];
     }
   }
 
   add(buf: Buffer, start: number, end: number, h: number, value: number): void {
     const n = end - start;
-    if (this.count === this.off.length) this.growEntries();
+    if (4 * this.count === this.entries.length) {
+      const grown = new Int32Array(this.entries.length * 2);
+      grown.set(this.entries);
+      this.entries = grown;
+    }
     while (this.used + n > this.pool.length) {
       const pool = Buffer.allocUnsafe(this.pool.length * 2);
       this.pool.copy(pool, 0, 0, this.used);
@@ -43,24 +46,25 @@ export class PartTable {
     // Parts are short: a loop beats Buffer#copy's per-call cost.
     for (let k = 0; k < n; k++) this.pool[this.used + k] = buf[start + k];
     const e = this.count++;
-    this.off[e] = this.used;
-    this.len[e] = n;
-    this.hash[e] = h;
-    this.value[e] = value;
+    const at = 4 * e;
+    this.entries[at] = this.used;
+    this.entries[at + 1] = n;
+    this.entries[at + 2] = h;
+    this.entries[at + 3] = value;
     this.used += n;
     if (2 * this.count > this.slots.length) this.rehash();
     else this.place(e);
   }
 
-  private same(e: number, buf: Buffer, start: number, n: number): boolean {
-    const o = this.off[e];
-    for (let k = 0; k < n; k++) if (this.pool[o + k] !== buf[start + k]) return false;
+  private same(o: number, buf: Buffer, start: number, n: number): boolean {
+    const pool = this.pool;
+    for (let k = 0; k < n; k++) if (pool[o + k] !== buf[start + k]) return false;
     return true;
   }
 
   private place(e: number): void {
     const mask = this.slots.length - 1;
-    let i = mix(this.hash[e]) & mask;
+    let i = mix(this.entries[4 * e + 2]) & mask;
     while (this.slots[i] !== 0) i = (i + 1) & mask;
     this.slots[i] = e + 1;
   }
@@ -68,18 +72,6 @@ export class PartTable {
   private rehash(): void {
     this.slots = new Int32Array(this.slots.length * 2);
     for (let e = 0; e < this.count; e++) this.place(e);
-  }
-
-  private growEntries(): void {
-    const g = (a: Int32Array) => {
-      const b = new Int32Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.off = g(this.off);
-    this.len = g(this.len);
-    this.hash = g(this.hash);
-    this.value = g(this.value);
   }
 }
 
