@@ -1,6 +1,6 @@
 // Big profiles made by repeating the real fuzz seeds (test/fixtures/fuzz) with shifted timestamps: for
 // `npm run bench huge` and the editor's big-import e2e test. Each returns the samples it wrote.
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 async function writeRepeated(file, target, head, nextChunk) {
@@ -45,3 +45,26 @@ export async function makeV8Log(file, target, seeds) {
   const reps = await writeRepeated(file, target, head, (k) => parts.map((f) => `${f[0]},${f[1]},${Number(f[2]) + k * span},${f.slice(3).join(',')}`).join('\n') + '\n');
   return { samples: ticks.length * reps, reps };
 }
+
+/**
+ * Folded stacks for a random call tree of `n` distinct nodes (each its own name; every tenth with a file
+ * and line), one line per node in the order they were made, skewed weights; `extra` lines are appended.
+ * The viewer's e2e benchmark and `npm run bench folded` read it.
+ */
+export function writeTreeFolded(file, n, extra = []) {
+  let seed = 42;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const parent = new Int32Array(n).fill(-1);
+  for (let i = 1; i < n; i++) parent[i] = Math.floor(Math.pow(rand(), 1.5) * i);
+  const name = (i) => (i % 10 ? `f${i}` : `f${i} (/app/m${i % 300}.js:${1 + (i % 500)})`);
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    const path = [];
+    for (let x = i; x >= 0; x = parent[x]) path.push(name(x));
+    lines.push(`${path.reverse().join(';')} ${1 + Math.floor(4000 / Math.pow(1 + i, 0.8))}`);
+  }
+  lines.push(...extra.map((l) => l.replace('{root}', name(0))));
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return lines;
+}
+

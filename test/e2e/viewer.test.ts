@@ -1,30 +1,18 @@
 // The flame graph viewer in a real VS Code: a --prof profile of the guide's Express app, and a 100k-node profile.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startVSCode, repoRoot, type VSCode } from './helpers';
 import { profileExpressApp } from '../helpers/expressApp';
+import { writeTreeFolded } from '../../bench/bigInputs.mjs';
 
 const XSS = '<img src=x onerror=alert(1)>';
 
-/** Folded stacks for a random call tree of `n` distinct nodes (distinct names), skewed weights, plus one hostile name. */
 function writeSyntheticProfile(file: string, n: number): void {
-  let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  const parent = new Int32Array(n).fill(-1);
-  for (let i = 1; i < n; i++) parent[i] = Math.floor(Math.pow(rand(), 1.5) * i);
-  const lines: string[] = [];
-  const name = (i: number) => (i % 10 ? `f${i}` : `f${i} (/app/m${i % 300}.js:${1 + (i % 500)})`);
-  for (let i = 0; i < n; i++) {
-    const path: string[] = [];
-    for (let x = i; x >= 0; x = parent[x]) path.push(name(x));
-    lines.push(`${path.reverse().join(';')} ${1 + Math.floor(4000 / Math.pow(1 + i, 0.8))}`);
-  }
-  lines.push(`${name(0)};${XSS} 60000`);
-  writeFileSync(file, `${lines.join('\n')}\n`);
+  writeTreeFolded(file, n, [`{root};${XSS} 60000`]);
 }
 
 const SHOW = 'Node Flame: Show Profile File in Flame Graph…';

@@ -50,16 +50,14 @@ export class FrameTable {
 
   intern(f: Frame): number {
     const frames = this.frames;
-    let id = this.index.find(f.name, (i) => {
-      const g = frames[i];
-      return g.file === f.file && g.line === f.line && g.column === f.column && g.category === f.category && (g.tier ?? '') === (f.tier ?? '') && (g.lib ?? '') === (f.lib ?? '');
-    });
-    if (id < 0) {
-      id = frames.length;
-      frames.push(f);
-      this.index.add(f.name, id);
-    }
-    return id;
+    return this.index.intern(
+      f.name,
+      (i) => {
+        const g = frames[i];
+        return g.file === f.file && g.line === f.line && g.column === f.column && g.category === f.category && (g.tier ?? '') === (f.tier ?? '') && (g.lib ?? '') === (f.lib ?? '');
+      },
+      () => frames.push(f) - 1,
+    );
   }
 
   get(id: number): Frame {

@@ -5,19 +5,23 @@
 export class NameIndex {
   private readonly byName = new Map<string, number | number[]>();
 
-  /** The first id under `name` that `same` accepts, or -1. */
-  find(name: string, same: (id: number) => boolean): number {
+  /** The first id under `name` that `same` accepts; otherwise `make()`'s id, filed under `name`. */
+  intern(name: string, same: (id: number) => boolean, make: () => number): number {
     const v = this.byName.get(name);
-    if (v === undefined) return -1;
-    if (typeof v === 'number') return same(v) ? v : -1;
+    if (v === undefined) {
+      const id = make();
+      this.byName.set(name, id);
+      return id;
+    }
+    if (typeof v === 'number') {
+      if (same(v)) return v;
+      const id = make();
+      this.byName.set(name, [v, id]);
+      return id;
+    }
     for (const id of v) if (same(id)) return id;
-    return -1;
-  }
-
-  add(name: string, id: number): void {
-    const v = this.byName.get(name);
-    if (v === undefined) this.byName.set(name, id);
-    else if (typeof v === 'number') this.byName.set(name, [v, id]);
-    else v.push(id);
+    const id = make();
+    v.push(id);
+    return id;
   }
 }

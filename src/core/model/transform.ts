@@ -50,17 +50,18 @@ export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileVi
       identity = false;
     } else {
       // One function: same name, file and start line whatever the tier or column V8 gave it.
+      const make = () => frames.push(f) - 1;
       v = mergeFunctions
-        ? byFunction.find(f.name, (i) => {
-            const g = frames[i];
-            return g.file === f.file && g.line === f.line && (f.line !== 0 || g.column === f.column) && g.category === f.category && (g.lib ?? '') === (f.lib ?? '');
-          })
-        : -1;
-      if (v < 0) {
-        v = frames.length;
-        frames.push(f);
-        if (mergeFunctions) byFunction.add(f.name, v);
-      } else if (frames[v].tier !== f.tier) frames[v] = { ...frames[v], tier: undefined };
+        ? byFunction.intern(
+            f.name,
+            (i) => {
+              const g = frames[i];
+              return g.file === f.file && g.line === f.line && (f.line !== 0 || g.column === f.column) && g.category === f.category && (g.lib ?? '') === (f.lib ?? '');
+            },
+            make,
+          )
+        : make();
+      if (frames[v] !== f && frames[v].tier !== f.tier) frames[v] = { ...frames[v], tier: undefined };
     }
     frameMap[id] = v;
     if (v !== id) identity = false;

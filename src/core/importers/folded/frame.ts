@@ -6,6 +6,12 @@ const TIERS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug', '+':
 const V8_PREFIX = /^(JS|LazyCompile|Function|Script|Eval|Builtin|BytecodeHandler|Handler|Stub|RegExp|InterpretedFunction|Baseline|Maglev|Turbofan):\s*([~^+*]?)/;
 /** No space, colon, bracket or parenthesis: nothing below can apply, and most frames of a big profile look so. */
 const PLAIN = /^[\w$.<>-]+$/;
+const SPECIAL = new Map<string, Category>([
+  ['(program)', 'program'],
+  ['(idle)', 'idle'],
+  ['(garbage collector)', 'gc'],
+  ['[unknown]', 'unaccounted'],
+]);
 
 export interface ParsedFoldedFrame {
   frame: Frame;
@@ -26,8 +32,8 @@ export function parseFoldedFrame(raw: string): ParsedFoldedFrame | null {
   }
   if (!s) return null;
   if (s === '(root)') return null;
-  const special: Record<string, Category> = { '(program)': 'program', '(idle)': 'idle', '(garbage collector)': 'gc', '[unknown]': 'unaccounted' };
-  if (s in special) return { frame: { name: s, file: '', line: 0, column: 0, category: special[s] }, plain: false, perfStyle: s === '[unknown]' };
+  const special = SPECIAL.get(s);
+  if (special) return { frame: { name: s, file: '', line: 0, column: 0, category: special }, plain: false, perfStyle: s === '[unknown]' };
 
   let tier: Tier | undefined;
   let v8Kind = '';

@@ -39,7 +39,8 @@ class FoldedStacks {
   good = 0;
   bad = 0;
   perfStyle = false;
-  readonly plainIds = new Set<number>();
+  /** Frames named plainly (may repeat an id). */
+  readonly plainIds: number[] = [];
   private readonly parts = new PartTable();
   private readonly byText = new Map<string, number>();
   /** The previous stack: its bytes, and for each of its parts the byte offset of its end and the node after it. */
@@ -160,7 +161,7 @@ class FoldedStacks {
     const parsed = parseFoldedFrame(part);
     if (!parsed) return -1;
     const id = this.b.frame(parsed.frame);
-    if (parsed.plain) this.plainIds.add(id);
+    if (parsed.plain) this.plainIds.push(id);
     if (parsed.perfStyle) this.perfStyle = true;
     return id;
   }
