@@ -41,6 +41,18 @@ export interface Viewer {
    * its page loading meanwhile. On failure it rejects and leaves the panel to the caller.
    */
   openInPanel(panel: vscode.WebviewPanel, path: string, extra?: Partial<LoadedProfile>): Promise<LoadedProfile>;
+  /**
+   * Opens a panel for a profile still being recorded (focus stays where it is): its page loads while the
+   * app runs, so the flame graph shows as soon as the file is read.
+   */
+  reserve(label: string): Promise<ReservedPanel>;
+}
+
+export interface ReservedPanel {
+  /** Reads the profile into the reserved panel, or into a new one if the user closed it meanwhile. */
+  open(path: string, extra?: Partial<LoadedProfile>): Promise<LoadedProfile>;
+  /** No profile came: closes the panel (nothing once `open` was called). */
+  release(): void;
 }
 
 /** Profiles loaded in this window; the active one drives CodeLens, heat and the status bar. */

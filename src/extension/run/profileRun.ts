@@ -68,6 +68,8 @@ export async function profileTarget(
     command: 'nodeFlame.stop',
   });
   s.log.info(`profile ${mode}: ${target.program} → ${runDir}`);
+  // Its page loads while the app runs (a second per webview in code-server), not after the app exits.
+  const reserved = await s.viewer.reserve(label).catch((e: Error) => void s.log.warn(`no panel reserved: ${e.message}`));
 
   try {
     return await vscode.window.withProgress(
@@ -94,7 +96,7 @@ export async function profileTarget(
         try {
           if (!main) return { result, error: result.error?.message };
           p.report({ message: stateMessage('done') });
-          const loaded = await s.viewer.open(main, { runDir: result.runDir });
+          const loaded = await (reserved ? reserved.open(main, { runDir: result.runDir }) : s.viewer.open(main, { runDir: result.runDir }));
           void offerComparison(s, target.program, result.runDir, main);
           return { result, loaded, error: result.error?.message };
         } catch (e) {
@@ -111,5 +113,6 @@ export async function profileTarget(
   } finally {
     setCurrentSession(undefined);
     stopItem.dispose();
+    reserved?.release();
   }
 }

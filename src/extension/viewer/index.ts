@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
-import { type LoadedProfile, type Services, type ShowOptions, type Viewer } from '../services';
+import { type LoadedProfile, type ReservedPanel, type Services, type ShowOptions, type Viewer } from '../services';
 import { CORE_SCHEME, CoreSourceProvider } from './coreSource';
 import type { DiffPanel } from './diffPanel';
 import { DIFF_VIEW_TYPE, VIEW_TYPE, webviewOptions } from './options';
@@ -33,15 +33,11 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
     return pp;
   };
 
-  /**
-   * Loads the page, then reads the file while it comes up (a webview takes up to a second to start in
-   * code-server). A failed read closes the panel unless `keepOnError`; `pp` is missing if the user closed
-   * the panel meanwhile.
-   */
-  const fill = async (panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile>, state: PersistedState, keepOnError = false): Promise<{ p: LoadedProfile; pp?: ProfilePanel }> => {
+  /** Puts the viewer's page into a panel with nobody to answer it yet, and notes when it says 'ready'. */
+  const startPage = async (panel: vscode.WebviewPanel, label: string, waiting?: string) => {
     const marks: Record<string, number> = { panel: Date.now() };
     const { ProfilePanel, setViewerPage } = await loadPanel();
-    setViewerPage(panel, context.extensionUri, basename(path));
+    setViewerPage(panel, context.extensionUri, label, waiting);
     const early: EarlyPage = { ready: false, marks };
     marks.pageSet = Date.now();
     let closed = false;
@@ -51,17 +47,27 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
       }),
       panel.onDidDispose(() => (closed = true)),
     ];
+    return { ProfilePanel, early, closed: () => closed, stop: () => subs.splice(0).forEach((d) => d.dispose()) };
+  };
+  type Page = Awaited<ReturnType<typeof startPage>>;
+
+  /**
+   * Reads the file while the page comes up (a webview takes up to a second to start in code-server).
+   * A failed read closes the panel unless `keepOnError`; `pp` is missing if the user closed the panel meanwhile.
+   */
+  const fill = async (panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile>, state: PersistedState, keepOnError = false, page?: Page): Promise<{ p: LoadedProfile; pp?: ProfilePanel }> => {
+    page ??= await startPage(panel, basename(path));
     try {
       const p = await services().store.load(path, extra);
-      marks.read = Date.now();
-      if (closed) return { p };
-      subs.splice(0).forEach((d) => d.dispose());
-      return { p, pp: attach(ProfilePanel, panel, p, state, early) };
+      page.early.marks.read = Date.now();
+      if (page.closed()) return { p };
+      page.stop();
+      return { p, pp: attach(page.ProfilePanel, panel, p, state, page.early) };
     } catch (e) {
-      if (!closed && !keepOnError) panel.dispose();
+      if (!page.closed() && !keepOnError) panel.dispose();
       throw e;
     } finally {
-      subs.forEach((d) => d.dispose());
+      page.stop();
     }
   };
 
@@ -101,6 +107,26 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
     },
     async openInPanel(panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile> = {}) {
       return (await fill(panel, path, extra, { path }, true)).p;
+    },
+    async reserve(label: string): Promise<ReservedPanel> {
+      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, vscode.l10n.t('Flame graph: {0}', label), { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(context.extensionUri));
+      const page = await startPage(panel, label, vscode.l10n.t('Node Flame: profiling {0}. The flame graph opens here when the run ends.', label));
+      let taken = false;
+      return {
+        async open(path: string, extra: Partial<LoadedProfile> = {}) {
+          taken = true;
+          if (page.closed()) return viewer.open(path, extra, { preserveFocus: true });
+          panel.title = vscode.l10n.t('Flame graph: {0}', basename(path));
+          const { p } = await fill(panel, path, extra, { path }, false, page);
+          services().store.setActive(p);
+          return p;
+        },
+        release() {
+          if (taken) return;
+          page.stop();
+          if (!page.closed()) panel.dispose();
+        },
+      };
     },
     async showDiff(before: LoadedProfile, after: LoadedProfile) {
       const { DiffPanel } = await loadDiffPanel();
