@@ -51,6 +51,8 @@ export interface Viewer {
 export interface ReservedPanel {
   /** Reads the profile into the reserved panel, or into a new one if the user closed it meanwhile. */
   open(path: string, extra?: Partial<LoadedProfile>): Promise<LoadedProfile>;
+  /** Shows a profile already in the store there (or in a new panel if the user closed it). */
+  show(p: LoadedProfile): Promise<void>;
   /** No profile came: closes the panel (nothing once `open` was called). */
   release(): void;
 }

@@ -36,6 +36,9 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
       assert.ok(Date.now() < deadline, `no "Profiling (attached)" status bar item; status bar: ${JSON.stringify(await vs.statusBarTexts())}`);
       await new Promise((r) => setTimeout(r, 200));
     }
+    // The flame graph's panel waits open while the process is profiled.
+    const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"] .loading', 30_000);
+    assert.match(await waiting.locator('.loading').innerText(), /The flame graph opens here when the run ends/);
     await vs.screenshot('attach-profiling');
     const loadUntil = Date.now() + 2000;
     while (Date.now() < loadUntil) await hit(appPort);

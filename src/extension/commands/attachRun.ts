@@ -1,7 +1,7 @@
 // Loaded on the first "Profile Running Process…": the inspector client (ws) stays out of activation.
 import * as vscode from 'vscode';
 import { isAbsolute, join } from 'node:path';
-import type { Services } from '../services';
+import type { LoadedProfile, Services } from '../services';
 import { AttachSession, InspectorError, applyScriptSourceMaps, makeRunDir, runLoadCommand, saveAttachRun, type AttachResult, type StoppedBy } from '../../launch/inspector';
 import { createPathMapper, mapProfilePaths, type PathMapper } from '../../core/pathMapping';
 import { showStopItem } from '../run/status';
@@ -61,6 +61,8 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
     });
   }
 
+  // Its page loads while the process is profiled (a second per webview in code-server), not after.
+  const reserved = await services.viewer.reserve(target.title || target.url).catch((e: Error) => void services.log.warn(`no panel reserved: ${e.message}`));
   const bar = showStopItem({
     id: 'nodeFlame.attach',
     name: vscode.l10n.t('Node Flame: attached profiling'),
@@ -94,18 +96,43 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
         return session.stop();
       },
     );
+  } catch (e) {
+    reserved?.release();
+    throw e;
   } finally {
     clearTimeout(timer);
     load?.kill();
     bar.dispose();
   }
+  try {
+    await showResult(services, result, { target, stoppedBy, samplingIntervalUs, loadCommand: load ? loadCommand : undefined, loadExit: () => loadExit, show: reserved?.show });
+  } finally {
+    reserved?.release();
+  }
+}
 
+interface Recorded {
+  target: AttachTarget;
+  stoppedBy: StoppedBy;
+  samplingIntervalUs: number;
+  loadCommand?: string;
+  /** The load command's exit code, once it has exited (it may still be going when Stop was pressed). */
+  loadExit: () => number | null | undefined;
+  /** Where to show the profile (the panel reserved for it); a new panel otherwise. */
+  show?: (p: LoadedProfile) => Promise<void>;
+}
+
+/** Saves the run, maps its paths and source maps, and shows it. */
+async function showResult(services: Services, result: AttachResult, r: Recorded): Promise<void> {
+  const { target, stoppedBy, samplingIntervalUs, loadCommand } = r;
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const cfg = vscode.workspace.getConfiguration('nodeFlame', folders[0]?.uri);
   if (!result.profile) throw result.lost ?? new InspectorError('lost', vscode.l10n.t('No profile was received.'));
   const mapPath = pathMapperFor(folders);
   const inWorkspace = folders[0] && cfg.get<string>('runFolder') !== 'extensionStorage';
   const base = inWorkspace ? join(folders[0].uri.fsPath, '.nodeflame') : join((services.context.storageUri ?? services.context.globalStorageUri).fsPath, 'runs');
   const dir = await makeRunDir(base);
-  const saved = await saveAttachRun(dir, { ...result, profile: result.profile }, { target, stoppedBy, samplingIntervalUs, loadCommand: load ? loadCommand : undefined, loadExitCode: loadExit, mapPath });
+  const saved = await saveAttachRun(dir, { ...result, profile: result.profile }, { target, stoppedBy, samplingIntervalUs, loadCommand, loadExitCode: r.loadExit(), mapPath });
   const mappedCount = Object.keys(saved.mapped).length;
   services.log.info(`attach: ${result.samples} samples in ${result.durationMs} ms, stopped by ${stoppedBy}; saved ${saved.profilePath}; ${mappedCount} remote paths mapped`);
 
@@ -113,7 +140,7 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
   await applyScriptSourceMaps(loaded.profile, result.sourceMaps, saved.mapped, mapPath);
   mapProfilePaths(loaded.profile, mapPath);
   services.store.setActive(loaded);
-  await services.viewer.show(loaded);
+  await (r.show ? r.show(loaded) : services.viewer.show(loaded));
   if (result.lost) void vscode.window.showWarningMessage(result.lost.message);
 }
 

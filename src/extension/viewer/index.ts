@@ -121,6 +121,14 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
           services().store.setActive(p);
           return p;
         },
+        async show(p: LoadedProfile) {
+          taken = true;
+          if (page.closed()) return viewer.show(p, { preserveFocus: true });
+          page.stop();
+          panel.title = vscode.l10n.t('Flame graph: {0}', p.label);
+          attach(page.ProfilePanel, panel, p, { path: p.path }, page.early);
+          services().store.setActive(p);
+        },
         release() {
           if (taken) return;
           page.stop();
