@@ -66,6 +66,18 @@ const tooltipEl = h('div', { class: 'tooltip', attrs: { role: 'tooltip' } });
 const errorEl = h('div', { class: 'error', attrs: { role: 'alert' } });
 document.body.append(tooltipEl);
 app.append(errorEl, h('div', { class: 'loading' }, app.dataset.loading ?? '…'));
+// A panel opened for a run still going: Stop ends the run from here too (the profile then opens in place).
+if (app.dataset.stop) {
+  const stop = document.createElement('vscode-button');
+  stop.setAttribute('icon', 'debug-stop');
+  stop.className = 'stop-run';
+  stop.textContent = app.dataset.stop;
+  stop.addEventListener('click', () => {
+    stop.setAttribute('disabled', '');
+    post({ type: 'stopRun' });
+  });
+  app.append(stop);
+}
 
 const charts: Record<TreeKind, HTMLDivElement> = { top: h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'top' } }), bottom: h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'bottom' } }) };
 let flames: Record<TreeKind, FlameView>;

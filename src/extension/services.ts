@@ -43,9 +43,9 @@ export interface Viewer {
   openInPanel(panel: vscode.WebviewPanel, path: string, extra?: Partial<LoadedProfile>): Promise<LoadedProfile>;
   /**
    * Opens a panel for a profile still being recorded (focus stays where it is): its page loads while the
-   * app runs, so the flame graph shows as soon as the file is read.
+   * app runs, so the flame graph shows as soon as the file is read. Its Stop button runs `stopCommand`.
    */
-  reserve(label: string): Promise<ReservedPanel>;
+  reserve(label: string, stopCommand: string): Promise<ReservedPanel>;
 }
 
 export interface ReservedPanel {

@@ -43,7 +43,8 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
     const loadUntil = Date.now() + 2000;
     while (Date.now() < loadUntil) await hit(appPort);
 
-    await vs.page.locator('.statusbar-item', { hasText: 'Profiling (attached)' }).first().click();
+    // Stop from the waiting panel's button (the profile run test stops from the status bar).
+    await waiting.locator('vscode-button.stop-run', { hasText: 'Stop profiling' }).click();
     const frame = await vs.webviewFrame('#app svg', 60_000);
     const shown = Date.now() + 20_000;
     while (!(await frame.content()).includes('hotHandler')) {

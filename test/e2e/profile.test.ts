@@ -131,6 +131,7 @@ setInterval(() => work(), 5);
     // The flame graph's panel is open while the app runs: its page loads now, not after the exit.
     const waiting = await vs.webviewFrame('#app[data-loading*="profiling server.js"] .loading', 30_000);
     assert.match(await waiting.locator('.loading').innerText(), /profiling server\.js\. The flame graph opens here when the run ends/);
+    assert.equal(await waiting.locator('vscode-button.stop-run').innerText(), 'Stop profiling');
     await vs.page.waitForTimeout(1500);
     await vs.screenshot('profiling-stop');
     await stop.click();

@@ -109,6 +109,8 @@ export type HostMessage =
 
 export type WebviewMessage =
   | { type: 'ready' }
+  /** The waiting page's Stop, while its profile is still being recorded. */
+  | { type: 'stopRun' }
   | { type: 'options'; options: ViewOptions }
   | { type: 'needTree'; tree: TreeKind }
   | { type: 'expand'; tree: TreeKind; generation: number; node: number; small: boolean; minWeight: number }

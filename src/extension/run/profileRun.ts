@@ -69,7 +69,7 @@ export async function profileTarget(
   });
   s.log.info(`profile ${mode}: ${target.program} → ${runDir}`);
   // Its page loads while the app runs (a second per webview in code-server), not after the app exits.
-  const reserved = await s.viewer.reserve(label).catch((e: Error) => void s.log.warn(`no panel reserved: ${e.message}`));
+  const reserved = await s.viewer.reserve(label, 'nodeFlame.stop').catch((e: Error) => void s.log.warn(`no panel reserved: ${e.message}`));
 
   try {
     return await vscode.window.withProgress(

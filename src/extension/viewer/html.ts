@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
  * The page shell. Scripts run only with this page's nonce; styles come only from the extension's
  * files (d3 sets element styles through CSSOM, which `style-src` without 'unsafe-inline' allows).
  */
-export function viewerHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, waiting = vscode.l10n.t('Node Flame: reading {0}', title)): string {
+export function viewerHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, waiting?: { text: string; stop: string }): string {
   const nonce = randomBytes(18).toString('base64');
   const dist = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', f)).toString();
   const media = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', f)).toString();
@@ -29,7 +29,7 @@ export function viewerHtml(webview: vscode.Webview, extensionUri: vscode.Uri, ti
 <title>${esc(title)}</title>
 </head>
 <body>
-<div id="app" data-loading="${esc(waiting)}"></div>
+<div id="app" data-loading="${esc(waiting?.text ?? vscode.l10n.t('Node Flame: reading {0}', title))}"${waiting ? ` data-stop="${esc(waiting.stop)}"` : ''}></div>
 <script nonce="${nonce}" src="${dist('webview.js')}"></script>
 </body>
 </html>`;

@@ -34,7 +34,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
   };
 
   /** Puts the viewer's page into a panel with nobody to answer it yet, and notes when it says 'ready'. */
-  const startPage = async (panel: vscode.WebviewPanel, label: string, waiting?: string) => {
+  const startPage = async (panel: vscode.WebviewPanel, label: string, waiting?: { text: string; stop: string; command: string }) => {
     const marks: Record<string, number> = { panel: Date.now() };
     const { ProfilePanel, setViewerPage } = await loadPanel();
     setViewerPage(panel, context.extensionUri, label, waiting);
@@ -44,6 +44,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
     const subs = [
       panel.webview.onDidReceiveMessage((m: WebviewMessage) => {
         if (m.type === 'ready') early.ready = true;
+        if (m.type === 'stopRun' && waiting) void vscode.commands.executeCommand(waiting.command);
       }),
       panel.onDidDispose(() => (closed = true)),
     ];
@@ -108,9 +109,13 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
     async openInPanel(panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile> = {}) {
       return (await fill(panel, path, extra, { path }, true)).p;
     },
-    async reserve(label: string): Promise<ReservedPanel> {
+    async reserve(label: string, stopCommand: string): Promise<ReservedPanel> {
       const panel = vscode.window.createWebviewPanel(VIEW_TYPE, vscode.l10n.t('Flame graph: {0}', label), { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(context.extensionUri));
-      const page = await startPage(panel, label, vscode.l10n.t('Node Flame: profiling {0}. The flame graph opens here when the run ends.', label));
+      const page = await startPage(panel, label, {
+        text: vscode.l10n.t('Node Flame: profiling {0}. The flame graph opens here when the run ends.', label),
+        stop: vscode.l10n.t('Stop profiling'),
+        command: stopCommand,
+      });
       let taken = false;
       return {
         async open(path: string, extra: Partial<LoadedProfile> = {}) {
