@@ -134,6 +134,8 @@ setInterval(() => work(), 5);
     assert.equal(await waiting.locator('vscode-button.stop-run').innerText(), 'Stop profiling');
     await vs.page.waitForTimeout(1500);
     await vs.screenshot('profiling-stop');
+    // The user goes back to the code while the app runs; the result still comes to the front.
+    await vs.openFile('server.js');
     await stop.click();
     const { info } = await nextRun(ws, before, 60_000);
     assert.equal(info.stoppedBy, 'user');
@@ -142,6 +144,8 @@ setInterval(() => work(), 5);
     const frame = await vs.webviewFrame(`body[data-profile="${basename(main)}"] svg g.frame`, 60_000);
     const names = await frameNames(frame);
     assert.ok(names.some((n) => /work/.test(n)), `the server's work() is drawn: ${names.slice(0, 20).join(' | ')}`);
+    const activeTab = vs.page.locator('.part.editor .editor-group-container.active .tab.active');
+    await activeTab.filter({ hasText: `Flame graph: ${basename(main)}` }).waitFor({ timeout: 10_000 });
     assert.equal(leftovers(mark), '', 'no process left after Stop');
     failed = false;
   } finally {

@@ -122,7 +122,9 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
           taken = true;
           if (page.closed()) return viewer.open(path, extra, { preserveFocus: true });
           panel.title = vscode.l10n.t('Flame graph: {0}', basename(path));
-          const { p } = await fill(panel, path, extra, { path }, false, page);
+          const { p, pp } = await fill(panel, path, extra, { path }, false, page);
+          // The user may have moved to another tab during the run: the result comes to the front, as a new panel would.
+          pp?.panel.reveal(panel.viewColumn);
           services().store.setActive(p);
           return p;
         },
@@ -132,6 +134,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
           page.stop();
           panel.title = vscode.l10n.t('Flame graph: {0}', p.label);
           attach(page.ProfilePanel, panel, p, { path: p.path }, page.early);
+          panel.reveal(panel.viewColumn);
           services().store.setActive(p);
         },
         release() {
