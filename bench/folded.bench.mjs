@@ -1,12 +1,11 @@
 // `npm run bench folded`: folded stacks of a 100 000-node call tree (the viewer e2e's file, 7 MB) → SVG flame graph,
 // against inferno-flamegraph on the same file in the same run; the same lines sorted as FlameGraph writes them; and the
 // in-process read into the model, where the editor spends its time before the first paint.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { mkdirSync, writeFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTreeFolded } from './bigInputs.mjs';
+import { timed, which } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -23,7 +22,7 @@ if (process.argv[2] === '--load') {
   process.exit(0);
 }
 
-const inferno = ['/usr/bin', '/usr/local/bin', join(homedir(), '.cargo/bin')].map((d) => join(d, 'inferno-flamegraph')).find(existsSync);
+const inferno = which('inferno-flamegraph');
 mkdirSync(work, { recursive: true });
 const files = { tree: join(work, 'tree-100k.folded'), sorted: join(work, 'tree-100k.sorted.folded') };
 const lines = writeTreeFolded(files.tree, 100_000);
@@ -32,17 +31,6 @@ console.log(`input: ${files.tree} (${(statSync(files.tree).size / 1048576).toFix
 
 const esbuild = await import('esbuild');
 await esbuild.build({ entryPoints: [join(root, 'src/core/importers/index.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: loader, logLevel: 'warning' });
-
-const hasTime = existsSync('/usr/bin/time');
-/** Wall ms, CPU ms (user+sys) and peak RSS of one command, from /usr/bin/time when it is there. */
-function timed(cmd, args) {
-  const t0 = performance.now();
-  const r = hasTime ? spawnSync('/usr/bin/time', ['-f', '%U %S %M', cmd, ...args], { maxBuffer: 1 << 28, encoding: 'utf8' }) : spawnSync(cmd, args, { maxBuffer: 1 << 28, encoding: 'utf8' });
-  const wall = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
-  const [u, s, kb] = hasTime ? r.stderr.trim().split('\n').pop().split(' ').map(Number) : [NaN, NaN, NaN];
-  return { wall, cpu: (u + s) * 1000, rss: kb / 1024, stdout: r.stdout };
-}
 
 const cli = join(root, 'dist/cli.js');
 for (const [label, file] of Object.entries(files)) {

@@ -2,9 +2,9 @@
 // same file in the same run. The text comes from a real `perf record` of a small mixed workload, repeated to size.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync, statSync, openSync, writeSync, closeSync, readFileSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { timed, which } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -21,11 +21,6 @@ if (process.argv[2] === '--load') {
   const p = await loadProfile(process.argv[3], { sourceMaps: false });
   process.stdout.write(JSON.stringify({ ms: performance.now() - t0, weight: p.tree.weight, frames: p.frames.length, nodes: p.tree.count }));
   process.exit(0);
-}
-
-function which(cmd) {
-  for (const d of (process.env.PATH ?? '').split(':').concat(join(homedir(), '.cargo/bin'))) if (d && existsSync(join(d, cmd))) return join(d, cmd);
-  return undefined;
 }
 
 const perf = which('perf');
@@ -74,20 +69,6 @@ console.log(`input: ${text} (${(size / 1048576).toFixed(1)} MB)`);
 // The importer bundled once, so the child measures parsing, not TypeScript.
 const esbuild = await import('esbuild');
 await esbuild.build({ entryPoints: [join(root, 'src/core/importers/index.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: loader, logLevel: 'warning' });
-
-const hasTime = existsSync('/usr/bin/time');
-/** Wall ms and CPU ms (user+sys, from /usr/bin/time) of one command; CPU time is steadier on a shared machine. */
-function timed(cmd, args, out) {
-  const t0 = performance.now();
-  const r = hasTime
-    ? spawnSync('/usr/bin/time', ['-f', '%U %S', cmd, ...args], { maxBuffer: 1 << 28, encoding: 'utf8' })
-    : spawnSync(cmd, args, { maxBuffer: 1 << 28, encoding: 'utf8' });
-  const wall = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
-  const cpu = hasTime ? r.stderr.trim().split('\n').pop().split(' ').reduce((a, x) => a + Number(x) * 1000, 0) : NaN;
-  if (out) writeFileSync(out, r.stdout);
-  return { wall, cpu, stdout: r.stdout };
-}
 
 const rows = { inferno: [], load: [], cli: [] };
 let loaded;

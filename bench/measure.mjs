@@ -1,0 +1,27 @@
+// What the side-by-side benchmarks share: finding an anchor tool and timing one command.
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** A command on PATH or in ~/.cargo/bin (where `cargo install inferno` puts it). */
+export function which(cmd) {
+  for (const d of (process.env.PATH ?? '').split(':').concat(join(homedir(), '.cargo/bin'))) if (d && existsSync(join(d, cmd))) return join(d, cmd);
+  return undefined;
+}
+
+const hasTime = existsSync('/usr/bin/time');
+
+/**
+ * Wall ms, CPU ms (user+sys) and peak RSS in MB of one command, the last two from /usr/bin/time when it is there
+ * (NaN otherwise): CPU time is steadier than wall time on a shared machine. `out` receives its stdout.
+ */
+export function timed(cmd, args, out) {
+  const t0 = performance.now();
+  const r = hasTime ? spawnSync('/usr/bin/time', ['-f', '%U %S %M', cmd, ...args], { maxBuffer: 1 << 28, encoding: 'utf8' }) : spawnSync(cmd, args, { maxBuffer: 1 << 28, encoding: 'utf8' });
+  const wall = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
+  const [u, s, kb] = hasTime ? r.stderr.trim().split('\n').pop().split(' ').map(Number) : [NaN, NaN, NaN];
+  if (out) writeFileSync(out, r.stdout);
+  return { wall, cpu: (u + s) * 1000, rss: kb / 1024, stdout: r.stdout };
+}
