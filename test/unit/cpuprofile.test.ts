@@ -1,21 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { cpuFrame, cpuprofileImporter, cpuProfileToModel } from '../../src/core/importers/cpuprofile';
 import { fileUrlToPathAnyOs } from '../../src/core/paths';
 import { functionStats, ProfileError } from '../../src/core/model';
 import { toCpuProfile } from '../../src/core/exporters/cpuprofile';
+import { tempFiles } from '../helpers/tempFiles';
 
-const dir = mkdtempSync(join(tmpdir(), 'nf-cpuprof-'));
-test.after(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-function file(text: string | Buffer): string {
-  const p = join(dir, `p${n++}.cpuprofile`);
-  writeFileSync(p, text);
-  return p;
-}
+const file = tempFiles('nf-cpuprof-', '.cpuprofile');
 
 test('file:// URLs become paths of the OS that wrote them', () => {
   assert.equal(fileUrlToPathAnyOs('file:///home/me/a%20b/x.js'), '/home/me/a b/x.js');

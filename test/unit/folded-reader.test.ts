@@ -2,21 +2,12 @@
 // parts looked up by their bytes. These tests pin what a faster reader must not change.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { foldedImporter } from '../../src/core/importers/folded';
 import { toFolded } from '../../src/core/exporters/folded';
 import { FrameTable } from '../../src/core/model';
+import { tempFiles } from '../helpers/tempFiles';
 
-const dir = mkdtempSync(join(tmpdir(), 'nf-folded-reader-'));
-test.after(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-function file(text: string | Buffer): string {
-  const p = join(dir, `f${n++}.txt`);
-  writeFileSync(p, text);
-  return p;
-}
+const file = tempFiles('nf-folded-reader-', '.txt');
 
 /** Weight per stack as the folded format means it: `;`-separated names, empty parts and `(root)` left out; no stack, no line. */
 function expected(lines: string[]): string[] {

@@ -1,22 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { foldedImporter, parseFoldedFrame } from '../../src/core/importers/folded';
 import { cpuprofileImporter } from '../../src/core/importers/cpuprofile';
 import { sniffFormat } from '../../src/core/importers';
 import { toFolded } from '../../src/core/exporters/folded';
 import { functionStats, ProfileError } from '../../src/core/model';
+import { tempFiles } from '../helpers/tempFiles';
 
-const dir = mkdtempSync(join(tmpdir(), 'nf-folded-'));
-test.after(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-function file(text: string | Buffer): string {
-  const p = join(dir, `f${n++}.txt`);
-  writeFileSync(p, text);
-  return p;
-}
+const file = tempFiles('nf-folded-', '.txt');
 
 test('frame annotations and locations', () => {
   const f = (s: string) => parseFoldedFrame(s)!.frame;
