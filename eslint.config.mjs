@@ -18,9 +18,29 @@ export default tseslint.config(
     files: ['webview/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },
-  {
-    // core, launch and cli run outside VS Code (CLI, worker, tests): they must never load 'vscode'.
-    files: ['src/core/**/*.ts', 'src/launch/**/*.ts', 'src/cli/**/*.ts', 'webview/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/extension may import vscode.' }] }] },
-  },
+  // The house's walls: data flows launch → importer → model → views, and only src/extension knows VS Code.
+  // Each file group gets one no-restricted-imports entry (a later entry for the same file replaces an earlier one).
+  ...houseRules(),
 );
+
+function houseRules() {
+  const vscode = { name: 'vscode', message: 'Only src/extension may import vscode.' };
+  const group = (files, patterns, ignores = []) => ({
+    files,
+    ignores,
+    rules: { 'no-restricted-imports': ['error', { paths: [vscode], patterns }] },
+  });
+  const ban = (glob, message) => ({ group: [glob], message });
+  const notExtension = ban('**/extension/**', 'src/extension sits on top: nothing below it may import it.');
+  const notCli = ban('**/cli/**', 'src/cli sits on top: nothing below it may import it.');
+  const notLaunch = ban('**/launch/**', 'src/core is below src/launch.');
+  return [
+    group(['src/core/**/*.ts'], [notExtension, notCli, notLaunch], ['src/core/model/**']),
+    group(['src/core/model/**/*.ts'], [notExtension, notCli, notLaunch, ban('**/importers/**', 'The model knows no format: importers build it, not the reverse.')]),
+    group(['src/launch/**/*.ts'], [notExtension, notCli]),
+    group(['src/cli/**/*.ts'], [notExtension]),
+    // The page speaks to the host only through the protocol; offline.ts is the export's own bundle and runs the session.
+    group(['webview/**/*.ts'], [{ regex: '^(\\.\\./)+src/(?!core/viewer/protocol$)', message: 'The webview imports only src/core/viewer/protocol from src/.' }], ['webview/offline.ts']),
+    group(['webview/offline.ts'], [notExtension, notCli, notLaunch]),
+  ];
+}

@@ -1,6 +1,6 @@
 // The comparison mode of the viewer: a differential flame graph and the table of biggest changes.
 import type { DiffChangeInfo, HostMessage, SizeBy, WebviewMessage } from '../src/core/viewer/protocol';
-import { deltaTint, mixRgb, parseRgb, type Rgb } from '../src/core/viewer/diffColor';
+import { deltaTint, mixRgb, parseRgb, type Rgb } from './diffColor';
 import { FlameView } from './flame';
 import { clear, fmt, h } from './dom';
 import { fillCard, fullName, placeTooltip, type Row } from './details';

@@ -11,7 +11,7 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import type { HostMessage, PersistedState, ProfileInfo, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
-import { CATEGORIES } from '../src/core/model/frame';
+import { CATEGORIES } from '../src/core/viewer/protocol';
 import { FlameView } from './flame';
 import { startDiff } from './diff';
 import { TreeTable } from './tables';

@@ -1,5 +1,5 @@
 import type { ProfileInfo } from '../src/core/viewer/protocol';
-import { CATEGORIES } from '../src/core/model/frame';
+import { CATEGORIES } from '../src/core/viewer/protocol';
 import { clear, h, pct } from './dom';
 import type { Strings } from './tree';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ProfileBuilder, type Profile } from '../../src/core/model';
 import { SMALL_FRAMES } from '../../src/core/model/prune';
 import { DiffSession, reweigh } from '../../src/core/viewer/diffSession';
-import { deltaTint, parseRgb } from '../../src/core/viewer/diffColor';
+import { deltaTint, parseRgb } from '../../webview/diffColor';
 import { embedProfile, restoreProfile, scriptSafeJson } from '../../src/core/viewer/embed';
 import { ViewerSession } from '../../src/core/viewer/session';
 import { previousRunProfile } from '../../src/extension/run/previousRun';

@@ -4,6 +4,8 @@ import type { CompactTree } from '../model/prune';
 import type { ViewOptions } from '../model/transform';
 
 export type { CompactTree, ViewOptions };
+// The page reads the category list from here so it never imports the model.
+export { CATEGORIES } from '../model/frame';
 
 /** `top`: call tree (flame graph); `bottom`: bottom-up tree (inverted icicle). */
 export type TreeKind = 'top' | 'bottom';
