@@ -90,3 +90,19 @@ test('aborting an import ends the worker and says it was cancelled', async () =>
   await assert.rejects(w.load(seeds[1]), 'a terminated worker takes no more work');
   await w.terminate();
 });
+
+test('CallTree.fromArrays: the one rebuild from arrays keeps ids, re-indexes, keeps repeated siblings, rejects bad shapes', async () => {
+  const { CallTree } = await import('../../src/core/model');
+  // 0 root; 1 a; 2 a→b; 3 c
+  const ok = CallTree.fromArrays({ count: 4, parent: [0, 0, 1, 0], frame: [0, 0, 1, 2], self: [0, 1, 2, 3] }, 3);
+  assert.equal(ok.child(1, 1), 2, 'indexed: a known stack finds its node');
+  assert.equal(ok.count, 4);
+  assert.deepEqual([...ok.total.subarray(0, 4)], [6, 3, 2, 3]);
+  // Two children of the root with frame 0: kept as two nodes (their ids may be referenced), weights intact.
+  const rep = CallTree.fromArrays({ count: 3, parent: [0, 0, 0], frame: [0, 0, 0], self: [0, 1, 5] }, 1);
+  assert.equal(rep.count, 3);
+  assert.deepEqual([...rep.total.subarray(0, 3)], [6, 1, 5]);
+  assert.throws(() => CallTree.fromArrays({ count: 2, parent: [0, 1], frame: [0, 0], self: [0, 1] }, 1), /bad node 1/, 'a parent that does not come first');
+  assert.throws(() => CallTree.fromArrays({ count: 2, parent: [0, 0], frame: [0, 7], self: [0, 1] }, 1), /bad node 1/, 'a frame outside the table');
+  assert.throws(() => CallTree.fromArrays({ count: 3, parent: [0, 0], frame: [0, 0], self: [0, 1] }, 1), /bad shape/);
+});

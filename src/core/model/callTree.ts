@@ -175,18 +175,54 @@ export class CallTree {
     }
   }
 
-  /** A copy with frame ids rewritten through `map` (-1 drops the frame, folding it into its parent). */
-  remap(map: (frame: number) => number): CallTree {
+  /**
+   * A copy with frame ids rewritten through `map` (-1 drops the frame, folding it into its parent).
+   * `foldIntoSame(f)` lets a new frame fold into a parent of the same new frame (a package calling itself).
+   */
+  remap(map: (frame: number) => number, foldIntoSame?: (frame: number) => boolean): CallTree {
     const out = new CallTree(Math.max(16, this.count));
     const nodeMap = new Int32Array(this.count);
     nodeMap[0] = 0;
     for (let i = 1; i < this.count; i++) {
       const p = nodeMap[this.parent[i]];
       const f = map(this.frame[i]);
-      nodeMap[i] = f < 0 ? p : out.child(p, f);
+      const fold = f < 0 || (foldIntoSame !== undefined && p > 0 && out.frame[p] === f && foldIntoSame(f));
+      nodeMap[i] = fold ? p : out.child(p, f);
       if (this.self[i] || this.selfTime[i]) out.addSelf(nodeMap[i], this.self[i], this.selfTime[i]);
     }
     if (this.self[0] || this.selfTime[0]) out.addSelf(0, this.self[0], this.selfTime[0]);
     return out;
+  }
+
+  /**
+   * A tree from parallel arrays in node-id order (as `parent`/`frame`/`self` hold them), with the same ids.
+   * Throws when a node's parent does not come before it or its frame is outside `0..frameCount`. A tree whose
+   * (parent, frame) pairs repeat (importers may add nodes directly) keeps its nodes as they are: merging
+   * them would change ids that the timeline refers to.
+   */
+  static fromArrays(a: { count: number; parent: ArrayLike<number>; frame: ArrayLike<number>; self: ArrayLike<number>; selfTime?: ArrayLike<number> }, frameCount: number): CallTree {
+    const n = a.count;
+    if (n < 1 || a.parent.length < n || a.frame.length < n || a.self.length < n) throw new Error('call tree: bad shape');
+    let tree = new CallTree(Math.max(16, n));
+    let indexed = true;
+    for (let i = 1; i < n; i++) {
+      const p = a.parent[i];
+      const f = a.frame[i];
+      if (!(p >= 0 && p < i) || !(f >= 0 && f < frameCount)) throw new Error(`call tree: bad node ${i}`);
+      if (indexed && tree.child(p, f) !== i) indexed = false;
+    }
+    if (!indexed) {
+      tree = new CallTree(Math.max(16, n));
+      for (let i = 0; i < n; i++) {
+        tree.parent[i] = a.parent[i];
+        tree.frame[i] = a.frame[i];
+      }
+      tree.count = n;
+    }
+    for (let i = 0; i < n; i++) {
+      tree.self[i] = a.self[i];
+      tree.selfTime[i] = a.selfTime ? a.selfTime[i] : 0;
+    }
+    return tree;
   }
 }

@@ -143,30 +143,18 @@ export function packProfile(p: Profile): { packed: PackedProfile; transfer: Arra
 
 /** The Profile back from `packProfile`'s output, with a call tree that can grow like a fresh one. */
 export function unpackProfile(x: PackedProfile): Profile {
-  const n = x.treeCount;
-  let tree = new CallTree(Math.max(16, n));
-  // Re-adding nodes in id order gives the same ids and rebuilds the (parent, frame) → child index.
-  for (let i = 1; i < n; i++) {
-    if (tree.child(x.parent[i], x.frame[i]) === i) continue;
-    // A tree built with repeated (parent, frame) pairs cannot be re-indexed: keep its nodes as they are.
-    tree = new CallTree(Math.max(16, n));
-    tree.parent.set(x.parent);
-    tree.frame.set(x.frame);
-    tree.count = n;
-    break;
-  }
-  tree.self.set(x.self);
-  tree.selfTime.set(x.selfTime);
   const lineHits: LineHits = new Map();
   x.hitFiles.forEach((file, i) => {
     const m = new Map<number, { self: number; total: number }>();
     for (let r = x.hitStart[i]; r < x.hitStart[i + 1]; r++) m.set(x.hitLines[r], { self: x.hitSelf[r], total: x.hitTotal[r] });
     lineHits.set(file, m);
   });
+  const frames = unpackFrames(x.frameInts, x.strings);
+  const tree = CallTree.fromArrays({ count: x.treeCount, parent: x.parent, frame: x.frame, self: x.self, selfTime: x.selfTime }, frames.length);
   const p: Profile = {
     format: x.format,
     meta: x.meta,
-    frames: unpackFrames(x.frameInts, x.strings),
+    frames,
     tree,
     threads: x.threads,
     lineHits,

@@ -67,17 +67,7 @@ export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileVi
     if (v !== id) identity = false;
   });
   if (identity) return { frames: profile.frames, tree: profile.tree, frameMap };
-  const src = profile.tree;
-  const out = new CallTree(Math.max(16, src.count));
-  const nodeMap = new Int32Array(src.count);
-  for (let i = 1; i < src.count; i++) {
-    const p = nodeMap[src.parent[i]];
-    const f = frameMap[src.frame[i]];
-    // A package box calling into the same package stays one box.
-    const fold = f < 0 || (packageFrames.has(f) && p > 0 && out.frame[p] === f);
-    nodeMap[i] = fold ? p : out.child(p, f);
-    if (src.self[i] || src.selfTime[i]) out.addSelf(nodeMap[i], src.self[i], src.selfTime[i]);
-  }
-  if (src.self[0] || src.selfTime[0]) out.addSelf(0, src.self[0], src.selfTime[0]);
-  return { frames, tree: out, frameMap };
+  // A package box calling into the same package stays one box.
+  const tree = profile.tree.remap((f) => frameMap[f], (f) => packageFrames.has(f));
+  return { frames, tree, frameMap };
 }

@@ -40,14 +40,7 @@ export function embedProfile(p: Profile, label: string, strings: Record<string, 
 export function restoreProfile(e: EmbeddedProfile): Profile {
   const n = e.parent.length;
   if (e.version !== 1 || e.frame.length !== n || e.self.length !== n || n < 1) throw new Error('embedded profile: bad shape');
-  const tree = new CallTree(Math.max(16, n));
-  for (let i = 1; i < n; i++) {
-    const p = e.parent[i];
-    if (!(p >= 0 && p < i) || !(e.frame[i] >= 0 && e.frame[i] < e.frames.length)) throw new Error(`embedded profile: bad node ${i}`);
-    // Children come after their parents, so node ids are reproduced one to one.
-    if (tree.child(p, e.frame[i]) !== i) throw new Error(`embedded profile: node ${i} repeats a sibling`);
-  }
-  for (let i = 0; i < n; i++) if (e.self[i]) tree.addSelf(i, e.self[i]);
+  const tree = CallTree.fromArrays({ count: n, parent: e.parent, frame: e.frame, self: e.self.map((w) => (Number.isFinite(w) && w > 0 ? w : 0)) }, e.frames.length);
   return { format: e.format, meta: e.meta, frames: e.frames, tree, threads: e.threads, lineHits: new Map(), warnings: e.warnings };
 }
 
