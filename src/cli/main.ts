@@ -1,9 +1,12 @@
 import { setFlagsFromString } from 'node:v8';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { configureCliLocale } from './locale';
-import { runReport } from './report';
-import { runProfile } from './profile';
-import { runDiff } from './diff';
+import { runReport, REPORT } from './report';
+import { runProfile, PROFILE } from './profile';
+import { runDiff, DIFF } from './diff';
+import { commandHelp, mainHelp, type CliCommand } from './args';
 import { ProfileError } from '../core/model';
 
 // A big import builds its caches early; V8 counts those survivors as a reason to grow the young
@@ -12,31 +15,42 @@ import { ProfileError } from '../core/model';
 setFlagsFromString('--semi-space-growth-factor=1');
 configureCliLocale();
 
-const USAGE = `Usage:
-  node-flame profile [--mode prof|perf|cpu-prof] [--load "<cmd>"] [--port N] [--out dir] -- node app.js [args]
-  node-flame report <file> [--format text|json|folded|cpuprofile|speedscope|html|svg] [--top N] [-o out]
-  node-flame diff <before> <after> [--format text|json|html] [-o out]`;
+const COMMANDS: { spec: CliCommand; run(argv: string[]): Promise<number> }[] = [
+  { spec: PROFILE, run: runProfile },
+  { spec: REPORT, run: runReport },
+  { spec: DIFF, run: runDiff },
+];
+const help = () => mainHelp(COMMANDS.map((c) => c.spec));
+
+/** The version in the package.json beside dist/ (the repository's, or the installed package's). */
+function version(): string {
+  return (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  const command = COMMANDS.find((c) => c.spec.name === cmd);
+  if (command) return command.run(rest);
   switch (cmd) {
-    case 'report':
-      return runReport(rest);
-    case 'profile':
-      return runProfile(rest);
-    case 'diff':
-      return runDiff(rest);
     case '--version':
     case '-v':
-      process.stdout.write('0.1.0\n');
+      process.stdout.write(version() + '\n');
       return 0;
-    case undefined:
     case '--help':
     case '-h':
-      process.stdout.write(USAGE + '\n');
-      return cmd ? 0 : 2;
+      process.stdout.write(help());
+      return 0;
+    case 'help': {
+      // `node-flame help report` reads like `node-flame report --help`.
+      const of = COMMANDS.find((c) => c.spec.name === rest[0]);
+      process.stdout.write(of ? commandHelp(of.spec) : help());
+      return 0;
+    }
+    case undefined:
+      process.stderr.write(help());
+      return 2;
     default:
-      process.stderr.write(l10n.t('node-flame: unknown command "{0}"', cmd) + '\n' + USAGE + '\n');
+      process.stderr.write(l10n.t('node-flame: unknown command "{0}"', cmd) + '\n' + help());
       return 2;
   }
 }

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { loadProfile } from '../core/importers';
@@ -11,14 +10,28 @@ import { createRunDir, removeIfEmpty } from '../launch/runFolder';
 import { ProfileSession } from '../launch/session';
 import { LaunchError, nodeNotRunnable } from '../launch/errors';
 import { cleanupPerfMaps } from '../launch/perf';
+import { parseCommand, usageError, type CliCommand } from './args';
 
-function usage(): string {
-  return l10n.t(
-    'usage: node-flame profile [--mode prof|perf|cpu-prof] [--load "<cmd>"] [--port N] [--out dir] [--stop-timeout s] [--port-timeout s] [--frequency hz] [--no-report] -- node [node args] app.js [args]\n' +
-      '  Runs the app under the profiler; Ctrl+C stops it and the profile is written. --load runs a shell command once the app listens, then stops the app.\n' +
-      '  Each run gets <out>/<YYYYMMDD-HHMMSS>-<mode>/ (default out: ./.nodeflame) with the raw profile and run.json; the text report is printed at the end.',
-  );
-}
+export const PROFILE = {
+  name: 'profile',
+  args: '-- node [node args] app.js [args]',
+  summary: () => l10n.t('run a Node.js app under the profiler, then print its report'),
+  details: () =>
+    l10n.t(
+      'Ctrl+C stops the app gracefully and the profile is written; --load runs a shell command once the app listens, then stops the app.\n' +
+        'Each run gets <out>/<YYYYMMDD-HHMMSS>-<mode>/ with the raw profile and run.json; the text report is printed at the end.',
+    ),
+  options: {
+    mode: { type: 'string', short: 'm', default: 'prof', value: 'mode', help: () => l10n.t('prof (V8 tick log), perf (perf record, native frames) or cpu-prof (--cpu-prof)') },
+    load: { type: 'string', short: 'l', value: 'cmd', help: () => l10n.t('shell command to run once the app listens; the app is stopped when it ends') },
+    port: { type: 'string', short: 'p', value: 'N', help: () => l10n.t('the port the app listens on (else read from its output)') },
+    out: { type: 'string', short: 'o', default: '.nodeflame', value: 'dir', help: () => l10n.t('folder for the run folders') },
+    'stop-timeout': { type: 'string', value: 's', help: () => l10n.t('seconds to wait for the app to end after a stop before killing it') },
+    'port-timeout': { type: 'string', value: 's', help: () => l10n.t('seconds to wait for the port before giving up') },
+    frequency: { type: 'string', short: 'F', value: 'hz', help: () => l10n.t('perf sampling frequency') },
+    'no-report': { type: 'boolean', help: () => l10n.t('only record: do not print the report') },
+  },
+} satisfies CliCommand;
 
 function positiveNumber(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
@@ -31,27 +44,15 @@ export async function runProfile(argv: string[]): Promise<number> {
   const dash = argv.indexOf('--');
   const own = dash < 0 ? argv : argv.slice(0, dash);
   const commandWords = dash < 0 ? [] : argv.slice(dash + 1);
-  let opts;
+  const parsed = parseCommand(PROFILE, own);
+  if (typeof parsed === 'number') return parsed;
+  const opts = parsed.values;
   let mode: LaunchMode;
   let port: number | undefined;
   let stopTimeout: number | undefined;
   let portTimeout: number | undefined;
   let frequency: number | undefined;
   try {
-    opts = parseArgs({
-      args: own,
-      allowPositionals: true,
-      options: {
-        mode: { type: 'string', short: 'm', default: 'prof' },
-        load: { type: 'string', short: 'l' },
-        port: { type: 'string', short: 'p' },
-        out: { type: 'string', short: 'o' },
-        'stop-timeout': { type: 'string' },
-        'port-timeout': { type: 'string' },
-        frequency: { type: 'string', short: 'F' },
-        'no-report': { type: 'boolean', default: false },
-      },
-    }).values;
     const m = opts.mode ?? 'prof';
     if (!isLaunchMode(m)) throw new Error(l10n.t('unknown mode "{0}" (use prof, perf or cpu-prof)', m));
     mode = m;
@@ -60,13 +61,11 @@ export async function runProfile(argv: string[]): Promise<number> {
     portTimeout = positiveNumber(opts['port-timeout'], 'port-timeout');
     frequency = positiveNumber(opts.frequency, 'frequency');
   } catch (e) {
-    process.stderr.write(`node-flame profile: ${(e as Error).message.split('\n')[0]}\n${usage()}\n`);
-    return 2;
+    return usageError(PROFILE, (e as Error).message);
   }
   const cmd = parseNodeCommand(commandWords, { anyExecutable: true });
   if (!cmd) {
-    process.stderr.write(l10n.t('node-flame profile: give the app after "--", e.g. -- node app.js') + '\n' + usage() + '\n');
-    return 2;
+    return usageError(PROFILE, l10n.t('give the app after "--", e.g. -- node app.js'));
   }
   const cwd = process.cwd();
   const target = targetFromNodeCommand(cmd, cwd);

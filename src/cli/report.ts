@@ -1,36 +1,27 @@
-import { parseArgs } from 'node:util';
 import { writeFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { loadProfile } from '../core/importers';
 import { exportFormats, exportProfile } from '../core/exporters';
+import { parseCommand, usageError, type CliCommand } from './args';
 
-function usage(formats: string[]): string {
-  return l10n.t('usage: node-flame report <file> [--format {0}] [--top N] [-o out] [--no-source-maps]', formats.join('|'));
-}
+export const REPORT = {
+  name: 'report',
+  args: '<file>',
+  summary: () => l10n.t('read a profile (tick log, perf.data, perf script, .cpuprofile, folded) and print or export a report'),
+  options: {
+    format: { type: 'string', short: 'f', default: 'text', value: 'format', help: () => l10n.t('one of: {0}', exportFormats().join(', ')) },
+    top: { type: 'string', short: 'n', value: 'N', help: () => l10n.t('keep the N heaviest functions (json: 50 when not given; text: all)') },
+    output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
+    'no-source-maps': { type: 'boolean', help: () => l10n.t('do not map JavaScript frames through source maps') },
+  },
+} satisfies CliCommand;
 
 export async function runReport(argv: string[]): Promise<number> {
   const formats = exportFormats();
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        format: { type: 'string', short: 'f', default: 'text' },
-        top: { type: 'string', short: 'n' },
-        output: { type: 'string', short: 'o' },
-        'no-source-maps': { type: 'boolean', default: false },
-      },
-    });
-  } catch (e) {
-    process.stderr.write(`node-flame report: ${(e as Error).message.split('\n')[0]}\n` + usage(formats) + '\n');
-    return 2;
-  }
+  const parsed = parseCommand(REPORT, argv);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) {
-    process.stderr.write(usage(formats) + '\n');
-    return 2;
-  }
+  if (positionals.length !== 1) return usageError(REPORT, l10n.t('give one profile file'));
   const format = values.format ?? 'text';
   if (!formats.includes(format)) {
     process.stderr.write(l10n.t('node-flame report: unknown format "{0}" (use one of: {1})', format, formats.join(', ')) + '\n');
