@@ -106,9 +106,14 @@ export class ProfileBuilder {
     } else m.set(line, { self, total });
   }
 
+  private readonly warned = new Set<string>();
+
   warn(message: string): void {
     message = oneLine(message);
-    if (!this.warnings.includes(message)) this.warnings.push(message);
+    // A Set, not warnings.includes: damaged input can give tens of thousands of distinct warnings.
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.warnings.push(message);
   }
 
   build(): Profile {

@@ -97,8 +97,13 @@ export class NativeResolver {
     return this.loads.length > 0;
   }
 
+  private readonly warned = new Set<string>();
+
   private warn(m: string): void {
-    if (!this.warnings.includes(m)) this.warnings.push(m);
+    // A Set, not warnings.includes: a log may name tens of thousands of missing libraries.
+    if (this.warned.has(m)) return;
+    this.warned.add(m);
+    this.warnings.push(m);
   }
 
   /**
