@@ -69,7 +69,7 @@ export const run = (len: number, ch = ' ') => `a${ch.repeat(len)}x`;
 
 /** Folded stacks whose frame names hold long runs of spaces (or of `ch`). */
 export function foldedRuns(bytes: number, runLen = 64 * 1024, ch = ' '): string {
-  const out: string[] = [];
+  const out: string[] = [foldedNormal(1).trimEnd()];
   for (let i = 0, size = 0; size < bytes; i++) {
     const line = `main /app/main.js:1;${run(runLen, ch)}${i} 1`;
     out.push(line);

@@ -96,3 +96,10 @@ export function frameLabel(f: Frame): string {
   const loc = f.file ? ` ${f.file}${f.line ? `:${f.line}` : ''}${f.column ? `:${f.column}` : ''}` : '';
   return `${f.name}${loc}`;
 }
+
+/** Longest name or path a view shows: enough to read and search, while a damaged profile's 100 MB name stays out of pages and pictures. */
+export const MAX_SHOWN_CHARS = 4096;
+
+export function capped(s: string): string {
+  return s.length <= MAX_SHOWN_CHARS ? s : `${s.slice(0, MAX_SHOWN_CHARS - 1)}…`;
+}

@@ -9,7 +9,7 @@ import { Profile } from './profile';
  * Its size is the sum of all stacks' depths, quadratic in a deep chain with weight all along it:
  * past `budget` frames the callers are cut at the depth that fits (their weight stays on the last kept).
  */
-export function bottomUp(tree: CallTree, budget = Math.max(1 << 22, 32 * tree.count)): CallTree {
+export function bottomUp(tree: CallTree, budget = Math.max(1 << 20, 16 * tree.count)): CallTree {
   const out = new CallTree(Math.max(16, tree.count));
   const levels = callerLevels(tree, budget);
   tree.forEachStack((stack, self, selfTime) => {

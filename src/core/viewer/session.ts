@@ -1,4 +1,4 @@
-import { bottomUp, categoryWeights, tickSummary, type CallTree, type Frame, type Profile } from '../model';
+import { bottomUp, capped, categoryWeights, tickSummary, type CallTree, type Frame, type Profile } from '../model';
 import { heaviestNodeOf, pathTo, pruneTree, windowRootFor, type CompactTree } from '../model/prune';
 import { matchedWeight, nameMatcher } from '../model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/transform';
@@ -129,9 +129,3 @@ export function frameInfos(frames: readonly Frame[], data: CompactTree): Record<
   return out;
 }
 
-/** Longest name or path the page is sent: enough to read and search, while a damaged profile's 100 MB name stays in the host. */
-export const MAX_SHOWN_CHARS = 4096;
-
-export function capped(s: string): string {
-  return s.length <= MAX_SHOWN_CHARS ? s : `${s.slice(0, MAX_SHOWN_CHARS - 1)}…`;
-}
