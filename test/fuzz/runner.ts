@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { exportProfile } from '../../src/core/exporters';
 import { CATEGORIES, ProfileError, type Profile } from '../../src/core/model';
 import { ImportCancelled, ImportWorker } from '../../src/core/workerClient';
+import { ViewerSession } from '../../src/core/viewer/session';
 import { mutate, type Seed, type SeedFormat } from './mutate';
 
 export interface Failure {
@@ -40,6 +41,19 @@ export interface FuzzOptions {
   stop?: AbortSignal;
   /** Only these case numbers (to replay a saved failure). */
   only?: number[];
+  /** Also run the viewer's steps on every profile: first screen, bottom-up tree, reveal of the deepest frame. */
+  display?: boolean;
+}
+
+/** What opening a profile in the viewer runs, and a reveal of its deepest frame (the editor's "show in flame graph"). */
+function display(p: Profile): void {
+  const s = new ViewerSession(p, 'fuzz', '/fuzz');
+  s.opening({});
+  s.tree('bottom');
+  const d = p.tree.depths();
+  let deepest = 0;
+  for (let i = 1; i < p.tree.count; i++) if (d[i] > d[deepest]) deepest = i;
+  if (deepest > 0) s.reveal(p.tree.frame[deepest]);
 }
 
 export interface FuzzResult {
@@ -47,6 +61,8 @@ export interface FuzzResult {
   profiles: number;
   withWarnings: number;
   profileErrors: number;
+  /** Exports refused with a one-line ProfileError (a format that cannot hold the profile). */
+  exportRefusals: number;
   failures: Failure[];
   ms: number;
   slowest: { ms: number; seed: string; n: number };
@@ -118,7 +134,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
   const hangMs = o.hangMs ?? 10000;
   const jobs = o.jobs ?? 2;
   const tmp = mkdtempSync(join(tmpdir(), 'nf-fuzz-'));
-  const res: FuzzResult = { cases: 0, profiles: 0, withWarnings: 0, profileErrors: 0, failures: [], ms: 0, slowest: { ms: 0, seed: '', n: -1 }, perSeed: {} };
+  const res: FuzzResult = { cases: 0, profiles: 0, withWarnings: 0, profileErrors: 0, exportRefusals: 0, failures: [], ms: 0, slowest: { ms: 0, seed: '', n: -1 }, perSeed: {} };
   const list = o.only ?? Array.from({ length: o.cases }, (_, i) => i);
   let next = 0;
   const t0 = performance.now();
@@ -185,16 +201,29 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
           if (r.profile.warnings.length) res.withWarnings++;
           const bad = checkProfile(r.profile);
           if (bad) fail({ ...base, kind: 'invalid', detail: bad }, seed, bytes);
-          // Every format for deep stacks (where recursion bites), else one format per case in turn.
+          // Every format for deep stacks and huge shapes (where recursion and quadratic steps bite), else one format per case in turn.
           const fmts = o.exportFormats ?? [];
-          const deep = ops.some((op) => op.includes('deep'));
+          const deep = ops.some((op) => /deep|chain|huge|long-run/.test(op));
+          const t0 = performance.now();
           for (const fmt of deep ? fmts : fmts.slice(n % Math.max(1, fmts.length)).slice(0, 1)) {
             try {
               exportProfile(r.profile, fmt, { top: 20 });
             } catch (e) {
-              fail({ ...base, kind: 'export', detail: `${fmt}: ${((e as Error).stack ?? String(e)).split('\n').slice(0, 6).join('\n')}` }, seed, bytes);
+              // A format that cannot hold the profile (stacks too deep to write whole) says so in one line.
+              if (e instanceof ProfileError && !/[\r\n]/.test(e.message)) res.exportRefusals++;
+              else fail({ ...base, kind: 'export', detail: `${fmt}: ${((e as Error).stack ?? String(e)).split('\n').slice(0, 6).join('\n')}` }, seed, bytes);
             }
           }
+          if (o.display) {
+            try {
+              display(r.profile);
+            } catch (e) {
+              fail({ ...base, kind: 'export', detail: `viewer: ${((e as Error).stack ?? String(e)).split('\n').slice(0, 6).join('\n')}` }, seed, bytes);
+            }
+          }
+          // Exports and viewer steps run here, not in the worker: a step over the limit is a hang all the same.
+          const after = performance.now() - t0;
+          if (after > hangMs) fail({ ...base, ms: Math.round(after), kind: 'hang', detail: `exports and viewer steps took ${Math.round(after)} ms` }, seed, bytes);
         }
         o.onProgress?.(res.cases);
       }
