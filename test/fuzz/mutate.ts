@@ -310,10 +310,13 @@ function jsonMutation(r: Rand, json: unknown, ops: string[]): string {
 // than any window with weight on every level, extreme weights. Each picks its own sizes; the input cap
 // (MAX_BYTES) still holds.
 
+/** Largest run, name or line made: 1 MB already takes a quadratic step minutes, and keeps 100 000 cases within an hour. */
+const SHAPE_BYTES = 1 << 20;
+
 /** Characters whose long runs made regular expressions retry at every position. */
 const RUN_CHARS = [' ', '\t', '/', ':', '(', ')', '[', 'a', '_', '0', '.', '\\', ',', ';', '\u00a0', '#', '?', 'x:1'];
 /** Log-uniform run lengths: mostly a few KB, now and then close to the input cap. */
-const runLength = (r: Rand) => depthOf(r, 1000, 1 << 20);
+const runLength = (r: Rand) => depthOf(r, 1000, SHAPE_BYTES);
 
 /** A long run of one character inside a line (inside a name, a header, a field). */
 function longRun(r: Rand, s: string, ops: string[]): string {
@@ -329,7 +332,7 @@ function longRun(r: Rand, s: string, ops: string[]): string {
 
 /** One frame name made huge, in the seed's own syntax, so it is read as a name (and hit by samples). */
 function hugeName(r: Rand, format: SeedFormat, s: string, ops: string[]): string {
-  const len = Math.min(depthOf(r, 10000, 2 << 20), MAX_BYTES - s.length);
+  const len = Math.min(depthOf(r, 10000, SHAPE_BYTES), MAX_BYTES - s.length);
   const unit = pick(r, ['x', ' ', 'a b', 'f /a.js:1:2 ', '(', '_']);
   const name = unit.repeat(Math.ceil(len / unit.length)).slice(0, len);
   const ls = lines(s);
@@ -363,7 +366,7 @@ function hugeLine(r: Rand, s: string, ops: string[]): string {
   const ls = lines(s);
   const i = int(r, ls.length);
   const room = MAX_BYTES - s.length;
-  const times = Math.max(1, Math.floor(Math.min(room, depthOf(r, 100000, MAX_BYTES)) / (ls[i].length + 1)));
+  const times = Math.max(1, Math.floor(Math.min(room, depthOf(r, 100000, SHAPE_BYTES)) / (ls[i].length + 1)));
   ls[i] = ls[i].repeat(times);
   ops.push(`huge-line:${ls[i].length}`);
   return ls.join('\n');
@@ -462,7 +465,7 @@ export function jsonShapeMutation(r: Rand, json: unknown, ops: string[]): string
     ops.push(`json-extreme-hits:${v}`);
   } else {
     const n = pick(r, nodes);
-    const len = depthOf(r, 10000, 2 << 20);
+    const len = depthOf(r, 10000, SHAPE_BYTES);
     n.callFrame = { ...(n.callFrame ?? {}), functionName: pick(r, [' ', 'a', '(', 'x:1:']).repeat(len).slice(0, len) };
     ops.push(`json-huge-name:${len}`);
   }
@@ -478,7 +481,7 @@ export function mutate(s: Seed, fuzzSeed: number, n: number): { bytes: Buffer; o
   let text = bin(s.bytes);
   const rounds = 1 + int(r, 3);
   for (let k = 0; k < rounds; k++) {
-    const shape = r() < 0.2;
+    const shape = r() < 0.08;
     if (s.format === 'cpuprofile' && k === 0 && r() < 0.6) {
       let json = parsedJson.get(s.bytes);
       if (json === undefined) parsedJson.set(s.bytes, (json = JSON.parse(s.bytes.toString('utf8'))));

@@ -27,7 +27,7 @@ export interface FuzzOptions {
   fuzzSeed: number;
   workerPath: string;
   jobs?: number;
-  /** A case taking longer (twice in a row) is a failure. */
+  /** A case taking longer (twice in a row), plus 1.5 ms per KiB of input, is a failure. */
   slowMs?: number;
   /** A case still running after this is a hang: its worker is ended and a new one started. */
   hangMs?: number;
@@ -178,8 +178,10 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
         // Keep the seed's extension: importers sniff content, but people also name files.
         slot.file = join(tmp, `case-${k}-${basename(seed.name)}`);
         writeFileSync(slot.file, bytes);
+        // Reading takes time in proportion to size: 1.5 ms per KiB on top (a 4 MiB case may take 7 s).
+        const slowFor = slowMs + (1.5 * bytes.length) / 1024;
         let r = await attempt(slot);
-        if (!r.hang && r.ms > slowMs) r = await attempt(slot); // a loaded machine gets a second chance
+        if (!r.hang && r.ms > slowFor) r = await attempt(slot); // a loaded machine gets a second chance
         res.cases++;
         if (r.ms > res.slowest.ms) res.slowest = { ms: r.ms, seed: seed.name, n };
         const ps = (res.perSeed[seed.name] ??= { cases: 0, ms: 0 });
@@ -187,7 +189,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
         ps.ms += r.ms;
         const base = { seed: seed.name, n, ops, ms: Math.round(r.ms) };
         if (r.hang) fail({ ...base, kind: 'hang', detail: `still running after ${hangMs} ms` }, seed, bytes);
-        else if (r.ms > slowMs) fail({ ...base, kind: 'slow', detail: `took ${Math.round(r.ms)} ms twice` }, seed, bytes);
+        else if (r.ms > slowFor) fail({ ...base, kind: 'slow', detail: `took ${Math.round(r.ms)} ms twice (limit ${Math.round(slowFor)} ms for ${bytes.length} bytes)` }, seed, bytes);
         if (r.error) {
           if (r.error instanceof ImportCancelled || !(r.error instanceof ProfileError)) {
             fail({ ...base, kind: 'crash', detail: (r.error.stack ?? r.error.message).split('\n').slice(0, 6).join('\n') }, seed, bytes);
@@ -214,7 +216,8 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
               else fail({ ...base, kind: 'export', detail: `${fmt}: ${((e as Error).stack ?? String(e)).split('\n').slice(0, 6).join('\n')}` }, seed, bytes);
             }
           }
-          if (o.display) {
+          // The viewer's steps for the shapes they are there for, and for every eighth case besides.
+          if (o.display && (deep || n % 8 === 0)) {
             try {
               display(r.profile);
             } catch (e) {
