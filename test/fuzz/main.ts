@@ -1,4 +1,4 @@
-// `npm run fuzz [-- --cases N --seed S --jobs J --only n,n --hang-ms MS --slow-ms MS --no-display]`: the long mutation-fuzz run.
+// `npm run fuzz [-- --cases N --seed S --jobs J --from N --only n,n --hang-ms MS --slow-ms MS --no-display]`: the long mutation-fuzz run.
 import { join } from 'node:path';
 import { fixtures, repoRoot } from '../helpers/paths';
 import { loadSeeds, runFuzz, type Failure } from './runner';
@@ -12,7 +12,9 @@ async function main(): Promise<void> {
   const cases = Number(arg('cases') ?? 100000);
   const fuzzSeed = Number(arg('seed') ?? 1);
   const jobs = Number(arg('jobs') ?? 2);
-  const only = arg('only')?.split(',').map(Number);
+  // --from: cases from..from+cases-1, so one long run can be split over processes (or resumed).
+  const from = Number(arg('from') ?? 0);
+  const only = arg('only')?.split(',').map(Number) ?? (from ? Array.from({ length: cases }, (_, i) => from + i) : undefined);
   const crashDir = join(repoRoot, 'test', 'fuzz', 'crashes');
   const seeds = loadSeeds(join(fixtures, 'fuzz'));
   console.log(`fuzz: ${only ? only.length : cases} cases, seed ${fuzzSeed}, ${jobs} workers, seeds ${seeds.map((s) => `${s.name} (${s.bytes.length} B)`).join(', ')}`);
