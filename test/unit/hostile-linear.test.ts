@@ -228,3 +228,22 @@ test('weights stay finite: hitCount 1e308 and perf periods past 2^53 never reach
     assert.ok(!/Infinity|NaN/.test(text), text.slice(0, 300));
   }
 });
+
+test('pruning returns for weights that are not finite and for a kept path deeper than the node limit', async () => {
+  const { ProfileBuilder } = await import('../../src/core/model');
+  const { pruneTree, pathTo } = await import('../../src/core/model/prune');
+  const b = new ProfileBuilder('folded');
+  const ids = Array.from({ length: 50 }, (_, i) => b.frame({ name: `f${i}`, file: '', line: 0, column: 0, category: 'app' }));
+  const chain = Array.from({ length: 40000 }, (_, i) => ids[i % 50]);
+  const leaf = b.sample(chain, 1e308);
+  b.sample([...chain.slice(0, 100), ids[7]], 1e308);
+  // The model keeps importers from this (weights past 2^53 are skipped); the view must still end.
+  const tree = b.build().tree;
+  assert.equal(tree.weight, Infinity);
+  const t0 = performance.now();
+  const all = pruneTree(tree);
+  const kept = pruneTree(tree, { keep: pathTo(tree, leaf), maxNodes: 5000 });
+  const ms = performance.now() - t0;
+  assert.ok(ms < 2000, `${ms} ms`);
+  assert.ok(all.node.length <= 2 * DEPTH_WINDOW + 2 && kept.node.length <= 5000, `${all.node.length} / ${kept.node.length} entries`);
+});
