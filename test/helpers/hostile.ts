@@ -172,3 +172,14 @@ export function cpuprofileBushy(count: number): string {
   }
   return JSON.stringify({ nodes, startTime: 0, endTime: 1e6 });
 }
+
+/** perf script samples whose JS frame names (from a perf map) hold `count` spaces each followed by something path-like. */
+export function perfFrameRuns(bytes: number, count = 32 * 1024): string {
+  const out: string[] = [perfNormal(1)];
+  for (let i = 0, size = 0; size < bytes; i++) {
+    const s = `node 4242/4242 ${(200 + i / 1000).toFixed(6)}: 1001001 cpu-clock:\n\t    7f00000${(i % 4096).toString(16).padStart(4, '0')}0 JS:*f${i}${' /x'.repeat(count)} (/tmp/perf-4242.map)\n`;
+    out.push(s);
+    size += s.length + 1;
+  }
+  return out.join('\n') + '\n';
+}

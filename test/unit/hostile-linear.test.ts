@@ -102,11 +102,14 @@ test('folded: a first line longer than the 64 KiB head (a deep stack) is still a
   assert.equal(r.profile.tree.weight, 5);
 });
 
-test('finding 2: perf script header lines with 64K-character runs of spaces and tabs parse in linear time', async () => {
+test('finding 2: perf script header lines with 64K-character runs of spaces and tabs, and frame names with 32K spaces, parse in linear time', async () => {
   for (const ch of [' ', '\t']) {
     const p = await compareImports(`perf script headers, runs of ${JSON.stringify(ch)}`, h.perfHeaderRuns(MB, 64 * 1024, ch), h.perfNormal(MB));
     assert.ok(p.threads.some((t) => t.name.length > 64 * 1024 && t.name.endsWith(' 4242/4242')), 'the command name with its spaces is the thread name');
   }
+  // Perf map names `JS:*f / / / …`: every space is followed by something that starts like a path.
+  const p = await compareImports('perf script, JS names with 32K ` /x`', h.perfFrameRuns(MB), h.perfNormal(MB));
+  assert.ok(p.frames.some((f) => f.name.startsWith('f1 /x /x')));
 });
 
 test('finding 3: V8 log code names of 64 KB (x20) and 512 KB, and a 3 MB code-creation line, in linear time', async () => {
