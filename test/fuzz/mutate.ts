@@ -426,9 +426,25 @@ function extremeWeights(r: Rand, format: SeedFormat, s: string, ops: string[]): 
   return ls.join('\n');
 }
 
+/** Many frames of one name at different places (one name, thousands of locations). */
+function oneName(r: Rand, format: SeedFormat, s: string, ops: string[]): string {
+  const n = depthOf(r, 1000, 60000);
+  const out: string[] = [];
+  for (let k = 0; k < n; k++) {
+    if (format === 'folded') out.push(`main;f /a.js:${k + 1}:1 1`);
+    else if (format === 'v8log') out.push(`code-creation,JS,10,100,0x${(0x4000000 + k * 64).toString(16)},64,f /a.js:${k + 1}:1,0x${(0x9000000 + k * 16).toString(16)},~\ntick,0x${(0x4000010 + k * 64).toString(16)},${6000000 + k},0,0x0,0`);
+    else if (format === 'perf') out.push(`node 1/1 ${(9000 + k / 1000).toFixed(6)}: 1 cpu-clock:\n\t    ${(0x7f0000100000 + k * 16).toString(16)} JS:*f /a.js:${k + 1}:1 (/tmp/perf-1.map)\n`);
+  }
+  ops.push(`one-name:${n}`);
+  const add = out.join('\n');
+  return add.length + s.length < MAX_BYTES ? `${s}\n${add}\n` : s;
+}
+
 /** One of the time-shape operators for a text seed. */
 export function shapeMutation(r: Rand, format: SeedFormat, s: string, ops: string[]): string {
-  switch (int(r, 5)) {
+  switch (int(r, 6)) {
+    case 5:
+      return oneName(r, format, s, ops);
     case 0:
       return longRun(r, s, ops);
     case 1:

@@ -183,3 +183,14 @@ export function perfFrameRuns(bytes: number, count = 32 * 1024): string {
   }
   return out.join('\n') + '\n';
 }
+
+/** Folded stacks whose leaf frames all share one name at different lines (`same`), or have names of their own. */
+export function foldedOneName(bytes: number, same = true): string {
+  const out: string[] = [];
+  for (let i = 0, size = 0; size < bytes; i++) {
+    const line = `main;${same ? 'f' : `f${i}`} /a.js:${i + 1}:1 1`;
+    out.push(line);
+    size += line.length + 1;
+  }
+  return out.join('\n') + '\n';
+}

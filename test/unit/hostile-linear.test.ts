@@ -102,6 +102,17 @@ test('folded: a first line longer than the 64 KiB head (a deep stack) is still a
   assert.equal(r.profile.tree.weight, 5);
 });
 
+test('frames sharing one name (60 000 places of `f`) are told apart in linear time, in the import and in the view', async () => {
+  const p = await compareImports('folded, one name at 60 000 lines', h.foldedOneName(1.5 * MB), h.foldedOneName(1.5 * MB, false));
+  assert.ok(p.frames.filter((f) => f.name === 'f').length > 50000);
+  const s = new ViewerSession(p, 'x', '/x');
+  const t0 = performance.now();
+  s.setOptions({ mergeBy: 'function' });
+  s.currentView();
+  const ms = performance.now() - t0;
+  assert.ok(ms < 3000, `view ${ms} ms`);
+});
+
 test('finding 2: perf script header lines with 64K-character runs of spaces and tabs, and frame names with 32K spaces, parse in linear time', async () => {
   for (const ch of [' ', '\t']) {
     const p = await compareImports(`perf script headers, runs of ${JSON.stringify(ch)}`, h.perfHeaderRuns(MB, 64 * 1024, ch), h.perfNormal(MB));

@@ -57,6 +57,8 @@ export class FrameTable {
         return g.file === f.file && g.line === f.line && g.column === f.column && g.category === f.category && (g.tier ?? '') === (f.tier ?? '') && (g.lib ?? '') === (f.lib ?? '');
       },
       () => frames.push(f) - 1,
+      (i) => frameKey(frames[i]),
+      () => frameKey(f),
     );
   }
 
@@ -67,6 +69,11 @@ export class FrameTable {
   get size(): number {
     return this.frames.length;
   }
+}
+
+/** The fields `FrameTable.intern` compares besides the name, as one string (JSON: no separator a file name could hold). */
+function frameKey(f: Frame): string {
+  return JSON.stringify([f.file, f.line, f.column, f.category, f.tier ?? '', f.lib ?? '']);
 }
 
 const NODE_MODULES = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/;
