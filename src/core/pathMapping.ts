@@ -20,7 +20,13 @@ export interface PathMapperOptions {
 /** Returns the local path for a profile's file, or undefined when it needs no change or matches nothing. */
 export type PathMapper = (file: string) => string | undefined;
 
-const trimSlash = (s: string) => (s.length > 1 ? s.replace(/\/+$/, '') : s);
+/** A loop, not /\/+$/: that one retries from every slash of a long run of them (quadratic). */
+function trimSlash(s: string): string {
+  if (s.length <= 1) return s;
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 47) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
 
 /** `file:///app/x.js`, `/app/x.js`, `C:\app\x.js` → `/app/x.js` / `C:/app/x.js`; undefined for non-file URLs and core modules. */
 export function remotePathOf(file: string): string | undefined {

@@ -17,7 +17,9 @@ export function fileUrlToPathAnyOs(url: string): string {
     host = slash < 0 ? rest : rest.slice(0, slash);
     rest = slash < 0 ? '' : rest.slice(slash);
   }
-  rest = rest.replace(/[?#].*$/, '');
+  // indexOf, not /[?#].*$/: that retries from every `?` or `#` of a long run (quadratic).
+  const q = rest.search(/[?#]/);
+  if (q >= 0) rest = rest.slice(0, q);
   const decoded = safeDecode(rest);
   // `/C:/x` or `/C|/x` (old style) is a drive path.
   const drive = /^\/?([a-z])[:|](\/|$)(.*)$/i.exec(decoded);

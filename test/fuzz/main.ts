@@ -1,4 +1,4 @@
-// `npm run fuzz [-- --cases N --seed S --jobs J --only n,n]`: the long mutation-fuzz run.
+// `npm run fuzz [-- --cases N --seed S --jobs J --from N --only n,n --hang-ms MS --slow-ms MS --no-display]`: the long mutation-fuzz run.
 import { join } from 'node:path';
 import { fixtures, repoRoot } from '../helpers/paths';
 import { loadSeeds, runFuzz, type Failure } from './runner';
@@ -12,7 +12,9 @@ async function main(): Promise<void> {
   const cases = Number(arg('cases') ?? 100000);
   const fuzzSeed = Number(arg('seed') ?? 1);
   const jobs = Number(arg('jobs') ?? 2);
-  const only = arg('only')?.split(',').map(Number);
+  // --from: cases from..from+cases-1, so one long run can be split over processes (or resumed).
+  const from = Number(arg('from') ?? 0);
+  const only = arg('only')?.split(',').map(Number) ?? (from ? Array.from({ length: cases }, (_, i) => from + i) : undefined);
   const crashDir = join(repoRoot, 'test', 'fuzz', 'crashes');
   const seeds = loadSeeds(join(fixtures, 'fuzz'));
   console.log(`fuzz: ${only ? only.length : cases} cases, seed ${fuzzSeed}, ${jobs} workers, seeds ${seeds.map((s) => `${s.name} (${s.bytes.length} B)`).join(', ')}`);
@@ -31,6 +33,9 @@ async function main(): Promise<void> {
     stop: stop.signal,
     deadlineMs: minutes ? minutes * 60000 : undefined,
     workerPath: join(repoRoot, 'dist', 'worker.js'),
+    hangMs: arg('hang-ms') ? Number(arg('hang-ms')) : undefined,
+    slowMs: arg('slow-ms') ? Number(arg('slow-ms')) : undefined,
+    display: !process.argv.includes('--no-display'),
     exportFormats: ['json', 'text', 'folded', 'svg'],
     onProgress: (n) => {
       if (Date.now() - last < 10000) return;
@@ -42,7 +47,7 @@ async function main(): Promise<void> {
   for (const f of res.failures) byKind.set(f.kind, [...(byKind.get(f.kind) ?? []), f]);
   console.log(
     `fuzz: ${res.cases} cases in ${(res.ms / 1000).toFixed(1)} s (${((res.ms / Math.max(1, res.cases)) * jobs).toFixed(2)} ms per case per worker): ` +
-      `${res.profiles} profiles (${res.withWarnings} with warnings), ${res.profileErrors} ProfileErrors, ${res.failures.length} failures; ` +
+      `${res.profiles} profiles (${res.withWarnings} with warnings), ${res.profileErrors} ProfileErrors, ${res.exportRefusals} export refusals, ${res.failures.length} failures; ` +
       `slowest ${Math.round(res.slowest.ms)} ms (${res.slowest.seed} #${res.slowest.n})`,
   );
   console.log(`per seed: ${Object.entries(res.perSeed).map(([k, v]) => `${k} ${v.cases} cases, ${(v.ms / v.cases).toFixed(1)} ms mean import`).join('; ')}`);

@@ -306,6 +306,188 @@ function jsonMutation(r: Rand, json: unknown, ops: string[]): string {
   return JSON.stringify(doc);
 }
 
+// Shapes that cost time (issue 18): long runs of one character, huge names and lines, chains deeper
+// than any window with weight on every level, extreme weights. Each picks its own sizes; the input cap
+// (MAX_BYTES) still holds.
+
+/** Largest run, name or line made: 1 MB already takes a quadratic step minutes, and keeps 100 000 cases within an hour. */
+const SHAPE_BYTES = 1 << 20;
+
+/** Characters whose long runs made regular expressions retry at every position. */
+const RUN_CHARS = [' ', '\t', '/', ':', '(', ')', '[', 'a', '_', '0', '.', '\\', ',', ';', '\u00a0', '#', '?', 'x:1'];
+/** Log-uniform run lengths: mostly a few KB, now and then close to the input cap. */
+const runLength = (r: Rand) => depthOf(r, 1000, SHAPE_BYTES);
+
+/** A long run of one character inside a line (inside a name, a header, a field). */
+function longRun(r: Rand, s: string, ops: string[]): string {
+  const ls = lines(s);
+  const i = int(r, ls.length);
+  const ch = utf8bin(pick(r, RUN_CHARS));
+  const len = Math.min(runLength(r), MAX_BYTES - s.length);
+  const at = int(r, ls[i].length + 1);
+  ls[i] = ls[i].slice(0, at) + ch.repeat(Math.max(1, Math.floor(len / ch.length))) + ls[i].slice(at);
+  ops.push(`long-run:U+${ch.charCodeAt(0).toString(16)}x${len}`);
+  return ls.join('\n');
+}
+
+/** One frame name made huge, in the seed's own syntax, so it is read as a name (and hit by samples). */
+function hugeName(r: Rand, format: SeedFormat, s: string, ops: string[]): string {
+  const len = Math.min(depthOf(r, 10000, SHAPE_BYTES), MAX_BYTES - s.length);
+  const unit = pick(r, ['x', ' ', 'a b', 'f /a.js:1:2 ', '(', '_']);
+  const name = unit.repeat(Math.ceil(len / unit.length)).slice(0, len);
+  const ls = lines(s);
+  let idx: number[] = [];
+  if (format === 'v8log') idx = ls.flatMap((l, k) => (l.startsWith('code-creation,') ? [k] : []));
+  else if (format === 'perf') idx = ls.flatMap((l, k) => (l.startsWith('\t') || /^\S/.test(l) ? [k] : []));
+  else idx = ls.flatMap((l, k) => (l.trim() ? [k] : []));
+  if (!idx.length) return s;
+  const i = pick(r, idx);
+  const l = ls[i];
+  if (format === 'v8log') {
+    const f = l.split(',');
+    if (f.length > 6) f[6] = `${name.replace(/,/g, ' ')}${r() < 0.5 ? ' /app/x.js:1:1' : ''}`;
+    ls[i] = f.join(',');
+  } else if (format === 'perf') {
+    // A frame's symbol, or the command name of a sample header.
+    ls[i] = l.startsWith('\t') ? l.replace(/^(\s*[0-9a-f]+ )/, `$1${name}`) : name + l;
+  } else if (format === 'folded') {
+    const parts = l.split(';');
+    parts[int(r, parts.length)] = name.replace(/;/g, ' ') + (r() < 0.5 ? ' /app/x.js:1:1' : '');
+    ls[i] = parts.join(';');
+  } else {
+    ls[i] = l.replace(/"functionName":"[^"]*"/, `"functionName":"${name.replace(/["\\]/g, ' ')}"`);
+  }
+  ops.push(`huge-name:${len}`);
+  return ls.join('\n');
+}
+
+/** One line made megabytes long by repeating it (without line breaks). */
+function hugeLine(r: Rand, s: string, ops: string[]): string {
+  const ls = lines(s);
+  const i = int(r, ls.length);
+  const room = MAX_BYTES - s.length;
+  const times = Math.max(1, Math.floor(Math.min(room, depthOf(r, 100000, SHAPE_BYTES)) / (ls[i].length + 1)));
+  ls[i] = ls[i].repeat(times);
+  ops.push(`huge-line:${ls[i].length}`);
+  return ls.join('\n');
+}
+
+/**
+ * A chain deeper than the viewer's window with weight on every level: whatever writes every stack
+ * whole (bottom-up trees, folded export) grows with depth squared.
+ */
+function weightedChain(r: Rand, format: SeedFormat, s: string, ops: string[]): string {
+  const depth = depthOf(r, 1000, format === 'folded' ? 20000 : 60000);
+  ops.push(`weighted-chain:${depth}`);
+  if (format === 'folded') {
+    // Every prefix of one deep stack, each with a weight: what a runaway recursion sampled at every depth looks like.
+    const names = Array.from({ length: depth }, (_, k) => `f${k % 97}`);
+    let line = '';
+    const out: string[] = [];
+    let size = s.length;
+    for (let k = 0; k < depth && size < MAX_BYTES; k++) {
+      line = k ? `${line};${names[k]}` : names[k];
+      // Only some prefixes: all of them would be quadratic in the input itself.
+      if (k % Math.max(1, Math.floor(depth / 64)) === 0 || k === depth - 1) {
+        out.push(`${line} 1`);
+        size += line.length + 3;
+      }
+    }
+    return `${s}\n${out.join('\n')}\n`;
+  }
+  if (format === 'perf') {
+    const header = lines(s).find((l) => /^\S.*:\s*$/.test(l)) ?? 'node 1/1 1.000000: 1 cpu-clock:';
+    const frames = Array.from({ length: Math.min(depth, 30000) }, (_, k) => `\t    ${(0x7f0000001000 + k * 16).toString(16)} f${k} (/tmp/perf-1.map)`);
+    return `${s}\n${header}\n${frames.join('\n')}\n`;
+  }
+  if (format === 'v8log') {
+    const code = Array.from({ length: Math.min(depth, 2000) }, (_, k) => `code-creation,JS,10,100,0x${(0x50000 + k * 64).toString(16)},64,f${k} /a.js:${k + 1}:1,0x${(0x900000 + k * 16).toString(16)},~`);
+    const stack = Array.from({ length: depth }, (_, k) => `0x${(0x50010 + (k % 2000) * 64).toString(16)}`).join(',');
+    return `${s}\n${code.join('\n')}\ntick,0x50010,5000000,0,0x0,0,${stack}\n`;
+  }
+  return s;
+}
+
+const EXTREME_WEIGHTS = ['1e308', '9007199254740991', '9007199254740993', '1.7976931348623157e308', '9'.repeat(400), '4294967295', '1e-320'];
+
+/** Weights at the edge of what doubles hold, on several lines at once (their sum is the danger). */
+function extremeWeights(r: Rand, format: SeedFormat, s: string, ops: string[]): string {
+  const w = pick(r, EXTREME_WEIGHTS);
+  const ls = lines(s);
+  let n = 0;
+  for (let k = 0; k < ls.length; k++) {
+    if (r() > 0.3) continue;
+    if (format === 'folded' && /\s\d+$/.test(ls[k])) ls[k] = ls[k].replace(/\d+$/, w);
+    else if (format === 'perf' && /^\S.*:\s*$/.test(ls[k])) ls[k] = ls[k].replace(/:\s+\d+\s+(\S+:)/, `: ${w} $1`);
+    else continue;
+    n++;
+  }
+  ops.push(`extreme-weights:${w.slice(0, 12)}x${n}`);
+  return ls.join('\n');
+}
+
+/** Many frames of one name at different places (one name, thousands of locations). */
+function oneName(r: Rand, format: SeedFormat, s: string, ops: string[]): string {
+  const n = depthOf(r, 1000, 60000);
+  const out: string[] = [];
+  for (let k = 0; k < n; k++) {
+    if (format === 'folded') out.push(`main;f /a.js:${k + 1}:1 1`);
+    else if (format === 'v8log') out.push(`code-creation,JS,10,100,0x${(0x4000000 + k * 64).toString(16)},64,f /a.js:${k + 1}:1,0x${(0x9000000 + k * 16).toString(16)},~\ntick,0x${(0x4000010 + k * 64).toString(16)},${6000000 + k},0,0x0,0`);
+    else if (format === 'perf') out.push(`node 1/1 ${(9000 + k / 1000).toFixed(6)}: 1 cpu-clock:\n\t    ${(0x7f0000100000 + k * 16).toString(16)} JS:*f /a.js:${k + 1}:1 (/tmp/perf-1.map)\n`);
+  }
+  ops.push(`one-name:${n}`);
+  const add = out.join('\n');
+  return add.length + s.length < MAX_BYTES ? `${s}\n${add}\n` : s;
+}
+
+/** One of the time-shape operators for a text seed. */
+export function shapeMutation(r: Rand, format: SeedFormat, s: string, ops: string[]): string {
+  switch (int(r, 6)) {
+    case 5:
+      return oneName(r, format, s, ops);
+    case 0:
+      return longRun(r, s, ops);
+    case 1:
+      return hugeName(r, format, s, ops);
+    case 2:
+      return hugeLine(r, s, ops);
+    case 3:
+      return weightedChain(r, format, s, ops);
+    default:
+      return extremeWeights(r, format, s, ops);
+  }
+}
+
+/** The same for a `.cpuprofile`: a chain past the window with hit counts all along, extreme hit counts, a huge name. */
+export function jsonShapeMutation(r: Rand, json: unknown, ops: string[]): string {
+  const doc = structuredClone(json) as { nodes?: { id: number; hitCount?: number; callFrame?: { functionName?: string }; children?: number[] }[]; samples?: number[] };
+  const nodes = doc.nodes;
+  if (!Array.isArray(nodes) || nodes.length < 2) return JSON.stringify(doc);
+  const kind = int(r, 3);
+  if (kind === 0) {
+    const depth = depthOf(r, 1000, 60000);
+    const base = nodes.reduce((m, n) => Math.max(m, n.id), 0) + 1;
+    const last = nodes[nodes.length - 1];
+    last.children = [...(last.children ?? []), base];
+    const hits = r() < 0.5 ? 1 : pick(r, [1e308, 2 ** 53 + 2, 1e15]);
+    for (let d = 0; d < depth; d++) nodes.push({ id: base + d, callFrame: { ...(last.callFrame ?? {}), functionName: `f${d % 50}` }, hitCount: d + 1 === depth || r() < 0.01 ? hits : 1, children: d + 1 < depth ? [base + d + 1] : [] });
+    // Without a sample list the hit counts are the weights.
+    if (r() < 0.7) delete doc.samples;
+    ops.push(`json-weighted-chain:${depth}:${hits}`);
+  } else if (kind === 1) {
+    const v = pick(r, [1e308, Number.MAX_VALUE, 2 ** 53 + 1, 1e300]);
+    for (let k = 0; k < 2 + int(r, 3); k++) pick(r, nodes).hitCount = v;
+    delete doc.samples;
+    ops.push(`json-extreme-hits:${v}`);
+  } else {
+    const n = pick(r, nodes);
+    const len = depthOf(r, 10000, SHAPE_BYTES);
+    n.callFrame = { ...(n.callFrame ?? {}), functionName: pick(r, [' ', 'a', '(', 'x:1:']).repeat(len).slice(0, len) };
+    ops.push(`json-huge-name:${len}`);
+  }
+  return JSON.stringify(doc);
+}
+
 const parsedJson = new WeakMap<Buffer, unknown>();
 
 /** Case `n` of seed `seed`: one to three stacked mutations, and what they were. */
@@ -315,11 +497,12 @@ export function mutate(s: Seed, fuzzSeed: number, n: number): { bytes: Buffer; o
   let text = bin(s.bytes);
   const rounds = 1 + int(r, 3);
   for (let k = 0; k < rounds; k++) {
+    const shape = r() < 0.08;
     if (s.format === 'cpuprofile' && k === 0 && r() < 0.6) {
       let json = parsedJson.get(s.bytes);
       if (json === undefined) parsedJson.set(s.bytes, (json = JSON.parse(s.bytes.toString('utf8'))));
-      text = utf8bin(jsonMutation(r, json, ops));
-    } else text = textMutation(r, s.format, text, ops);
+      text = utf8bin(shape ? jsonShapeMutation(r, json, ops) : jsonMutation(r, json, ops));
+    } else text = shape ? shapeMutation(r, s.format, text, ops) : textMutation(r, s.format, text, ops);
     if (text.length > MAX_BYTES) {
       text = text.slice(0, MAX_BYTES);
       ops.push('capped');

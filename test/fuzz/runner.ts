@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { exportProfile } from '../../src/core/exporters';
 import { CATEGORIES, ProfileError, type Profile } from '../../src/core/model';
 import { ImportCancelled, ImportWorker } from '../../src/core/workerClient';
+import { ViewerSession } from '../../src/core/viewer/session';
 import { mutate, type Seed, type SeedFormat } from './mutate';
 
 export interface Failure {
@@ -26,7 +27,7 @@ export interface FuzzOptions {
   fuzzSeed: number;
   workerPath: string;
   jobs?: number;
-  /** A case taking longer (twice in a row) is a failure. */
+  /** A case taking longer (twice in a row), plus 1.5 ms per KiB of input, is a failure. */
   slowMs?: number;
   /** A case still running after this is a hang: its worker is ended and a new one started. */
   hangMs?: number;
@@ -40,6 +41,19 @@ export interface FuzzOptions {
   stop?: AbortSignal;
   /** Only these case numbers (to replay a saved failure). */
   only?: number[];
+  /** Also run the viewer's steps on every profile: first screen, bottom-up tree, reveal of the deepest frame. */
+  display?: boolean;
+}
+
+/** What opening a profile in the viewer runs, and a reveal of its deepest frame (the editor's "show in flame graph"). */
+function display(p: Profile): void {
+  const s = new ViewerSession(p, 'fuzz', '/fuzz');
+  s.opening({});
+  s.tree('bottom');
+  const d = p.tree.depths();
+  let deepest = 0;
+  for (let i = 1; i < p.tree.count; i++) if (d[i] > d[deepest]) deepest = i;
+  if (deepest > 0) s.reveal(p.tree.frame[deepest]);
 }
 
 export interface FuzzResult {
@@ -47,6 +61,8 @@ export interface FuzzResult {
   profiles: number;
   withWarnings: number;
   profileErrors: number;
+  /** Exports refused with a one-line ProfileError (a format that cannot hold the profile). */
+  exportRefusals: number;
   failures: Failure[];
   ms: number;
   slowest: { ms: number; seed: string; n: number };
@@ -118,7 +134,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
   const hangMs = o.hangMs ?? 10000;
   const jobs = o.jobs ?? 2;
   const tmp = mkdtempSync(join(tmpdir(), 'nf-fuzz-'));
-  const res: FuzzResult = { cases: 0, profiles: 0, withWarnings: 0, profileErrors: 0, failures: [], ms: 0, slowest: { ms: 0, seed: '', n: -1 }, perSeed: {} };
+  const res: FuzzResult = { cases: 0, profiles: 0, withWarnings: 0, profileErrors: 0, exportRefusals: 0, failures: [], ms: 0, slowest: { ms: 0, seed: '', n: -1 }, perSeed: {} };
   const list = o.only ?? Array.from({ length: o.cases }, (_, i) => i);
   let next = 0;
   const t0 = performance.now();
@@ -162,8 +178,10 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
         // Keep the seed's extension: importers sniff content, but people also name files.
         slot.file = join(tmp, `case-${k}-${basename(seed.name)}`);
         writeFileSync(slot.file, bytes);
+        // Reading takes time in proportion to size: 1.5 ms per KiB on top (a 4 MiB case may take 7 s).
+        const slowFor = slowMs + (1.5 * bytes.length) / 1024;
         let r = await attempt(slot);
-        if (!r.hang && r.ms > slowMs) r = await attempt(slot); // a loaded machine gets a second chance
+        if (!r.hang && r.ms > slowFor) r = await attempt(slot); // a loaded machine gets a second chance
         res.cases++;
         if (r.ms > res.slowest.ms) res.slowest = { ms: r.ms, seed: seed.name, n };
         const ps = (res.perSeed[seed.name] ??= { cases: 0, ms: 0 });
@@ -171,7 +189,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
         ps.ms += r.ms;
         const base = { seed: seed.name, n, ops, ms: Math.round(r.ms) };
         if (r.hang) fail({ ...base, kind: 'hang', detail: `still running after ${hangMs} ms` }, seed, bytes);
-        else if (r.ms > slowMs) fail({ ...base, kind: 'slow', detail: `took ${Math.round(r.ms)} ms twice` }, seed, bytes);
+        else if (r.ms > slowFor) fail({ ...base, kind: 'slow', detail: `took ${Math.round(r.ms)} ms twice (limit ${Math.round(slowFor)} ms for ${bytes.length} bytes)` }, seed, bytes);
         if (r.error) {
           if (r.error instanceof ImportCancelled || !(r.error instanceof ProfileError)) {
             fail({ ...base, kind: 'crash', detail: (r.error.stack ?? r.error.message).split('\n').slice(0, 6).join('\n') }, seed, bytes);
@@ -185,16 +203,30 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
           if (r.profile.warnings.length) res.withWarnings++;
           const bad = checkProfile(r.profile);
           if (bad) fail({ ...base, kind: 'invalid', detail: bad }, seed, bytes);
-          // Every format for deep stacks (where recursion bites), else one format per case in turn.
+          // Every format for deep stacks and huge shapes (where recursion and quadratic steps bite), else one format per case in turn.
           const fmts = o.exportFormats ?? [];
-          const deep = ops.some((op) => op.includes('deep'));
+          const deep = ops.some((op) => /deep|chain|huge|long-run/.test(op));
+          const t0 = performance.now();
           for (const fmt of deep ? fmts : fmts.slice(n % Math.max(1, fmts.length)).slice(0, 1)) {
             try {
               exportProfile(r.profile, fmt, { top: 20 });
             } catch (e) {
-              fail({ ...base, kind: 'export', detail: `${fmt}: ${((e as Error).stack ?? String(e)).split('\n').slice(0, 6).join('\n')}` }, seed, bytes);
+              // A format that cannot hold the profile (stacks too deep to write whole) says so in one line.
+              if (e instanceof ProfileError && !/[\r\n]/.test(e.message)) res.exportRefusals++;
+              else fail({ ...base, kind: 'export', detail: `${fmt}: ${((e as Error).stack ?? String(e)).split('\n').slice(0, 6).join('\n')}` }, seed, bytes);
             }
           }
+          // The viewer's steps for the shapes they are there for, and for every eighth case besides.
+          if (o.display && (deep || n % 8 === 0)) {
+            try {
+              display(r.profile);
+            } catch (e) {
+              fail({ ...base, kind: 'export', detail: `viewer: ${((e as Error).stack ?? String(e)).split('\n').slice(0, 6).join('\n')}` }, seed, bytes);
+            }
+          }
+          // Exports and viewer steps run here, not in the worker: a step over the limit is a hang all the same.
+          const after = performance.now() - t0;
+          if (after > hangMs) fail({ ...base, ms: Math.round(after), kind: 'hang', detail: `exports and viewer steps took ${Math.round(after)} ms` }, seed, bytes);
         }
         o.onProgress?.(res.cases);
       }

@@ -1,4 +1,5 @@
 import type { Frame, Profile } from '../model';
+import { checkStackFrames } from './stackBudget';
 
 /** A frame as one folded-stack field: no `;` or line breaks, kernel frames marked like inferno does. */
 export function foldedLabel(f: Frame): string {
@@ -11,6 +12,7 @@ export function foldedLabel(f: Frame): string {
 
 /** One line per distinct stack, root-most first; samples with no frame at all become `[unknown]`. */
 export function toFolded(profile: Profile): string {
+  checkStackFrames(profile, 'folded');
   const labels = profile.frames.map(foldedLabel);
   const out: string[] = [];
   profile.tree.forEachStack((stack, self) => {

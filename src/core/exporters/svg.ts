@@ -1,4 +1,5 @@
-import type { Category, Profile } from '../model';
+import { capped, type Category, type Profile } from '../model';
+import { DEPTH_WINDOW } from '../model/prune';
 
 /** Category colours for static exports; the live viewer takes its colours from the VS Code theme. */
 export const CATEGORY_COLORS: Record<Category, string> = {
@@ -56,7 +57,8 @@ export function toSvg(profile: Profile, opts: SvgOptions = {}): string {
     });
     for (const c of kids) {
       const w = total[c] * scale;
-      if (w >= minW) stack.push({ node: c, x: cx, depth: depth + 1 });
+      // A picture cannot be expanded: a chain deeper than the viewer's window ends there.
+      if (w >= minW && depth + 1 < DEPTH_WINDOW) stack.push({ node: c, x: cx, depth: depth + 1 });
       cx += w;
     }
   }
@@ -71,8 +73,8 @@ export function toSvg(profile: Profile, opts: SvgOptions = {}): string {
     const f = profile.frames[t.frame[r.node]];
     const y = H - pad - 20 - (r.depth + 1) * rowH;
     const pct = ((total[r.node] / all) * 100).toFixed(2);
-    const loc = f.file ? ` (${f.file}${f.line ? ':' + f.line : ''})` : '';
-    const label = `${f.name}${loc} — ${pct}% (${total[r.node]} samples)`;
+    const loc = f.file ? ` (${capped(f.file)}${f.line ? ':' + f.line : ''})` : '';
+    const label = `${capped(f.name)}${loc} — ${pct}% (${total[r.node]} samples)`;
     const chars = Math.floor((r.w - 6) / 7);
     const text = chars >= 3 ? (f.name.length > chars ? f.name.slice(0, chars - 2) + '..' : f.name) : '';
     out.push(

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { bottomUp, categoryWeights, frameLabel, functionStats, tickSummary, type Category, type Frame, type Profile } from '../model';
+import { bottomUp, capped, categoryWeights, frameLabel, functionStats, tickSummary, type Category, type Frame, type Profile } from '../model';
 import { isThreadFrame } from './json';
 
 const TIER_MARK: Record<string, string> = { interpreted: '~', sparkplug: '^', maglev: '+', turbofan: '*' };
@@ -25,7 +25,7 @@ const printable = (s: string) =>
 function label(f: Frame): string {
   const mark = f.tier ? (TIER_MARK[f.tier] ?? '') : '';
   const lib = !f.file && f.lib && f.category !== 'shared-lib' ? ` [${f.lib}]` : '';
-  return printable(`${mark}${frameLabel(f)}${lib}`);
+  return printable(capped(`${mark}${frameLabel(f)}${lib}`));
 }
 
 /** `push(...rows)` passes every row as an argument and overflows the stack on big profiles. */

@@ -86,6 +86,7 @@ async function readJson(path: string): Promise<unknown> {
   }
 }
 
+const MAX_COUNT = Number.MAX_SAFE_INTEGER;
 const str = (x: unknown): string => (typeof x === 'string' ? x : '');
 const finite = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
 const whole = (x: unknown): number | undefined => (Number.isSafeInteger(x) ? (x as number) : undefined);
@@ -151,6 +152,8 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     for (const c of kids.get(id) ?? []) queue.push(c);
   }
 
+  // A count past 2^53 is not even exact, and two near 1e308 add up to Infinity.
+  let absurd = 0;
   const samples = Array.isArray(p.samples) ? p.samples : [];
   const deltas = Array.isArray(p.timeDeltas) ? p.timeDeltas : [];
   let timeline: Profile['timeline'];
@@ -181,15 +184,23 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     timeline = { nodes, times };
   } else {
     // Without a sample list, hit counts are all there is.
-    for (const n of p.nodes) if (n.hitCount) b.tree.addSelf(modelNode.get(n.id) ?? 0, n.hitCount);
+    for (const n of p.nodes) {
+      if (!n.hitCount) continue;
+      if (n.hitCount <= MAX_COUNT) b.tree.addSelf(modelNode.get(n.id) ?? 0, n.hitCount);
+      else absurd++;
+    }
   }
 
   for (const n of p.nodes) {
     if (!n.positionTicks?.length) continue;
     const file = fileUrlToPathAnyOs(n.callFrame.url ?? '');
     // positionTicks are the leaf's executing line, so they are self (and, at that line, total) hits.
-    for (const pt of n.positionTicks) b.lineHit(file, pt.line, pt.ticks, pt.ticks);
+    for (const pt of n.positionTicks) {
+      if (pt.ticks <= MAX_COUNT) b.lineHit(file, pt.line, pt.ticks, pt.ticks);
+      else absurd++;
+    }
   }
+  if (absurd) b.warn(l10n.t('{0} hit counts larger than 2^53 (damage, not samples) were ignored', absurd));
 
   const profile = b.build();
   if (timeline) profile.timeline = timeline;

@@ -49,12 +49,17 @@ function totalsByKey(p: Profile): Map<string, KeyTotals> {
       e.total = Math.min(1, e.total + s.total / all);
     } else out.set(k, { frame: f, total: s.total / all, self: s.self / all, own: 0 });
   }
-  p.tree.forEachStack((stack, self) => {
-    let i = stack.length - 1;
-    while (i > 0 && !JS.has(p.frames[stack[i]].category)) i--;
-    const e = i >= 0 ? out.get(functionKey(p.frames[stack[i]])) : undefined;
-    if (e) e.own += self / all;
-  });
+  // Per node, the innermost JS frame on its stack (else its root-most frame), from its parent's: one
+  // pass, where scanning each stack from its leaf is quadratic in a deep chain of native frames.
+  const t = p.tree;
+  const own = new Int32Array(t.count).fill(-1);
+  for (let i = 1; i < t.count; i++) {
+    const f = t.frame[i];
+    own[i] = JS.has(p.frames[f].category) || t.parent[i] === 0 ? f : own[t.parent[i]];
+    if (!(t.self[i] > 0)) continue;
+    const e = out.get(functionKey(p.frames[own[i]]));
+    if (e) e.own += t.self[i] / all;
+  }
   return out;
 }
 
@@ -111,16 +116,24 @@ export function diffTree(before: Profile, after: Profile): DiffTree {
   const mapFrames = (p: Profile) => p.frames.map((f) => table.intern({ ...f, column: 0, tier: undefined, generated: undefined }));
   const add = (p: Profile, into: 'after' | 'before', beforeSelf: number[]) => {
     const ids = mapFrames(p);
-    const all = p.tree.weight || 1;
-    p.tree.forEachStack((stack, self) => {
-      if (stack.some((f) => p.frames[f].category === 'idle')) return;
-      const node = tree.addStack(
-        stack.map((f) => ids[f]),
-        0,
-      );
-      if (into === 'after') tree.addSelf(node, self / all);
-      else beforeSelf[node] = (beforeSelf[node] ?? 0) + self / all;
-    });
+    const t = p.tree;
+    const all = t.weight || 1;
+    const total = t.total;
+    // Node by node (children come after their parents): adding each stack whole would take the sum of
+    // all stacks' depths, quadratic in a deep chain. Stacks through idle are left out, as before.
+    const node = new Int32Array(t.count).fill(-1);
+    node[0] = 0;
+    for (let i = 0; i < t.count; i++) {
+      if (i > 0) {
+        const up = node[t.parent[i]];
+        if (up < 0 || !(total[i] > 0) || p.frames[t.frame[i]].category === 'idle') continue;
+        node[i] = tree.child(up, ids[t.frame[i]]);
+      }
+      const self = t.self[i];
+      if (!(self > 0)) continue;
+      if (into === 'after') tree.addSelf(node[i], self / all);
+      else beforeSelf[node[i]] = (beforeSelf[node[i]] ?? 0) + self / all;
+    }
   };
   const bs: number[] = [];
   add(after, 'after', bs);

@@ -57,6 +57,8 @@ export class FrameTable {
         return g.file === f.file && g.line === f.line && g.column === f.column && g.category === f.category && (g.tier ?? '') === (f.tier ?? '') && (g.lib ?? '') === (f.lib ?? '');
       },
       () => frames.push(f) - 1,
+      (i) => frameKey(frames[i]),
+      () => frameKey(f),
     );
   }
 
@@ -67,6 +69,11 @@ export class FrameTable {
   get size(): number {
     return this.frames.length;
   }
+}
+
+/** The fields `FrameTable.intern` compares besides the name, as one string (JSON: no separator a file name could hold). */
+function frameKey(f: Frame): string {
+  return JSON.stringify([f.file, f.line, f.column, f.category, f.tier ?? '', f.lib ?? '']);
 }
 
 const NODE_MODULES = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/;
@@ -95,4 +102,11 @@ export function classifyJsFile(file: string): { category: Category; pkg?: string
 export function frameLabel(f: Frame): string {
   const loc = f.file ? ` ${f.file}${f.line ? `:${f.line}` : ''}${f.column ? `:${f.column}` : ''}` : '';
   return `${f.name}${loc}`;
+}
+
+/** Longest name or path a view shows: enough to read and search, while a damaged profile's 100 MB name stays out of pages and pictures. */
+export const MAX_SHOWN_CHARS = 4096;
+
+export function capped(s: string): string {
+  return s.length <= MAX_SHOWN_CHARS ? s : `${s.slice(0, MAX_SHOWN_CHARS - 1)}…`;
 }

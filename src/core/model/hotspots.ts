@@ -197,9 +197,41 @@ export function callersAndCallees(index: HotspotIndex, fn: FunctionHotspot, limi
  * starting at `constructor(`) cannot be checked and pass.
  */
 export function functionStillAt(name: string, lineText: string): boolean {
-  const m = /([A-Za-z_$][\w$]*)\s*$/.exec(name.replace(/[\s(]*\[?(?:anonymous|native|program|root)\]?\)?\s*$/i, ''));
-  if (!m) return true;
-  const id = m[1];
+  const id = lastIdentifier(name, withoutPlaceholder(name));
+  if (!id) return true;
   if (/\bconstructor\b/.test(lineText)) return true;
-  return new RegExp(`(^|[^\\w$])${id.replace(/\$/g, '\\$')}([^\\w$]|$)`).test(lineText);
+  for (let at = lineText.indexOf(id); at >= 0; at = lineText.indexOf(id, at + 1)) {
+    if (!isWordChar(lineText.charCodeAt(at - 1)) && !isWordChar(lineText.charCodeAt(at + id.length))) return true;
+  }
+  return false;
+}
+
+// Names come from profiles: scanned by hand, as patterns like /([A-Za-z_$][\w$]*)\s*$/ retry every
+// character of a long name (quadratic: seconds of editor time for one 64K-character name).
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+const isSpaceChar = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+const PLACEHOLDERS = ['anonymous', 'native', 'program', 'root'];
+
+/** Where the name ends once a trailing `(anonymous)`, `[native]`, ` program`… is cut off. */
+function withoutPlaceholder(name: string): number {
+  let e = name.length;
+  while (e > 0 && isSpaceChar(name.charCodeAt(e - 1))) e--;
+  if (name.charCodeAt(e - 1) === 41 /* ) */) e--;
+  if (name.charCodeAt(e - 1) === 93 /* ] */) e--;
+  const word = PLACEHOLDERS.find((w) => e >= w.length && name.slice(e - w.length, e).toLowerCase() === w);
+  if (!word) return name.length;
+  e -= word.length;
+  if (name.charCodeAt(e - 1) === 91 /* [ */) e--;
+  while (e > 0 && (isSpaceChar(name.charCodeAt(e - 1)) || name.charCodeAt(e - 1) === 40) /* ( */) e--;
+  return e;
+}
+
+/** The identifier ending `name.slice(0, end)` (trailing spaces aside), or ''. */
+function lastIdentifier(name: string, end: number): string {
+  while (end > 0 && isSpaceChar(name.charCodeAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && isWordChar(name.charCodeAt(start - 1))) start--;
+  // An identifier does not start with a digit.
+  while (start < end && name.charCodeAt(start) >= 48 && name.charCodeAt(start) <= 57) start++;
+  return name.slice(start, end);
 }

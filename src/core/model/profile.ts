@@ -106,9 +106,14 @@ export class ProfileBuilder {
     } else m.set(line, { self, total });
   }
 
+  private readonly warned = new Set<string>();
+
   warn(message: string): void {
     message = oneLine(message);
-    if (!this.warnings.includes(message)) this.warnings.push(message);
+    // A Set, not warnings.includes: damaged input can give tens of thousands of distinct warnings.
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.warnings.push(message);
   }
 
   build(): Profile {
@@ -137,9 +142,15 @@ export class ProfileBuilder {
  * show control characters as `\xHH` so a message stays one line and cannot drive a terminal.
  */
 export function oneLine(s: string): string {
+  // Only the head of a long text is escaped and kept: a message quoting a damaged profile's
+  // megabyte-long name is read, not parsed.
+  const long = s.length > MAX_MESSAGE;
   // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  s = (long ? s.slice(0, MAX_MESSAGE) : s).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return long || s.length > MAX_MESSAGE ? `${s.slice(0, MAX_MESSAGE - 1)}…` : s;
 }
+
+const MAX_MESSAGE = 900;
 
 /** Thrown for input that cannot become a profile at all; the CLI prints `message` and exits 2. */
 export class ProfileError extends Error {

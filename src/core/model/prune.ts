@@ -43,7 +43,15 @@ export interface PruneOptions {
    * "small frames" entry stands for, brought back at detail relative to its own weight.
    */
   smallerThan?: number;
+  /**
+   * Levels below `root` that are sent (default DEPTH_WINDOW); deeper nodes are left for an expand
+   * (their parent is marked `pruned`). Drawing tens of thousands of levels helps no one and costs the page.
+   */
+  maxDepth?: number;
 }
+
+/** How many levels of a call chain one tree message carries. */
+export const DEPTH_WINDOW = 1000;
 
 /** Number of nodes in each node's subtree (itself included). Children have higher ids than parents. */
 export function subtreeSizes(tree: CallTree): Int32Array {
@@ -57,11 +65,15 @@ export function pruneTree(tree: CallTree, opts: PruneOptions = {}): CompactTree 
   const maxNodes = opts.maxNodes ?? 30000;
   const keep = new Set(opts.keep ?? []);
   let fraction = opts.minFraction ?? 0.0005;
+  const maxDepth = Math.max(1, Math.min(opts.maxDepth ?? DEPTH_WINDOW, maxNodes >> 2));
   const sizes = subtreeSizes(tree);
   for (;;) {
-    const out = pruneOnce(tree, root, fraction, keep, sizes, maxNodes, opts.smallerThan);
+    // Past a fraction of 1 only the kept path is left to drop to: that last pass always fits, as the
+    // depth window bounds it (and weights that are not finite would never fall below the threshold).
+    const last = !(fraction <= 1);
+    const out = pruneOnce(tree, root, fraction, keep, sizes, last ? Infinity : maxNodes, opts.smallerThan, maxDepth, last);
     if (out) return out;
-    fraction *= 2;
+    fraction = Math.max(fraction * 2, 1e-6);
   }
 }
 
@@ -73,6 +85,8 @@ function pruneOnce(
   sizes: Int32Array,
   maxNodes: number,
   smallerThan: number | undefined,
+  maxDepth: number,
+  onlyKept: boolean,
 ): CompactTree | undefined {
   const total = tree.total;
   let rootWeight = total[root];
@@ -95,14 +109,14 @@ function pruneOnce(
   };
   // Explicit stack: recursion depth follows stack depth, which can exceed the JS call stack. A negative
   // `node` entry is the merged small-frames child of `parentIndex`, queued so it lands after its siblings.
-  const stack: Array<[node: number, parentIndex: number, weight: number, count: number]> = [];
+  const stack: Array<[node: number, parentIndex: number, weight: number, count: number, depth: number]> = [];
   if (smallKids) {
     push(root, -1, SMALL_FRAMES, rootWeight, 0, smallKids.reduce((s, c) => s + sizes[c], 0));
     smallKids.sort((a, b) => total[a] - total[b]);
-    for (const c of smallKids) stack.push([c, 0, 0, 0]);
-  } else stack.push([root, -1, 0, 0]);
+    for (const c of smallKids) stack.push([c, 0, 0, 0, 1]);
+  } else stack.push([root, -1, 0, 0, 0]);
   while (stack.length) {
-    const [node, parentIndex, weight, count] = stack.pop()!;
+    const [node, parentIndex, weight, count, depth] = stack.pop()!;
     if (node < 0) {
       push(out.node[parentIndex], parentIndex, SMALL_FRAMES, weight, weight, count);
       for (let p = parentIndex; p !== -1 && !out.pruned[p]; p = out.parent[p]) out.pruned[p] = 1;
@@ -110,6 +124,11 @@ function pruneOnce(
     }
     const index = push(node, parentIndex, tree.frame[node], total[node], tree.self[node], 0);
     if (out.node.length > maxNodes) return undefined;
+    if (depth >= maxDepth) {
+      // The bottom of the window: what is below comes with an expand of this node.
+      if (tree.children(node).some((c) => total[c] > 0)) for (let p = index; p !== -1 && !out.pruned[p]; p = out.parent[p]) out.pruned[p] = 1;
+      continue;
+    }
     let smallWeight = 0;
     let smallCount = 0;
     const kids = tree.children(node);
@@ -118,14 +137,14 @@ function pruneOnce(
     const kept: number[] = [];
     for (const c of kids) {
       if (total[c] <= 0) continue;
-      if (total[c] >= minWeight || keep.has(c)) kept.push(c);
+      if (keep.has(c) || (!onlyKept && total[c] >= minWeight)) kept.push(c);
       else {
         smallWeight += total[c];
         smallCount += sizes[c];
       }
     }
-    if (smallCount > 0) stack.push([-1, index, smallWeight, smallCount]);
-    for (let i = kept.length - 1; i >= 0; i--) stack.push([kept[i], index, 0, 0]);
+    if (smallCount > 0) stack.push([-1, index, smallWeight, smallCount, depth + 1]);
+    for (let i = kept.length - 1; i >= 0; i--) stack.push([kept[i], index, 0, 0, depth + 1]);
   }
   return out;
 }
@@ -138,6 +157,15 @@ export function heaviestNodeOf(tree: CallTree, frame: number): number {
     if (tree.frame[i] === frame && (best < 0 || total[i] > total[best])) best = i;
   }
   return best;
+}
+
+/**
+ * Where a tree that reveals `node` starts: the root, or for a node deeper than the depth window an
+ * ancestor that puts it mid-window (the whole path would not fit in one message).
+ */
+export function windowRootFor(tree: CallTree, node: number, window = DEPTH_WINDOW): number {
+  const path = pathTo(tree, node);
+  return path.length <= window ? 0 : path[path.length - 1 - (window >> 1)];
 }
 
 /** The node and its ancestors up to the root, root first. */

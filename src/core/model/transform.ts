@@ -59,6 +59,8 @@ export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileVi
               return g.file === f.file && g.line === f.line && (f.line !== 0 || g.column === f.column) && g.category === f.category && (g.lib ?? '') === (f.lib ?? '');
             },
             make,
+            (i) => functionKeyOf(frames[i]),
+            () => functionKeyOf(f),
           )
         : make();
       if (frames[v] !== f && frames[v].tier !== f.tier) frames[v] = { ...frames[v], tier: undefined };
@@ -70,4 +72,9 @@ export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileVi
   // A package box calling into the same package stays one box.
   const tree = profile.tree.remap((f) => frameMap[f], (f) => packageFrames.has(f));
   return { frames, tree, frameMap };
+}
+
+/** The fields the function merge compares besides the name (the column only where there is no line). */
+function functionKeyOf(f: Frame): string {
+  return JSON.stringify([f.file, f.line, f.line !== 0 ? 0 : f.column, f.category, f.lib ?? '']);
 }

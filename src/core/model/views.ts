@@ -6,15 +6,42 @@ import { Profile } from './profile';
  * Bottom-up (heavy) tree: each root child is a leaf function, its children are its callers.
  * Weights are the self weight of the samples whose leaf it is, so a root child's total is the
  * function's self weight, and a path's total is how much of it came through that call chain.
+ * Its size is the sum of all stacks' depths, quadratic in a deep chain with weight all along it:
+ * past `budget` frames the callers are cut at the depth that fits (their weight stays on the last kept).
  */
-export function bottomUp(tree: CallTree): CallTree {
+export function bottomUp(tree: CallTree, budget = Math.max(1 << 20, 16 * tree.count)): CallTree {
   const out = new CallTree(Math.max(16, tree.count));
+  const levels = callerLevels(tree, budget);
   tree.forEachStack((stack, self, selfTime) => {
     let node = 0;
-    for (let i = stack.length - 1; i >= 0; i--) node = out.child(node, stack[i]);
+    const stop = Math.max(0, stack.length - levels);
+    for (let i = stack.length - 1; i >= stop; i--) node = out.child(node, stack[i]);
     out.addSelf(node, self, selfTime);
   });
   return out;
+}
+
+/** The most caller levels per stack that keep a bottom-up tree of `tree` within `budget` frames. */
+function callerLevels(tree: CallTree, budget: number): number {
+  const d = tree.depths();
+  const deep: number[] = [];
+  let sum = 0;
+  for (let i = 1; i < tree.count; i++) {
+    if (!(tree.self[i] > 0)) continue;
+    sum += d[i];
+    deep.push(d[i]);
+  }
+  if (sum <= budget) return Infinity;
+  let lo = 1;
+  let hi = deep.reduce((m, x) => Math.max(m, x), 1);
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    let s = 0;
+    for (const x of deep) s += Math.min(x, mid);
+    if (s <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 export interface FunctionStat {

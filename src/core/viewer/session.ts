@@ -1,5 +1,5 @@
-import { bottomUp, categoryWeights, tickSummary, type CallTree, type Frame, type Profile } from '../model';
-import { heaviestNodeOf, pathTo, pruneTree, type CompactTree } from '../model/prune';
+import { bottomUp, capped, categoryWeights, tickSummary, type CallTree, type Frame, type Profile } from '../model';
+import { heaviestNodeOf, pathTo, pruneTree, windowRootFor, type CompactTree } from '../model/prune';
 import { matchedWeight, nameMatcher } from '../model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/transform';
 import type { FrameInfo, HostMessage, PersistedState, ProfileInfo, TreeKind } from './protocol';
@@ -59,7 +59,9 @@ export class ViewerSession {
     this.wanted.add(kind);
     const t0 = performance.now();
     const tree = this.treeOf(kind);
-    const data = pruneTree(tree, reveal !== undefined ? { keep: pathTo(tree, reveal) } : {});
+    // A node deeper than the depth window is shown in the window around it, from one of its callers.
+    const root = reveal !== undefined ? windowRootFor(tree, reveal) : 0;
+    const data = pruneTree(tree, reveal !== undefined ? { root, keep: pathTo(tree, reveal).slice(tree.depth(root)) } : {});
     return { type: 'tree', tree: kind, generation: this.generation, data, frames: this.frameInfos(data), reveal, hostMs: performance.now() - t0 };
   }
 
@@ -122,7 +124,8 @@ export function frameInfos(frames: readonly Frame[], data: CompactTree): Record<
   for (const f of data.frame) {
     if (f < 0 || out[f]) continue;
     const { name, file, line, column, category, tier, pkg, lib, generated } = frames[f];
-    out[f] = { name, file, line, column, category, tier, pkg, lib, generated };
+    out[f] = { name: capped(name), file: capped(file), line, column, category, tier, pkg, lib: lib === undefined ? lib : capped(lib), generated };
   }
   return out;
 }
+

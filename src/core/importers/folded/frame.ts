@@ -50,18 +50,16 @@ export function parseFoldedFrame(raw: string): ParsedFoldedFrame | null {
   let column = 0;
   let lib: string | undefined;
   // `name (path:line[:col])` or `name path:line[:col]`; file names may hold spaces inside parentheses.
-  const paren = /^(.*?)\s+\(((?:[a-z]:[\\/]|[a-z]+:\/\/|[\\/.~]|node:|internal\/)[^()]*?)(?::(\d+)(?::(\d+))?)?\)$/i.exec(s);
-  const bare = paren ? null : /^(.*?)\s+((?:[a-z]:[\\/]|[a-z]+:\/\/|[\\/.~]|node:|internal\/)\S*?)(?::(\d+)(?::(\d+))?)?$/i.exec(s);
-  const m = paren ?? bare;
+  const m = splitLocation(s);
   if (m) {
-    const loc = fileUrlToPathAnyOs(m[2]);
-    if (m[3] || /\.(?:[cm]?[jt]sx?|node)$/i.test(loc) || loc.startsWith('node:') || loc.startsWith('internal/')) {
-      name = m[1];
+    const loc = fileUrlToPathAnyOs(m.loc);
+    if (m.line !== undefined || /\.(?:[cm]?[jt]sx?|node)$/i.test(loc) || loc.startsWith('node:') || loc.startsWith('internal/')) {
+      name = m.name;
       file = loc;
-      line = m[3] ? Number(m[3]) : 0;
-      column = m[4] ? Number(m[4]) : 0;
-    } else if (paren) {
-      name = m[1];
+      line = m.line ?? 0;
+      column = m.column ?? 0;
+    } else if (m.paren) {
+      name = m.name;
       lib = loc;
     }
   } else {
@@ -82,3 +80,49 @@ export function parseFoldedFrame(raw: string): ParsedFoldedFrame | null {
   const frame: Frame = { name, file, line, column, category, ...(pkg ? { pkg } : {}), ...(lib ? { lib } : {}), ...(tier ? { tier } : {}) };
   return { frame, plain, perfStyle };
 }
+
+/** Where a location may start: a path, a URL, a Node core module. */
+const LOCATION_START = /^(?:[a-z]:[\\/]|[a-z]+:\/\/|[\\/.~]|node:|internal\/)/i;
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+
+/**
+ * `name (loc)` (no parenthesis inside loc) or `name loc` (no space inside loc), loc ending in an
+ * optional `:line[:col]`. Found by scanning from the end: a regular expression with a lazy name
+ * before `\s+` retries every space of a long run of them (quadratic).
+ */
+function splitLocation(s: string): { name: string; loc: string; line?: number; column?: number; paren: boolean } | null {
+  const open = s.endsWith(')') ? s.lastIndexOf('(') : -1;
+  if (open > 0 && isSpace(s.charCodeAt(open - 1)) && s.indexOf(')', open) === s.length - 1) {
+    const inner = s.slice(open + 1, -1);
+    if (LOCATION_START.test(inner)) return { name: trimEndSpaces(s, open), paren: true, ...trailingNumbers(inner) };
+  }
+  let t = s.length;
+  while (t > 0 && !isSpace(s.charCodeAt(t - 1))) t--;
+  if (t === 0 || t === s.length) return null;
+  const last = s.slice(t);
+  if (!LOCATION_START.test(last)) return null;
+  return { name: trimEndSpaces(s, t), paren: false, ...trailingNumbers(last) };
+}
+
+function trimEndSpaces(s: string, end: number): string {
+  while (end > 0 && isSpace(s.charCodeAt(end - 1))) end--;
+  return s.slice(0, end);
+}
+
+/** `loc:line:col` / `loc:line` / `loc`; numbers too big to be a line are damage and read as 0. */
+export function trailingNumbers(loc: string): { loc: string; line?: number; column?: number } {
+  const last = numberTail(loc, loc.length);
+  if (last < 0) return { loc };
+  const before = numberTail(loc, last);
+  if (before < 0) return { loc: loc.slice(0, last), line: lineNumber(loc.slice(last + 1)) };
+  return { loc: loc.slice(0, before), line: lineNumber(loc.slice(before + 1, last)), column: lineNumber(loc.slice(last + 1)) };
+}
+
+/** Index of the `:` that starts a `:digits` ending at `end`, or -1. */
+function numberTail(s: string, end: number): number {
+  let k = end;
+  while (k > 0 && s.charCodeAt(k - 1) >= 48 && s.charCodeAt(k - 1) <= 57) k--;
+  return k < end && k > 0 && s.charCodeAt(k - 1) === 58 ? k - 1 : -1;
+}
+
+const lineNumber = (digits: string): number => (digits.length <= 10 && Number(digits) <= 0x7fffffff ? Number(digits) : 0);

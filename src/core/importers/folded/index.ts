@@ -16,7 +16,7 @@ function sniffFolded(head: Buffer): boolean {
   if (head.includes(0)) return false;
   const lines = head.toString('utf8').split(/\r?\n/);
   // The last line of the head may be cut in the middle (of a character, too).
-  if (head.length >= 65536) lines.pop();
+  const cut = head.length >= 65536 ? lines.pop()! : '';
   if (lines.some((l) => l.includes('\ufffd'))) return false;
   let good = 0;
   for (const l of lines) {
@@ -24,7 +24,10 @@ function sniffFolded(head: Buffer): boolean {
     if (!LINE.test(l.trimEnd())) return false;
     if (++good >= 50) break;
   }
-  return good > 0;
+  // A line longer than the head (a deep stack, long names) keeps its weight out of sight: text
+  // without control characters is taken as folded, and the load says so if it is not.
+  // eslint-disable-next-line no-control-regex
+  return good > 0 || (/\S/.test(cut) && !/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(cut.slice(0, -3)));
 }
 
 const asciiSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);

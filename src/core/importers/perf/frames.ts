@@ -10,7 +10,14 @@ const JS_PREFIX = /^(?:JS|LazyCompile|Function|Script|Eval):/;
 const LOCATION = /^(.*):(\d+):(\d+)$|^(.*):(\d+)$/;
 
 /** Where a script name can start after the function name's last space (paths, URLs, `node:` modules). */
-const FILE_START = /^(?:\/|node:|file:|https?:|[a-zA-Z]:[\\/]|\\\\|internal\/|evalmachine|webpack)/;
+const FILE_START_AT = /(?:\/|node:|file:|https?:|[a-zA-Z]:[\\/]|\\\\|internal\/|evalmachine|webpack)/y;
+
+/** Index of the `:` before the digits that end `s`, or -1. */
+function finalNumberColon(s: string): number {
+  let k = s.length;
+  while (k > 0 && s.charCodeAt(k - 1) >= 48 && s.charCodeAt(k - 1) <= 57) k--;
+  return k < s.length && k > 0 && s.charCodeAt(k - 1) === 58 ? k - 1 : -1;
+}
 
 /** GC entry points inside the node binary; the rest of `v8::internal` stays `native`. */
 const GC_SYMBOL =
@@ -99,8 +106,13 @@ function perfMapFrame(sym: string): Frame {
  */
 function splitLocation(rest: string): { name: string; file: string; line: number; column: number } {
   let at = -1;
-  for (let i = rest.indexOf(' '); i >= 0; i = rest.indexOf(' ', i + 1)) {
-    if (FILE_START.test(rest.slice(i + 1)) && LOCATION.test(rest.slice(i + 1))) {
+  // LOCATION holds for the text after a space when that text reaches back to the colon of the final
+  // `:digits` and has no line break: worked out once, not by matching from every space (quadratic).
+  const colon = finalNumberColon(rest);
+  const lineBreak = Math.max(rest.lastIndexOf('\n'), rest.lastIndexOf('\r'), rest.lastIndexOf('\u2028'), rest.lastIndexOf('\u2029'));
+  for (let i = rest.indexOf(' '); i >= 0 && i < colon; i = rest.indexOf(' ', i + 1)) {
+    FILE_START_AT.lastIndex = i + 1;
+    if (i > lineBreak && FILE_START_AT.test(rest)) {
       at = i;
       break;
     }

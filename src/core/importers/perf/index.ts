@@ -12,7 +12,15 @@ export { loadPerfData, perfScriptArgs, PERF_SCRIPT_FIELDS } from './runner';
 const PERF_DATA_MAGIC = 'PERFILE2';
 /** A sample header (`comm pid[/tid] [cpu] time: [period] event:`), then a tab-indented frame (`addr sym (dso)`). */
 const SCRIPT_HEADER = /^\S.*?\s-?\d+(?:\/-?\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s+(?:\d+\s+)?\S+:/;
-const SCRIPT_FRAME = /^\s+[0-9a-f]+\s+\S.*\(.*\)\s*$/i;
+const SCRIPT_FRAME_START = /^\s+[0-9a-f]+\s+\S/i;
+
+/** `\taddr sym (dso)`: checked by hand, as /\S.*\(.*\)\s*$/ backtracks over every `(` of a long line. */
+function isScriptFrame(line: string): boolean {
+  const m = SCRIPT_FRAME_START.exec(line);
+  if (!m) return false;
+  const t = line.trimEnd();
+  return t.endsWith(')') && t.lastIndexOf('(', t.length - 2) >= m[0].length;
+}
 
 export function isPerfData(head: Buffer): boolean {
   return head.length >= 8 && head.toString('latin1', 0, 8) === PERF_DATA_MAGIC;
@@ -23,7 +31,7 @@ export function isPerfScript(head: Buffer): boolean {
   for (let i = 0; i < lines.length - 1; i++) {
     const line = lines[i].replace(/\r$/, '');
     if (line === '' || line.startsWith('#')) continue;
-    return SCRIPT_HEADER.test(line) && SCRIPT_FRAME.test(lines[i + 1].replace(/\r$/, ''));
+    return SCRIPT_HEADER.test(line) && isScriptFrame(lines[i + 1].replace(/\r$/, ''));
   }
   return false;
 }

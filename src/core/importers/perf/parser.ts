@@ -3,15 +3,8 @@ import * as l10n from '@vscode/l10n';
 import { classifyPerfFrame } from './frames';
 import { FrameKeyTable } from './keyTable';
 
-/**
- * `comm pid/tid [cpu] time: period event: [ip sym (dso)]`. The command name may hold spaces, so it
- * is the shortest prefix followed by a numeric id; pid, cpu, time and period are each optional.
- */
-const HEADER = /^(.*?)\s+(-?\d+)(?:\/(-?\d+))?\s+(?:\[(\d+)\]\s+)?(?:(\d+\.\d+):\s+)?(?:(\d+)\s+)?(\S+?):?(?:\s+(.*))?$/d;
-/** The part of a header after a known `comm pid/tid [cpu]` prefix. */
-const WHAT = /^(\d+\.\d+):\s+(?:(\d+)\s+)?(\S+?):?(?:\s+(.*))?$/;
 /** A callchain-less sample carries its one frame on the header line. */
-const INLINE_FRAME = /^([0-9a-f]+)\s+(.+)$/i;
+const INLINE_FRAME = /^([0-9a-f]+)\s+(\S[^]*)$/i;
 
 interface StackAgg {
   thread: number;
@@ -141,18 +134,18 @@ export class PerfScriptParser {
     let t: number;
     let time: string | undefined, period: string | undefined, event: string, tail: string | undefined;
     // Consecutive samples mostly come from the same thread: reuse its `comm pid/tid [cpu]` prefix.
-    const w = this.lastWho && line.startsWith(this.lastWho) ? WHAT.exec(line.slice(this.lastWho.length)) : null;
+    const w = this.lastWho && line.startsWith(this.lastWho) ? sampleFields(line, this.lastWho.length, true) : null;
     if (w) {
       t = this.lastThread;
-      [, time, period, event, tail] = w;
+      ({ time, period, event, tail } = w);
     } else {
-      const m = HEADER.exec(line);
+      const m = parseHeader(line);
       if (!m) {
         this.skipped++;
         return;
       }
-      const [, comm, first, second] = m;
-      [, , , , , time, period, event, tail] = m;
+      const { comm, first, second } = m;
+      ({ time, period, event, tail } = m);
       const name = second !== undefined ? `${comm} ${first}/${second}` : `${comm} ${first}`;
       let id = this.threadIds.get(name);
       if (id === undefined) {
@@ -164,10 +157,16 @@ export class PerfScriptParser {
       }
       t = id;
       this.lastThread = id;
-      this.lastWho = time !== undefined ? line.slice(0, m.indices![5][0]) : '';
+      this.lastWho = time !== undefined ? line.slice(0, m.timeAt) : '';
+    }
+    // A period past 2^53 is damage (and enough of them would add up to Infinity): the sample is skipped.
+    const weight = period ? Number(period) : 1;
+    if (!(weight <= Number.MAX_SAFE_INTEGER)) {
+      this.skipped++;
+      return;
     }
     this.thread = t;
-    this.weight = period ? Number(period) : 1;
+    this.weight = weight;
     // cpu-clock and task-clock count nanoseconds; other events count events, not time.
     const clock = event.startsWith('cpu-clock') || event.startsWith('task-clock');
     this.timeMs = clock && period ? this.weight / 1e6 : 0;
@@ -243,4 +242,108 @@ export class PerfScriptParser {
 function sameFrames(a: Int32Array, b: Int32Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+interface SampleFields {
+  time?: string;
+  period?: string;
+  event: string;
+  tail?: string;
+  /** Where `time` starts. */
+  timeAt: number;
+}
+
+/** perf script's whitespace (the latin1 part of what `\s` matches). */
+const ws = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
+const digit = (c: number) => c >= 48 && c <= 57;
+
+function skip(s: string, i: number, test: (c: number) => boolean): number {
+  while (i < s.length && test(s.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * `comm pid[/tid] [cpu] time: period event: tail`. The command name may hold spaces, so it is the
+ * shortest prefix followed by a numeric id; cpu, time and period are each optional. Scanned once,
+ * left to right: the regular expression this replaces retried every space of a long run (quadratic).
+ */
+function parseHeader(s: string): (SampleFields & { comm: string; first: string; second?: string }) | null {
+  const n = s.length;
+  for (let a = 0; a < n; ) {
+    if (!ws(s.charCodeAt(a))) {
+      a++;
+      continue;
+    }
+    const b = skip(s, a, ws);
+    const id = idAt(s, b);
+    if (id > b) {
+      let c = id;
+      let second: number | undefined;
+      if (s.charCodeAt(c) === 47 /* / */) {
+        const t = idAt(s, c + 1);
+        if (t > c + 1) {
+          second = c + 1;
+          c = t;
+        }
+      }
+      const d = skip(s, c, ws);
+      if (d > c && d < n) {
+        const f = sampleFields(s, d, false);
+        if (f) return { ...f, comm: s.slice(0, a), first: s.slice(b, second !== undefined ? second - 1 : c), second: second !== undefined ? s.slice(second, c) : undefined };
+      }
+    }
+    // Later starts inside this run of spaces meet the same id: go on after it.
+    a = b;
+  }
+  return null;
+}
+
+/** End of `-?\d+` at `i`, or `i`. */
+function idAt(s: string, i: number): number {
+  const j = s.charCodeAt(i) === 45 /* - */ ? i + 1 : i;
+  const k = skip(s, j, digit);
+  return k > j ? k : i;
+}
+
+/** `[cpu] time: period event: tail` from `i` (a non-space); `needTime` for the part after a known prefix (no cpu then). */
+function sampleFields(s: string, i: number, needTime: boolean): SampleFields | null {
+  const n = s.length;
+  // Each optional part counts only when more text follows it, as the event must.
+  const then = (j: number) => {
+    const k = skip(s, j, ws);
+    return k > j && k < n ? k : -1;
+  };
+  if (!needTime && s.charCodeAt(i) === 91 /* [ */) {
+    const k = skip(s, i + 1, digit);
+    const next = k > i + 1 && s.charCodeAt(k) === 93 /* ] */ ? then(k + 1) : -1;
+    if (next > 0) i = next;
+  }
+  let time: string | undefined;
+  let timeAt = i;
+  const k1 = skip(s, i, digit);
+  if (k1 > i && s.charCodeAt(k1) === 46 /* . */) {
+    const k2 = skip(s, k1 + 1, digit);
+    const next = k2 > k1 + 1 && s.charCodeAt(k2) === 58 /* : */ ? then(k2 + 1) : -1;
+    if (next > 0) {
+      time = s.slice(i, k2);
+      timeAt = i;
+      i = next;
+    }
+  }
+  if (needTime && time === undefined) return null;
+  let period: string | undefined;
+  const k3 = skip(s, i, digit);
+  if (k3 > i) {
+    const next = then(k3);
+    if (next > 0) {
+      period = s.slice(i, k3);
+      i = next;
+    }
+  }
+  if (i >= n || ws(s.charCodeAt(i))) return null;
+  let e = i;
+  while (e < n && !ws(s.charCodeAt(e))) e++;
+  const event = e - i > 1 && s.charCodeAt(e - 1) === 58 /* : */ ? s.slice(i, e - 1) : s.slice(i, e);
+  const tail = e < n ? s.slice(skip(s, e, ws)) : undefined;
+  return { time, period, event, tail, timeAt };
 }

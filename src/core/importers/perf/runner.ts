@@ -127,7 +127,8 @@ function warningsFrom(stderr: string): string[] {
   const out: string[] = [];
   const lost = /Processed (\d+) events and lost (\d+) chunks/.exec(stderr);
   if (lost) out.push(l10n.t('perf lost {0} chunks of events while recording: the profile is partial', lost[2]));
-  const samples = /(\d+) samples? (?:were )?lost/i.exec(stderr);
+  // Only where a run of digits starts: from inside one, a long run is matched again and again.
+  const samples = /(?<!\d)(\d+) samples? (?:were )?lost/i.exec(stderr);
   if (samples) out.push(l10n.t('perf reports {0} lost samples', samples[1]));
   return out;
 }

@@ -59,16 +59,35 @@ export function parseAddress(s: string | undefined): number {
   return v <= Number.MAX_SAFE_INTEGER ? v : NaN;
 }
 
-/** Splits a JS code name `fn file:line:col` (anonymous: ` file:line:col`) into its parts. */
+/**
+ * Splits a JS code name `fn file:line:col` (anonymous: ` file:line:col`) into its parts: the file is
+ * what follows the last space. Scanned from the end; the regular expression this replaces (a lazy
+ * name, then a lazy file) took quadratic time on long names.
+ */
 export function parseJsName(raw: string): { name: string; file: string; line: number; column: number } {
-  const m = /^(.*?) ?([^ ]*?):(\d+):(\d+)$/.exec(raw);
-  if (!m) {
-    // Names without a position (`fn file`, or a bare name) come from older V8s and native functions.
-    const sp = raw.lastIndexOf(' ');
-    if (sp > 0) return { name: raw.slice(0, sp), file: raw.slice(sp + 1), line: 0, column: 0 };
-    return { name: raw.trim() || '(anonymous)', file: '', line: 0, column: 0 };
+  const col = digitsBefore(raw, raw.length);
+  const line = col > 0 && col < raw.length && raw.charCodeAt(col - 1) === 58 ? digitsBefore(raw, col - 1) : -1;
+  if (line > 0 && line < col - 1 && raw.charCodeAt(line - 1) === 58) {
+    const sp = raw.lastIndexOf(' ', line - 2);
+    return { name: raw.slice(0, Math.max(sp, 0)) || '(anonymous)', file: raw.slice(sp + 1, line - 1), line: position(raw, line, col - 1), column: position(raw, col, raw.length) };
   }
-  return { name: m[1] || '(anonymous)', file: m[2], line: +m[3], column: +m[4] };
+  // Names without a position (`fn file`, or a bare name) come from older V8s and native functions.
+  const sp = raw.lastIndexOf(' ');
+  if (sp > 0) return { name: raw.slice(0, sp), file: raw.slice(sp + 1), line: 0, column: 0 };
+  return { name: raw.trim() || '(anonymous)', file: '', line: 0, column: 0 };
+}
+
+/** Start of the run of digits ending at `end`; `end` when there is none. */
+function digitsBefore(s: string, end: number): number {
+  let k = end;
+  while (k > 0 && s.charCodeAt(k - 1) >= 48 && s.charCodeAt(k - 1) <= 57) k--;
+  return k;
+}
+
+/** A line or column; more digits than any file has lines are damage, read as 0. */
+function position(s: string, start: number, end: number): number {
+  const v = end - start <= 10 ? Number(s.slice(start, end)) : 0;
+  return v <= 0x7fffffff ? v : 0;
 }
 
 /**

@@ -29,7 +29,13 @@ export interface NativeHit {
 /** Libraries of one process and their C++ symbols; shared by all isolates of that process. */
 export class NativeResolver {
   readonly libs: Library[] = [];
-  private sorted: Library[] = [];
+  /** By start: rebuilt on the first lookup after libraries were added (a log may list thousands). */
+  private sorted: Library[] | null = [];
+  /** Per entry of `sorted`: the largest end up to it, to find the first library covering an address. */
+  private maxEnd: number[] = [];
+  private readonly byStartPath = new Map<string, Library>();
+  private readonly byPath = new Map<string, Library>();
+  private main: Library | undefined;
   private readonly remaps: Remap[] = [];
   readonly warnings: string[] = [];
   private loads: Promise<void>[] = [];
@@ -40,15 +46,25 @@ export class NativeResolver {
   /** `shared-library` lines repeat per executable segment: one library spans them all. */
   addLibrary(path: string, start: number, end: number): void {
     if (!(end > start)) return;
-    const same = this.libs.find((l) => l.path === path && l.start === start);
+    const key = `${start}\0${path}`;
+    const same = this.byStartPath.get(key);
     if (same) {
-      same.end = Math.max(same.end, end);
+      if (end > same.end) {
+        same.end = end;
+        this.sorted = null;
+        this.cache.clear();
+      }
       return;
     }
     const lib: Library = { path, start, end, isMain: false, layout: null, symbols: null };
-    if (!this.libs.some((l) => l.isMain) && path.startsWith('/') && !path.includes('.so')) lib.isMain = true;
+    if (!this.main && path.startsWith('/') && !path.includes('.so')) {
+      lib.isMain = true;
+      this.main = lib;
+    }
     this.libs.push(lib);
-    this.sorted = [...this.libs].sort((a, b) => a.start - b.start);
+    this.byStartPath.set(key, lib);
+    if (!this.byPath.has(path)) this.byPath.set(path, lib);
+    this.sorted = null;
     this.cache.clear();
     if (path.startsWith('/')) this.loads.push(this.load(lib));
   }
@@ -81,8 +97,13 @@ export class NativeResolver {
     return this.loads.length > 0;
   }
 
+  private readonly warned = new Set<string>();
+
   private warn(m: string): void {
-    if (!this.warnings.includes(m)) this.warnings.push(m);
+    // A Set, not warnings.includes: a log may name tens of thousands of missing libraries.
+    if (this.warned.has(m)) return;
+    this.warned.add(m);
+    this.warnings.push(m);
   }
 
   /**
@@ -94,7 +115,7 @@ export class NativeResolver {
     let n = 0;
     for (const m of maps) {
       if (!m.perms.includes('x') || !m.path.startsWith('/')) continue;
-      const lib = this.libs.find((l) => l.path === m.path);
+      const lib = this.byPath.get(m.path);
       if (!lib) {
         this.addLibrary(m.path, m.start - m.offset, m.end);
         continue;
@@ -119,25 +140,46 @@ export class NativeResolver {
   }
 
   libraryAt(addr: number): Library | undefined {
-    const s = this.sorted;
+    const s = this.sortedLibs();
     let lo = 0;
     let hi = s.length - 1;
-    let found: Library | undefined;
+    let last = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       if (s[mid].start <= addr) {
-        found = s[mid];
+        last = mid;
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    if (found && addr < found.end) return found;
-    // Overlapping starts are possible (several segments logged from one base): check all.
-    for (const l of s) if (addr >= l.start && addr < l.end) return l;
-    return undefined;
+    if (last < 0) return undefined;
+    if (addr < s[last].end) return s[last];
+    // Overlapping starts are possible (several segments logged from one base): the first library
+    // (by start) reaching past addr covers it, found on the running maximum of ends.
+    const maxEnd = this.maxEnd;
+    if (maxEnd[last] <= addr) return undefined;
+    lo = 0;
+    hi = last;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (maxEnd[mid] > addr) hi = mid;
+      else lo = mid + 1;
+    }
+    return s[lo];
+  }
+
+  private sortedLibs(): Library[] {
+    if (!this.sorted) {
+      const s = [...this.libs].sort((a, b) => a.start - b.start);
+      this.maxEnd = new Array<number>(s.length);
+      let m = -Infinity;
+      for (let i = 0; i < s.length; i++) this.maxEnd[i] = m = Math.max(m, s[i].end);
+      this.sorted = s;
+    }
+    return this.sorted;
   }
 
   get mainLibrary(): Library | undefined {
-    return this.libs.find((l) => l.isMain);
+    return this.main;
   }
 
   /** C++ function at `addr`, or the library and offset when it has no symbol there. */
