@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { NamedFileError, openNamedFile } from '../namedFiles';
 
 export interface LoadSegment {
   offset: number;
@@ -15,12 +15,16 @@ export interface ElfLayout {
 
 const PT_LOAD = 1;
 
-/** Reads the ELF64 little-endian program headers; null for anything else (not ELF, 32-bit, unreadable). */
+/**
+ * Reads the ELF64 little-endian program headers; null for anything else (not ELF, 32-bit, unreadable,
+ * missing). A path that is not a regular file (a log may name a folder or a device) throws NamedFileError.
+ */
 export async function readElfLayout(path: string): Promise<ElfLayout | null> {
   let fh;
   try {
-    fh = await open(path, 'r');
-  } catch {
+    ({ fh } = await openNamedFile(path, { maxBytes: Number.MAX_SAFE_INTEGER }));
+  } catch (e) {
+    if (e instanceof NamedFileError && e.reason !== 'missing' && e.reason !== 'unreadable') throw e;
     return null;
   }
   try {
@@ -45,6 +49,8 @@ export async function readElfLayout(path: string): Promise<ElfLayout | null> {
       });
     }
     return { type: eType === 2 ? 'exec' : 'dyn', segments };
+  } catch {
+    return null;
   } finally {
     await fh.close();
   }

@@ -55,7 +55,13 @@ export class NativeResolver {
 
   private load(lib: Library): Promise<void> {
     return (async () => {
-      lib.layout = await readElfLayout(lib.path);
+      try {
+        lib.layout = await readElfLayout(lib.path);
+      } catch (e) {
+        // A folder or a device named as a library: that library goes without symbols, the import goes on.
+        this.warn(l10n.t('{0}: {1}, so its frames are named by offset', lib.path, (e as Error).message));
+        return;
+      }
       if (!lib.layout) {
         this.warn(l10n.t('{0}: not found or not an ELF file here, so its frames are named by offset', lib.path));
         return;
