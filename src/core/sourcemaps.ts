@@ -74,16 +74,22 @@ function onDisk(resolved: string | null, raw: string | null): string | null {
   return null;
 }
 
-const isEol = (c: string | undefined) => c === undefined || c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
-const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
-const URL_STOP = /[\s'"]/;
+const isEol = (c: number) => Number.isNaN(c) || c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+const BLANKS = /[ \t]*/y;
+const URL_CHARS = /[^\s'"]*/y;
+
+/** Index of the first character at or after `i` that is not a space or tab. */
+function skipBlanks(code: string, i: number): number {
+  BLANKS.lastIndex = i;
+  BLANKS.test(code);
+  return BLANKS.lastIndex;
+}
 
 /** Whether `code` from `i` holds only `[ \t]*`, then `*\/` if `close`, then `[ \t]*` up to the end of the line. */
 function restOfLineIs(code: string, i: number, close: boolean): boolean {
-  while (isBlank(code[i])) i++;
-  if (close && code.startsWith('*/', i)) i += 2;
-  while (isBlank(code[i])) i++;
-  return isEol(code[i]);
+  i = skipBlanks(code, i);
+  if (close && code.startsWith('*/', i)) i = skipBlanks(code, i + 2);
+  return isEol(code.charCodeAt(i));
 }
 
 /**
@@ -97,12 +103,14 @@ export function mapReference(code: string): string | null {
   if (at < 0) return null;
   // Before the key: `//` or `/*`, then `#` or `@`, then at least one space or tab.
   let i = at - 1;
-  if (!isBlank(code[i])) return null;
-  while (isBlank(code[i])) i--;
+  const blank = (k: number) => code[k] === ' ' || code[k] === '\t';
+  if (!blank(i)) return null;
+  while (blank(i)) i--;
   if ((code[i] !== '#' && code[i] !== '@') || code[i - 2] !== '/' || (code[i - 1] !== '/' && code[i - 1] !== '*')) return null;
   const start = at + KEY.length;
-  let end = start;
-  while (end < code.length && !URL_STOP.test(code[end])) end++;
+  URL_CHARS.lastIndex = start;
+  URL_CHARS.test(code);
+  const end = URL_CHARS.lastIndex;
   if (end === start) return null;
   // As the comment's `*\/` may touch the URL, a URL ending in `*\/` is taken without it when that ends the line.
   if (end - start > 2 && code.startsWith('*/', end - 2) && restOfLineIs(code, end, false)) return code.slice(start, end - 2);
