@@ -141,13 +141,15 @@ async function toDisk(dir: string, file: string, t: SymbolTable): Promise<void> 
 }
 
 /**
- * Symbols of a binary, keyed by (path, size, mtime) so a rebuilt binary is read again; kept in
- * memory for the process and on disk across runs, because `nm -C` on `node` takes ~0.4 s.
+ * Symbols of a binary, keyed by (file identity, size, mtime) so a rebuilt binary is read again and one
+ * file reached by many names (links, `..`) is read once; kept in memory for the process and on disk
+ * across runs, because `nm -C` on `node` takes ~0.4 s. `symtab: false` (from its ELF headers) skips the
+ * `nm` that would find no static symbols.
  */
-export async function symbolsFor(path: string, signal?: AbortSignal): Promise<SymbolTable> {
+export async function symbolsFor(path: string, signal?: AbortSignal, symtab?: boolean): Promise<SymbolTable> {
   const st = await stat(path);
   if (!st.isFile()) throw new Error(`not a regular file: ${path}`);
-  const key = `${path}\0${st.size}\0${st.mtimeMs}`;
+  const key = `${st.dev}:${st.ino}\0${st.size}\0${st.mtimeMs}`;
   let p = memory.get(key);
   if (p) {
     memory.delete(key);
@@ -158,7 +160,7 @@ export async function symbolsFor(path: string, signal?: AbortSignal): Promise<Sy
       const file = dir ? join(dir, createHash('sha1').update(key).digest('hex') + '.v2.bin') : '';
       const cached = dir ? await fromDisk(file) : null;
       if (cached) return cached;
-      const t = await readSymbols(path, signal);
+      const t = await readSymbols(path, signal, symtab);
       if (!dir || t.size === 0) return t;
       await toDisk(dir, file, t);
       // Reopened from the file, the names leave memory too.

@@ -11,9 +11,13 @@ export interface ElfLayout {
   /** `exec` links at fixed addresses (non-PIE); `dyn` is relocatable (PIE executables, shared objects). */
   type: 'exec' | 'dyn';
   segments: LoadSegment[];
+  /** Whether a static symbol table (.symtab) is present; undefined when the section headers could not be read. */
+  symtab?: boolean;
 }
 
 const PT_LOAD = 1;
+const SHT_SYMTAB = 2;
+const MAX_SECTIONS = 8192;
 
 /**
  * Reads the ELF64 little-endian program headers; null for anything else (not ELF, 32-bit, unreadable,
@@ -48,7 +52,21 @@ export async function readElfLayout(path: string): Promise<ElfLayout | null> {
         filesz: Number(ph.readBigUInt64LE(o + 32)),
       });
     }
-    return { type: eType === 2 ? 'exec' : 'dyn', segments };
+    // A stripped library (as distributions ship them) has no .symtab: `nm` would find nothing, so only its
+    // dynamic symbols are asked for, one `nm` instead of two.
+    let symtab: boolean | undefined;
+    const shoff = Number(head.readBigUInt64LE(40));
+    const shentsize = head.readUInt16LE(58);
+    const shnum = head.readUInt16LE(60);
+    if (shentsize >= 64 && shnum > 0 && shnum <= MAX_SECTIONS) {
+      const sh = Buffer.alloc(shentsize * shnum);
+      const { bytesRead } = await fh.read(sh, 0, sh.length, shoff);
+      if (bytesRead === sh.length) {
+        symtab = false;
+        for (let i = 0; i < shnum && !symtab; i++) symtab = sh.readUInt32LE(i * shentsize + 4) === SHT_SYMTAB;
+      }
+    }
+    return { type: eType === 2 ? 'exec' : 'dyn', segments, symtab };
   } catch {
     return null;
   } finally {

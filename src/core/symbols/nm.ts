@@ -103,9 +103,10 @@ function run(args: string[], signal?: AbortSignal): Promise<SymbolTable> {
   });
 }
 
-/** The static symbol table, or the dynamic one when the binary is stripped. */
-export async function readSymbols(path: string, signal?: AbortSignal): Promise<SymbolTable> {
+/** The static symbol table, or the dynamic one when the binary is stripped (`symtab: false` says it is). */
+export async function readSymbols(path: string, signal?: AbortSignal, symtab?: boolean): Promise<SymbolTable> {
   return inPool(async () => {
+    if (symtab === false) return run(['-C', '-n', '-S', '-D', path], signal);
     const t = await run(['-C', '-n', '-S', path], signal);
     return t.size > 0 ? t : run(['-C', '-n', '-S', '-D', path], signal);
   });

@@ -67,7 +67,7 @@ export class NativeResolver {
         return;
       }
       try {
-        lib.symbols = await symbolsFor(lib.path, this.signal);
+        lib.symbols = await symbolsFor(lib.path, this.signal, lib.layout.symtab);
         if (lib.symbols.size === 0) this.warn(l10n.t('{0} has no symbols, so its frames are named by offset', lib.path));
       } catch (e) {
         if (e instanceof NmMissingError) this.warn(l10n.t('`nm` (binutils) is not installed: C++ frames are named by library and offset'));
