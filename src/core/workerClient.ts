@@ -7,6 +7,8 @@ import type { WorkerReply, WorkerRequest } from './workerProtocol';
 export interface WorkerLoadOptions {
   sourceMaps?: boolean;
   mapsFile?: string;
+  /** See ImportOptions.untrusted. */
+  untrusted?: boolean;
   onProgress?: (fraction: number) => void;
   /** Aborting terminates the worker: the only way to stop a parser in the middle of a chunk. */
   signal?: AbortSignal;
@@ -76,7 +78,7 @@ export class ImportWorker {
         f(x);
       };
       this.pending = { id, path, resolve: done(resolve), reject: done(reject), onProgress: opts.onProgress };
-      const req: WorkerRequest = { type: 'load', id, path, options: { sourceMaps: opts.sourceMaps, mapsFile: opts.mapsFile } };
+      const req: WorkerRequest = { type: 'load', id, path, options: { sourceMaps: opts.sourceMaps, mapsFile: opts.mapsFile, untrusted: opts.untrusted } };
       this.worker.postMessage(req);
     });
   }

@@ -5,7 +5,7 @@ export interface WorkerRequest {
   type: 'load';
   id: number;
   path: string;
-  options: { sourceMaps?: boolean; mapsFile?: string };
+  options: { sourceMaps?: boolean; mapsFile?: string; untrusted?: boolean };
 }
 
 /** What it answers: progress in whole percents, then exactly one `done` or `error` per request. */

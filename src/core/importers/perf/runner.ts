@@ -19,6 +19,7 @@ export function perfScriptArgs(file: string, fields = PERF_SCRIPT_FIELDS): strin
  * frames from `/tmp/perf-<pid>.map` itself, so this must run before those maps are cleaned up.
  */
 export async function loadPerfData(file: string, opts: ImportOptions, perfPath = process.env.NODE_FLAME_PERF || 'perf'): Promise<Profile> {
+  if (opts.untrusted) throw new ProfileError(l10n.t('a perf.data file is read by running "perf script" on it, which Node Flame does only in a trusted workspace. Trust this folder, or open the output of "perf script" instead.'), file);
   const restored = await restoreSavedPerfMaps(dirname(file));
   try {
     return await loadPerfDataOnce(file, opts, perfPath);

@@ -35,7 +35,11 @@ export class NativeResolver {
   private loads: Promise<void>[] = [];
   private readonly cache = new Map<number, NativeHit | null>();
 
-  constructor(private readonly signal?: AbortSignal) {}
+  constructor(
+    private readonly signal?: AbortSignal,
+    /** False in an untrusted workspace: `nm` is not run on the binaries a log names. */
+    private readonly runNm = true,
+  ) {}
 
   /** `shared-library` lines repeat per executable segment: one library spans them all. */
   addLibrary(path: string, start: number, end: number): void {
@@ -64,6 +68,10 @@ export class NativeResolver {
       }
       if (!lib.layout) {
         this.warn(l10n.t('{0}: not found or not an ELF file here, so its frames are named by offset', lib.path));
+        return;
+      }
+      if (!this.runNm) {
+        this.warn(l10n.t('C++ symbols are not read in an untrusted workspace (Node Flame does not run nm on the libraries a log names there): C++ frames are named by library and offset'));
         return;
       }
       try {
