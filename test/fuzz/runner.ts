@@ -111,6 +111,8 @@ function save(dir: string, f: Failure, seed: Seed, bytes: Buffer, fuzzSeed: numb
 interface Slot {
   worker: ImportWorker;
   file: string;
+  /** Source maps are looked up only where a case names special files (the paths they make the importer read). */
+  sourceMaps?: boolean;
 }
 
 export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
@@ -134,7 +136,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<'hang'>((resolve) => (timer = setTimeout(() => resolve('hang'), hangMs)));
     try {
-      const r = await Promise.race([slot.worker.load(slot.file, { sourceMaps: false }).then((profile) => ({ profile }), (error: Error) => ({ error })), limit]);
+      const r = await Promise.race([slot.worker.load(slot.file, { sourceMaps: !!slot.sourceMaps }).then((profile) => ({ profile }), (error: Error) => ({ error })), limit]);
       const ms = performance.now() - start;
       if (r === 'hang') {
         await slot.worker.terminate();
@@ -162,6 +164,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
         // Keep the seed's extension: importers sniff content, but people also name files.
         slot.file = join(tmp, `case-${k}-${basename(seed.name)}`);
         writeFileSync(slot.file, bytes);
+        slot.sourceMaps = ops.some((op) => op.startsWith('special-file'));
         let r = await attempt(slot);
         if (!r.hang && r.ms > slowMs) r = await attempt(slot); // a loaded machine gets a second chance
         res.cases++;
