@@ -6,7 +6,7 @@ import { ImportCancelled, loadProfileInWorker } from '../core/workerClient';
 export interface WorkerImportOptions {
   /** Show a cancellable notification with % read (big files). */
   notify: boolean;
-  /** The worker is ended when it reports no progress for this long. */
+  /** The worker is ended when it has been stuck this long: no heartbeat and no progress. */
   idleTimeoutMs: number;
   untrusted: boolean;
 }
@@ -17,7 +17,7 @@ export class ImportTimedOut extends Error {}
 /**
  * Imports off the extension host thread. Cancel (big files) ends the worker at once and rejects with VS
  * Code's CancellationError (one class for both bundles), which callers do not report as a failure. A
- * worker that stops making progress is ended too, and that is reported (ImportTimedOut).
+ * worker that is stuck (its event loop sends no heartbeat) is ended too, and that is reported (ImportTimedOut).
  */
 export async function loadInWorker(path: string, opts: WorkerImportOptions): Promise<Profile> {
   const name = basename(path);
@@ -44,11 +44,11 @@ export async function loadInWorker(path: string, opts: WorkerImportOptions): Pro
     arm();
     try {
       // Bundled next to dist/extension.js by scripts/build.mjs.
-      return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { signal: ac.signal, onProgress, untrusted: opts.untrusted }, vscode.l10n.bundle);
+      return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { signal: ac.signal, onProgress, onAlive: arm, untrusted: opts.untrusted }, vscode.l10n.bundle);
     } catch (e) {
       if (e instanceof ImportCancelled && timedOut) {
         const secs = String(Math.round(opts.idleTimeoutMs / 1000));
-        throw new ImportTimedOut(vscode.l10n.t('Node Flame stopped reading {0}: it made no progress for {1} s (setting nodeFlame.importTimeoutSeconds). The file may be damaged or built to be slow to read.', name, secs));
+        throw new ImportTimedOut(vscode.l10n.t('Node Flame stopped reading {0}: its reader was stuck for {1} s (setting nodeFlame.importTimeoutSeconds). The file may be damaged or built to be slow to read.', name, secs));
       }
       if (e instanceof ImportCancelled) throw new vscode.CancellationError();
       throw e;

@@ -9,8 +9,9 @@ const IMPORT_TIMEOUT_SECONDS = 60;
 
 /**
  * Every import runs in a worker, whatever the file's size: a file's content must never be able to freeze
- * the extension host. Big files show a cancellable % notification; any import that makes no progress for
- * `nodeFlame.importTimeoutSeconds` is stopped. In an untrusted workspace no outside tool (nm, perf) runs.
+ * the extension host. Big files show a cancellable % notification; an import whose worker is stuck (no
+ * heartbeat: a parse that never yields) for `nodeFlame.importTimeoutSeconds` is stopped; a slow one that
+ * waits on tools (nm for hundreds of libraries) goes on. In an untrusted workspace no outside tool (nm, perf) runs.
  */
 export async function readProfile(path: string): Promise<Profile> {
   const seconds = vscode.workspace.getConfiguration('nodeFlame').get<number>('importTimeoutSeconds', IMPORT_TIMEOUT_SECONDS);
