@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AnyMap, TraceMap } from '@jridgewell/trace-mapping';
-import { applySourceMaps, SourceMapCache } from './sourcemaps';
+import { applySourceMaps, MAX_MAP_BYTES, SourceMapCache } from './sourcemaps';
+import { readNamedText } from './namedFiles';
 import { fileUrlToPathAnyOs } from './paths';
 import type { Profile } from './model';
 
@@ -53,7 +53,7 @@ export class AnnouncedMapCache extends SourceMapCache {
       else if (/^file:/i.test(ref) || !/^[a-z][a-z\d+.-]+:/i.test(ref)) {
         const remote = /^file:/i.test(ref) ? fileUrlToPathAnyOs(ref) : resolve(dirname(file), ref);
         const local = existsSync(remote) ? remote : (this.mapPath(remote) ?? remote);
-        json = await readFile(local, 'utf8').catch(() => null);
+        json = await readNamedText(local, { maxBytes: MAX_MAP_BYTES }).catch(() => null);
         mapUrl = pathToFileURL(local).href;
       }
       if (!json) return null;
@@ -95,9 +95,7 @@ export async function readAnnouncedSourceMaps(profilePath: string): Promise<Reco
   const file = join(dirname(profilePath), ANNOUNCED_MAPS_FILE);
   if (basename(profilePath) === ANNOUNCED_MAPS_FILE) return {};
   try {
-    const st = await stat(file);
-    if (!st.isFile() || st.size > MAX_ANNOUNCED_BYTES) return {};
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    const parsed = JSON.parse(await readNamedText(file, { maxBytes: MAX_ANNOUNCED_BYTES })) as unknown;
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
   } catch {
     return {};

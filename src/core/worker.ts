@@ -24,7 +24,10 @@ if (port) {
       post({ type: 'progress', id: req.id, fraction: pct / 100 });
     };
     const t0 = performance.now();
-    loadProfile(req.path, { ...req.options, onProgress }).then(
+    const heartbeat = setInterval(() => post({ type: 'alive', id: req.id }), 1000);
+    loadProfile(req.path, { ...req.options, onProgress })
+      .finally(() => clearInterval(heartbeat))
+      .then(
       (profile) => {
         const { packed, transfer } = packProfile(profile);
         post({ type: 'done', id: req.id, profile: packed, ms: performance.now() - t0 }, transfer);

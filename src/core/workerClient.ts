@@ -7,7 +7,11 @@ import type { WorkerReply, WorkerRequest } from './workerProtocol';
 export interface WorkerLoadOptions {
   sourceMaps?: boolean;
   mapsFile?: string;
+  /** See ImportOptions.untrusted. */
+  untrusted?: boolean;
   onProgress?: (fraction: number) => void;
+  /** Called on each heartbeat of the worker (about once a second while it is not stuck). */
+  onAlive?: () => void;
   /** Aborting terminates the worker: the only way to stop a parser in the middle of a chunk. */
   signal?: AbortSignal;
 }
@@ -30,7 +34,7 @@ export class ImportCancelled extends Error {
 export class ImportWorker {
   private readonly worker: Worker;
   private seq = 0;
-  private pending?: { id: number; path: string; resolve: (p: Profile) => void; reject: (e: Error) => void; onProgress?: (f: number) => void };
+  private pending?: { id: number; path: string; resolve: (p: Profile) => void; reject: (e: Error) => void; onProgress?: (f: number) => void; onAlive?: () => void };
   private dead?: Error;
 
   /** `l10nBundle`: the host's translations, so the worker's warnings and errors speak the UI's language. */
@@ -45,6 +49,7 @@ export class ImportWorker {
     const p = this.pending;
     if (!p || m.id !== p.id) return;
     if (m.type === 'progress') return p.onProgress?.(m.fraction);
+    if (m.type === 'alive') return p.onAlive?.();
     this.pending = undefined;
     if (m.type === 'done') return p.resolve(unpackProfile(m.profile));
     if (m.profileError) return p.reject(new ProfileError(m.message, m.file));
@@ -75,8 +80,8 @@ export class ImportWorker {
         opts.signal?.removeEventListener('abort', onAbort);
         f(x);
       };
-      this.pending = { id, path, resolve: done(resolve), reject: done(reject), onProgress: opts.onProgress };
-      const req: WorkerRequest = { type: 'load', id, path, options: { sourceMaps: opts.sourceMaps, mapsFile: opts.mapsFile } };
+      this.pending = { id, path, resolve: done(resolve), reject: done(reject), onProgress: opts.onProgress, onAlive: opts.onAlive };
+      const req: WorkerRequest = { type: 'load', id, path, options: { sourceMaps: opts.sourceMaps, mapsFile: opts.mapsFile, untrusted: opts.untrusted } };
       this.worker.postMessage(req);
     });
   }

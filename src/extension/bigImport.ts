@@ -3,35 +3,62 @@ import { basename, join } from 'node:path';
 import type { Profile } from '../core/model';
 import { ImportCancelled, loadProfileInWorker } from '../core/workerClient';
 
+export interface WorkerImportOptions {
+  /** Show a cancellable notification with % read (big files). */
+  notify: boolean;
+  /** The worker is ended when it has been stuck this long: no heartbeat and no progress. */
+  idleTimeoutMs: number;
+  untrusted: boolean;
+}
+
+/** Raised when the watchdog stopped an import; its message says why, for the tab or the notification. */
+export class ImportTimedOut extends Error {}
+
 /**
- * Imports off the extension host thread, showing % read; Cancel ends the worker at once and rejects with
- * VS Code's CancellationError (one class for both bundles), which callers do not report as a failure.
+ * Imports off the extension host thread. Cancel (big files) ends the worker at once and rejects with VS
+ * Code's CancellationError (one class for both bundles), which callers do not report as a failure. A
+ * worker that is stuck (its event loop sends no heartbeat) is ended too, and that is reported (ImportTimedOut).
  */
-export function loadInWorker(path: string): Promise<Profile> {
+export async function loadInWorker(path: string, opts: WorkerImportOptions): Promise<Profile> {
   const name = basename(path);
+  const run = async (progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken) => {
+    const ac = new AbortController();
+    const sub = token?.onCancellationRequested(() => ac.abort());
+    let timedOut = false;
+    let watchdog: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        timedOut = true;
+        ac.abort();
+      }, opts.idleTimeoutMs);
+    };
+    let shown = 0;
+    const onProgress = (f: number) => {
+      const pct = Math.floor(f * 100);
+      if (pct <= shown) return;
+      arm();
+      progress?.report({ increment: pct - shown, message: `${pct}%` });
+      shown = pct;
+    };
+    arm();
+    try {
+      // Bundled next to dist/extension.js by scripts/build.mjs.
+      return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { signal: ac.signal, onProgress, onAlive: arm, untrusted: opts.untrusted }, vscode.l10n.bundle);
+    } catch (e) {
+      if (e instanceof ImportCancelled && timedOut) {
+        const secs = String(Math.round(opts.idleTimeoutMs / 1000));
+        throw new ImportTimedOut(vscode.l10n.t('Node Flame stopped reading {0}: its reader was stuck for {1} s (setting nodeFlame.importTimeoutSeconds). The file may be damaged or built to be slow to read.', name, secs));
+      }
+      if (e instanceof ImportCancelled) throw new vscode.CancellationError();
+      throw e;
+    } finally {
+      clearTimeout(watchdog);
+      sub?.dispose();
+    }
+  };
+  if (!opts.notify) return run();
   return Promise.resolve(
-    vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Node Flame: reading {0}', name), cancellable: true },
-      async (progress, token) => {
-        const ac = new AbortController();
-        const sub = token.onCancellationRequested(() => ac.abort());
-        let shown = 0;
-        const onProgress = (f: number) => {
-          const pct = Math.floor(f * 100);
-          if (pct <= shown) return;
-          progress.report({ increment: pct - shown, message: `${pct}%` });
-          shown = pct;
-        };
-        try {
-          // Bundled next to dist/extension.js by scripts/build.mjs.
-          return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { signal: ac.signal, onProgress }, vscode.l10n.bundle);
-        } catch (e) {
-          if (e instanceof ImportCancelled) throw new vscode.CancellationError();
-          throw e;
-        } finally {
-          sub.dispose();
-        }
-      },
-    ),
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Node Flame: reading {0}', name), cancellable: true }, (progress, token) => run(progress, token)),
   );
 }

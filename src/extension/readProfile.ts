@@ -1,10 +1,23 @@
 // Loaded on the first profile opened (see ProfileStore.load): the importers stay out of activation.
+import * as vscode from 'vscode';
 import type { Profile } from '../core/model';
-import { loadProfile } from '../core/importers';
 import { loadInWorker } from './bigImport';
 import { isLargeProfile } from './largeProfile';
 
-/** Big files parse in a worker: the editor stays responsive and the user can cancel. */
+/** Default of `nodeFlame.importTimeoutSeconds`. */
+const IMPORT_TIMEOUT_SECONDS = 60;
+
+/**
+ * Every import runs in a worker, whatever the file's size: a file's content must never be able to freeze
+ * the extension host. Big files show a cancellable % notification; an import whose worker is stuck (no
+ * heartbeat: a parse that never yields) for `nodeFlame.importTimeoutSeconds` is stopped; a slow one that
+ * waits on tools (nm for hundreds of libraries) goes on. In an untrusted workspace no outside tool (nm, perf) runs.
+ */
 export async function readProfile(path: string): Promise<Profile> {
-  return (await isLargeProfile(path)) ? loadInWorker(path) : loadProfile(path);
+  const seconds = vscode.workspace.getConfiguration('nodeFlame').get<number>('importTimeoutSeconds', IMPORT_TIMEOUT_SECONDS);
+  return loadInWorker(path, {
+    notify: await isLargeProfile(path),
+    idleTimeoutMs: Math.max(1, Number.isFinite(seconds) ? seconds : IMPORT_TIMEOUT_SECONDS) * 1000,
+    untrusted: !vscode.workspace.isTrusted,
+  });
 }

@@ -2,7 +2,8 @@
 // request leaves), and a big file imports with % progress and stops at once when cancelled.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame, Request } from 'playwright-core';
@@ -174,6 +175,87 @@ test('hostile names stay text in every format; a big import shows progress and c
     failed = false;
   } finally {
     vs.page.off('request', onRequest);
+    await vs.close({ failed });
+    if (!failed) rmSync(ws, { recursive: true, force: true });
+  }
+});
+
+/** CPU seconds the extension host's main thread (not its workers) has used so far. */
+function mainThreadCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+test('hostile files load off the main thread: typing stays quick, each ends in a message or a drawn profile', { timeout: 900_000 }, async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-hostile-files-'));
+  writeFileSync(join(ws, 'notes.txt'), '\n');
+  // Findings 1 and 2's shapes (the folded frame parser took 80 s, the perf script header regex 39 s): names
+  // holding long runs of spaces; 32K each, so the first lines fit in the 64 KiB the format is told from.
+  writeFileSync(join(ws, 'spaces.folded'), Array.from({ length: 40 }, (_, i) => `main;a${' '.repeat(32768)}x${i} 1`).join('\n') + '\n');
+  writeFileSync(join(ws, 'spaces.perf'), Array.from({ length: 40 }, (_, i) => `a${' '.repeat(32768)}x 4242/4242 100.${String(i).padStart(6, '0')}: 1001001 cpu-clock:\n\t    7f0000001000 f (/tmp/perf-4242.map)\n`).join('\n') + '\n');
+  // A log naming 300 libraries (nm for each, in a pool) plus a FIFO and a folder as libraries.
+  const lib = ['/usr/lib/x86_64-linux-gnu/libuuid.so.1', '/lib/x86_64-linux-gnu/libuuid.so.1'].find((p) => existsSync(p));
+  mkdirSync(join(ws, 'libs'));
+  const libs = lib ? Array.from({ length: 300 }, (_, i) => (copyFileSync(lib, join(ws, 'libs', `l${i}.so`)), join(ws, 'libs', `l${i}.so`))) : [];
+  execFileSync('mkfifo', [join(ws, 'libs', 'fifo.so')]);
+  mkdirSync(join(ws, 'libs', 'dir.so'));
+  libs.push(join(ws, 'libs', 'fifo.so'), join(ws, 'libs', 'dir.so'));
+  const log = ['v8-version,11,3,244,8,-node.38,0', 'v8-platform,linux,linux'];
+  libs.forEach((p, i) => log.push(`shared-library,${p},0x${(0x7f0000000000 + i * 0x100000).toString(16)},0x${(0x7f0000000000 + i * 0x100000 + 0x40000).toString(16)},0`));
+  log.push('shared-library-end', 'profiler,begin,1000');
+  libs.forEach((_, i) => log.push(`tick,0x${(0x7f0000000000 + i * 0x100000 + 0x3000).toString(16)},${2000 + i},0,0x0,0`));
+  writeFileSync(join(ws, 'libs-v8.log'), log.join('\n') + '\n');
+  // A profile path that is a FIFO behind a symlink, as a cloned repository could hold.
+  execFileSync('mkfifo', [join(ws, 'pipe')]);
+  symlinkSync(join(ws, 'pipe'), join(ws, 'pipe-v8.log'));
+
+  const vs = await startVSCode({ workspace: ws, name: 'hostile-files', settings: { 'nodeFlame.importTimeoutSeconds': 5 } });
+  let failed = true;
+  try {
+    await vs.waitForCommand(SHOW);
+    const host = extensionHostPid(vs);
+    for (const file of ['spaces.folded', 'spaces.perf', 'libs-v8.log']) {
+      await vs.openFile(file);
+      const t0 = Date.now();
+      const cpu0 = mainThreadCpuSeconds(host);
+      // The profile's tab keeps loading while another editor is typed into.
+      await vs.openFile('notes.txt');
+      await vs.page.locator('.part.editor .editor-instance .view-lines').first().click();
+      await vs.page.waitForTimeout(300);
+      const lags: number[] = [];
+      for (let k = 0; k < 5; k++) {
+        const word = `w${k}${file.length}x`;
+        await vs.page.keyboard.type(word);
+        const t = Date.now();
+        await vs.page.waitForFunction((w) => document.querySelector('.part.editor .editor-instance .view-lines')?.textContent?.includes(w), word, { timeout: 10_000, polling: 10 });
+        lags.push(Date.now() - t);
+        await vs.page.waitForTimeout(300);
+      }
+      await vs.page.locator(`.part.editor .tab[data-resource-name="${file}"]`).click();
+      // Either the flame graph or the tab's message page, whichever the import ends in.
+      const frame = await vs.webviewFrame('svg g.frame, h2', 180_000);
+      const ms = Date.now() - t0;
+      const busy = mainThreadCpuSeconds(host) - cpu0;
+      const drawn = await frame.locator('svg g.frame').count();
+      const message = drawn ? '' : (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+      console.log(`[e2e] ${file}: ${drawn ? `${drawn} frames drawn` : `message "${message}"`} after ${ms} ms; typing lag ${lags.join(', ')} ms; extension host main thread ${busy.toFixed(2)} CPU s meanwhile`);
+      assert.ok(Math.max(...lags) < 200, `typed text showed after ${Math.max(...lags)} ms`);
+      assert.ok(busy < Math.max(1, (ms / 1000) * 0.3), `the extension host's main thread was busy ${busy.toFixed(2)} s of ${(ms / 1000).toFixed(1)} s`);
+      if (!drawn) assert.match(message, /Node Flame cannot open this file.*(stuck for 5 s|not a profile|cannot read)/);
+      await vs.runCommand('View: Close All Editors');
+    }
+    // The FIFO: refused at once with the reason, in the notification of the Show command.
+    const t1 = Date.now();
+    await vs.runCommand(SHOW);
+    await vs.quickInputAnswer(join(ws, 'pipe-v8.log'));
+    const toast = vs.page.locator('.notifications-toasts .notification-toast', { hasText: 'pipe-v8.log' });
+    await toast.waitFor({ timeout: 30_000 });
+    const text = await toast.innerText();
+    console.log(`[e2e] pipe-v8.log (a FIFO): "${text.replace(/\s+/g, ' ')}" after ${Date.now() - t1} ms`);
+    assert.match(text, /pipe \(FIFO\)/);
+    failed = false;
+  } finally {
     await vs.close({ failed });
     if (!failed) rmSync(ws, { recursive: true, force: true });
   }

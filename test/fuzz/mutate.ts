@@ -1,5 +1,6 @@
 // Mutations of real profile files: byte-level damage, line and field shuffles, hostile numbers and
 // structure. Deterministic from (seed, case number), so any case can be made again.
+import { specialFileMutation } from './specialFiles';
 
 export type SeedFormat = 'v8log' | 'cpuprofile' | 'perf' | 'folded';
 
@@ -498,7 +499,9 @@ export function mutate(s: Seed, fuzzSeed: number, n: number): { bytes: Buffer; o
   const rounds = 1 + int(r, 3);
   for (let k = 0; k < rounds; k++) {
     const shape = r() < 0.08;
-    if (s.format === 'cpuprofile' && k === 0 && r() < 0.6) {
+    // One case in 20 of each seed (cases rotate through the seeds) names special files (FIFOs, devices, folders).
+    if (k === 0 && (n >> 2) % 20 === 19) text = specialFileMutation(r, s.format, text, ops);
+    else if (s.format === 'cpuprofile' && k === 0 && r() < 0.6) {
       let json = parsedJson.get(s.bytes);
       if (json === undefined) parsedJson.set(s.bytes, (json = JSON.parse(s.bytes.toString('utf8'))));
       text = utf8bin(shape ? jsonShapeMutation(r, json, ops) : jsonMutation(r, json, ops));

@@ -127,6 +127,8 @@ function save(dir: string, f: Failure, seed: Seed, bytes: Buffer, fuzzSeed: numb
 interface Slot {
   worker: ImportWorker;
   file: string;
+  /** Source maps are looked up only where a case names special files (the paths they make the importer read). */
+  sourceMaps?: boolean;
 }
 
 export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
@@ -150,7 +152,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<'hang'>((resolve) => (timer = setTimeout(() => resolve('hang'), hangMs)));
     try {
-      const r = await Promise.race([slot.worker.load(slot.file, { sourceMaps: false }).then((profile) => ({ profile }), (error: Error) => ({ error })), limit]);
+      const r = await Promise.race([slot.worker.load(slot.file, { sourceMaps: !!slot.sourceMaps }).then((profile) => ({ profile }), (error: Error) => ({ error })), limit]);
       const ms = performance.now() - start;
       if (r === 'hang') {
         await slot.worker.terminate();
@@ -180,6 +182,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
         writeFileSync(slot.file, bytes);
         // Reading takes time in proportion to size: 1.5 ms per KiB on top (a 4 MiB case may take 7 s).
         const slowFor = slowMs + (1.5 * bytes.length) / 1024;
+        slot.sourceMaps = ops.some((op) => op.startsWith('special-file'));
         let r = await attempt(slot);
         if (!r.hang && r.ms > slowFor) r = await attempt(slot); // a loaded machine gets a second chance
         res.cases++;

@@ -1,5 +1,4 @@
 import * as l10n from '@vscode/l10n';
-import { open } from 'node:fs/promises';
 import { Profile, ProfileError } from '../model';
 import { cpuprofileImporter } from './cpuprofile';
 import { foldedImporter } from './folded';
@@ -8,6 +7,7 @@ import { v8logImporter } from './v8log';
 import type { ImportOptions, Importer } from './types';
 import { applySourceMaps } from '../sourcemaps';
 import { applyAnnouncedSourceMaps, readAnnouncedSourceMaps } from '../announcedSourceMaps';
+import { NamedFileError, openNamedFile } from '../namedFiles';
 
 export type { ImportOptions, Importer } from './types';
 
@@ -17,8 +17,10 @@ export const importers: Importer[] = [cpuprofileImporter, v8logImporter, perfImp
 export async function readHead(path: string, bytes = 65536): Promise<Buffer> {
   let fh;
   try {
-    fh = await open(path, 'r');
+    // A FIFO, device or folder (a symlink in a cloned repository can name one) is refused before any read.
+    ({ fh } = await openNamedFile(path, { maxBytes: Number.MAX_SAFE_INTEGER }));
   } catch (e) {
+    if (e instanceof NamedFileError) throw new ProfileError(e.message, path);
     throw new ProfileError(`cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, path);
   }
   try {

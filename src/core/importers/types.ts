@@ -8,6 +8,11 @@ export interface ImportOptions {
   onProgress?: (fraction: number) => void;
   /** Extra facts a launcher saved beside the raw file (e.g. `/proc/<pid>/maps`). */
   mapsFile?: string;
+  /**
+   * The file comes from an untrusted workspace: no outside tool runs on what it names or holds (`nm` on
+   * the libraries a log lists, `perf script` on a perf.data), as those parse attacker-chosen binaries.
+   */
+  untrusted?: boolean;
 }
 
 export interface Importer {

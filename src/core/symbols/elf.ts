@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { NamedFileError, openNamedFile } from '../namedFiles';
 
 export interface LoadSegment {
   offset: number;
@@ -11,16 +11,24 @@ export interface ElfLayout {
   /** `exec` links at fixed addresses (non-PIE); `dyn` is relocatable (PIE executables, shared objects). */
   type: 'exec' | 'dyn';
   segments: LoadSegment[];
+  /** Whether a static symbol table (.symtab) is present; undefined when the section headers could not be read. */
+  symtab?: boolean;
 }
 
 const PT_LOAD = 1;
+const SHT_SYMTAB = 2;
+const MAX_SECTIONS = 8192;
 
-/** Reads the ELF64 little-endian program headers; null for anything else (not ELF, 32-bit, unreadable). */
+/**
+ * Reads the ELF64 little-endian program headers; null for anything else (not ELF, 32-bit, unreadable,
+ * missing). A path that is not a regular file (a log may name a folder or a device) throws NamedFileError.
+ */
 export async function readElfLayout(path: string): Promise<ElfLayout | null> {
   let fh;
   try {
-    fh = await open(path, 'r');
-  } catch {
+    ({ fh } = await openNamedFile(path, { maxBytes: Number.MAX_SAFE_INTEGER }));
+  } catch (e) {
+    if (e instanceof NamedFileError && e.reason !== 'missing' && e.reason !== 'unreadable') throw e;
     return null;
   }
   try {
@@ -44,7 +52,23 @@ export async function readElfLayout(path: string): Promise<ElfLayout | null> {
         filesz: Number(ph.readBigUInt64LE(o + 32)),
       });
     }
-    return { type: eType === 2 ? 'exec' : 'dyn', segments };
+    // A stripped library (as distributions ship them) has no .symtab: `nm` would find nothing, so only its
+    // dynamic symbols are asked for, one `nm` instead of two.
+    let symtab: boolean | undefined;
+    const shoff = Number(head.readBigUInt64LE(40));
+    const shentsize = head.readUInt16LE(58);
+    const shnum = head.readUInt16LE(60);
+    if (shentsize >= 64 && shnum > 0 && shnum <= MAX_SECTIONS) {
+      const sh = Buffer.alloc(shentsize * shnum);
+      const { bytesRead } = await fh.read(sh, 0, sh.length, shoff);
+      if (bytesRead === sh.length) {
+        symtab = false;
+        for (let i = 0; i < shnum && !symtab; i++) symtab = sh.readUInt32LE(i * shentsize + 4) === SHT_SYMTAB;
+      }
+    }
+    return { type: eType === 2 ? 'exec' : 'dyn', segments, symtab };
+  } catch {
+    return null;
   } finally {
     await fh.close();
   }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { SymbolTable, SymbolTableBuilder } from './table';
 
@@ -48,6 +49,27 @@ export function parseNm(text: string): NmRow[] {
   return rows;
 }
 
+/** `nm` runs at most this many at once: a log may list hundreds of libraries. */
+export const NM_POOL_SIZE = Math.max(1, availableParallelism());
+/** An `nm` that has not finished by then (a huge or hostile binary) is killed; its library goes without symbols. */
+const NM_TIMEOUT_MS = 120_000;
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function inPool<T>(job: () => Promise<T>): Promise<T> {
+  if (running >= NM_POOL_SIZE) await new Promise<void>((r) => waiting.push(r));
+  else running++;
+  try {
+    return await job();
+  } finally {
+    // The slot passes straight to the next waiter, so `running` never overshoots.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 /**
  * Runs `nm` and folds its output into a table as it streams: node's symbols are ~15 MB of text,
  * which held whole (and split into 100k strings) cost more memory than the profile being read.
@@ -55,6 +77,10 @@ export function parseNm(text: string): NmRow[] {
 function run(args: string[], signal?: AbortSignal): Promise<SymbolTable> {
   return new Promise((resolve, reject) => {
     const child = spawn('nm', args, { stdio: ['ignore', 'pipe', 'ignore'], signal });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`nm did not finish within ${NM_TIMEOUT_MS / 1000} s`));
+    }, NM_TIMEOUT_MS);
     const table = new SymbolTableBuilder();
     const decoder = new StringDecoder('utf8');
     let carry = '';
@@ -68,16 +94,20 @@ function run(args: string[], signal?: AbortSignal): Promise<SymbolTable> {
       carry = start === 0 ? carry + text : text.slice(start);
     };
     child.stdout.on('data', (b: Buffer) => feed(decoder.write(b)));
-    child.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ENOENT' ? new NmMissingError('nm not found') : e));
+    child.on('error', (e: NodeJS.ErrnoException) => (clearTimeout(timer), reject(e.code === 'ENOENT' ? new NmMissingError('nm not found') : e)));
     child.on('close', () => {
+      clearTimeout(timer);
       feed(decoder.end() + '\n');
       resolve(table.build());
     });
   });
 }
 
-/** The static symbol table, or the dynamic one when the binary is stripped. */
-export async function readSymbols(path: string, signal?: AbortSignal): Promise<SymbolTable> {
-  const t = await run(['-C', '-n', '-S', path], signal);
-  return t.size > 0 ? t : run(['-C', '-n', '-S', '-D', path], signal);
+/** The static symbol table, or the dynamic one when the binary is stripped (`symtab: false` says it is). */
+export async function readSymbols(path: string, signal?: AbortSignal, symtab?: boolean): Promise<SymbolTable> {
+  return inPool(async () => {
+    if (symtab === false) return run(['-C', '-n', '-S', '-D', path], signal);
+    const t = await run(['-C', '-n', '-S', path], signal);
+    return t.size > 0 ? t : run(['-C', '-n', '-S', '-D', path], signal);
+  });
 }

@@ -44,6 +44,7 @@ export class FileNames implements NameStore {
 
   read(i: number): string {
     const len = this.offsets[i + 1] - this.offsets[i];
+    if (!(len >= 0)) return '';
     const buf = Buffer.allocUnsafe(len);
     let fd = -1;
     try {

@@ -1,7 +1,8 @@
 // Loaded with the first active profile (HotspotState.load): nothing here runs at activation.
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { MAX_RUN_JSON_BYTES, readNamedTextSync } from '../../core/namedFiles';
 import { join } from 'node:path';
 import { buildHotspots, functionStillAt, type FileHotspots, type HotspotIndex } from '../../core/model/hotspots';
 import { SourceFileMatcher, caseInsensitiveFs, pathKey } from '../../core/model/sourceFiles';
@@ -93,7 +94,8 @@ function profileTakenMs(loaded: LoadedProfile): number | undefined {
 
 function runStart(runDir: string): number | undefined {
   try {
-    const run = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { startedAt?: unknown; startTime?: unknown };
+    // A FIFO or device named run.json would block the extension host: only a regular file is read.
+    const run = JSON.parse(readNamedTextSync(join(runDir, 'run.json'), MAX_RUN_JSON_BYTES)) as { startedAt?: unknown; startTime?: unknown };
     for (const v of [run.startedAt, run.startTime]) {
       const ms = typeof v === 'number' ? v : typeof v === 'string' ? Date.parse(v) : NaN;
       // Only wall-clock times: a monotonic microsecond counter is not comparable with mtimes.

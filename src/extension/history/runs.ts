@@ -1,5 +1,6 @@
 // Run folders on disk (`.nodeflame/<YYYYMMDD-HHMMSS>-<mode>/`), without VS Code, so tests can read them.
-import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { MAX_RUN_JSON_BYTES, NamedFileError, readNamedText } from '../../core/namedFiles';
 import { basename, join } from 'node:path';
 import { functionStats, type Profile } from '../../core/model';
 import { RUNS_DIR } from './runsDir';
@@ -56,7 +57,7 @@ export async function readRun(dir: string, name: string): Promise<RunInfo | unde
   }
   let run: Record<string, unknown> = {};
   try {
-    run = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as Record<string, unknown>;
+    run = JSON.parse(await readNamedText(join(dir, 'run.json'), { maxBytes: MAX_RUN_JSON_BYTES })) as Record<string, unknown>;
   } catch {
     // A run still being written, or a folder someone made by hand: list it from its files alone.
   }
@@ -121,10 +122,10 @@ export async function saveSummary(dir: string, summary: RunSummary): Promise<voi
   const path = join(dir, 'run.json');
   let run: Record<string, unknown> = {};
   try {
-    run = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    run = JSON.parse(await readNamedText(path, { maxBytes: MAX_RUN_JSON_BYTES })) as Record<string, unknown>;
   } catch (e) {
     // Never replace a run.json we could not parse: it may be mid-write by the launcher.
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return;
+    if (!(e instanceof NamedFileError && e.reason === 'missing')) return;
   }
   run.summary = summary;
   const tmp = `${path}.${process.pid}.tmp`;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Frame } from '../../core/model/frame';
@@ -41,7 +41,8 @@ export async function resolveSourceUri(file: string): Promise<vscode.Uri | undef
       return undefined;
     }
   }
-  if (isAbsolute(path) && existsSync(path)) return vscode.Uri.file(path);
+  // Only a regular file: a FIFO or device a profile names would hang whoever reads it.
+  if (isAbsolute(path) && statSync(path, { throwIfNoEntry: false })?.isFile()) return vscode.Uri.file(path);
   const segs = path.split(/[\\/]+/).filter(Boolean);
   const name = segs[segs.length - 1];
   if (!name || !vscode.workspace.workspaceFolders?.length) return undefined;

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { copyFile, readdir, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { ProfileError, type Profile } from '../../model';
 import type { ImportOptions } from '../types';
 import { PerfScriptParser } from './parser';
+import { JitFrameNamer, savedJitMaps, type JitMap } from './jitMaps';
 
 /** Only what the model uses: no `symoff`, so perf prints less and we parse less. */
 export const PERF_SCRIPT_FIELDS = ['comm', 'pid', 'tid', 'time', 'period', 'event', 'ip', 'sym', 'dso'];
@@ -16,42 +16,19 @@ export function perfScriptArgs(file: string, fields = PERF_SCRIPT_FIELDS): strin
 
 /**
  * Runs `perf script` on a perf.data file and parses its output as it arrives. perf resolves JIT
- * frames from `/tmp/perf-<pid>.map` itself, so this must run before those maps are cleaned up.
+ * frames from `/tmp/perf-<pid>.map` itself while those exist; a run reopened later has them only in its
+ * folder, and the frames perf leaves unnamed are named from there (nothing is copied into the shared /tmp).
  */
 export async function loadPerfData(file: string, opts: ImportOptions, perfPath = process.env.NODE_FLAME_PERF || 'perf'): Promise<Profile> {
-  const restored = await restoreSavedPerfMaps(dirname(file));
-  try {
-    return await loadPerfDataOnce(file, opts, perfPath);
-  } finally {
-    await Promise.all(restored.map((m) => unlink(m).catch(() => undefined)));
-  }
+  if (opts.untrusted) throw new ProfileError(l10n.t('a perf.data file is read by running "perf script" on it, which Node Flame does only in a trusted workspace. Trust this folder, or open the output of "perf script" instead.'), file);
+  const maps = await savedJitMaps(dirname(file));
+  return loadPerfDataOnce(file, opts, perfPath, maps);
 }
 
-/**
- * perf only looks for JIT symbols in `/tmp/perf-<pid>.map`, which a run removes once processed. The
- * launcher keeps copies in the run folder: put back the ones that are gone, for the length of one
- * `perf script`, so a run reopened later still names its JavaScript frames. Returns what to remove.
- */
-async function restoreSavedPerfMaps(dir: string): Promise<string[]> {
-  if (process.platform !== 'linux') return [];
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => /^perf-\d+\.map$/.test(n));
-  const restored: string[] = [];
-  for (const n of names) {
-    const target = join('/tmp', n);
-    try {
-      await copyFile(join(dir, n), target, 1 /* COPYFILE_EXCL: never replace a live map */);
-      restored.push(target);
-    } catch {
-      // Present already (the run is still being processed) or /tmp not writable: perf uses what is there.
-    }
-  }
-  return restored;
-}
-
-async function loadPerfDataOnce(file: string, opts: ImportOptions, perfPath: string): Promise<Profile> {
+async function loadPerfDataOnce(file: string, opts: ImportOptions, perfPath: string, maps: Map<number, JitMap>): Promise<Profile> {
   let fields = PERF_SCRIPT_FIELDS;
   for (;;) {
-    const r = await runOnce(file, opts, perfPath, fields);
+    const r = await runOnce(file, opts, perfPath, fields, maps);
     if ('profile' in r) return r.profile;
     // Recordings made with a fixed period (`-c`) or without timestamps cannot print those fields.
     const missing = /Cannot print '(\w+)' field/.exec(r.stderr)?.[1];
@@ -65,12 +42,13 @@ async function loadPerfDataOnce(file: string, opts: ImportOptions, perfPath: str
 
 type RunResult = { profile: Profile } | { code: number | null; stderr: string };
 
-function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: string[]): Promise<RunResult> {
+function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: string[], maps: Map<number, JitMap>): Promise<RunResult> {
   const { signal, onProgress } = opts;
   signal?.throwIfAborted();
   return new Promise<RunResult>((resolve, reject) => {
     const child = spawn(perfPath, perfScriptArgs(file, fields), { stdio: ['ignore', 'pipe', 'pipe'] });
     const parser = new PerfScriptParser();
+    const namer = maps.size ? new JitFrameNamer(maps) : null;
     let first = NaN;
     let last = NaN;
     parser.onComment = (line) => {
@@ -95,7 +73,7 @@ function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: st
     signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       if (settled) return;
-      parser.push(chunk);
+      parser.push(namer ? namer.push(chunk) : chunk);
       if (onProgress && last > first) onProgress(Math.min(1, Math.max(0, (parser.latestTime - first) / (last - first))));
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -113,6 +91,7 @@ function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: st
     child.on('close', (code) => {
       done(() => {
         if (code !== 0) return resolve({ code, stderr });
+        if (namer) parser.push(namer.end());
         for (const w of warningsFrom(stderr)) parser.builder.warn(w);
         const profile = parser.end();
         onProgress?.(1);

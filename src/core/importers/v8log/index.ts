@@ -35,7 +35,7 @@ async function loadV8Log(path: string, opts: ImportOptions): Promise<Profile> {
   const sizes = await Promise.all(logs.map(async (l) => (await stat(l.path)).size));
   const totalBytes = sizes.reduce((a, b) => a + b, 0) || 1;
   const builder = new ProfileBuilder('v8log', { durationMs: null, mode: 'prof', source: path });
-  const native = new NativeResolver(opts.signal);
+  const native = new NativeResolver(opts.signal, !opts.untrusted);
   const pid = parseLogName(path)?.pid;
 
   const mapsPath = opts.mapsFile ?? procMapsBeside(path);

@@ -41,7 +41,11 @@ export class NativeResolver {
   private loads: Promise<void>[] = [];
   private readonly cache = new Map<number, NativeHit | null>();
 
-  constructor(private readonly signal?: AbortSignal) {}
+  constructor(
+    private readonly signal?: AbortSignal,
+    /** False in an untrusted workspace: `nm` is not run on the binaries a log names. */
+    private readonly runNm = true,
+  ) {}
 
   /** `shared-library` lines repeat per executable segment: one library spans them all. */
   addLibrary(path: string, start: number, end: number): void {
@@ -71,13 +75,23 @@ export class NativeResolver {
 
   private load(lib: Library): Promise<void> {
     return (async () => {
-      lib.layout = await readElfLayout(lib.path);
+      try {
+        lib.layout = await readElfLayout(lib.path);
+      } catch (e) {
+        // A folder or a device named as a library: that library goes without symbols, the import goes on.
+        this.warn(l10n.t('{0}: {1}, so its frames are named by offset', lib.path, (e as Error).message));
+        return;
+      }
       if (!lib.layout) {
         this.warn(l10n.t('{0}: not found or not an ELF file here, so its frames are named by offset', lib.path));
         return;
       }
+      if (!this.runNm) {
+        this.warn(l10n.t('C++ symbols are not read in an untrusted workspace (Node Flame does not run nm on the libraries a log names there): C++ frames are named by library and offset'));
+        return;
+      }
       try {
-        lib.symbols = await symbolsFor(lib.path, this.signal);
+        lib.symbols = await symbolsFor(lib.path, this.signal, lib.layout.symtab);
         if (lib.symbols.size === 0) this.warn(l10n.t('{0} has no symbols, so its frames are named by offset', lib.path));
       } catch (e) {
         if (e instanceof NmMissingError) this.warn(l10n.t('`nm` (binutils) is not installed: C++ frames are named by library and offset'));

@@ -1,4 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readNamedText } from '../../namedFiles';
+
+/** A process's maps are some KB; a file far larger than this is not one. */
+const MAX_MAPS_BYTES = 64 * 1024 * 1024;
 
 export interface Mapping {
   start: number;
@@ -21,7 +24,7 @@ export function parseProcMaps(text: string): Mapping[] {
 
 export async function readProcMaps(path: string): Promise<Mapping[] | null> {
   try {
-    return parseProcMaps(await readFile(path, 'utf8'));
+    return parseProcMaps(await readNamedText(path, { maxBytes: MAX_MAPS_BYTES }));
   } catch {
     return null;
   }

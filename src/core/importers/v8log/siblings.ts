@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { regularFile } from '../../namedFiles';
 
 /** `isolate-0x<address>-<pid>[-<n>]-v8[-<tid>].log`, as Node names `--prof` logs. */
 const NAME = /^isolate-(0x[0-9a-f]+)-(\d+)(?:-(\d+))?-v8(?:-\d+)?\.log$/i;
@@ -22,7 +23,8 @@ export async function siblingLogs(path: string): Promise<string[]> {
   const out = [path];
   for (const n of names.sort()) {
     const p = parseLogName(n);
-    if (p && p.pid === me.pid && n !== basename(path)) out.push(join(dirname(path), n));
+    // A FIFO or device with a log's name would block or never end: only regular files join.
+    if (p && p.pid === me.pid && n !== basename(path) && (await regularFile(join(dirname(path), n)))) out.push(join(dirname(path), n));
   }
   return out;
 }
