@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CallTree, functionStats, ProfileBuilder, type Frame, type Profile } from '../../src/core/model';
-import { applyTransform, applyTransforms, inPackage, packageOf, safeRegex, UnsafeRegexError, type Transform } from '../../src/core/model/transforms';
+import { applyTransform, applyTransforms, inPackage, packageOf, safeRegex, sandwich, UnsafeRegexError, type Transform } from '../../src/core/model/transforms';
 import { applyViewOptions } from '../../src/core/model/transform';
 
 /**
@@ -166,4 +166,13 @@ test('safeRegex accepts ordinary patterns and refuses the ones that backtrack wi
     );
   }
   assert.ok(safeRegex('HANDLE').test('handle'), 'case-insensitive');
+});
+
+test('sandwich: callers as a bottom-up tree of stacks cut at the outermost call, callees as the focused tree', () => {
+  const p = sample();
+  const d = sandwich(p.tree, p.frames, fn('d'));
+  assert.deepEqual(dump(d.callers, p.frames), ['d 67', 'd;a 7', 'd;a;main 7', 'd;main 60']);
+  assert.deepEqual(dump(d.callees, p.frames), ['d 67', 'd;a 7']);
+  const a = sandwich(p.tree, p.frames, fn('a'));
+  assert.deepEqual(dump(a.callers, p.frames), ['a 52', 'a;main 52'], 'recursion is counted once, at the outermost call');
 });

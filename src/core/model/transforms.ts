@@ -1,6 +1,7 @@
 import type { CallTree } from './callTree';
 import type { Frame } from './frame';
 import { NameIndex } from './nameIndex';
+import { bottomUp } from './views';
 import type { Profile } from './profile';
 import { sameFunction } from './transform';
 
@@ -322,5 +323,43 @@ export function applyTransforms(profile: Profile, transforms: readonly Transform
           const f = profile.frames.findIndex((x) => x.category === 'program' && x.name === `thread ${th.name}`);
           return { ...th, samples: f >= 0 ? (threadWeight.get(f) ?? 0) : 0 };
         });
-  return { ...profile, meta, tree, threads, timeline: undefined };
+  return { ...profile, meta, tree, threads, timeline: undefined, lineHits: linesStillThere(profile, tree) };
+}
+
+/**
+ * Line heat has no call stacks, so it cannot follow a transform line by line: the files no frame of the new
+ * tree comes from lose theirs (a focus on pbkdf2Sync leaves no heat on the handler that called it).
+ */
+function linesStillThere(profile: Profile, tree: CallTree): Profile['lineHits'] {
+  const files = new Set<string>();
+  const total = tree.total;
+  for (let i = 1; i < tree.count; i++) if (total[i] > 0) files.add(profile.frames[tree.frame[i]].file);
+  const out: Profile['lineHits'] = new Map();
+  for (const [file, lines] of profile.lineHits) if (files.has(file)) out.set(file, lines);
+  return out;
+}
+
+/**
+ * The sandwich's two halves for one function: `callees` is the tree focused on it (its calls merged, it is
+ * the root's only child), `callers` the bottom-up tree of the stacks cut below its outermost call, so the
+ * root's only child is the function and its children are its callers. Frame ids index `frames`.
+ */
+export function sandwich(tree: CallTree, frames: readonly Frame[], fn: FunctionKey): { callers: CallTree; callees: CallTree } {
+  const fnOf = functionIds(frames);
+  const callees = applyTransform(tree, frames, { kind: 'focus-function', fn }, fnOf);
+  const hit = frameMask(frames, (f) => matchesKey(f, fn));
+  // Per input node: the output node of the outermost call of the function on its stack, else -1.
+  const at = new Int32Array(tree.count).fill(-1);
+  const cut = tree.rewrite(
+    (i, p, out) => {
+      const o = at[tree.parent[i]];
+      if (o >= 0) return (at[i] = o);
+      const f = tree.frame[i];
+      const n = out.child(p, hit[f] ? fnOf[f] : f);
+      if (hit[f]) at[i] = n;
+      return n;
+    },
+    { dropRootSelf: true, selfAt: (i, placed) => (at[i] >= 0 ? placed : -1) },
+  );
+  return { callers: bottomUp(withoutEmpty(cut)), callees };
 }
