@@ -84,17 +84,25 @@ test('transforms and the sandwich view: focus, merge, sandwich, export, reload',
     const before = await drawn(frame);
     assert.ok(before.names.includes('pbkdf2Sync') && before.names.includes('handle') && before.names.includes(HANDLER), 'the app is drawn');
     const total = before.root;
+    // The handler's source beside the graph, with its CodeLens: the editor follows the transforms too.
+    await frame.locator(`[data-tree="top"] g.frame[name="${HANDLER}"]`).first().click();
+    const lenses = vs.page.locator('.part.editor .codelens-decoration a', { hasText: /total/ });
+    await lenses.first().waitFor({ state: 'attached', timeout: 30_000 });
+    await frame.click('vscode-button[icon="home"]');
 
     // Focus on pbkdf2Sync: it is the root's only child, at 100 %.
     await onFrame(frame, '[data-tree="top"]', 'pbkdf2Sync', 'Focus on function');
     await chipsAre(frame, ['Focus: pbkdf2Sync']);
+    // app.js is no longer in the tree: its CodeLens goes.
+    await until('no CodeLens on app.js', () => lenses.count(), (n) => n === 0);
     const focused = await until(
       'pbkdf2Sync is the root',
       () => drawn(frame),
       (d) => d.kids.length === 1 && d.kids[0][0] === 'pbkdf2Sync' && d.kids[0][1] === d.root && d.root > 0 && d.root < total && !d.names.includes('handle'),
     );
-    await frame.locator('[data-tree="top"] g.frame[name="pbkdf2Sync"]').first().click();
-    await until('the details say 100 %', () => frame.locator('.details').innerText(), (t) => /Total\s*100(\.0)?%/.test(t));
+    // The hover card (a click would open pbkdf2Sync's source over app.js).
+    await frame.locator('[data-tree="top"] g.frame[name="pbkdf2Sync"]').first().hover();
+    await until('the hover card says 100 %', () => frame.locator('.tooltip').innerText(), (t) => /Total\s*100(\.0)?%/.test(t));
     console.log(`[e2e] focus on pbkdf2Sync: ${focused.root} of ${total} samples, root at 100 %`);
     await vs.screenshot('transforms-focus');
 
@@ -121,6 +129,7 @@ test('transforms and the sandwich view: focus, merge, sandwich, export, reload',
     await frame.locator('.flame-tab .xf-remove').first().click();
     await chipsAre(frame, []);
     await until('the whole profile is back', () => drawn(frame), (d) => d.root === total);
+    await until('the CodeLens is back', () => lenses.count(), (n) => n > 0);
     const merged: string[] = [];
     for (let i = 0; i < 10; i++) {
       const d = await drawn(frame);
