@@ -19,6 +19,7 @@ import { renderSummary } from './summary';
 import { showDetails, showTooltip } from './details';
 import { clear, fmt, h } from './dom';
 import { buildNodes, findNode, frameCache, graft, pathOf, SMALL, type FNode, type Strings } from './tree';
+import { mountTransforms, type TransformsUi } from './transformsUi';
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; getState(): PersistedState | undefined; setState(s: PersistedState): void };
 mark('modules');
@@ -39,6 +40,7 @@ let firstPaintDone = false;
 let diffHandler: ((m: HostMessage) => void) | undefined;
 /** The offline HTML export has no host to save files or open sources. */
 let offline = false;
+let transformsUi: TransformsUi | undefined;
 
 const save = (patch: Partial<PersistedState>) => {
   state = { ...state, ...patch };
@@ -237,6 +239,8 @@ function buildUi(): void {
   tables = { top: new TreeTable(tableBoxes.top, s, tableHost('top')), bottom: new TreeTable(tableBoxes.bottom, s, tableHost('bottom')) };
   new ResizeObserver(() => flames[kind].resize()).observe(chartBox);
   showTree(kind);
+  const parts = { post, save, strings: () => s, newGeneration: () => void generation++, state, charts, flames, tableBoxes, tables, tab: () => ui.tabs.selectedIndex, kind: () => kind, color: colorOf, matchColor: () => matchColor };
+  transformsUi = mountTransforms(app, { ...parts, tooltip: (n, ev) => showTooltip(tooltipEl, n, ev, s, total()) });
 }
 
 function renderLegend(): void {
@@ -423,6 +427,14 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
     case 'tree':
       if (ui) onTree(m, received);
       break;
+    case 'transforms':
+      info = m.info;
+      if (ui) renderSummary(ui.summary, info, s, palette);
+      transformsUi?.onHost(m);
+      break;
+    case 'sandwich':
+      transformsUi?.onHost(m);
+      break;
     case 'search':
       if (!ui || m.term !== ui.search.value) break;
       ui.matched.textContent = m.error ? fmt(s.badRegex, m.error) : fmt(s.matched, (100 * m.fraction).toFixed(m.fraction >= 0.1 ? 1 : 2));
@@ -443,6 +455,10 @@ document.addEventListener('keydown', (e) => {
   const typing = /^(INPUT|TEXTAREA|VSCODE-TEXTFIELD|VSCODE-SINGLE-SELECT)$/.test(t.tagName);
   if (typing) {
     if (e.key === 'Escape') (t as HTMLElement).blur();
+    return;
+  }
+  if (transformsUi?.key(e)) {
+    e.preventDefault();
     return;
   }
   if (e.key === '/') {

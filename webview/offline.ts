@@ -29,6 +29,15 @@ function localHost(data: EmbeddedProfile): Api {
       case 'options':
         session.setOptions(m.options).forEach(send);
         return;
+      case 'transforms':
+        session.setTransforms(m.transforms).forEach(send);
+        return;
+      case 'sandwich':
+        send(session.sandwich(m.fn));
+        return;
+      case 'sandwichExpand':
+        send(session.sandwichExpand(m));
+        return;
       case 'needTree':
         send(session.tree(m.tree));
         return;

@@ -54,6 +54,21 @@ export class TreeTable {
     new ResizeObserver(() => this.paint()).observe(this.viewport);
   }
 
+  /** The row the keyboard or the last click chose. */
+  get selection(): FNode | undefined {
+    return this.selected;
+  }
+
+  /** The node of a drawn row element (for a context menu), choosing it. */
+  nodeOfRow(row: Element): FNode | undefined {
+    const r = this.rows[Number((row as HTMLElement).dataset.index)];
+    if (r && r.node !== this.selected) {
+      this.selected = r.node;
+      this.paint();
+    }
+    return r?.node;
+  }
+
   setRoot(root: FNode): void {
     this.root = root;
     this.expanded.clear();

@@ -8,6 +8,8 @@ export interface CliOption {
   default?: string | boolean;
   /** The value's name in help (`--top <N>`); strings only. */
   value?: string;
+  /** May be given more than once: the value is then an array, and `Parsed.order` keeps where each came. */
+  multiple?: boolean;
   /** A function, so the text is translated after the locale is set (tables are built at import). */
   help(): string;
 }
@@ -25,11 +27,13 @@ export interface CliCommand<T extends OptionTable = OptionTable> {
   options: T;
 }
 
-export type CliValues<T extends OptionTable> = { [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : string };
+export type CliValues<T extends OptionTable> = { [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : T[K]['multiple'] extends true ? string[] : string };
 
 export interface Parsed<T extends OptionTable> {
   values: CliValues<T>;
   positionals: string[];
+  /** Every option as given, in command-line order (options whose order matters, like transforms, read this). */
+  order: { name: string; value?: string }[];
 }
 
 const HELP: CliOption = { type: 'boolean', short: 'h', help: () => l10n.t('show this help') };
@@ -111,7 +115,8 @@ export function parseCommand<T extends OptionTable>(cmd: CliCommand<T>, argv: st
   }
   try {
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true });
-    return { values: values as CliValues<T>, positionals };
+    const order = tokens.flatMap((t) => (t.kind === 'option' ? [{ name: t.name, value: t.value }] : []));
+    return { values: values as CliValues<T>, positionals, order };
   } catch (e) {
     return usageError(cmd, (e as Error).message.split('\n')[0]);
   }

@@ -2,7 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { loadProfile } from '../core/importers';
 import { exportFormats, exportProfile } from '../core/exporters';
+import { applyTransforms, unmatched } from '../core/model/transforms';
 import { parseCommand, usageError, type CliCommand } from './args';
+import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
 
 export const REPORT = {
   name: 'report',
@@ -13,6 +15,7 @@ export const REPORT = {
     top: { type: 'string', short: 'n', value: 'N', help: () => l10n.t('keep the N heaviest functions (json: 50 when not given; text: all)') },
     output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
     'no-source-maps': { type: 'boolean', help: () => l10n.t('do not map JavaScript frames through source maps') },
+    ...TRANSFORM_OPTIONS,
   },
 } satisfies CliCommand;
 
@@ -35,9 +38,13 @@ export async function runReport(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  const transforms = transformsFrom(parsed.order);
+  if (typeof transforms === 'string') return usageError(REPORT, transforms);
   const [file] = positionals;
-  const profile = await loadProfile(file, { sourceMaps: !values['no-source-maps'] });
-  for (const w of profile.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', w) + '\n');
+  const loaded = await loadProfile(file, { sourceMaps: !values['no-source-maps'] });
+  for (const w of loaded.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', w) + '\n');
+  for (const t of transforms) for (const name of unmatched(loaded.frames, t)) process.stderr.write(l10n.t('node-flame: warning: no function or package named "{0}" in this profile', name) + '\n');
+  const profile = applyTransforms(loaded, transforms);
   const out = exportProfile(profile, format, { top, source: file });
   if (!values.output) {
     process.stdout.write(out);

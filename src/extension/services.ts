@@ -9,6 +9,8 @@ export interface LoadedProfile {
   /** The raw file the profile was read from. */
   path: string;
   profile: Profile;
+  /** The profile as its viewer's call-tree transforms leave it, when it has any: CodeLens and heat show this. */
+  view?: Profile;
   /** Run folder when the profile came from a Node Flame run. */
   runDir?: string;
 }

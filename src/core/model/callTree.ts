@@ -194,22 +194,38 @@ export class CallTree {
   }
 
   /**
+   * The one tree rewrite (frame remaps, view toggles and call-tree transforms all go through it). Nodes are
+   * visited parents first; `place(node, outParent, out)` answers where the node goes in the new tree: a node
+   * of `out` (a child of `outParent` made with `out.child`, `outParent` itself to fold into the caller, or
+   * any earlier node), or -1 to drop its samples (its children then get -1 as `outParent`). Its own samples
+   * go where it was placed unless `selfAt(node, placed)` says another node (-1: dropped). The root's own
+   * samples are kept unless `dropRootSelf`.
+   */
+  rewrite(place: (node: number, outParent: number, out: CallTree) => number, opts: { dropRootSelf?: boolean; selfAt?: (node: number, placed: number) => number } = {}): CallTree {
+    const out = new CallTree(Math.max(16, this.count));
+    const nodeMap = new Int32Array(this.count);
+    for (let i = 1; i < this.count; i++) {
+      const p = this.parent[i];
+      const n = place(i, p === 0 ? 0 : nodeMap[p], out);
+      nodeMap[i] = n;
+      if (!this.self[i] && !this.selfTime[i]) continue;
+      const to = opts.selfAt ? opts.selfAt(i, n) : n;
+      if (to >= 0) out.addSelf(to, this.self[i], this.selfTime[i]);
+    }
+    if (!opts.dropRootSelf && (this.self[0] || this.selfTime[0])) out.addSelf(0, this.self[0], this.selfTime[0]);
+    return out;
+  }
+
+  /**
    * A copy with frame ids rewritten through `map` (-1 drops the frame, folding it into its parent).
    * `foldIntoSame(f)` lets a new frame fold into a parent of the same new frame (a package calling itself).
    */
   remap(map: (frame: number) => number, foldIntoSame?: (frame: number) => boolean): CallTree {
-    const out = new CallTree(Math.max(16, this.count));
-    const nodeMap = new Int32Array(this.count);
-    nodeMap[0] = 0;
-    for (let i = 1; i < this.count; i++) {
-      const p = nodeMap[this.parent[i]];
+    return this.rewrite((i, p, out) => {
       const f = map(this.frame[i]);
       const fold = f < 0 || (foldIntoSame !== undefined && p > 0 && out.frame[p] === f && foldIntoSame(f));
-      nodeMap[i] = fold ? p : out.child(p, f);
-      if (this.self[i] || this.selfTime[i]) out.addSelf(nodeMap[i], this.self[i], this.selfTime[i]);
-    }
-    if (this.self[0] || this.selfTime[0]) out.addSelf(0, this.self[0], this.selfTime[0]);
-    return out;
+      return fold ? p : out.child(p, f);
+    });
   }
 
   /**

@@ -23,6 +23,11 @@ export interface ProfileView {
   frameMap: Int32Array;
 }
 
+/** One function: same name, file and start line whatever the tier or column V8 gave it (the name is compared by the caller's index). */
+export function sameFunction(g: Frame, f: Frame): boolean {
+  return g.file === f.file && g.line === f.line && (f.line !== 0 || g.column === f.column) && g.category === f.category && (g.lib ?? '') === (f.lib ?? '');
+}
+
 /** Rewrites the call tree for the toggles; the profile itself is left untouched (and shared when nothing changes). */
 export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileView {
   const frames: Frame[] = [];
@@ -49,15 +54,11 @@ export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileVi
       }
       identity = false;
     } else {
-      // One function: same name, file and start line whatever the tier or column V8 gave it.
       const make = () => frames.push(f) - 1;
       v = mergeFunctions
         ? byFunction.intern(
             f.name,
-            (i) => {
-              const g = frames[i];
-              return g.file === f.file && g.line === f.line && (f.line !== 0 || g.column === f.column) && g.category === f.category && (g.lib ?? '') === (f.lib ?? '');
-            },
+            (i) => sameFunction(frames[i], f),
             make,
             (i) => functionKeyOf(frames[i]),
             () => functionKeyOf(f),

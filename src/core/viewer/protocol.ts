@@ -2,10 +2,16 @@
 import type { Category, Frame } from '../model/frame';
 import type { CompactTree } from '../model/prune';
 import type { ViewOptions } from '../model/transform';
+import type { FunctionKey, Transform } from '../model/transforms';
 
-export type { CompactTree, ViewOptions };
+export type { CompactTree, FunctionKey, Transform, ViewOptions };
 // The page reads the category list from here so it never imports the model.
 export { CATEGORIES } from '../model/frame';
+// How the page names a frame's function and package in the transforms it asks for.
+export { keyOf, packageOf } from '../model/transforms';
+
+/** The two halves of the sandwich view: the chosen function's callers (inverted) and its callees. */
+export type SandwichSide = 'callers' | 'callees';
 
 /** `top`: call tree (flame graph); `bottom`: bottom-up tree (inverted icicle). */
 export type TreeKind = 'top' | 'bottom';
@@ -37,6 +43,10 @@ export interface PersistedState {
   options?: ViewOptions;
   tree?: TreeKind;
   tab?: string;
+  /** The stack of call-tree transforms, in the order applied. */
+  transforms?: Transform[];
+  /** The function the sandwich view was open on. */
+  sandwich?: FunctionKey;
 }
 
 /** One side of a comparison. */
@@ -105,6 +115,27 @@ export type HostMessage =
       /** Host time spent building this message, for the benchmark line. */
       hostMs: number;
     }
+  | {
+      /**
+       * The transform stack now applied (trees for it follow), with the profile's facts after it. `error`
+       * (`length`, `nested`, `backreference`, `syntax`) says why an Exclude pattern was refused; the stack is then the old one.
+       */
+      type: 'transforms';
+      generation: number;
+      transforms: Transform[];
+      info: ProfileInfo;
+      error?: { reason: string; detail: string };
+    }
+  | {
+      /** The sandwich view for one function: both halves, or (with `expand`) more detail of one. */
+      type: 'sandwich';
+      generation: number;
+      fn: FunctionKey;
+      callers?: CompactTree;
+      callees?: CompactTree;
+      expand?: { side: SandwichSide; node: number; small: boolean; data: CompactTree };
+      frames: Record<number, FrameInfo>;
+    }
   | { type: 'search'; term: string; samples: number; fraction: number; error?: string }
   | { type: 'noSource'; frame: number; reason: string }
   | { type: 'error'; message: string };
@@ -114,6 +145,9 @@ export type WebviewMessage =
   /** The waiting page's Stop, while its profile is still being recorded. */
   | { type: 'stopRun' }
   | { type: 'options'; options: ViewOptions }
+  | { type: 'transforms'; transforms: Transform[] }
+  | { type: 'sandwich'; fn: FunctionKey }
+  | { type: 'sandwichExpand'; generation: number; side: SandwichSide; node: number; small: boolean; minWeight: number }
   | { type: 'needTree'; tree: TreeKind }
   | { type: 'expand'; tree: TreeKind; generation: number; node: number; small: boolean; minWeight: number }
   | { type: 'open'; frame: number; focus: boolean }

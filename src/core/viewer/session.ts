@@ -2,17 +2,36 @@ import { bottomUp, capped, categoryWeights, tickSummary, type CallTree, type Fra
 import { heaviestNodeOf, pathTo, pruneTree, windowRootFor, type CompactTree } from '../model/prune';
 import { matchedWeight, nameMatcher } from '../model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/transform';
-import type { FrameInfo, HostMessage, PersistedState, ProfileInfo, TreeKind } from './protocol';
+import { applyTransforms, safeRegex, sandwich, UnsafeRegexError, type FunctionKey, type Transform } from '../model/transforms';
+import type { FrameInfo, HostMessage, PersistedState, ProfileInfo, SandwichSide, TreeKind } from './protocol';
+
+/** The first Exclude pattern of a stack that safeRegex refuses, with why. */
+function refusedRegex(transforms: readonly Transform[]): { reason: string; detail: string } | undefined {
+  for (const t of transforms) {
+    if (t.kind !== 'exclude') continue;
+    try {
+      safeRegex(t.regex);
+    } catch (e) {
+      return { reason: e instanceof UnsafeRegexError ? e.reason : 'syntax', detail: (e as Error).message };
+    }
+  }
+  return undefined;
+}
 
 /**
- * What a single-profile viewer answers, without any editor: the view toggles, the pruned (sub)trees,
- * the search share. The extension's panel and the offline HTML export both drive one of these.
+ * What a single-profile viewer answers, without any editor: the call-tree transforms, the view toggles,
+ * the pruned (sub)trees, the sandwich view, the search share. The extension's panel and the offline HTML
+ * export both drive one of these.
  */
 export class ViewerSession {
   options: ViewOptions;
+  /** The call-tree transforms, in order; everything shown (and exported) is the profile after them. */
+  transforms: Transform[];
   generation = 0;
   private view: ProfileView | undefined;
   private bottom: CallTree | undefined;
+  private transformed: Profile | undefined;
+  private sandwiched: { generation: number; fn: FunctionKey; trees: Record<SandwichSide, CallTree> } | undefined;
   readonly wanted = new Set<TreeKind>(['top']);
 
   constructor(
@@ -20,13 +39,21 @@ export class ViewerSession {
     readonly label: string,
     readonly path: string,
     options?: ViewOptions,
+    transforms?: Transform[],
   ) {
     this.options = { mergeBy: 'function', ...options };
+    // A stack saved by an older page may hold a pattern this one refuses: start without it then.
+    this.transforms = transforms && !refusedRegex(transforms) ? [...transforms] : [];
+  }
+
+  /** The profile as the transforms leave it: what the views, the summary, the editor's hot spots and exports read. */
+  shownProfile(): Profile {
+    return (this.transformed ??= applyTransforms(this.profile, this.transforms));
   }
 
   currentView(): ProfileView {
     if (!this.view) {
-      this.view = applyViewOptions(this.profile, this.options);
+      this.view = applyViewOptions(this.shownProfile(), this.options);
       this.bottom = undefined;
     }
     return this.view;
@@ -50,9 +77,49 @@ export class ViewerSession {
     return [...this.wanted].map((k) => this.tree(k));
   }
 
-  /** The answer to the page's 'ready': the profile's facts, then every tree it shows. */
+  /**
+   * A new transform stack: the trees again, after a message with the stack and the facts. A refused
+   * Exclude pattern leaves the old stack, said in `error`; the trees are sent all the same, so the page's
+   * generation count (it counts every stack it asks for) stays the host's.
+   */
+  setTransforms(transforms: Transform[]): HostMessage[] {
+    const error = refusedRegex(transforms);
+    if (!error) {
+      this.transforms = [...transforms];
+      this.transformed = undefined;
+    }
+    this.generation++;
+    this.view = undefined;
+    this.sandwiched = undefined;
+    return [this.transformsMessage(error), ...[...this.wanted].map((k) => this.tree(k))];
+  }
+
+  private transformsMessage(error?: { reason: string; detail: string }): HostMessage {
+    return { type: 'transforms', generation: this.generation, transforms: this.transforms, info: this.info(), error };
+  }
+
+  /** The answer to the page's 'ready': the profile's facts, the transform stack when there is one, then every tree it shows. */
   opening(strings: Record<string, string>, extra: { state?: PersistedState; offline?: boolean; hostMarks?: Record<string, number> } = {}): HostMessage[] {
-    return [{ type: 'init', kind: 'single', info: this.info(), options: this.options, strings, ...extra }, ...[...this.wanted].map((k) => this.tree(k))];
+    const stack = this.transforms.length ? [this.transformsMessage()] : [];
+    return [{ type: 'init', kind: 'single', info: this.info(), options: this.options, strings, ...extra }, ...stack, ...[...this.wanted].map((k) => this.tree(k))];
+  }
+
+  /** The sandwich view of one function in the current view: its callers (bottom-up) and its callees. */
+  sandwich(fn: FunctionKey): HostMessage {
+    const v = this.currentView();
+    const trees = sandwich(v.tree, v.frames, fn);
+    this.sandwiched = { generation: this.generation, fn, trees };
+    const callers = pruneTree(trees.callers);
+    const callees = pruneTree(trees.callees);
+    return { type: 'sandwich', generation: this.generation, fn, callers, callees, frames: { ...frameInfos(v.frames, callers), ...frameInfos(v.frames, callees) } };
+  }
+
+  /** More detail of one half of the sandwich (a zoom into a pruned entry). */
+  sandwichExpand(m: { generation: number; side: SandwichSide; node: number; small: boolean; minWeight: number }): HostMessage | undefined {
+    const sw = this.sandwiched;
+    if (!sw || m.generation !== this.generation || sw.generation !== this.generation) return undefined;
+    const data = pruneTree(sw.trees[m.side], { root: m.node, smallerThan: m.small ? m.minWeight : undefined });
+    return { type: 'sandwich', generation: this.generation, fn: sw.fn, expand: { side: m.side, node: m.node, small: m.small, data }, frames: this.frameInfos(data) };
   }
 
   tree(kind: TreeKind, reveal?: number): HostMessage {
@@ -98,7 +165,7 @@ export class ViewerSession {
   }
 
   info(): ProfileInfo {
-    const p = this.profile;
+    const p = this.shownProfile();
     const categories = categoryWeights(p);
     return {
       label: this.label,

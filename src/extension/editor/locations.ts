@@ -6,6 +6,7 @@ import { MAX_RUN_JSON_BYTES, readNamedTextSync } from '../../core/namedFiles';
 import { join } from 'node:path';
 import { buildHotspots, functionStillAt, type FileHotspots, type HotspotIndex } from '../../core/model/hotspots';
 import { SourceFileMatcher, caseInsensitiveFs, pathKey } from '../../core/model/sourceFiles';
+import type { Profile } from '../../core/model';
 import type { LoadedProfile } from '../services';
 
 // The model's helpers CodeLens, hover and heat use once a profile is active (see HotspotState.lib).
@@ -30,11 +31,15 @@ export class ProfileLookup {
   private readonly answers = new Map<string, { key: string; value: DocumentHotspots | undefined }>();
   private loggedStale = '';
 
+  /** What the hot spots are built from: the viewer's transformed profile when it has transforms. */
+  readonly profile: Profile;
+
   constructor(
     readonly loaded: LoadedProfile,
     private readonly log?: vscode.LogOutputChannel,
   ) {
-    this.index = buildHotspots(loaded.profile);
+    this.profile = loaded.view ?? loaded.profile;
+    this.index = buildHotspots(this.profile);
     this.matcher = new SourceFileMatcher(this.index.files.keys(), caseInsensitiveFs(process.platform));
     this.takenMs = profileTakenMs(loaded);
   }

@@ -52,12 +52,12 @@ async function saveAs(title: string, defaultPath: string, ext: string, write: ()
   return uri.fsPath;
 }
 
-/** Export… in a profile's viewer: pick a format, pick a file, write the whole profile in that format. */
-export async function exportProfileFromViewer(p: LoadedProfile, log: vscode.LogOutputChannel): Promise<string | undefined> {
+/** Export… in a profile's viewer: pick a format, pick a file, write the profile (as its transforms leave it, when given) in that format. */
+export async function exportProfileFromViewer(p: LoadedProfile, log: vscode.LogOutputChannel, shown: Profile = p.profile): Promise<string | undefined> {
   const item = await vscode.window.showQuickPick(formatItems(), { title: vscode.l10n.t('Export {0} as…', p.label), matchOnDetail: true });
   if (!item) return undefined;
   const target = join(dirname(p.path), stem(p.path) + item.extension);
-  return saveAs(vscode.l10n.t('Export profile'), target, item.extension, () => exportProfile(p.profile, item.format, { source: p.label }), log);
+  return saveAs(vscode.l10n.t('Export profile'), target, item.extension, () => exportProfile(shown, item.format, { source: p.label }), log);
 }
 
 /** Export… in the comparison viewer: the diff as an offline page, its JSON or its text table. */

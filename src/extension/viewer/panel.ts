@@ -40,7 +40,8 @@ export class ProfilePanel implements vscode.Disposable {
     onDispose: () => void,
     early?: EarlyPage,
   ) {
-    this.session = new ViewerSession(loaded.profile, loaded.label, loaded.path, state?.options);
+    this.session = new ViewerSession(loaded.profile, loaded.label, loaded.path, state?.options, state?.transforms);
+    this.showTransformed();
     this.marks = early?.marks;
     if (state?.tree === 'bottom') this.session.wanted.add('bottom');
     if (!early) setViewerPage(panel, services().context.extensionUri, loaded.label);
@@ -84,6 +85,15 @@ export class ProfilePanel implements vscode.Disposable {
     if (m) this.post(m);
   }
 
+  /** CodeLens and heat follow the transforms of the profile's panel (the profile stays as it was read). */
+  private showTransformed(): void {
+    const shown = this.session.transforms.length ? this.session.shownProfile() : undefined;
+    if (this.loaded.view === shown) return;
+    this.loaded.view = shown;
+    const store = this.services().store;
+    if (store.active?.id === this.loaded.id) store.setActive(this.loaded);
+  }
+
   private post(m: HostMessage): void {
     void this.panel.webview.postMessage(m);
   }
@@ -111,6 +121,18 @@ export class ProfilePanel implements vscode.Disposable {
       case 'options':
         for (const t of session.setOptions(m.options)) this.post(t);
         return;
+      case 'transforms':
+        for (const t of session.setTransforms(m.transforms)) this.post(t);
+        this.showTransformed();
+        return;
+      case 'sandwich':
+        this.post(session.sandwich(m.fn));
+        return;
+      case 'sandwichExpand': {
+        const t = session.sandwichExpand(m);
+        if (t) this.post(t);
+        return;
+      }
       case 'needTree':
         this.post(session.tree(m.tree));
         return;
@@ -130,7 +152,7 @@ export class ProfilePanel implements vscode.Disposable {
         this.post(session.search(m.tree, m.term, m.regex));
         return;
       case 'export':
-        await exportProfileFromViewer(this.loaded, this.services().log);
+        await exportProfileFromViewer(this.loaded, this.services().log, session.shownProfile());
         return;
       case 'metric':
         this.services().log.info(`viewer ${this.loaded.label}: ${m.name} ${m.ms.toFixed(1)} ms`);

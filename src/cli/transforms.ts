@@ -1,0 +1,68 @@
+import * as l10n from '@vscode/l10n';
+import { safeRegex, UnsafeRegexError, MAX_REGEX_LENGTH, type Transform } from '../core/model/transforms';
+import type { OptionTable } from './args';
+
+/** The call-tree transform options, rows of every command that writes a report; applied in the order given. */
+export const TRANSFORM_OPTIONS = {
+  focus: { type: 'string', multiple: true, value: 'name', help: () => l10n.t('focus on a function: its calls from everywhere become the root, samples without it are dropped (repeatable; transforms apply in the order given)') },
+  'focus-subtree': { type: 'string', multiple: true, value: 'a;b;c', help: () => l10n.t('keep only the samples under this call path from the root') },
+  merge: { type: 'string', multiple: true, value: 'name', help: () => l10n.t('merge a function into its callers: its frames go, its time stays with the caller') },
+  'merge-package': { type: 'string', multiple: true, value: 'pkg', help: () => l10n.t('fold consecutive frames of a package or folder into the first (node_modules/<pkg>, node:internal, a folder)') },
+  'collapse-recursion': { type: 'string', multiple: true, value: 'name', help: () => l10n.t("fold a function's recursive calls, direct or through others, into its outermost call") },
+  drop: { type: 'string', multiple: true, value: 'name', help: () => l10n.t('drop the samples that have this function on the stack') },
+  exclude: { type: 'string', multiple: true, value: 'regex', help: () => l10n.t('remove frames whose name matches this regular expression (their time goes to the caller)') },
+} satisfies OptionTable;
+
+/** Why a regular expression was refused, in the user's words. */
+export function regexProblem(e: UnsafeRegexError): string {
+  switch (e.reason) {
+    case 'length':
+      return l10n.t('longer than {0} characters', MAX_REGEX_LENGTH);
+    case 'nested':
+      return l10n.t('a repeated group that holds a repetition or an alternation can take exponential time');
+    case 'backreference':
+      return l10n.t('backreferences are not allowed');
+    default:
+      return e.message;
+  }
+}
+
+/**
+ * The transforms in command-line order, or a problem to report as a usage error. Functions are named
+ * by name alone: every function of that name matches.
+ */
+export function transformsFrom(order: { name: string; value?: string }[]): Transform[] | string {
+  const out: Transform[] = [];
+  for (const { name, value } of order) {
+    if (value === undefined || !(name in TRANSFORM_OPTIONS)) continue;
+    switch (name as keyof typeof TRANSFORM_OPTIONS) {
+      case 'focus':
+        out.push({ kind: 'focus-function', fn: { name: value } });
+        break;
+      case 'focus-subtree':
+        out.push({ kind: 'focus-subtree', path: value.split(';').map((n) => ({ name: n })) });
+        break;
+      case 'merge':
+        out.push({ kind: 'merge-function', fn: { name: value } });
+        break;
+      case 'merge-package':
+        out.push({ kind: 'merge-package', package: value });
+        break;
+      case 'collapse-recursion':
+        out.push({ kind: 'collapse-recursion', fn: { name: value } });
+        break;
+      case 'drop':
+        out.push({ kind: 'drop-function', fn: { name: value } });
+        break;
+      case 'exclude':
+        try {
+          safeRegex(value);
+        } catch (e) {
+          return l10n.t('cannot use --exclude "{0}": {1}', value, e instanceof UnsafeRegexError ? regexProblem(e) : (e as Error).message);
+        }
+        out.push({ kind: 'exclude', regex: value });
+        break;
+    }
+  }
+  return out;
+}

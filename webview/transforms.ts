@@ -1,0 +1,190 @@
+// The page's side of the call-tree transforms: the actions on a frame (context menu and keys, in the flame
+// graphs and the tables), the stack shown as a breadcrumb of removable chips, and Exclude by regex. The host
+// applies the stack; the page only asks for it and draws what comes back.
+import type { FunctionKey, HostMessage, PersistedState, Transform, TreeKind, WebviewMessage } from '../src/core/viewer/protocol';
+import { keyOf, packageOf } from '../src/core/viewer/protocol';
+import { closeMenu, showMenu, type MenuItem } from './contextMenu';
+import { clear, fmt, h } from './dom';
+import { frameCache, pathOf, SMALL, type FNode, type Strings } from './tree';
+import './transforms.css';
+
+/** What the transforms need from the page (main.ts). */
+export interface TransformsHost {
+  post(m: WebviewMessage): void;
+  save(patch: Partial<PersistedState>): void;
+  strings(): Strings;
+  /** Called before a new stack is asked for: the page counts the generations the host will answer with. */
+  newGeneration(): void;
+  /** The frame selected where the keyboard is (flame graph or table), and which tree it is in. */
+  selected(): { node: FNode; tree: TreeKind } | undefined;
+  /** The sandwich view, opened on a function. */
+  sandwich(fn: FunctionKey): void;
+}
+
+const fnName = (k: FunctionKey) => k.name || '(anonymous)';
+
+export class Transforms {
+  stack: Transform[] = [];
+  private readonly bars: HTMLElement[] = [];
+  private error = '';
+
+  constructor(private readonly host: TransformsHost) {}
+
+  private get s(): Strings {
+    return this.host.strings();
+  }
+
+  /** Asks the host for a new stack; chips follow its answer. */
+  set(stack: Transform[]): void {
+    closeMenu();
+    this.host.newGeneration();
+    this.host.save({ transforms: stack });
+    this.host.post({ type: 'transforms', transforms: stack });
+  }
+
+  push(t: Transform): void {
+    this.set([...this.stack, t]);
+  }
+
+  onHost(m: Extract<HostMessage, { type: 'transforms' }>): void {
+    this.stack = m.transforms;
+    this.host.save({ transforms: m.transforms });
+    const s = this.s;
+    const reasons: Record<string, string> = { length: fmt(s.regexLength, 200), nested: s.regexNested, backreference: s.regexBackreference };
+    this.error = m.error ? fmt(s.badRegex, reasons[m.error.reason] ?? m.error.detail) : '';
+    this.render();
+  }
+
+  label(t: Transform): string {
+    const s = this.s;
+    switch (t.kind) {
+      case 'focus-function':
+        return fmt(s.xfChipFocus, fnName(t.fn));
+      case 'focus-subtree':
+        return fmt(t.inverted ? s.xfChipFocusCallers : s.xfChipFocusSubtree, t.path.map(fnName).join(t.inverted ? ' ← ' : ' → '));
+      case 'merge-function':
+        return fmt(s.xfChipMerge, fnName(t.fn));
+      case 'merge-package':
+        return fmt(s.xfChipMergePackage, t.package);
+      case 'collapse-recursion':
+        return fmt(s.xfChipCollapse, fnName(t.fn));
+      case 'drop-function':
+        return fmt(s.xfChipDrop, fnName(t.fn));
+      case 'exclude':
+        return fmt(s.xfChipExclude, t.regex);
+    }
+  }
+
+  /** A bar for one tab: the breadcrumb of transforms and the Exclude field. */
+  bar(): HTMLElement {
+    const el = h('div', { class: 'transforms', attrs: { role: 'toolbar', 'aria-label': this.s.xfTransforms } });
+    this.bars.push(el);
+    this.renderBar(el);
+    return el;
+  }
+
+  private render(): void {
+    for (const el of this.bars) this.renderBar(el);
+  }
+
+  private renderBar(el: HTMLElement): void {
+    const s = this.s;
+    const keep = el.querySelector<HTMLInputElement>('input.exclude')?.value ?? '';
+    clear(el);
+    const crumbs = h('nav', { class: 'xf-crumbs', attrs: { 'aria-label': s.xfTransforms } });
+    const root = h('button', { class: 'crumb xf-root', attrs: { type: 'button', title: s.xfClear } }, s.xfComplete);
+    if (!this.stack.length) root.setAttribute('aria-current', 'true');
+    root.addEventListener('click', () => this.stack.length && this.set([]));
+    crumbs.append(root);
+    this.stack.forEach((t, i) => {
+      crumbs.append(h('span', { class: 'sep codicon codicon-chevron-right' }));
+      const label = this.label(t);
+      // The chip goes back to this step (later ones are dropped); its × removes only this one.
+      const chip = h('button', { class: 'crumb xf-chip', attrs: { type: 'button', title: s.xfBackTo, 'data-kind': t.kind } }, label);
+      if (i === this.stack.length - 1) chip.setAttribute('aria-current', 'true');
+      chip.addEventListener('click', () => i < this.stack.length - 1 && this.set(this.stack.slice(0, i + 1)));
+      const remove = h('button', { class: 'xf-remove codicon codicon-close', attrs: { type: 'button', title: s.xfRemove, 'aria-label': fmt(s.xfRemoveOne, label) } });
+      remove.addEventListener('click', () => this.set(this.stack.filter((_, j) => j !== i)));
+      crumbs.append(h('span', { class: 'xf-item' }, chip, remove));
+    });
+    // A plain input: the page's text fields are web components, and this one has to keep its text across redraws.
+    const input = h('input', { class: 'exclude', attrs: { type: 'text', placeholder: s.xfExcludePlaceholder, 'aria-label': s.xfExcludePlaceholder, spellcheck: 'false' } });
+    input.value = keep;
+    const go = () => {
+      const v = input.value.trim();
+      if (!v) return;
+      input.value = '';
+      this.push({ kind: 'exclude', regex: v });
+    };
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') go();
+    });
+    const button = h('button', { class: 'xf-exclude', attrs: { type: 'button' } }, s.xfExclude);
+    button.addEventListener('click', go);
+    el.append(crumbs, h('span', { class: 'grow' }), input, button);
+    if (this.error) el.append(h('div', { class: 'xf-error', attrs: { role: 'alert' } }, this.error));
+  }
+
+  /** The actions on a frame of `tree` ('sandwich': one of the sandwich's halves, where call paths are not the tree's). */
+  actions(n: FNode, tree: TreeKind | 'sandwich'): MenuItem[] {
+    const f = n.frame >= 0 && n.frame !== SMALL ? frameCache.get(n.frame) : undefined;
+    if (!f) return [];
+    const s = this.s;
+    const fn = keyOf(f);
+    const items: MenuItem[] = [{ label: s.xfFocusFunction, key: 'F', run: () => this.push({ kind: 'focus-function', fn }) }];
+    if (tree !== 'sandwich') {
+      const path = pathOf(n)
+        .filter((x) => x.frame >= 0 && x.frame !== SMALL)
+        .map((x) => keyOf(frameCache.get(x.frame)!));
+      items.push({ label: tree === 'bottom' ? s.xfFocusCallers : s.xfFocusSubtree, key: '⇧F', run: () => this.push({ kind: 'focus-subtree', path, inverted: tree === 'bottom' || undefined }) });
+    }
+    items.push({ label: s.xfMergeFunction, key: 'M', run: () => this.push({ kind: 'merge-function', fn }) });
+    const pkg = packageOf(f);
+    if (pkg) items.push({ label: fmt(s.xfMergePackage, pkg), key: 'P', run: () => this.push({ kind: 'merge-package', package: pkg }) });
+    items.push(
+      { label: s.xfCollapseRecursion, key: 'R', run: () => this.push({ kind: 'collapse-recursion', fn }) },
+      { label: s.xfDrop, key: 'D', run: () => this.push({ kind: 'drop-function', fn }) },
+      { label: s.xfSandwich, key: 'S', run: () => this.host.sandwich(fn) },
+    );
+    return items;
+  }
+
+  /** The menu for a frame, at the mouse or (from the keyboard) at the element it is drawn in. */
+  menu(n: FNode, tree: TreeKind | 'sandwich', x: number, y: number): void {
+    showMenu(this.actions(n, tree), x, y, fmt(this.s.xfMenu, n.name));
+  }
+
+  /**
+   * Keys on the selected frame: F focus on function, Shift+F focus on subtree, M merge, P merge package,
+   * R collapse recursion, D drop, S sandwich; the context-menu key or Shift+F10 opens the menu. True when used.
+   */
+  key(e: KeyboardEvent, at?: { node: FNode; tree: TreeKind | 'sandwich'; el: Element }): boolean {
+    if (e.ctrlKey || e.metaKey || e.altKey) return false;
+    const sel = at ?? this.selectedHere();
+    if (!sel) return false;
+    if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
+      const r = (sel.el ?? document.body).getBoundingClientRect();
+      this.menu(sel.node, sel.tree, r.left + 8, r.top + 8);
+      return true;
+    }
+    const keyName = e.key === 'F' ? '⇧F' : /^[fmprds]$/.test(e.key) ? e.key.toUpperCase() : undefined;
+    if (!keyName) return false;
+    const items = this.actions(sel.node, sel.tree);
+    const item = items.find((i) => i.key === keyName);
+    if (!item) return false;
+    item.run();
+    return true;
+  }
+
+  private selectedHere(): { node: FNode; tree: TreeKind; el: Element } | undefined {
+    const sel = this.host.selected();
+    if (!sel) return undefined;
+    return { ...sel, el: document.activeElement ?? document.body };
+  }
+}
+
+/** The drawn node under a mouse event in a d3-flame-graph chart (d3 keeps each element's datum on it). */
+export function nodeAtEvent(e: Event): FNode | undefined {
+  const g = (e.target as Element | null)?.closest?.('g.frame, g') as (Element & { __data__?: { data?: FNode } }) | null;
+  return g?.__data__?.data;
+}
