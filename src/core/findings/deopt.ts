@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Deopt, Tier } from '../model';
 import { FindingContext, functionKey } from './context';
-import { pct, THRESHOLDS, type Finding } from './types';
+import { THRESHOLDS, type Finding } from './types';
 
 const TIER_NAMES: Partial<Record<Tier, string>> = { interpreted: 'Ignition', sparkplug: 'Sparkplug', maglev: 'Maglev', turbofan: 'TurboFan' };
 

@@ -1,5 +1,7 @@
 import { CallTree, type Frame, type Profile } from '../model';
 import type { ViewOptions } from '../model/transform';
+import { findFindings } from '../findings';
+import type { FindingInfo } from './protocol';
 
 /**
  * A whole profile as JSON for the offline HTML export: the frame table and the call tree in parallel
@@ -19,6 +21,7 @@ export interface EmbeddedProfile {
   self: number[];
   strings: Record<string, string>;
   options?: ViewOptions;
+  findings?: FindingInfo[];
 }
 
 export function embedProfile(p: Profile, label: string, strings: Record<string, string>, options?: ViewOptions): EmbeddedProfile {
@@ -33,7 +36,7 @@ export function embedProfile(p: Profile, label: string, strings: Record<string, 
   }
   // Only the fields views read: no `generated` positions of other machines' temp files needed twice.
   const frames = p.frames.map(({ name, file, line, column, category, tier, pkg, lib, generated }) => ({ name, file, line, column, category, tier, pkg, lib, generated }));
-  return { version: 1, label, path: p.meta.source ?? label, format: p.format, meta: p.meta, threads: p.threads, warnings: p.warnings, frames, parent, frame, self, strings, options };
+  return { version: 1, label, path: p.meta.source ?? label, format: p.format, meta: p.meta, threads: p.threads, warnings: p.warnings, frames, parent, frame, self, strings, options, findings: findFindings(p) };
 }
 
 /** The profile back from its JSON; throws on a shape that is not one. */

@@ -1,8 +1,9 @@
+import { findFindings } from '../findings';
 import { bottomUp, categoryWeights, tickSummary, type CallTree, type Frame, type Profile } from '../model';
 import { heaviestNodeOf, pathTo, pruneTree, type CompactTree } from '../model/prune';
 import { matchedWeight, nameMatcher } from '../model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/transform';
-import type { FrameInfo, HostMessage, PersistedState, ProfileInfo, TreeKind } from './protocol';
+import type { FindingInfo, FrameInfo, HostMessage, PersistedState, ProfileInfo, TreeKind } from './protocol';
 
 /**
  * What a single-profile viewer answers, without any editor: the view toggles, the pruned (sub)trees,
@@ -14,6 +15,8 @@ export class ViewerSession {
   private view: ProfileView | undefined;
   private bottom: CallTree | undefined;
   readonly wanted = new Set<TreeKind>(['top']);
+  /** Computed once; the offline page gets them from the export (its profile has no line hits). */
+  findings?: FindingInfo[];
 
   constructor(
     readonly profile: Profile,
@@ -112,6 +115,7 @@ export class ViewerSession {
       warnings: p.warnings,
       categories,
       tick: tickSummary(categories),
+      findings: (this.findings ??= findFindings(p)),
     };
   }
 }

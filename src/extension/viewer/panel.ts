@@ -129,6 +129,9 @@ export class ProfilePanel implements vscode.Disposable {
       case 'search':
         this.post(session.search(m.tree, m.term, m.regex));
         return;
+      case 'reveal':
+        this.reveal(m.frame);
+        return;
       case 'export':
         await exportProfileFromViewer(this.loaded, this.services().log);
         return;
