@@ -90,17 +90,22 @@ export function blockingCalls(cx: FindingContext): Finding[] {
     if (b) kinds.set(id, b);
     return !!b;
   });
-  const groups = new Groups<Blocking>();
+  const groups = new Groups<Blocking & { nodes: number[] }>();
   for (const n of nodes) {
     if (cx.startup[n]) continue;
     let b = kinds.get(cx.tree.frame[n])!;
     if (b.call === 'zlib') b = zlibKind(cx, n);
-    groups.add(`${b.call}\0${cx.siteKey(n)}`, cx.total[n], n, b);
+    const key = `${b.call}\0${cx.siteKey(n)}`;
+    groups.add(key, cx.total[n], n, { ...b, nodes: [] });
+    groups.map.get(key)!.data.nodes.push(n);
   }
   const out: Finding[] = [];
   for (const g of groups.values()) {
     const share = cx.share(g.w);
     if (share < (g.data.json ? THRESHOLDS.json : THRESHOLDS.blocking)) continue;
+    // One short block (a one-off set-up request) is not a pattern: it must recur, or be long on its own.
+    const bursts = cx.bursts(g.data.nodes);
+    if (bursts !== undefined && bursts < 2 && g.w * (cx.profile.meta.intervalMs ?? 1) < THRESHOLDS.blockingOnceMs) continue;
     const site = cx.site(g.node, g.w);
     const message = g.data.json
       ? l10n.t('{0} of big data blocks the event loop for {1} of samples here: send or read smaller pieces, stream it, or move it to a worker thread.', g.data.call, pct(share))

@@ -109,17 +109,34 @@ export class FindingContext {
     const hits = this.profile.lineHits.get(f.file);
     if (!hits || weight <= 0) return f.line;
     const limit = this.functionTotal(f) * 1.001 + 1;
+    // The nearest such line: a later line of another function can carry as many hits.
     let best = f.line;
-    let bestHits = 0;
+    let bestLine = Infinity;
     for (const [line, h] of hits) {
       const v = h.total || h.self;
       if (line < f.line || v < weight * 0.5 || v > limit) continue;
-      if (v > bestHits || (v === bestHits && line < best)) {
-        best = line;
-        bestHits = v;
-      }
+      if (line < bestLine) bestLine = best = line;
     }
     return best;
+  }
+
+  /**
+   * How many separate times the samples under `nodes` ran (runs of consecutive samples in the timeline);
+   * undefined without a timeline.
+   */
+  bursts(nodes: number[]): number | undefined {
+    const tl = this.profile.timeline;
+    if (!tl) return undefined;
+    const inside = new Uint8Array(this.tree.count);
+    for (const n of nodes) for (const m of this.subtree(n)) inside[m] = 1;
+    let count = 0;
+    let prev = false;
+    for (let i = 0; i < tl.nodes.length; i++) {
+      const now = inside[tl.nodes[i]] === 1;
+      if (now && !prev) count++;
+      prev = now;
+    }
+    return count;
   }
 
   /** Samples with the function on the stack (all its frames: tiers, columns). */

@@ -20,6 +20,8 @@ export interface Finding {
 export const THRESHOLDS = {
   blocking: 0.02,
   blockingWarning: 0.05,
+  /** A blocking call seen only once must take this many ms of samples. */
+  blockingOnceMs: 250,
   json: 0.05,
   gc: 0.1,
   gcWarning: 0.2,
