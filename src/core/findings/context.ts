@@ -13,6 +13,10 @@ export interface Site {
 const STARTUP = /^(?:node:)?internal\/(?:main\/run_main_module|modules\/run_main)/;
 const STARTUP_NAMES = new Set(['executeUserEntryPoint', 'runMain']);
 
+const APP = 1;
+const DEP = 2;
+const START = 4;
+
 function isUserFrame(f: Frame, category: Frame['category']): boolean {
   return f.category === category && !!f.file && f.line > 0;
 }
@@ -35,16 +39,21 @@ export class FindingContext {
     this.frames = profile.frames;
     this.total = t.total;
     this.weight = t.weight;
+    // Per frame first: a profile has far fewer frames than nodes, and the tests are regular expressions.
+    const kind = new Uint8Array(this.frames.length);
+    this.frames.forEach((f, i) => {
+      kind[i] = (isUserFrame(f, 'app') ? APP : 0) | (isUserFrame(f, 'dependency') ? DEP : 0) | (STARTUP.test(f.file) || (f.category === 'node' && STARTUP_NAMES.has(f.name)) ? START : 0);
+    });
     const app = new Int32Array(t.count);
     const dep = new Int32Array(t.count);
     this.startup = new Uint8Array(t.count);
     // Parents come before children, so one pass in id order sees every ancestor first.
     for (let n = 1; n < t.count; n++) {
       const p = t.parent[n];
-      const f = this.frames[t.frame[n]];
-      app[n] = f && isUserFrame(f, 'app') ? n : app[p];
-      dep[n] = f && isUserFrame(f, 'dependency') ? n : dep[p];
-      this.startup[n] = this.startup[p] || (f && (STARTUP.test(f.file) || (f.category === 'node' && STARTUP_NAMES.has(f.name))) ? 1 : 0);
+      const k = kind[t.frame[n]] ?? 0;
+      app[n] = k & APP ? n : app[p];
+      dep[n] = k & DEP ? n : dep[p];
+      this.startup[n] = this.startup[p] | (k & START ? 1 : 0);
     }
     for (let n = 1; n < t.count; n++) if (!app[n]) app[n] = dep[n];
     this.userNode = app;
@@ -57,6 +66,9 @@ export class FindingContext {
   /** Nodes whose frame `match`es with no matching ancestor, so each sample counts once. */
   outermost(match: (f: Frame, frame: number) => boolean): number[] {
     const t = this.tree;
+    // Asked once per frame, not once per node.
+    const matches = new Uint8Array(this.frames.length);
+    this.frames.forEach((f, i) => (matches[i] = match(f, i) ? 1 : 0));
     const inside = new Uint8Array(t.count);
     const out: number[] = [];
     for (let n = 1; n < t.count; n++) {
@@ -64,8 +76,7 @@ export class FindingContext {
         inside[n] = 1;
         continue;
       }
-      const f = t.frame[n];
-      if (f >= 0 && match(this.frames[f], f)) {
+      if (matches[t.frame[n]]) {
         inside[n] = 1;
         if (this.total[n] > 0) out.push(n);
       }

@@ -14,12 +14,20 @@ export { THRESHOLDS } from './types';
 
 const RULES: Array<(cx: FindingContext) => Finding[]> = [blockingCalls, gcPressure, regexpHeavy, deoptLoops, hotModuleLoads, nativeLibraries, mostlyIdle];
 
+/** The editor's diagnostics and the viewer ask for one profile's findings: work it out once. */
+const cache = new WeakMap<Profile, Finding[]>();
+
 /** Every rule's findings for a profile, warnings first, then by share. */
 export function findFindings(profile: Profile): Finding[] {
-  if (!(profile.tree.weight > 0)) return [];
-  const cx = new FindingContext(profile);
-  const out = RULES.flatMap((rule) => rule(cx));
-  return out.sort((a, b) => Number(b.severity === 'warning') - Number(a.severity === 'warning') || b.share - a.share);
+  let out = cache.get(profile);
+  if (out) return out;
+  out = [];
+  if (profile.tree.weight > 0) {
+    const cx = new FindingContext(profile);
+    out = RULES.flatMap((rule) => rule(cx)).sort((a, b) => Number(b.severity === 'warning') - Number(a.severity === 'warning') || b.share - a.share);
+  }
+  cache.set(profile, out);
+  return out;
 }
 
 /** The `--format json` shape of a finding (README "Findings"): add fields, never rename. */

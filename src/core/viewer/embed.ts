@@ -1,6 +1,5 @@
 import { CallTree, type Frame, type Profile } from '../model';
 import type { ViewOptions } from '../model/transform';
-import { findFindings } from '../findings';
 import type { FindingInfo } from './protocol';
 
 /**
@@ -36,7 +35,7 @@ export function embedProfile(p: Profile, label: string, strings: Record<string, 
   }
   // Only the fields views read: no `generated` positions of other machines' temp files needed twice.
   const frames = p.frames.map(({ name, file, line, column, category, tier, pkg, lib, generated }) => ({ name, file, line, column, category, tier, pkg, lib, generated }));
-  return { version: 1, label, path: p.meta.source ?? label, format: p.format, meta: p.meta, threads: p.threads, warnings: p.warnings, frames, parent, frame, self, strings, options, findings: findFindings(p) };
+  return { version: 1, label, path: p.meta.source ?? label, format: p.format, meta: p.meta, threads: p.threads, warnings: p.warnings, frames, parent, frame, self, strings, options };
 }
 
 /** The profile back from its JSON; throws on a shape that is not one. */

@@ -1,4 +1,3 @@
-import { findFindings } from '../findings';
 import { bottomUp, categoryWeights, tickSummary, type CallTree, type Frame, type Profile } from '../model';
 import { heaviestNodeOf, pathTo, pruneTree, type CompactTree } from '../model/prune';
 import { matchedWeight, nameMatcher } from '../model/search';
@@ -15,7 +14,10 @@ export class ViewerSession {
   private view: ProfileView | undefined;
   private bottom: CallTree | undefined;
   readonly wanted = new Set<TreeKind>(['top']);
-  /** Computed once; the offline page gets them from the export (its profile has no line hits). */
+  /**
+   * Set by whoever made the session (core/findings, host side): the offline page gets them from the export,
+   * whose profile has no line hits left, and the page bundle stays free of the rules.
+   */
   findings?: FindingInfo[];
 
   constructor(
@@ -115,7 +117,7 @@ export class ViewerSession {
       warnings: p.warnings,
       categories,
       tick: tickSummary(categories),
-      findings: (this.findings ??= findFindings(p)),
+      findings: this.findings,
     };
   }
 }

@@ -1,15 +1,24 @@
 import * as vscode from 'vscode';
-import { readFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import type { ProfileStore } from '../services';
 import type { HotspotState } from './hotspotState';
 
 export const DIAGNOSTIC_SOURCE = 'Node Flame';
 
-/** A profile's file name as an editor URI: absolute paths and file: URLs; `node:` and other names have no file. */
+/**
+ * A profile's file name as an editor URI: absolute paths, file: URLs, and relative names (source maps) found
+ * in a workspace folder; `node:` and other names have no file.
+ */
 function fileUri(file: string): vscode.Uri | undefined {
   if (/^file:\/\//i.test(file)) return vscode.Uri.parse(file);
-  return isAbsolute(file) ? vscode.Uri.file(file) : undefined;
+  if (isAbsolute(file)) return vscode.Uri.file(file);
+  if (/^[a-z][\w+.-]*:/i.test(file)) return undefined;
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const p = join(folder.uri.fsPath, file);
+    if (folder.uri.scheme === 'file' && existsSync(p)) return vscode.Uri.file(p);
+  }
+  return undefined;
 }
 
 /** The line's text from its indentation to its end, so the squiggle sits under the code and not the indent. */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { findFindings } from '../../core/findings';
 import { ViewerSession } from '../../core/viewer/session';
 import type { LoadedProfile, Services } from '../services';
 import { exportProfileFromViewer } from './export';
@@ -69,6 +70,7 @@ export class ProfilePanel implements vscode.Disposable {
   }
 
   private firstAnswer(): HostMessage[] {
+    this.session.findings ??= findFindings(this.session.profile);
     const answer = this.session.opening(webviewStrings(), { state: this.state, hostMarks: this.marks });
     if (this.marks) this.marks.answered = Date.now();
     return answer;
