@@ -422,7 +422,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       readPalette();
       buildUi();
       renderLegend();
-      renderSummary(ui.summary, info, s, palette);
+      renderSummary(ui.summary, info, s, palette, (frame) => post({ type: 'reveal', frame }));
       break;
     case 'tree':
       if (ui) onTree(m, received);

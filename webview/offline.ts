@@ -16,6 +16,7 @@ declare global {
 
 function localHost(data: EmbeddedProfile): Api {
   const session = new ViewerSession(restoreProfile(data), data.label, data.path, data.options);
+  session.findings = data.findings;
   let state: PersistedState | undefined;
   // Answers come later, as the host's would: the page may still be setting up when it asks.
   const send = (m: HostMessage | undefined) => {
@@ -46,6 +47,9 @@ function localHost(data: EmbeddedProfile): Api {
         return;
       case 'search':
         send(session.search(m.tree, m.term, m.regex));
+        return;
+      case 'reveal':
+        send(session.reveal(m.frame));
         return;
       case 'open': {
         // No editor here: say where the code is instead.

@@ -1,6 +1,7 @@
 import type { ProfileInfo } from '../src/core/viewer/protocol';
 import { CATEGORIES } from '../src/core/viewer/protocol';
 import { clear, h, pct } from './dom';
+import { renderFindings } from './findings';
 import type { Strings } from './tree';
 
 function table(rows: Array<[string, string, string?]>, swatches?: Map<string, string>): HTMLTableElement {
@@ -22,8 +23,9 @@ function table(rows: Array<[string, string, string?]>, swatches?: Map<string, st
 }
 
 /** The Summary tab: the tick processor's groups, our categories, and how the profile was taken. */
-export function renderSummary(el: HTMLElement, info: ProfileInfo, s: Strings, colors: Record<string, string>): void {
+export function renderSummary(el: HTMLElement, info: ProfileInfo, s: Strings, colors: Record<string, string>, reveal?: (frame: number) => void): void {
   clear(el);
+  if (info.findings) renderFindings(el, info.findings, s, reveal);
   const w = info.totalWeight;
   const row = (label: string, v: number): [string, string, string] => [label, pct(v, w), String(Math.round(v))];
   el.append(

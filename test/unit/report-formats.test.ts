@@ -27,7 +27,13 @@ test('registry knows text, json and folded and rejects the rest', () => {
 
 test('json: exact shape, fractions of all samples, sorted by self, top N', () => {
   const j = toJsonReport(profile(), { top: 3 });
-  assert.deepEqual(Object.keys(j), ['format', 'samples', 'durationMs', 'attributed', 'categories', 'functions']);
+  assert.deepEqual(Object.keys(j), ['format', 'samples', 'durationMs', 'attributed', 'categories', 'functions', 'findings']);
+  // Half the samples in libcrypto: the native-library finding, in the documented shape.
+  assert.deepEqual(
+    j.findings.map((f) => Object.keys(f)),
+    j.findings.map(() => ['rule', 'severity', 'message', 'file', 'line', 'share']),
+  );
+  assert.ok(j.findings.some((f) => f.rule === 'native-library' && f.share === 0.5 && f.message.includes('libcrypto.so.3')), JSON.stringify(j.findings));
   assert.equal(j.format, 'v8log');
   assert.equal(j.samples, 100);
   assert.equal(j.durationMs, 1234.5);
@@ -54,7 +60,12 @@ test('json: exact shape, fractions of all samples, sorted by self, top N', () =>
 test('text: tick-processor sections, summary shares and the heavy tree', () => {
   const t = exportProfile(profile(), 'text', { source: 'isolate.log' });
   const lines = t.split('\n');
-  assert.match(lines[0], /from isolate\.log, \(100 ticks, 5 unaccounted/);
+  // The findings come first, then the tick processor's layout.
+  assert.equal(lines[0], ' [Findings]:');
+  assert.match(lines[1], /native-library .*\(50\.0%\)/);
+  const head = lines.findIndex((l) => l.startsWith('Statistical profiling result'));
+  assert.equal(lines[head - 1], '');
+  assert.match(lines[head], /from isolate\.log, \(100 ticks, 5 unaccounted/);
   const at = (h: string) => lines.indexOf(` [${h}]:`);
   for (const h of ['Shared libraries', 'JavaScript', 'C++', 'Summary', 'Bottom up (heavy) profile']) assert.ok(at(h) > 0, h);
   assert.ok(at('Shared libraries') < at('JavaScript') && at('JavaScript') < at('C++') && at('C++') < at('Summary') && at('Summary') < at('Bottom up (heavy) profile'));

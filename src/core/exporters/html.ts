@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { Profile } from '../model';
+import { findFindings } from '../findings';
 import { embedProfile, scriptSafeJson } from '../viewer/embed';
 import { webviewStrings } from '../viewer/strings';
 
@@ -61,7 +62,7 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
   const font = readFileSync(join(dir, 'codicon.ttf')).toString('base64');
   const codicons = read('codicon.css').replace(/url\(["']?\.\/codicon\.ttf[^)"']*["']?\)/g, `url("data:font/ttf;base64,${font}")`);
   const codiconHref = `data:text/css;base64,${Buffer.from(codicons).toString('base64')}`;
-  const data = scriptSafeJson(embedProfile(profile, label, webviewStrings()));
+  const data = scriptSafeJson({ ...embedProfile(profile, label, webviewStrings()), findings: findFindings(profile) });
   const csp = [
     "default-src 'none'",
     `script-src ${sha256(script)}`,

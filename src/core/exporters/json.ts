@@ -1,3 +1,4 @@
+import { findFindings, toJsonFinding, type JsonFinding } from '../findings';
 import { attributed, categoryWeights, CATEGORIES, functionStats, type Category, type Frame, type Profile, type ProfileFormat } from '../model';
 
 /** The documented, stable `--format json` shape (see README "CLI"); add fields, never rename. */
@@ -8,6 +9,8 @@ export interface JsonReport {
   attributed: number;
   categories: Record<Category, number>;
   functions: JsonFunction[];
+  /** What the profile says is wrong, warnings first (README "Findings"). */
+  findings: JsonFinding[];
 }
 
 export interface JsonFunction {
@@ -55,5 +58,6 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     attributed: round(attributed(profile)),
     categories,
     functions,
+    findings: findFindings(profile).map(toJsonFinding),
   };
 }

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { bottomUp, capped, categoryWeights, frameLabel, functionStats, tickSummary, type Category, type Frame, type Profile } from '../model';
+import { findFindings } from '../findings';
 import { isThreadFrame } from './json';
 
 const TIER_MARK: Record<string, string> = { interpreted: '~', sparkplug: '^', maglev: '+', turbofan: '*' };
@@ -39,6 +40,19 @@ function table(title: string, rows: { w: number; name: string }[], all: number, 
   return out;
 }
 
+/** The findings, before the tick processor's tables, with a blank line after them; nothing when there are none. */
+function findingLines(profile: Profile): string[] {
+  const found = findFindings(profile);
+  if (!found.length) return [];
+  const out = [` [${l10n.t('Findings')}]:`];
+  for (const f of found) {
+    const where = f.file ? ` ${f.file}${f.line ? `:${f.line}` : ''}` : '';
+    out.push(printable(`  ${f.severity === 'warning' ? l10n.t('warning') : l10n.t('info')} ${f.rule}${where} (${(f.share * 100).toFixed(1)}%)`), printable(`    ${f.message}`));
+  }
+  out.push('');
+  return out;
+}
+
 /** Text laid out like `node --prof-process` output, from any format's profile. */
 export function toText(profile: Profile, opts: { top?: number; source?: string } = {}): string {
   const t = profile.tree;
@@ -49,7 +63,8 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
   const sum = tickSummary(cats);
   const nonlib = all - sum.sharedLibraries;
   const source = printable(opts.source ?? profile.meta.source ?? profile.format);
-  const out = [l10n.t('Statistical profiling result from {0}, ({1} ticks, {2} unaccounted, 0 excluded).', source, ticks(all).trim(), ticks(sum.unaccounted).trim())];
+  const out = findingLines(profile);
+  out.push(l10n.t('Statistical profiling result from {0}, ({1} ticks, {2} unaccounted, 0 excluded).', source, ticks(all).trim(), ticks(sum.unaccounted).trim()));
 
   const stats = functionStats(t, profile.frames.length).filter((s) => s.self > 0 && !isThreadFrame(profile.frames[s.frame]));
   stats.sort((a, b) => b.self - a.self || a.frame - b.frame);

@@ -35,6 +35,21 @@ export interface Thread {
  */
 export type LineHits = Map<string, Map<number, { self: number; total: number }>>;
 
+/** One deoptimization V8 logged (`code-deopt`, with `--log-deopt`): optimized code of a function thrown away. */
+export interface Deopt {
+  /** Frame of the function whose optimized code was dropped. */
+  frame: number;
+  /** ms on the log's clock. */
+  timeMs: number;
+  /** V8's bailout kind: `deopt-eager`, `deopt-lazy`, `deopt-soft`, `dependency-change`… */
+  kind: string;
+  reason: string;
+  /** Where the bailout happened in that function (the call of the inlined callee, when it bailed out in one); line and column 0 when unknown. */
+  file: string;
+  line: number;
+  column: number;
+}
+
 /**
  * The one model every importer produces and every view reads. Threads share the frame table and
  * the tree: with more than one thread, each thread is a root child whose frame has category
@@ -51,6 +66,8 @@ export interface Profile {
   warnings: string[];
   /** Optional per-sample timeline: leaf node per sample and its timestamp (ms from start). */
   timeline?: { nodes: Uint32Array; times: Float64Array };
+  /** Deoptimizations, in log order, when the log has them. */
+  deopts?: Deopt[];
 }
 
 /** Shared builder importers use, so each only speaks its format. */
@@ -59,6 +76,7 @@ export class ProfileBuilder {
   readonly tree = new CallTree();
   readonly lineHits: LineHits = new Map();
   readonly warnings: string[] = [];
+  readonly deopts: Deopt[] = [];
   private readonly threadRoots = new Map<string, { root: number; thread: Thread; frame: number }>();
 
   constructor(
@@ -125,7 +143,7 @@ export class ProfileBuilder {
       tree = tree.remap((f) => (f === only.frame ? -1 : f));
     }
     if (threads.length === 0) threads = [{ name: 'main', samples: tree.weight }];
-    return {
+    const profile: Profile = {
       format: this.format,
       meta: this.meta,
       frames: this.frames.frames,
@@ -134,6 +152,8 @@ export class ProfileBuilder {
       lineHits: this.lineHits,
       warnings: this.warnings,
     };
+    if (this.deopts.length) profile.deopts = this.deopts;
+    return profile;
   }
 }
 

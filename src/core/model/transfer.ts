@@ -27,6 +27,7 @@ export interface PackedProfile {
   hitSelf: Float64Array;
   hitTotal: Float64Array;
   timeline?: { nodes: Uint32Array; times: Float64Array };
+  deopts?: Profile['deopts'];
 }
 
 const TIERS: (Tier | undefined)[] = [undefined, 'interpreted', 'sparkplug', 'maglev', 'turbofan', 'builtin', 'native', 'unknown'];
@@ -136,6 +137,7 @@ export function packProfile(p: Profile): { packed: PackedProfile; transfer: Arra
     ...packLineHits(p.lineHits),
   };
   if (p.timeline) packed.timeline = { nodes: p.timeline.nodes.slice(), times: p.timeline.times.slice() };
+  if (p.deopts) packed.deopts = p.deopts;
   const arrays: { buffer: ArrayBufferLike }[] = [packed.frameInts, packed.parent, packed.frame, packed.self, packed.selfTime, packed.hitStart, packed.hitLines, packed.hitSelf, packed.hitTotal];
   if (packed.timeline) arrays.push(packed.timeline.nodes, packed.timeline.times);
   return { packed, transfer: arrays.map((a) => a.buffer as ArrayBuffer) };
@@ -161,5 +163,6 @@ export function unpackProfile(x: PackedProfile): Profile {
     warnings: x.warnings,
   };
   if (x.timeline) p.timeline = x.timeline;
+  if (x.deopts) p.deopts = x.deopts;
   return p;
 }

@@ -76,6 +76,6 @@ export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileVi
 }
 
 /** The fields the function merge compares besides the name (the column only where there is no line). */
-function functionKeyOf(f: Frame): string {
+export function functionKeyOf(f: Frame): string {
   return JSON.stringify([f.file, f.line, f.line !== 0 ? 0 : f.column, f.category, f.lib ?? '']);
 }

@@ -3,7 +3,7 @@ import type { Frame } from './frame';
 import { NameIndex } from './nameIndex';
 import { bottomUp } from './views';
 import type { Profile } from './profile';
-import { sameFunction } from './transform';
+import { functionKeyOf, sameFunction } from './transform';
 
 /**
  * A function as a transform names it: the view's merge-by-function identity (name, file, start line; the
@@ -65,7 +65,7 @@ function frameMask(frames: readonly Frame[], test: (f: Frame) => boolean): Uint8
 function functionIds(frames: readonly Frame[]): Int32Array {
   const index = new NameIndex();
   const out = new Int32Array(frames.length);
-  frames.forEach((f, i) => (out[i] = index.intern(f.name, (j) => sameFunction(frames[j], f), () => i)));
+  frames.forEach((f, i) => (out[i] = index.intern(f.name, (j) => sameFunction(frames[j], f), () => i, (j) => functionKeyOf(frames[j]), () => functionKeyOf(f))));
   return out;
 }
 

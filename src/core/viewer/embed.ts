@@ -1,5 +1,6 @@
 import { CallTree, type Frame, type Profile } from '../model';
 import type { ViewOptions } from '../model/transform';
+import type { FindingInfo } from './protocol';
 
 /**
  * A whole profile as JSON for the offline HTML export: the frame table and the call tree in parallel
@@ -19,6 +20,7 @@ export interface EmbeddedProfile {
   self: number[];
   strings: Record<string, string>;
   options?: ViewOptions;
+  findings?: FindingInfo[];
 }
 
 export function embedProfile(p: Profile, label: string, strings: Record<string, string>, options?: ViewOptions): EmbeddedProfile {

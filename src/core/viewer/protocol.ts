@@ -33,6 +33,18 @@ export interface ProfileInfo {
   warnings: string[];
   categories: Record<Category, number>;
   tick: { javascript: number; cpp: number; gc: number; sharedLibraries: number; unaccounted: number; other: number };
+  /** What the profile says is wrong (core/findings); `frame` is a profile frame for a `reveal` message. */
+  findings?: FindingInfo[];
+}
+
+export interface FindingInfo {
+  rule: string;
+  severity: 'info' | 'warning';
+  share: number;
+  message: string;
+  file?: string;
+  line?: number;
+  frame: number;
 }
 
 /** Persisted by the webview (`setState`) and handed back to the serializer after a reload. */
@@ -151,6 +163,8 @@ export type WebviewMessage =
   | { type: 'needTree'; tree: TreeKind }
   | { type: 'expand'; tree: TreeKind; generation: number; node: number; small: boolean; minWeight: number }
   | { type: 'open'; frame: number; focus: boolean }
+  /** Select and zoom to a profile frame (a finding's), as the editor's CodeLens does. */
+  | { type: 'reveal'; frame: number }
   | { type: 'search'; tree: TreeKind; term: string; regex: boolean }
   | { type: 'state'; state: PersistedState }
   | { type: 'metric'; name: string; ms: number }

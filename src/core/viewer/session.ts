@@ -3,7 +3,7 @@ import { heaviestNodeOf, pathTo, pruneTree, windowRootFor, type CompactTree } fr
 import { matchedWeight, nameMatcher } from '../model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/transform';
 import { applyTransforms, safeRegex, sandwich, UnsafeRegexError, type FunctionKey, type Transform } from '../model/transforms';
-import type { FrameInfo, HostMessage, PersistedState, ProfileInfo, SandwichSide, TreeKind } from './protocol';
+import type { FindingInfo, FrameInfo, HostMessage, PersistedState, ProfileInfo, SandwichSide, TreeKind } from './protocol';
 
 /** The first Exclude pattern of a stack that safeRegex refuses, with why. */
 function refusedRegex(transforms: readonly Transform[]): { reason: string; detail: string } | undefined {
@@ -33,6 +33,11 @@ export class ViewerSession {
   private transformed: Profile | undefined;
   private sandwiched: { generation: number; fn: FunctionKey; trees: Record<SandwichSide, CallTree> } | undefined;
   readonly wanted = new Set<TreeKind>(['top']);
+  /**
+   * Set by whoever made the session (core/findings, host side): the offline page gets them from the export,
+   * whose profile has no line hits left, and the page bundle stays free of the rules.
+   */
+  findings?: FindingInfo[];
 
   constructor(
     readonly profile: Profile,
@@ -181,6 +186,7 @@ export class ViewerSession {
       warnings: p.warnings,
       categories,
       tick: tickSummary(categories),
+      findings: this.findings,
     };
   }
 }

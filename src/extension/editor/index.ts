@@ -3,6 +3,7 @@ import type { Services } from '../services';
 import { HotspotState, SOURCE_SELECTOR } from './hotspotState';
 import { HotFunctionLenses, REVEAL_COMMAND } from './codeLens';
 import { LineHeat } from './heat';
+import { FindingDiagnostics } from './diagnostics';
 import { HotspotHover } from './hover';
 import { SHOW_ACTIVE_COMMAND, activeProfileStatus } from './statusBar';
 import { registerProfileEditors } from './customEditor';
@@ -28,6 +29,7 @@ export function registerEditorIntegration(services: Services): vscode.Disposable
   const { store, viewer } = services;
   return [
     heat,
+    new FindingDiagnostics(state, store, services.log),
     vscode.languages.registerCodeLensProvider(SOURCE_SELECTOR, new HotFunctionLenses(state)),
     vscode.languages.registerHoverProvider(SOURCE_SELECTOR, new HotspotHover(state)),
     ...activeProfileStatus(store),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { findFindings } from '../../core/findings';
 import { ViewerSession } from '../../core/viewer/session';
 import type { LoadedProfile, Services } from '../services';
 import { exportProfileFromViewer } from './export';
@@ -70,6 +71,7 @@ export class ProfilePanel implements vscode.Disposable {
   }
 
   private firstAnswer(): HostMessage[] {
+    this.session.findings ??= findFindings(this.session.profile);
     const answer = this.session.opening(webviewStrings(), { state: this.state, hostMarks: this.marks });
     if (this.marks) this.marks.answered = Date.now();
     return answer;
@@ -150,6 +152,9 @@ export class ProfilePanel implements vscode.Disposable {
       }
       case 'search':
         this.post(session.search(m.tree, m.term, m.regex));
+        return;
+      case 'reveal':
+        this.reveal(m.frame);
         return;
       case 'export':
         await exportProfileFromViewer(this.loaded, this.services().log, session.shownProfile());

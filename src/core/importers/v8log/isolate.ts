@@ -3,6 +3,7 @@ import type { ProfileBuilder, Tier } from '../../model';
 import { CallSites, type CallPair, type InferenceResult, type Pending, type Site } from './callSites';
 import { CodeMap, type CodeEntry, type CodeInfo } from './codeMap';
 import { fixUtf8, own, parseAddress, unescapeField } from './fields';
+import { readDeopt } from './deopts';
 import { codeFrame, isJs, nativeFrame, SPECIAL, tierOf } from './frames';
 import type { NativeResolver } from './native';
 import { parseSourcePositions, positionsAt, Script } from './positions';
@@ -151,6 +152,7 @@ export class IsolateLog {
       if (line.startsWith('code-source-info,')) return this.codeSourceInfo(line);
       if (line.startsWith('code-move,')) return this.codeMove(line);
       if (line.startsWith('code-delete,')) return this.codeDelete(line);
+      if (line.startsWith('code-deopt,')) return void (readDeopt(line, this.code, this.o.builder) || this.bad('code-deopt'));
       return;
     }
     if (c === 115 /* s */) {

@@ -1,0 +1,35 @@
+import * as l10n from '@vscode/l10n';
+import type { Frame } from '../model';
+import { FindingContext, Groups } from './context';
+import { pct, THRESHOLDS, type Finding } from './types';
+
+const LOADER = /^(?:node:)?internal\/modules\/(?:cjs|esm)\//;
+
+function isLoader(f: Frame): boolean {
+  return f.category === 'node' && LOADER.test(f.file);
+}
+
+/** `require`/`import` on a request or timer path: the module system runs on every call instead of once at start-up. */
+export function hotModuleLoads(cx: FindingContext): Finding[] {
+  const bySite = new Groups<null>();
+  for (const n of cx.outermost(isLoader)) {
+    if (cx.startup[n]) continue;
+    bySite.add(cx.siteKey(n), cx.total[n], n, null);
+  }
+  const out: Finding[] = [];
+  for (const g of bySite.values()) {
+    const share = cx.share(g.w);
+    if (share < THRESHOLDS.moduleLoad) continue;
+    const site = cx.site(g.node, g.w);
+    out.push({
+      rule: 'hot-module-load',
+      severity: share >= THRESHOLDS.moduleLoadWarning ? 'warning' : 'info',
+      share,
+      message: l10n.t('Loading modules (require or import) takes {0} of samples after start-up here: load the module once at the top of the file and reuse it.', pct(share)),
+      file: site?.file,
+      line: site?.line,
+      frame: cx.tree.frame[g.node],
+    });
+  }
+  return out;
+}
