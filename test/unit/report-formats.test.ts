@@ -27,7 +27,8 @@ test('registry knows text, json and folded and rejects the rest', () => {
 
 test('json: exact shape, fractions of all samples, sorted by self, top N', () => {
   const j = toJsonReport(profile(), { top: 3 });
-  assert.deepEqual(Object.keys(j), ['format', 'samples', 'durationMs', 'attributed', 'categories', 'functions']);
+  assert.deepEqual(Object.keys(j), ['format', 'samples', 'durationMs', 'attributed', 'categories', 'functions', 'unit']);
+  assert.equal(j.unit, 'samples');
   assert.equal(j.format, 'v8log');
   assert.equal(j.samples, 100);
   assert.equal(j.durationMs, 1234.5);

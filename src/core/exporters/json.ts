@@ -1,4 +1,4 @@
-import { attributed, categoryWeights, CATEGORIES, functionStats, type Category, type Frame, type Profile, type ProfileFormat } from '../model';
+import { attributed, categoryWeights, CATEGORIES, functionStats, type Category, type Frame, type LabelInfo, type Profile, type ProfileFormat, type SampleType, type WeightUnit } from '../model';
 
 /** The documented, stable `--format json` shape (see README "CLI"); add fields, never rename. */
 export interface JsonReport {
@@ -8,6 +8,12 @@ export interface JsonReport {
   attributed: number;
   categories: Record<Category, number>;
   functions: JsonFunction[];
+  /** What `samples` counts (pprof: the chosen sample type's unit, time in ms). */
+  unit: WeightUnit;
+  /** pprof: the sample type the shares are of, every type the file has, and its labels. */
+  sampleType?: string;
+  sampleTypes?: SampleType[];
+  labels?: LabelInfo[];
 }
 
 export interface JsonFunction {
@@ -55,5 +61,9 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     attributed: round(attributed(profile)),
     categories,
     functions,
+    unit: profile.meta.unit ?? 'samples',
+    ...(profile.meta.sampleType !== undefined ? { sampleType: profile.meta.sampleType } : {}),
+    ...(profile.meta.sampleTypes ? { sampleTypes: profile.meta.sampleTypes } : {}),
+    ...(profile.meta.labels ? { labels: profile.meta.labels } : {}),
   };
 }

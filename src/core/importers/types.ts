@@ -1,3 +1,4 @@
+import type { PathMapperOptions } from '../pathMapping';
 import type { Profile, ProfileFormat } from '../model';
 
 export interface ImportOptions {
@@ -8,6 +9,12 @@ export interface ImportOptions {
   onProgress?: (fraction: number) => void;
   /** Extra facts a launcher saved beside the raw file (e.g. `/proc/<pid>/maps`). */
   mapsFile?: string;
+  /** pprof: the sample type to weigh the tree by (`cpu`, `alloc_space`, …); the file's default when not given. */
+  sampleType?: string;
+  /** pprof: keep only samples carrying each of these label values (`{ "thread name": "Main" }`). */
+  labels?: Record<string, string>;
+  /** Where files of a profile taken elsewhere live here; applied before source maps are looked for. */
+  pathMapping?: PathMapperOptions;
 }
 
 export interface Importer {
