@@ -3,8 +3,8 @@ import { Function as PprofFunction, Location, Mapping, Profile as PprofProfile, 
 import { functionKey, pprofUnitOf, type Frame, type Profile } from '../model';
 import { isThreadFrame } from './json';
 
-/** Names other tools give these states; the importers read them back to the same categories. */
-const SPECIAL: Partial<Record<Frame['category'], string>> = { gc: '(garbage collector)', idle: '(idle)', unaccounted: '(unaccounted)' };
+/** For a state without a name of its own, the name V8's profilers give it (the importers read those back). */
+const SPECIAL: Partial<Record<Frame['category'], string>> = { gc: '(garbage collector)', idle: '(idle)', program: '(program)' };
 
 /** Epoch ms after 2001: a start time the profile measured on the wall clock, not on a monotonic one. */
 const isEpochMs = (t: number | undefined): t is number => t !== undefined && t > 1e12;
@@ -29,8 +29,9 @@ function valueColumns(profile: Profile): { types: { type: string; unit: string }
   const interval = profile.meta.intervalMs;
   let timed = false;
   for (let i = 0; i < t.count && !timed; i++) timed = t.selfTime[i] > 0;
-  // Time per node: what the samples measured when the format has timestamps, else samples × interval (as Go does).
-  const time = timed ? (n: number) => t.selfTime[n] : interval ? (n: number) => t.self[n] * counts * interval : undefined;
+  // Time per node as Go writes it, samples × period, so its shares are the samples' shares; the measured
+  // gaps between samples only when there is no period (they charge idle gaps to the sample before).
+  const time = interval ? (n: number) => t.self[n] * counts * interval : timed ? (n: number) => t.selfTime[n] : undefined;
   const types = [{ type: 'samples', unit: 'count' }];
   if (time) types.push({ type: 'cpu', unit: 'nanoseconds' });
   return {
@@ -60,7 +61,7 @@ export function toPprof(profile: Profile, opts: PprofOptions = {}): Uint8Array {
     const key = functionKey(f);
     let fid = fnIds.get(key);
     if (fid === undefined) {
-      const name = SPECIAL[f.category] ?? (f.category === 'program' ? '(program)' : f.name);
+      const name = f.name || SPECIAL[f.category] || '(anonymous)';
       fid = functions.length + 1;
       fnIds.set(key, fid);
       const nameId = strings.dedup(name);

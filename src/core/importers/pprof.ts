@@ -94,6 +94,7 @@ const SPECIAL: Record<string, Category> = {
   'Node.js': 'program',
   'Non JS threads activity': 'program',
   '(external)': 'native',
+  '(unaccounted)': 'unaccounted',
 };
 
 /** Label keys that name a thread, most telling first (Datadog writes `thread name`, Go `thread`/`goroutine`). */
