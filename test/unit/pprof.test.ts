@@ -147,14 +147,14 @@ test('export: pprof of a tick profile carries samples and cpu ns, threads as lab
   assert.equal(p.timeNanos, 1_795_000_000_123_000_000n);
   assert.equal(s[Number(p.mapping[0].filename)], '/usr/lib/libcrypto.so.3');
 
-  const back = await loadProfile(write(bytes), { sourceMaps: false });
+  const back = await loadProfile(write(Buffer.from(bytes)), { sourceMaps: false });
   assert.deepEqual([back.meta.unit, back.tree.weight], ['ms', 65]);
   assert.deepEqual(back.threads.map((t) => [t.name, t.samples]).sort(), [
     ['main', 60],
     ['worker', 5],
   ]);
   assert.equal(back.frames.find((f) => f.name === '(garbage collector)')!.category, 'gc');
-  const counts = await loadProfile(write(bytes), { sampleType: 'samples', sourceMaps: false });
+  const counts = await loadProfile(write(Buffer.from(bytes)), { sampleType: 'samples', sourceMaps: false });
   assert.equal(counts.tree.weight, 65);
 });
 
