@@ -158,29 +158,43 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
     fnFrame.set(id, { frame: b.frame(f), file: f.file });
   }
   const mappings = new Map(p.mapping.map((m) => [Number(m.id), str(m.filename)]));
+  // Per (file, line) a small id, so per-sample line counting is array work, not string keys.
+  const lineKeys = new Map<string, number>();
+  const lineAt: { file: string; line: number }[] = [];
+  const lineId = (file: string, line: number) => {
+    if (!file || line <= 0) return -1;
+    const k = `${line}\0${file}`;
+    let id = lineKeys.get(k);
+    if (id === undefined) lineKeys.set(k, (id = lineAt.push({ file, line }) - 1));
+    return id;
+  };
   // Per location: its frames caller-first (the last `line` is the caller the others were inlined into) and the line each ran.
-  const locs = new Map<number, { frames: number[]; files: string[]; lines: number[] }>();
+  // Location ids are usually 1..n: an array finds them faster than a Map on the per-frame path.
+  const locs: ({ frames: number[]; lines: number[] } | undefined)[] = [];
+  const farLocs = new Map<number, { frames: number[]; lines: number[] }>();
   for (const loc of p.location) {
     const frames: number[] = [];
-    const files: string[] = [];
     const lines: number[] = [];
     for (let i = loc.line.length - 1; i >= 0; i--) {
       const fr = fnFrame.get(Number(loc.line[i].functionId));
       if (!fr) continue;
       frames.push(fr.frame);
-      files.push(fr.file);
-      lines.push(Number(loc.line[i].line));
+      lines.push(lineId(fr.file, Number(loc.line[i].line)));
     }
     if (frames.length === 0) {
       // Not symbolized: the address and the binary it is in are all there is.
       const lib = mappings.get(Number(loc.mappingId)) ?? '';
       const category: Category = /\.so(\.|$)/.test(lib) ? 'shared-lib' : 'native';
       frames.push(b.frame({ name: `0x${BigInt(loc.address).toString(16)}`, file: '', line: 0, column: 0, category, ...(lib ? { lib } : {}) }));
-      files.push('');
-      lines.push(0);
+      lines.push(-1);
     }
-    locs.set(Number(loc.id), { frames, files, lines });
+    const id = Number(loc.id);
+    if (id < 4 * p.location.length + 16) locs[id] = { frames, lines };
+    else farLocs.set(id, { frames, lines });
   }
+  const lineSelf = new Float64Array(lineAt.length);
+  const lineTotal = new Float64Array(lineAt.length);
+  const lineSeen = new Int32Array(lineAt.length).fill(-1);
 
   const labels = new Map<string, Map<string, number>>();
   const labelValue = (l: { str: number | bigint; num: number | bigint }) => (Number(l.str) ? str(l.str) : String(l.num));
@@ -198,9 +212,9 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
   const filters = Object.entries(opts.labels ?? {});
 
   const stack: number[] = [];
-  const seen = new Set<string>();
   let missing = 0;
-  for (const smp of p.sample) {
+  for (let si = 0; si < p.sample.length; si++) {
+    const smp = p.sample[si];
     const w = Number(smp.value[ti] ?? 0) * scale;
     if (!(w > 0) || !Number.isFinite(w)) continue;
     let thread: string | undefined;
@@ -212,25 +226,29 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
       thread = l ? labelValue(l) : undefined;
     }
     stack.length = 0;
-    seen.clear();
+    let leafLine = -1;
     // location_id lists the leaf first.
     for (let i = smp.locationId.length - 1; i >= 0; i--) {
-      const loc = locs.get(Number(smp.locationId[i]));
+      const id = Number(smp.locationId[i]);
+      const loc = locs[id] ?? farLocs.get(id);
       if (!loc) {
         missing++;
         continue;
       }
       for (let j = 0; j < loc.frames.length; j++) {
         stack.push(loc.frames[j]);
+        const line = loc.lines[j];
+        leafLine = line;
         // A line counts once a sample, however often recursion passes it.
-        const key = `${loc.lines[j]}\0${loc.files[j]}`;
-        const leaf = i === 0 && j === loc.frames.length - 1;
-        if (!seen.has(key) || leaf) b.lineHit(loc.files[j], loc.lines[j], leaf ? w : 0, seen.has(key) ? 0 : w);
-        seen.add(key);
+        if (line < 0 || lineSeen[line] === si) continue;
+        lineSeen[line] = si;
+        lineTotal[line] += w;
       }
     }
+    if (leafLine >= 0) lineSelf[leafLine] += w;
     b.sample(stack, w, unit === 'ms' ? w : 0, thread);
   }
+  for (let id = 0; id < lineAt.length; id++) if (lineTotal[id] > 0) b.lineHit(lineAt[id].file, lineAt[id].line, lineSelf[id], lineTotal[id]);
   if (missing) b.warn(l10n.t('{0} stack entries point at locations the profile does not define; they are left out', missing));
 
   const info: LabelInfo[] = [...labels].map(([key, values]) => ({
