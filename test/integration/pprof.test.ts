@@ -9,6 +9,7 @@ import { Profile as PprofProfile } from 'pprof-format';
 import { cli } from '../helpers/paths';
 import { expressExample, profileExpressApp } from '../helpers/expressApp';
 import { goMissing, goPprof, topRows } from '../helpers/goPprof';
+import { datadogPprof, runHotProgram } from '../helpers/datadogPprof';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-pprof-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -28,63 +29,10 @@ const json = (args: string[]): JsonReport => {
   return JSON.parse(r.stdout) as JsonReport;
 };
 
-/** @datadog/pprof from npm into a folder of its own (it ships prebuilt binaries); the folder, or why not. */
-let installed: Promise<{ dir: string } | { skip: string }> | undefined;
-function datadogPprof() {
-  installed ??= (async () => {
-    const dir = join(work, 'dd');
-    const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, '@datadog/pprof'], { encoding: 'utf8', timeout: 300_000 });
-    if (r.status !== 0) return { skip: `npm could not install @datadog/pprof here (${r.status ?? r.error?.message}): ${r.stderr.split('\n').slice(-5).join(' ')}` };
-    return { dir: join(dir, 'node_modules', '@datadog', 'pprof') };
-  })();
-  return installed;
-}
-
-/** A program with one hot and one cold function, profiled by @datadog/pprof in-process: wall time and heap. */
-const HOT = `'use strict';
-const pprof = require(process.env.DD_PPROF);
-const fs = require('fs');
-
-function hotLoop(n) {
-  let x = 0;
-  for (let i = 0; i < n; i++) x += Math.sqrt(i) * Math.sin(i);
-  return x;
-}
-
-function coldLoop(n) {
-  let x = 0;
-  for (let i = 0; i < n; i++) x += i;
-  return x;
-}
-
-async function main() {
-  pprof.heap.start(16 * 1024, 64);
-  const done = pprof.time.profile({ durationMillis: 1500 });
-  const end = Date.now() + 1200;
-  const keep = [];
-  while (Date.now() < end) {
-    hotLoop(2e5);
-    coldLoop(2e4);
-    keep.push(new Array(1000).fill(1));
-    await new Promise((r) => setImmediate(r));
-  }
-  fs.writeFileSync('wall.pb.gz', await pprof.encode(await done));
-  fs.writeFileSync('heap.pb.gz', await pprof.encode(await pprof.heap.profile()));
-  console.log(keep.length);
-}
-main();
-`;
-
 test('a wall and a heap profile written by @datadog/pprof open with the hot function at its file:line, in every sample type', { timeout: 600_000 }, async (t) => {
-  const dd = await datadogPprof();
+  const dd = await datadogPprof(work);
   if ('skip' in dd) return t.skip(dd.skip);
-  const dir = mkdtempSync(join(work, 'hot-'));
-  const program = join(dir, 'hot.js');
-  writeFileSync(program, HOT);
-  const run = spawnSync(process.execPath, [program], { cwd: dir, env: { ...process.env, DD_PPROF: dd.dir }, encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  const hotLine = HOT.split('\n').findIndex((l) => l.startsWith('function hotLoop')) + 1;
-  const wall = join(dir, 'wall.pb.gz');
+  const { program, hotLine, wall, heap } = runHotProgram(dd.dir, mkdtempSync(join(work, 'hot-')));
 
   const w = json([wall]);
   assert.equal(w.unit, 'ms', 'wall nanoseconds are reported in ms');
@@ -104,7 +52,6 @@ test('a wall and a heap profile written by @datadog/pprof open with the hot func
   assert.equal(counted.functions[0].name, 'hotLoop');
   assert.ok(Number.isInteger(counted.samples) && counted.samples > 50, `sample counts: ${counted.samples}`);
 
-  const heap = join(dir, 'heap.pb.gz');
   const space = json([heap]);
   assert.deepEqual([space.unit, space.sampleType], ['bytes', 'inuse_space']);
   const objects = json([heap, '--sample-type', 'inuse_objects']);
@@ -167,7 +114,7 @@ function flatByFunction(path: string, type: string): { total: number; flat: Map<
 }
 
 test('round trip: a pprof of the guide app by @datadog/pprof → Node Flame → pprof keeps the total and the top 10 functions', { timeout: 600_000 }, async (t) => {
-  const dd = await datadogPprof();
+  const dd = await datadogPprof(work);
   if ('skip' in dd) return t.skip(dd.skip);
   const dir = mkdtempSync(join(work, 'rt-'));
   copyFileSync(join(expressExample, 'app.js'), join(dir, 'app.js'));
