@@ -23,12 +23,17 @@ test('a pprof written by @datadog/pprof opens in the viewer with hotLoop at hot.
       await vs.runCommand(SHOW);
       await vs.quickInputAnswer(wall);
       const frame = await vs.webviewFrame('body[data-profile="wall.pb.gz"][data-first-paint-ms] svg g.frame', 90_000);
-      const hot = `hotLoop hot.js:${hotLine}`;
-      const drawn = await frame.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? ''));
-      assert.ok(drawn.includes(hot), `${hot} is drawn: ${drawn.filter((n) => n.includes('hot.js')).join(' | ')}`);
+      const hot = 'hotLoop';
+      const hotFrame = frame.locator(`[data-tree="top"] g.frame[name="${hot}"]`).first();
+      await hotFrame.waitFor({ state: 'attached', timeout: 30_000 }).catch(async (e: Error) => {
+        const drawn = await frame.$$eval('g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? ''));
+        assert.fail(`${hot} is not drawn (${e.message.split('\n')[0]}); drawn: ${drawn.slice(0, 30).join(' | ')}`);
+      });
       await vs.screenshot('pprof-flame-graph');
 
-      await frame.locator(`[data-tree="top"] g.frame[name="${hot}"]`).first().click();
+      // A click zooms to it; the details beside the graph say where it lives.
+      await hotFrame.click();
+      await frame.locator('.details').filter({ hasText: `hot.js:${hotLine}` }).waitFor({ timeout: 15_000 });
       await frame.locator('[data-tree="top"]').focus();
       await vs.page.keyboard.press('Enter');
       let ed = await vs.activeEditor();
