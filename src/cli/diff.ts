@@ -1,20 +1,28 @@
 import { writeFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
-import { loadProfile } from '../core/importers';
 import { diffFunctions } from '../core/model';
 import { diffToHtml, diffToJson, diffToText } from '../core/exporters/diff';
+import { comparableTotals, findRegressions, gateSummary, toGithubAnnotations, toMarkdown, type Regression } from '../core/exporters/ciReport';
 import { parseCommand, usageError, type CliCommand } from './args';
+import { loadForCli } from './load';
 
-const FORMATS = ['text', 'json', 'html'] as const;
+const FORMATS = ['text', 'json', 'html', 'github', 'markdown'] as const;
 
 export const DIFF = {
   name: 'diff',
   args: '<before> <after>',
   summary: () => l10n.t('compare two profiles (any formats): the functions whose share of the time changed most'),
+  details: () =>
+    l10n.t(
+      'With --fail-above N the exit code is 3 when a function\'s self share grew by more than N percentage points (0 otherwise, 2 on bad input): a CI gate.\n' +
+        '--format github prints GitHub Actions annotations at those functions\' lines; --format markdown a table for a pull-request comment.',
+    ),
   options: {
     format: { type: 'string', short: 'f', default: 'text', value: 'format', help: () => l10n.t('one of: {0}', FORMATS.join(', ')) },
     top: { type: 'string', short: 'n', default: '50', value: 'N', help: () => l10n.t('list the N largest changes (text and json)') },
     output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
+    'fail-above': { type: 'string', value: 'points', help: () => l10n.t("exit with 3 when a function's self share grew by more than this many percentage points") },
+    'sample-type': { type: 'string', value: 'type', help: () => l10n.t("pprof: the sample type to compare (cpu, wall, alloc_space, …); default: the file's default, else its last") },
   },
 } satisfies CliCommand;
 
@@ -28,13 +36,47 @@ export async function runDiff(argv: string[]): Promise<number> {
     process.stderr.write(l10n.t('node-flame diff: unknown format "{0}" (use one of: {1})', format, FORMATS.join(', ')) + '\n');
     return 2;
   }
+  let limit: number | undefined;
+  if (values['fail-above'] !== undefined) {
+    limit = Number(values['fail-above']);
+    if (values['fail-above'].trim() === '' || !Number.isFinite(limit) || limit < 0) return usageError(DIFF, l10n.t('--fail-above wants a number of percentage points (0 or more), not "{0}"', values['fail-above']));
+  }
   const top = Math.max(1, Number(values.top) || 50);
   const [bp, ap] = positionals;
-  const [before, after] = await Promise.all([loadProfile(bp), loadProfile(ap)]);
+  const opts = { sampleType: values['sample-type'] };
+  const [before, after] = await Promise.all([loadForCli(bp, opts), loadForCli(ap, opts)]);
   const changes = diffFunctions(before, after);
-  const out =
-    format === 'json' ? JSON.stringify(diffToJson(changes, top), null, 2) + '\n' : format === 'html' ? diffToHtml(before, after, bp, ap) : diffToText(changes, bp, ap, top);
+  // Without a limit, github annotates every function that grew at all.
+  const regressions: Regression[] = limit !== undefined || format === 'github' ? findRegressions(changes, before, after, limit ?? 0, process.cwd()) : [];
+  let out: string;
+  switch (format) {
+    case 'json': {
+      const json = diffToJson(changes, top);
+      out = JSON.stringify(limit === undefined ? json : { ...json, failAbove: limit, regressions: regressions.map(regressionJson) }, null, 2) + '\n';
+      break;
+    }
+    case 'html':
+      out = diffToHtml(before, after, bp, ap);
+      break;
+    case 'github':
+      out = toGithubAnnotations(regressions.slice(0, top), limit ?? 0);
+      break;
+    case 'markdown':
+      out = toMarkdown(changes, { before: bp, after: ap }, comparableTotals(before, after), limit, Math.min(top, 20), regressions);
+      break;
+    default:
+      out = diffToText(changes, bp, ap, top);
+  }
   if (values.output) await writeFile(values.output, out);
   else process.stdout.write(out);
-  return 0;
+  if (limit === undefined) return 0;
+  if (format !== 'markdown') process.stderr.write(`node-flame diff: ${gateSummary(regressions, limit)}\n`);
+  return regressions.length ? 3 : 0;
+}
+
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+function regressionJson(r: Regression) {
+  const c = r.change;
+  return { name: c.name, file: c.file, line: c.line, before: r4(r.before), after: r4(r.after), points: r4(r.growth), ...(r.file ? { at: { file: r.file, line: r.line } } : {}) };
 }

@@ -1,20 +1,22 @@
 import { writeFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
-import { loadProfile } from '../core/importers';
-import { exportFormats, exportProfile } from '../core/exporters';
+import { exportFormats, exportProfileData } from '../core/exporters';
 import { applyTransforms, unmatched } from '../core/model/transforms';
 import { parseCommand, usageError, type CliCommand } from './args';
+import { fileStartTime, loadForCli, parseLabel } from './load';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
 
 export const REPORT = {
   name: 'report',
   args: '<file>',
-  summary: () => l10n.t('read a profile (tick log, perf.data, perf script, .cpuprofile, folded) and print or export a report'),
+  summary: () => l10n.t('read a profile (tick log, perf.data, perf script, .cpuprofile, pprof, folded) and print or export a report'),
   options: {
     format: { type: 'string', short: 'f', default: 'text', value: 'format', help: () => l10n.t('one of: {0}', exportFormats().join(', ')) },
     top: { type: 'string', short: 'n', value: 'N', help: () => l10n.t('keep the N heaviest functions (json: 50 when not given; text: all)') },
     output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
     'no-source-maps': { type: 'boolean', help: () => l10n.t('do not map JavaScript frames through source maps') },
+    'sample-type': { type: 'string', value: 'type', help: () => l10n.t("pprof: the sample type to weigh by (cpu, wall, alloc_space, inuse_objects, …); default: the file's default, else its last") },
+    label: { type: 'string', value: 'key=value', help: () => l10n.t('pprof: keep only the samples with this label value (e.g. "thread name=Main Event Loop")') },
     ...TRANSFORM_OPTIONS,
   },
 } satisfies CliCommand;
@@ -38,14 +40,16 @@ export async function runReport(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  const labels = parseLabel(values.label);
+  if (values.label !== undefined && !labels) return usageError(REPORT, l10n.t('--label wants key=value, not "{0}"', values.label));
   const transforms = transformsFrom(parsed.order);
   if (typeof transforms === 'string') return usageError(REPORT, transforms);
   const [file] = positionals;
-  const loaded = await loadProfile(file, { sourceMaps: !values['no-source-maps'] });
+  const loaded = await loadForCli(file, { sourceMaps: !values['no-source-maps'], sampleType: values['sample-type'], labels });
   for (const w of loaded.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', w) + '\n');
   for (const t of transforms) for (const name of unmatched(loaded.frames, t)) process.stderr.write(l10n.t('node-flame: warning: no function or package named "{0}" in this profile', name) + '\n');
   const profile = applyTransforms(loaded, transforms);
-  const out = exportProfile(profile, format, { top, source: file });
+  const out = exportProfileData(profile, format, { top, source: file, startTime: format === 'pprof' ? await fileStartTime(file, profile) : undefined });
   if (!values.output) {
     process.stdout.write(out);
     return 0;

@@ -1,8 +1,11 @@
 // Loaded on the first profile opened (see ProfileStore.load): the importers stay out of activation.
 import * as vscode from 'vscode';
 import type { Profile } from '../core/model';
+import { mapProfilePaths } from '../core/pathMapping';
+import { applySourceMaps } from '../core/sourcemaps';
 import { loadInWorker } from './bigImport';
 import { isLargeProfile } from './largeProfile';
+import { workspacePathMapper } from './pathMapper';
 
 /** Default of `nodeFlame.importTimeoutSeconds`. */
 const IMPORT_TIMEOUT_SECONDS = 60;
@@ -15,9 +18,12 @@ const IMPORT_TIMEOUT_SECONDS = 60;
  */
 export async function readProfile(path: string): Promise<Profile> {
   const seconds = vscode.workspace.getConfiguration('nodeFlame').get<number>('importTimeoutSeconds', IMPORT_TIMEOUT_SECONDS);
-  return loadInWorker(path, {
+  const profile = await loadInWorker(path, {
     notify: await isLargeProfile(path),
     idleTimeoutMs: Math.max(1, Number.isFinite(seconds) ? seconds : IMPORT_TIMEOUT_SECONDS) * 1000,
     untrusted: !vscode.workspace.isTrusted,
   });
+  // A pprof comes from a server or a container (Pyroscope, Datadog): its paths are theirs, mapped like attach's.
+  if (profile.format === 'pprof' && mapProfilePaths(profile, workspacePathMapper()).size > 0) await applySourceMaps(profile);
+  return profile;
 }

@@ -18,8 +18,11 @@ export interface ExpressProfileOptions {
   cwd: string;
   /** The app file in `cwd` (default `app.js`). */
   app?: string;
-  /** `prof`: `node --prof`, the tick log lands in `cwd`. `cpu-prof`: `--cpu-prof` into `out`. */
-  profiler: 'prof' | 'cpu-prof';
+  /**
+   * `prof`: `node --prof`, the tick log lands in `cwd`. `cpu-prof`: `--cpu-prof` into `out`. `{ preload, output }`:
+   * a profiler loaded with `-r` that writes, when the app exits, a file in `cwd` whose name matches `output`.
+   */
+  profiler: 'prof' | 'cpu-prof' | { preload: string; output: RegExp };
   /** Where `cpu-prof` writes its .cpuprofile (default `cwd`). */
   out?: string;
   load: ExpressLoad;
@@ -27,12 +30,10 @@ export interface ExpressProfileOptions {
 
 /** Runs the app under the profiler and the guide's load; returns the profile it wrote. */
 export async function profileExpressApp(o: ExpressProfileOptions): Promise<string> {
-  const out = o.out ?? o.cwd;
-  const flags =
-    o.profiler === 'prof'
-      ? ['--prof']
-      : // The launcher's preload turns SIGINT into a normal exit, which --cpu-prof needs to write its file.
-        ['-r', join(repoRoot, 'dist', 'preload-stop.js'), '--cpu-prof', `--cpu-prof-dir=${out}`];
+  const out = typeof o.profiler === 'object' ? o.cwd : (o.out ?? o.cwd);
+  // The launcher's preload turns SIGINT into a normal exit, which --cpu-prof and exit-time writers need.
+  const stop = ['-r', join(repoRoot, 'dist', 'preload-stop.js')];
+  const flags = o.profiler === 'prof' ? ['--prof'] : o.profiler === 'cpu-prof' ? [...stop, '--cpu-prof', `--cpu-prof-dir=${out}`] : [...stop, '-r', o.profiler.preload];
   if (o.profiler === 'cpu-prof') mkdirSync(out, { recursive: true });
   const port = await freePort();
   const env = { ...process.env, PORT: String(port), NODE_PATH: join(repoRoot, 'node_modules') };
@@ -55,7 +56,8 @@ export async function profileExpressApp(o: ExpressProfileOptions): Promise<strin
     if (app.exitCode === null && app.signalCode === null) app.kill('SIGINT');
     await exited;
   }
-  const found = readdirSync(out).find((f) => (o.profiler === 'prof' ? /^isolate-.*\.log$/.test(f) : f.endsWith('.cpuprofile')));
-  assert.ok(found, `the ${o.profiler} run wrote no profile`);
+  const output = o.profiler === 'prof' ? /^isolate-.*\.log$/ : o.profiler === 'cpu-prof' ? /\.cpuprofile$/ : o.profiler.output;
+  const found = readdirSync(out).find((f) => output.test(f));
+  assert.ok(found, `the ${typeof o.profiler === 'object' ? o.profiler.preload : o.profiler} run wrote no profile`);
   return join(out, found);
 }

@@ -27,13 +27,14 @@ test('registry knows text, json and folded and rejects the rest', () => {
 
 test('json: exact shape, fractions of all samples, sorted by self, top N', () => {
   const j = toJsonReport(profile(), { top: 3 });
-  assert.deepEqual(Object.keys(j), ['format', 'samples', 'durationMs', 'attributed', 'categories', 'functions', 'findings']);
+  assert.deepEqual(Object.keys(j), ['format', 'samples', 'durationMs', 'attributed', 'categories', 'functions', 'findings', 'unit']);
   // Half the samples in libcrypto: the native-library finding, in the documented shape.
   assert.deepEqual(
     j.findings.map((f) => Object.keys(f)),
     j.findings.map(() => ['rule', 'severity', 'message', 'file', 'line', 'share']),
   );
   assert.ok(j.findings.some((f) => f.rule === 'native-library' && f.share === 0.5 && f.message.includes('libcrypto.so.3')), JSON.stringify(j.findings));
+  assert.equal(j.unit, 'samples');
   assert.equal(j.format, 'v8log');
   assert.equal(j.samples, 100);
   assert.equal(j.durationMs, 1234.5);

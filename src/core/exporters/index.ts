@@ -3,6 +3,7 @@ import { toCpuProfile } from './cpuprofile';
 import { toFolded } from './folded';
 import { toHtml } from './html';
 import { toJsonReport } from './json';
+import { toPprof } from './pprof';
 import { toSpeedscope } from './speedscope';
 import { toSvg } from './svg';
 import { toText } from './text';
@@ -12,6 +13,8 @@ export interface ExportOptions {
   top?: number;
   /** Name of the input, for headers and titles. */
   source?: string;
+  /** Wall-clock start (epoch ms) for formats that record one, when the profile has none (the input file's time). */
+  startTime?: number;
 }
 
 export interface Exporter {
@@ -20,7 +23,8 @@ export interface Exporter {
   extension: string;
   /** One line, for `--help` and pickers. */
   description: string;
-  write(profile: Profile, opts: ExportOptions): string;
+  /** Text, or bytes for binary formats (pprof). */
+  write(profile: Profile, opts: ExportOptions): string | Uint8Array;
 }
 
 const registry = new Map<string, Exporter>();
@@ -38,11 +42,18 @@ export function getExporter(format: string): Exporter | undefined {
   return registry.get(format);
 }
 
-/** The profile in `format`; throws for a format no exporter is registered for. */
-export function exportProfile(profile: Profile, format: string, opts: ExportOptions = {}): string {
+/** The profile in `format`, text or bytes as the format is; throws for a format no exporter is registered for. */
+export function exportProfileData(profile: Profile, format: string, opts: ExportOptions = {}): string | Uint8Array {
   const e = registry.get(format);
   if (!e) throw new Error(`unknown export format "${format}" (known: ${exportFormats().join(', ')})`);
   return e.write(profile, opts);
+}
+
+/** The profile in a text format; throws for a binary one (use `exportProfileData`). */
+export function exportProfile(profile: Profile, format: string, opts: ExportOptions = {}): string {
+  const out = exportProfileData(profile, format, opts);
+  if (typeof out !== 'string') throw new Error(`export format "${format}" is binary`);
+  return out;
 }
 
 registerExporter({ format: 'text', extension: '.txt', description: 'like node --prof-process', write: toText });
@@ -52,3 +63,4 @@ registerExporter({ format: 'cpuprofile', extension: '.cpuprofile', description: 
 registerExporter({ format: 'speedscope', extension: '.speedscope.json', description: 'speedscope file format', write: (p, o) => JSON.stringify(toSpeedscope(p, o.source)) });
 registerExporter({ format: 'html', extension: '.html', description: 'the interactive viewer as one offline page', write: (p, o) => toHtml(p, { source: o.source }) });
 registerExporter({ format: 'svg', extension: '.svg', description: 'static flame graph', write: (p, o) => toSvg(p, o.source ? { title: o.source } : {}) });
+registerExporter({ format: 'pprof', extension: '.pb.gz', description: "pprof profile.proto, gzipped (Google's pprof, Pyroscope, Datadog)", write: (p, o) => toPprof(p, { startTime: o.startTime }) });

@@ -1,5 +1,5 @@
 import { findFindings, toJsonFinding, type JsonFinding } from '../findings';
-import { attributed, categoryWeights, CATEGORIES, functionStats, type Category, type Frame, type Profile, type ProfileFormat } from '../model';
+import { attributed, categoryWeights, CATEGORIES, functionStats, type Category, type Frame, type LabelInfo, type Profile, type ProfileFormat, type SampleType, type WeightUnit } from '../model';
 
 /** The documented, stable `--format json` shape (see README "CLI"); add fields, never rename. */
 export interface JsonReport {
@@ -11,6 +11,12 @@ export interface JsonReport {
   functions: JsonFunction[];
   /** What the profile says is wrong, warnings first (README "Findings"). */
   findings: JsonFinding[];
+  /** What `samples` counts (pprof: the chosen sample type's unit, time in ms). */
+  unit: WeightUnit;
+  /** pprof: the sample type the shares are of, every type the file has, and its labels. */
+  sampleType?: string;
+  sampleTypes?: SampleType[];
+  labels?: LabelInfo[];
 }
 
 export interface JsonFunction {
@@ -59,5 +65,9 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     categories,
     functions,
     findings: findFindings(profile).map(toJsonFinding),
+    unit: profile.meta.unit ?? 'samples',
+    ...(profile.meta.sampleType !== undefined ? { sampleType: profile.meta.sampleType } : {}),
+    ...(profile.meta.sampleTypes ? { sampleTypes: profile.meta.sampleTypes } : {}),
+    ...(profile.meta.labels ? { labels: profile.meta.labels } : {}),
   };
 }

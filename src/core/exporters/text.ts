@@ -16,6 +16,8 @@ const ticks = (x: number) => {
   const v = x * tickScale;
   return (Number.isInteger(v) ? String(v) : tickScale !== 1 ? String(Math.round(v)) : v.toFixed(1)).padStart(7);
 };
+/** The weights column's heading: ticks, or the unit of a pprof sample type (ms, bytes, objects). */
+let unitHead = '   ticks';
 const pct = (x: number, of: number) => (of > 0 ? `${((100 * x) / of).toFixed(1)}%` : '').padStart(6);
 
 /** Names come from the profiled program: control characters are shown, never sent to the terminal. */
@@ -35,7 +37,7 @@ function append(out: string[], rows: readonly string[]): void {
 }
 
 function table(title: string, rows: { w: number; name: string }[], all: number, nonlib: number | null): string[] {
-  const out = ['', ` [${title}]:`, '   ticks  total  nonlib   name'];
+  const out = ['', ` [${title}]:`, `${unitHead}  total  nonlib   name`];
   for (const r of rows) out.push(`${ticks(r.w)} ${pct(r.w, all)} ${nonlib === null ? '      ' : pct(r.w, nonlib)}  ${r.name}`);
   return out;
 }
@@ -65,6 +67,10 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
   const source = printable(opts.source ?? profile.meta.source ?? profile.format);
   const out = findingLines(profile);
   out.push(l10n.t('Statistical profiling result from {0}, ({1} ticks, {2} unaccounted, 0 excluded).', source, ticks(all).trim(), ticks(sum.unaccounted).trim()));
+  const m = profile.meta;
+  unitHead = (m.unit && m.unit !== 'samples' ? m.unit : 'ticks').padStart(8);
+  if (m.sampleTypes) out.push(l10n.t('Unit: {0}; sample type "{1}" (the file has: {2}).', m.unit ?? 'samples', m.sampleType ?? '', m.sampleTypes.map((x) => x.type).join(', ')));
+  for (const l of m.labels ?? []) out.push(l10n.t('Label "{0}": {1} values ({2})', printable(l.key), l.distinct, l.values.slice(0, 5).map((v) => printable(v.value)).join(', ') + (l.distinct > 5 ? ', …' : '')));
 
   const stats = functionStats(t, profile.frames.length).filter((s) => s.self > 0 && !isThreadFrame(profile.frames[s.frame]));
   stats.sort((a, b) => b.self - a.self || a.frame - b.frame);
@@ -95,7 +101,7 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
   for (const [c, name] of [['kernel', 'Kernel'], ['idle', 'Idle'], ['program', 'Program']] as const) {
     if (cats[c] > 0) summary.push({ w: cats[c], name, lib: true });
   }
-  out.push('', ' [Summary]:', '   ticks  total  nonlib   name');
+  out.push('', ' [Summary]:', `${unitHead}  total  nonlib   name`);
   for (const r of summary) out.push(`${ticks(r.w)} ${pct(r.w, all)} ${r.lib ? '      ' : pct(r.w, nonlib)}  ${r.name}`);
 
   out.push(
@@ -105,7 +111,7 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
     '  ' + l10n.t('amount of its parent calls.'),
     '  ' + l10n.t('Callers occupying less than {0}% are not shown.', (HEAVY_THRESHOLD * 100).toFixed(1)),
     '',
-    '   ticks parent  name',
+    `${unitHead} parent  name`,
   );
   append(out, heavy(profile, top));
   return out.join('\n') + '\n';

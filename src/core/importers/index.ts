@@ -3,16 +3,18 @@ import { Profile, ProfileError } from '../model';
 import { cpuprofileImporter } from './cpuprofile';
 import { foldedImporter } from './folded';
 import { perfImporter } from './perf';
+import { pprofImporter } from './pprof';
 import { v8logImporter } from './v8log';
 import type { ImportOptions, Importer } from './types';
 import { applySourceMaps } from '../sourcemaps';
+import { createPathMapper, mapProfilePaths } from '../pathMapping';
 import { applyAnnouncedSourceMaps, readAnnouncedSourceMaps } from '../announcedSourceMaps';
 import { NamedFileError, openNamedFile } from '../namedFiles';
 
 export type { ImportOptions, Importer } from './types';
 
 /** Most specific first: folded stacks are the loosest format, so they are tried last. */
-export const importers: Importer[] = [cpuprofileImporter, v8logImporter, perfImporter, foldedImporter];
+export const importers: Importer[] = [cpuprofileImporter, v8logImporter, perfImporter, pprofImporter, foldedImporter];
 
 export async function readHead(path: string, bytes = 65536): Promise<Buffer> {
   let fh;
@@ -39,7 +41,7 @@ export async function sniffFormat(path: string): Promise<Importer> {
   const head = await readHead(path);
   if (head.length === 0) throw new ProfileError(l10n.t('the file is empty'), path);
   const found = importers.find((i) => i.sniff(head, path));
-  if (!found) throw new ProfileError(l10n.t('not a profile Node Flame reads (expected a V8 tick log, .cpuprofile, perf script output, perf.data or folded stacks)'), path);
+  if (!found) throw new ProfileError(l10n.t('not a profile Node Flame reads (expected a V8 tick log, .cpuprofile, perf script output, perf.data, pprof or folded stacks)'), path);
   return found;
 }
 
@@ -48,6 +50,7 @@ export async function loadProfile(path: string, opts: ImportOptions = {}): Promi
   const importer = await sniffFormat(path);
   const profile = await importer.load(path, opts);
   profile.meta.source ??= path;
+  if (opts.pathMapping) mapProfilePaths(profile, createPathMapper(opts.pathMapping));
   if (opts.sourceMaps !== false) {
     // A run folder's sourcemaps.json holds the maps of code transpiled in memory (tsx, ts-node, attach).
     await applyAnnouncedSourceMaps(profile, await readAnnouncedSourceMaps(path));

@@ -1,3 +1,4 @@
+import type { PathMapperOptions } from '../pathMapping';
 import type { Profile, ProfileFormat } from '../model';
 
 export interface ImportOptions {
@@ -13,6 +14,12 @@ export interface ImportOptions {
    * the libraries a log lists, `perf script` on a perf.data), as those parse attacker-chosen binaries.
    */
   untrusted?: boolean;
+  /** pprof: the sample type to weigh the tree by (`cpu`, `alloc_space`, …); the file's default when not given. */
+  sampleType?: string;
+  /** pprof: keep only samples carrying each of these label values (`{ "thread name": "Main" }`). */
+  labels?: Record<string, string>;
+  /** Where files of a profile taken elsewhere live here; applied before source maps are looked for. */
+  pathMapping?: PathMapperOptions;
 }
 
 export interface Importer {

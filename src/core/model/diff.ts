@@ -144,3 +144,20 @@ export function diffTree(before: Profile, after: Profile): DiffTree {
   for (let i = tree.count - 1; i > 0; i--) beforeTotal[tree.parent[i]] += beforeTotal[i];
   return { frames: table.frames, tree, beforeSelf, beforeTotal };
 }
+
+/**
+ * How much a function's self share grew, as the CI gate reads it. The share is, for a JavaScript function,
+ * its own share (its self plus the native code it called, where a `--prof` or perf profile puts the time
+ * of `pbkdf2Sync`), for native code its self. Given both profiles' total weights (when they count the same
+ * thing), growth is also measured against the larger run, and the smaller of the two counts: when a change
+ * makes the rest of a run cheaper, its unchanged start-up takes a larger share without growing.
+ */
+export function gateShares(c: FunctionChange, totals?: { before: number; after: number }): { before: number; after: number; growth: number } {
+  const js = JS.has(c.category);
+  const before = js ? Math.max(c.beforeOwn, c.beforeSelf) : c.beforeSelf;
+  const after = js ? Math.max(c.afterOwn, c.afterSelf) : c.afterSelf;
+  let growth = after - before;
+  const larger = totals ? Math.max(totals.before, totals.after) : 0;
+  if (totals && larger > 0) growth = Math.min(growth, (after * totals.after - before * totals.before) / larger);
+  return { before, after, growth };
+}

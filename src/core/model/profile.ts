@@ -1,7 +1,16 @@
 import { CallTree } from './callTree';
 import { Frame, FrameTable } from './frame';
+import type { SampleType, WeightUnit } from './units';
 
-export type ProfileFormat = 'cpuprofile' | 'v8log' | 'perf' | 'folded';
+export type ProfileFormat = 'cpuprofile' | 'v8log' | 'perf' | 'folded' | 'pprof';
+
+/** A sample label a profile carries (pprof: `thread name`, `span id`, `trace endpoint`, …) and its heaviest values. */
+export interface LabelInfo {
+  key: string;
+  /** Heaviest first, at most a few dozen; `distinct` says how many there were. */
+  values: { value: string; weight: number }[];
+  distinct: number;
+}
 
 export interface ProfileMeta {
   /** Where the profile came from, when it came from a file. */
@@ -19,6 +28,13 @@ export interface ProfileMeta {
   sampleCount?: number;
   mode?: 'prof' | 'perf' | 'cpu-prof' | 'attach';
   startTime?: number;
+  /** What the tree's weights count; samples when not given. */
+  unit?: WeightUnit;
+  /** Every value type the file carries (pprof) and the one the tree was built from. */
+  sampleTypes?: SampleType[];
+  sampleType?: string;
+  /** Sample labels the file carries (pprof); those naming threads also split the tree by thread. */
+  labels?: LabelInfo[];
 }
 
 export interface Thread {

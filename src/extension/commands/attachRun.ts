@@ -1,28 +1,16 @@
 // Loaded on the first "Profile Running Process…": the inspector client (ws) stays out of activation.
 import * as vscode from 'vscode';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import type { LoadedProfile, Services } from '../services';
 import { AttachSession, InspectorError, applyScriptSourceMaps, makeRunDir, runLoadCommand, saveAttachRun, type AttachResult, type StoppedBy } from '../../launch/inspector';
-import { createPathMapper, mapProfilePaths, type PathMapper } from '../../core/pathMapping';
+import { mapProfilePaths } from '../../core/pathMapping';
+import { workspacePathMapper } from '../pathMapper';
 import { showStopItem } from '../run/status';
 import type { AttachTarget } from './attachPick';
 export { pickAttachTarget, targetAt } from './attachPick';
 
 export interface Running {
   stop(reason: StoppedBy): void;
-}
-
-function pathMapperFor(folders: readonly vscode.WorkspaceFolder[]): PathMapper {
-  const cfg = vscode.workspace.getConfiguration('nodeFlame', folders[0]?.uri);
-  const raw = cfg.get<Record<string, string>>('pathMapping') ?? {};
-  const ws = folders[0]?.uri.fsPath ?? '';
-  const rules = Object.entries(raw)
-    .filter(([, local]) => typeof local === 'string')
-    .map(([remoteRoot, local]) => {
-      const expanded = local.replace(/\$\{workspaceFolder\}/g, ws);
-      return { remoteRoot, localRoot: isAbsolute(expanded) || !ws ? expanded : join(ws, expanded) };
-    });
-  return createPathMapper({ rules, roots: folders.map((f) => f.uri.fsPath) });
 }
 
 /** Connects, profiles until Stop / duration / load end, saves the run and shows it. */
@@ -128,7 +116,7 @@ async function showResult(services: Services, result: AttachResult, r: Recorded)
   const folders = vscode.workspace.workspaceFolders ?? [];
   const cfg = vscode.workspace.getConfiguration('nodeFlame', folders[0]?.uri);
   if (!result.profile) throw result.lost ?? new InspectorError('lost', vscode.l10n.t('No profile was received.'));
-  const mapPath = pathMapperFor(folders);
+  const mapPath = workspacePathMapper(folders);
   const inWorkspace = folders[0] && cfg.get<string>('runFolder') !== 'extensionStorage';
   const base = inWorkspace ? join(folders[0].uri.fsPath, '.nodeflame') : join((services.context.storageUri ?? services.context.globalStorageUri).fsPath, 'runs');
   const dir = await makeRunDir(base);

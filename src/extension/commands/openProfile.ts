@@ -12,9 +12,9 @@ export function registerOpenProfileCommands(services: Services): vscode.Disposab
         const picked = await vscode.window.showOpenDialog({
           canSelectMany: false,
           openLabel: vscode.l10n.t('Open Profile'),
-          title: vscode.l10n.t('Open a V8 log, .cpuprofile, perf output or folded stacks'),
+          title: vscode.l10n.t('Open a V8 log, .cpuprofile, perf output, pprof or folded stacks'),
           filters: {
-            [vscode.l10n.t('Profiles')]: ['cpuprofile', 'log', 'folded', 'perf', 'txt', 'data'],
+            [vscode.l10n.t('Profiles')]: ['cpuprofile', 'log', 'folded', 'perf', 'txt', 'data', 'pprof', 'gz', 'pb'],
             [vscode.l10n.t('All files')]: ['*'],
           },
         });

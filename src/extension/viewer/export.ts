@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import { exportFormats, exportProfile, getExporter } from '../../core/exporters';
+import { exportFormats, exportProfileData, getExporter } from '../../core/exporters';
 import { diffToHtml, diffToJson, diffToText } from '../../core/exporters/diff';
 import type { FunctionChange, Profile } from '../../core/model';
 import type { LoadedProfile } from '../services';
 
 /** The order people share in: pictures and pages first, then files other tools open, then reports. */
-const ORDER = ['svg', 'html', 'folded', 'cpuprofile', 'speedscope', 'json', 'text'];
+const ORDER = ['svg', 'html', 'folded', 'cpuprofile', 'speedscope', 'pprof', 'json', 'text'];
 
 interface FormatItem extends vscode.QuickPickItem {
   format: string;
@@ -29,7 +29,7 @@ function stem(path: string): string {
   return b.slice(0, b.length - extname(b).length) || b;
 }
 
-async function saveAs(title: string, defaultPath: string, ext: string, write: () => string, log: vscode.LogOutputChannel): Promise<string | undefined> {
+async function saveAs(title: string, defaultPath: string, ext: string, write: () => string | Uint8Array, log: vscode.LogOutputChannel): Promise<string | undefined> {
   const uri = await vscode.window.showSaveDialog({
     title,
     defaultUri: vscode.Uri.file(defaultPath),
@@ -38,9 +38,9 @@ async function saveAs(title: string, defaultPath: string, ext: string, write: ()
   if (!uri) return undefined;
   try {
     const t0 = performance.now();
-    const text = write();
-    await writeFile(uri.fsPath, text);
-    log.info(`export: ${uri.fsPath} (${text.length} chars, ${(performance.now() - t0).toFixed(0)} ms)`);
+    const data = write();
+    await writeFile(uri.fsPath, data);
+    log.info(`export: ${uri.fsPath} (${data.length} ${typeof data === 'string' ? 'chars' : 'bytes'}, ${(performance.now() - t0).toFixed(0)} ms)`);
   } catch (e) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame could not export to {0}: {1}', uri.fsPath, (e as Error).message));
     return undefined;
@@ -57,7 +57,7 @@ export async function exportProfileFromViewer(p: LoadedProfile, log: vscode.LogO
   const item = await vscode.window.showQuickPick(formatItems(), { title: vscode.l10n.t('Export {0} as…', p.label), matchOnDetail: true });
   if (!item) return undefined;
   const target = join(dirname(p.path), stem(p.path) + item.extension);
-  return saveAs(vscode.l10n.t('Export profile'), target, item.extension, () => exportProfile(shown, item.format, { source: p.label }), log);
+  return saveAs(vscode.l10n.t('Export profile'), target, item.extension, () => exportProfileData(shown, item.format, { source: p.label }), log);
 }
 
 /** Export… in the comparison viewer: the diff as an offline page, its JSON or its text table. */

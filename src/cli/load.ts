@@ -1,0 +1,28 @@
+import { stat } from 'node:fs/promises';
+import { loadProfile, sniffFormat, type ImportOptions } from '../core/importers';
+import type { Profile } from '../core/model';
+
+/**
+ * Reads a profile for a command. A pprof usually comes from a server or a container: its paths are
+ * the server's, and a file under the current folder with the same path tail stands for each.
+ */
+export async function loadForCli(file: string, opts: ImportOptions = {}): Promise<Profile> {
+  const { format } = await sniffFormat(file);
+  return loadProfile(file, format === 'pprof' ? { ...opts, pathMapping: { roots: [process.cwd()] } } : opts);
+}
+
+/** `key=value` → `{ key: value }`; undefined when there is no `=` or no key. */
+export function parseLabel(s: string | undefined): Record<string, string> | undefined {
+  const eq = s?.indexOf('=') ?? -1;
+  if (!s || eq <= 0) return undefined;
+  return { [s.slice(0, eq)]: s.slice(eq + 1) };
+}
+
+/** When the profile started, for exports that record it and profiles that do not: the file's time less the duration. */
+export async function fileStartTime(file: string, profile: Profile): Promise<number | undefined> {
+  try {
+    return (await stat(file)).mtimeMs - (profile.meta.durationMs ?? 0);
+  } catch {
+    return undefined;
+  }
+}

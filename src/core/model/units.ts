@@ -1,0 +1,39 @@
+/**
+ * What a profile's weights count. Tick logs, perf and `.cpuprofile` count samples; pprof carries time
+ * (shown in ms), bytes or objects. Reports say the unit so a byte count is never read as a tick count.
+ */
+export type WeightUnit = 'samples' | 'ms' | 'bytes' | 'objects';
+
+/** One value a pprof sample carries: `cpu`/`nanoseconds`, `alloc_space`/`bytes`, … as the file names them. */
+export interface SampleType {
+  type: string;
+  unit: string;
+}
+
+const TIME: Record<string, number> = { nanoseconds: 1e-6, ns: 1e-6, microseconds: 1e-3, us: 1e-3, milliseconds: 1, ms: 1, seconds: 1e3, s: 1e3 };
+const BYTES: Record<string, number> = { bytes: 1, b: 1, kilobytes: 1024, kb: 1024, megabytes: 1024 ** 2, mb: 1024 ** 2, gigabytes: 1024 ** 3, gb: 1024 ** 3 };
+
+/**
+ * The model's unit for a pprof value type and the factor that turns its values into it; `known` is
+ * false for a unit no tool agrees on (its values are kept as counts).
+ */
+export function weightUnitOf(t: SampleType): { unit: WeightUnit; scale: number; known: boolean } {
+  const u = t.unit.toLowerCase();
+  if (u in TIME) return { unit: 'ms', scale: TIME[u], known: true };
+  if (u in BYTES) return { unit: 'bytes', scale: BYTES[u], known: true };
+  const objects = /object/i.test(t.type);
+  if (u === 'count' || u === 'samples' || u === '' || u === 'objects') return { unit: objects ? 'objects' : 'samples', scale: 1, known: true };
+  return { unit: objects ? 'objects' : 'samples', scale: 1, known: false };
+}
+
+/** The pprof unit a weight in `unit` is written in, and the factor from the model's values to it. */
+export function pprofUnitOf(unit: WeightUnit): { unit: string; scale: number } {
+  switch (unit) {
+    case 'ms':
+      return { unit: 'nanoseconds', scale: 1e6 };
+    case 'bytes':
+      return { unit: 'bytes', scale: 1 };
+    default:
+      return { unit: 'count', scale: 1 };
+  }
+}
