@@ -69,7 +69,9 @@ async function buildExtension() {
   });
   const inputs = (r) => Object.values(r.metafile.outputs).flatMap((o) => Object.keys(o.inputs));
   const inFeatures = new Set(inputs(features));
-  const twice = inputs(shell).filter((f) => inFeatures.has(f) && !SHARED_OK.has(f));
+  // A worktree's node_modules may be a link to another checkout's: name packages from node_modules/ on.
+  const pkgPath = (f) => (f.includes('node_modules/') ? f.slice(f.lastIndexOf('node_modules/')) : f);
+  const twice = inputs(shell).filter((f) => inFeatures.has(f) && !SHARED_OK.has(pkgPath(f)));
   if (twice.length) throw new Error(`bundled into both dist/extension.js and dist/features.js, so their state would not be shared: ${twice.join(', ')}. Import them only from one side, or list them in SHARED_OK if they hold no state.`);
 }
 

@@ -11,9 +11,26 @@ export interface FlameHost {
   requestExpand(n: FNode): void;
   tooltip(n: FNode | undefined, ev?: MouseEvent): void;
   metric(name: string, ms: number): void;
+  /** The drawing's height changed (it follows the depth drawn): a box sized to its content can follow it. */
+  drawn?(height: number): void;
 }
 
-/** One d3-flame-graph chart: top-down flame graph, or the inverted icicle of the bottom-up tree. */
+/** Heaviest-child descent from `n` (merged "small frames" entries are no path): the leaf the time goes to. */
+export function heaviestLeaf(n: FNode): FNode {
+  let x = n;
+  for (;;) {
+    let next: FNode | undefined;
+    for (const c of x.children ?? []) if (c.frame !== SMALL && (!next || c.value > next.value)) next = c;
+    if (!next) return x;
+    x = next;
+  }
+}
+
+/**
+ * One d3-flame-graph chart: a flame graph (root at the bottom) or an icicle (root at the top). After it
+ * opens and after each zoom it scrolls so the heaviest path's leaf shows, keeping as much of the path
+ * below (flame) or above (icicle) it as the box holds: the hot code is on screen without scrolling.
+ */
 export class FlameView {
   private readonly chart: FlameGraph<FNode>;
   private root: FNode | undefined;
@@ -24,10 +41,15 @@ export class FlameView {
   private clickStart = 0;
   private clickFocus = false;
   private matcher: ((n: FNode) => boolean) | undefined;
+  /** The view still shows what the last automatic scroll chose (the user has not scrolled since). */
+  private autoScrolled = false;
+  /** A scroll wanted while the box had no height (hidden tab or tree): done at the next resize. */
+  private scrollPending = false;
+  private lastScrollTop = -1;
 
   constructor(
     readonly el: HTMLElement,
-    readonly inverted: boolean,
+    private inverted: boolean,
     private readonly host: FlameHost,
   ) {
     const tip = Object.assign(() => undefined, {
@@ -57,6 +79,61 @@ export class FlameView {
       },
       true,
     );
+    el.addEventListener('scroll', () => {
+      if (el.scrollTop !== this.lastScrollTop) this.autoScrolled = false;
+    });
+  }
+
+  /** Root at the top (icicle) or at the bottom (flame). */
+  get rootAtTop(): boolean {
+    return this.inverted;
+  }
+
+  setRootAtTop(top: boolean): void {
+    if (top === this.inverted) return;
+    this.inverted = top;
+    this.chart.inverted(top);
+    if (!this.drawn) return;
+    this.chart.update();
+    this.afterDraw();
+    this.showHotPath();
+  }
+
+  /** The SVG is as tall as the depth drawn (frames under a pixel wide are not drawn and do not count). */
+  private fit(): void {
+    this.chart.width(Math.max(200, this.el.clientWidth)).minHeight(0);
+  }
+
+  private height(): number {
+    return Number(this.el.querySelector('svg')?.getAttribute('height')) || 0;
+  }
+
+  /** After every redraw: the selection mark, the orientation class, and the new height to the host. */
+  private afterDraw(): void {
+    this.markSelected();
+    this.el.classList.toggle('root-bottom', !this.inverted);
+    this.host.drawn?.(this.height());
+  }
+
+  /** Scrolls so the heaviest leaf under the zoomed frame is in view, with the zoomed frame too when both fit. */
+  showHotPath(): void {
+    const top = this.zoomed ?? this.root;
+    const box = this.el.clientHeight;
+    if (!top || !this.drawn) return;
+    if (box === 0) {
+      this.scrollPending = true;
+      return;
+    }
+    this.scrollPending = false;
+    const leaf = this.hnode(heaviestLeaf(top));
+    if (!leaf) return;
+    const cell = 18;
+    const height = this.height();
+    // The leaf's row plus one row of margin past it; the rest of the box goes to its callers.
+    const scroll = this.inverted ? Math.max(0, (leaf.depth + 2) * cell - box) : Math.max(0, Math.min(height - box, height - (leaf.depth + 2) * cell));
+    this.el.scrollTop = scroll;
+    this.lastScrollTop = this.el.scrollTop;
+    this.autoScrolled = true;
   }
 
   get data(): FNode | undefined {
@@ -66,7 +143,7 @@ export class FlameView {
   /** Draws a (new) tree; keeps the zoom when `zoomTo` is given. */
   setRoot(root: FNode, zoomTo?: FNode): void {
     this.root = root;
-    this.chart.width(Math.max(200, this.el.clientWidth)).minHeight(Math.max(100, this.el.clientHeight - 4));
+    this.fit();
     if (!this.drawn) {
       select(this.el).datum(root).call(this.chart);
       this.drawn = true;
@@ -77,8 +154,8 @@ export class FlameView {
       this.zoomed = root;
       this.host.onZoom(root);
     }
-    this.markSelected();
-    if (!this.inverted) this.el.scrollTop = this.el.scrollHeight;
+    this.afterDraw();
+    if (!zoomTo) this.showHotPath();
   }
 
   private hnode(n: FNode): HNode<FNode> | undefined {
@@ -96,7 +173,8 @@ export class FlameView {
     } finally {
       this.programmatic = false;
     }
-    this.markSelected();
+    this.afterDraw();
+    this.showHotPath();
   }
 
   resetZoom(): void {
@@ -108,6 +186,8 @@ export class FlameView {
     this.host.tooltip(undefined);
     this.host.onZoom(d.data);
     if (this.programmatic) return;
+    this.afterDraw();
+    this.showHotPath();
     const t0 = this.clickStart;
     this.select(d.data, 'click', this.clickFocus);
     if (d.data.pruned) this.host.requestExpand(d.data);
@@ -144,15 +224,19 @@ export class FlameView {
     const size = `${this.el.clientWidth}x${this.el.clientHeight}`;
     if (size === this.size) return;
     this.size = size;
-    this.chart.width(this.el.clientWidth).minHeight(Math.max(100, this.el.clientHeight - 4));
+    // A flame graph hangs from its bottom edge: keep what is shown at the same distance from it.
+    const fromBottom = this.el.scrollHeight - this.el.scrollTop;
+    this.fit();
     this.chart.update();
-    this.markSelected();
+    this.afterDraw();
+    if (this.autoScrolled || this.scrollPending) this.showHotPath();
+    else if (!this.inverted) this.el.scrollTop = this.el.scrollHeight - fromBottom;
   }
 
   redraw(): void {
     if (this.drawn) {
       this.chart.update();
-      this.markSelected();
+      this.afterDraw();
     }
   }
 

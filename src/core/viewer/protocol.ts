@@ -35,7 +35,11 @@ export interface PersistedState {
   options?: ViewOptions;
   tree?: TreeKind;
   tab?: string;
+  /** How the top-down flame graph and the comparison are drawn: root at the bottom (flame) or at the top (icicle). */
+  orientation?: Orientation;
 }
+
+export type Orientation = 'flame' | 'icicle';
 
 /** One side of a comparison. */
 export interface DiffSide {
