@@ -1,0 +1,105 @@
+// Where frames of a flame graph are on screen: their boxes against the part of the chart the user sees.
+import type { Frame } from 'playwright-core';
+import { eventually } from './poll';
+
+export interface Box {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+export interface FramePlace {
+  name: string;
+  box: Box;
+  /** Inside the visible part of the chart (its scroll box, clipped by the webview's viewport). */
+  visible: boolean;
+}
+
+export interface ChartView {
+  /** The chart's scroll box as seen: its client area clipped by the webview's viewport. */
+  visible: Box;
+  scrollTop: number;
+  scrollHeight: number;
+  clientHeight: number;
+  /** The webview's viewport (window.innerWidth × innerHeight). */
+  viewport: { width: number; height: number };
+  /** The widest frame matching each pattern, in the order asked; missing when none is drawn. */
+  frames: Array<FramePlace | undefined>;
+  /** The drawn leaf with the most self time. */
+  hottestLeaf?: FramePlace;
+}
+
+/**
+ * Measures the chart `[data-tree=<tree>]` in a viewer webview: for each pattern (a RegExp source matched
+ * against frame names) the widest drawn frame's box, and whether it is inside the visible chart area.
+ */
+export function chartView(frame: Frame, tree: string, patterns: RegExp[]): Promise<ChartView> {
+  return frame.evaluate(
+    ({ tree, sources }) => {
+      const chart = document.querySelector<HTMLElement>(`[data-tree="${tree}"]`);
+      if (!chart) throw new Error(`no chart ${tree}`);
+      const r = chart.getBoundingClientRect();
+      // The client area (no scroll bars), clipped by the viewport.
+      const visible = {
+        top: Math.max(0, r.top + chart.clientTop),
+        left: Math.max(0, r.left + chart.clientLeft),
+        bottom: Math.min(window.innerHeight, r.top + chart.clientTop + chart.clientHeight),
+        right: Math.min(window.innerWidth, r.left + chart.clientLeft + chart.clientWidth),
+      };
+      const place = (g: Element): { name: string; box: { top: number; bottom: number; left: number; right: number }; visible: boolean } => {
+        const b = (g.querySelector('rect') ?? g).getBoundingClientRect();
+        const box = { top: b.top, bottom: b.bottom, left: b.left, right: b.right };
+        const inside = box.top >= visible.top - 0.5 && box.bottom <= visible.bottom + 0.5 && box.left >= visible.left - 0.5 && box.left < visible.right && box.right > visible.left;
+        return { name: g.getAttribute('name') ?? '', box, visible: inside && b.width > 0 };
+      };
+      const gs = [...chart.querySelectorAll('g.frame')];
+      const width = (g: Element) => g.querySelector('rect')?.getBoundingClientRect().width ?? 0;
+      const frames = sources.map((src) => {
+        const re = new RegExp(src);
+        const hits = gs.filter((g) => re.test(g.getAttribute('name') ?? '') && width(g) > 0);
+        if (!hits.length) return undefined;
+        return place(hits.reduce((a, b) => (width(b) > width(a) ? b : a)));
+      });
+      // d3 keeps each frame's node on the element: a drawn leaf has no children with width.
+      type D = { data: { self: number }; children?: D[]; x0: number; x1: number };
+      const leaves = gs.filter((g) => width(g) > 0 && !((g as unknown as { __data__: D }).__data__.children ?? []).some((c) => c.x1 > c.x0));
+      const self = (g: Element) => (g as unknown as { __data__: D }).__data__.data.self;
+      const hottest = leaves.length ? leaves.reduce((a, b) => (self(b) > self(a) ? b : a)) : undefined;
+      return {
+        visible,
+        scrollTop: chart.scrollTop,
+        scrollHeight: chart.scrollHeight,
+        clientHeight: chart.clientHeight,
+        viewport: { width: window.innerWidth, height: window.innerHeight },
+        frames,
+        hottestLeaf: hottest ? place(hottest) : undefined,
+      };
+    },
+    { tree, sources: patterns.map((p) => p.source) },
+  );
+}
+
+/** One line for the test log: each frame's box and whether it shows. */
+export function describeView(v: ChartView): string {
+  const f = (p: FramePlace | undefined) => (p ? `${p.name} [${Math.round(p.box.top)}–${Math.round(p.box.bottom)}]${p.visible ? '' : ' HIDDEN'}` : 'not drawn');
+  return (
+    `chart visible ${Math.round(v.visible.top)}–${Math.round(v.visible.bottom)} px of a ${v.viewport.width}×${v.viewport.height} webview, ` +
+    `scrollTop ${v.scrollTop} of ${v.scrollHeight - v.clientHeight}; ${v.frames.map(f).join('; ')}; hottest leaf ${f(v.hottestLeaf)}`
+  );
+}
+
+/**
+ * Polls until `pbkdf2Sync`, the OpenSSL SHA-512 leaf under it (when `native`), and the hottest drawn leaf
+ * all have their boxes inside the visible chart area, as the viewer opened it (nothing scrolled by the test).
+ */
+export async function expectHotPathVisible(frame: Frame, tree: string, native: boolean, timeoutMs = 15_000): Promise<ChartView> {
+  return eventually(
+    () => chartView(frame, tree, [/^pbkdf2Sync$/, /^sha512_block_data_order/]),
+    (v) => {
+      const [pbkdf2, sha] = v.frames;
+      if (!pbkdf2?.visible || (native && !sha?.visible) || !v.hottestLeaf?.visible) throw new Error(`the hot path is not all on screen: ${describeView(v)}`);
+    },
+    timeoutMs,
+  );
+}
