@@ -1,6 +1,7 @@
 import flamegraph, { type FlameGraph, type HNode } from 'd3-flame-graph';
 import { select } from 'd3-selection';
 import { SMALL, type FNode } from './tree';
+import { heaviestLeaf, scrollToShow } from './hotPath';
 
 export interface FlameHost {
   color(n: FNode): string;
@@ -15,16 +16,7 @@ export interface FlameHost {
   drawn?(height: number): void;
 }
 
-/** Heaviest-child descent from `n` (merged "small frames" entries are no path): the leaf the time goes to. */
-export function heaviestLeaf(n: FNode): FNode {
-  let x = n;
-  for (;;) {
-    let next: FNode | undefined;
-    for (const c of x.children ?? []) if (c.frame !== SMALL && (!next || c.value > next.value)) next = c;
-    if (!next) return x;
-    x = next;
-  }
-}
+const CELL = 18;
 
 /**
  * One d3-flame-graph chart: a flame graph (root at the bottom) or an icicle (root at the top). After it
@@ -57,7 +49,7 @@ export class FlameView {
       hide: () => host.tooltip(undefined),
     });
     this.chart = flamegraph<FNode>()
-      .cellHeight(18)
+      .cellHeight(CELL)
       .transitionDuration(0)
       .inverted(inverted)
       .sort(false)
@@ -127,11 +119,7 @@ export class FlameView {
     this.scrollPending = false;
     const leaf = this.hnode(heaviestLeaf(top));
     if (!leaf) return;
-    const cell = 18;
-    const height = this.height();
-    // The leaf's row plus one row of margin past it; the rest of the box goes to its callers.
-    const scroll = this.inverted ? Math.max(0, (leaf.depth + 2) * cell - box) : Math.max(0, Math.min(height - box, height - (leaf.depth + 2) * cell));
-    this.el.scrollTop = scroll;
+    this.el.scrollTop = scrollToShow(leaf.depth, { rootAtTop: this.inverted, cell: CELL, height: this.height(), box });
     this.lastScrollTop = this.el.scrollTop;
     this.autoScrolled = true;
   }

@@ -95,10 +95,12 @@ test('"Profile Running Process…" on the guide app started with --inspect=127.0
     await vs.waitForCommand('Node Flame: Profile Running Process…');
     await vs.runCommand('Node Flame: Profile Running Process…');
     await vs.quickPickWait();
-    // The process list says where its inspector is, from its command line.
-    const row = new RegExp(`\\b${app.pid}$`);
-    await vs.quickPickType(String(app.pid));
-    await vs.quickPickSelect(row, 30_000);
+    // The process's row (label "node <pid>"; a typed number would be offered as an address instead).
+    await vs.quickPickType('app.js');
+    // The list says where its inspector is, from the command line.
+    const described = vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: `node ${app.pid}` }).locator('.label-description');
+    await eventually(() => described.first().innerText({ timeout: 1_000 }), (d) => assert.equal(d.trim(), `inspector on 127.0.0.1:${inspectPort}`), 30_000);
+    await vs.quickPickSelect(new RegExp(`^node\\S* ${app.pid}$`), 30_000);
     await eventually(
       async () => [await vs.dialogMessage(), await vs.statusBarTexts()] as const,
       ([dialog, bar]) => {
