@@ -1,12 +1,15 @@
 // Where the time goes, for the first view: the heaviest path's leaf, and the scroll that shows it.
-import { SMALL, type FNode } from './tree';
+import { frameCache, SMALL, type FNode } from './tree';
 
-/** Heaviest-child descent from `n` (merged "small frames" entries are no path): the leaf the time goes to. */
+/** Not where the CPU time goes: merged "small frames" entries, and idle time (a profile of a mostly waiting app). */
+const noPath = (n: FNode) => n.frame === SMALL || frameCache.get(n.frame)?.category === 'idle';
+
+/** Heaviest-child descent from `n`: the leaf the time goes to. */
 export function heaviestLeaf(n: FNode): FNode {
   let x = n;
   for (;;) {
     let next: FNode | undefined;
-    for (const c of x.children ?? []) if (c.frame !== SMALL && (!next || c.value > next.value)) next = c;
+    for (const c of x.children ?? []) if (!noPath(c) && (!next || c.value > next.value)) next = c;
     if (!next) return x;
     x = next;
   }

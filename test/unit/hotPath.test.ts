@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { heaviestLeaf, scrollToShow } from '../../webview/hotPath';
-import { SMALL, type FNode } from '../../webview/tree';
+import { frameCache, SMALL, type FNode } from '../../webview/tree';
 
 function node(name: string, value: number, children: FNode[] = [], frame = 1): FNode {
   const n: FNode = { name, value, self: value - children.reduce((a, c) => a + c.value, 0), frame, host: 0, merged: 0, pruned: false, children: children.length ? children : undefined, depth: 0 };
@@ -19,6 +19,10 @@ test('the heaviest path: the heaviest child at each level down to a leaf; merged
   // A frame whose only child is a merged entry is itself the leaf.
   const lone = node('x', 5, [node('… 3 small frames', 5, [], SMALL)]);
   assert.equal(heaviestLeaf(lone), lone);
+  // A mostly waiting app: (idle) is the widest child of the root, but the time the CPU spent is elsewhere.
+  frameCache.set(7, { name: '(idle)', category: 'idle' } as never);
+  const busy = node('pbkdf2Sync', 30);
+  assert.equal(heaviestLeaf(node('all', 100, [node('(idle)', 70, [], 7), busy])), busy);
 });
 
 test('the scroll that shows the leaf: flame hangs from the bottom, icicle from the top; the root side kept when it fits', () => {

@@ -26,7 +26,7 @@ export interface ChartView {
   viewport: { width: number; height: number };
   /** The widest frame matching each pattern, in the order asked; missing when none is drawn. */
   frames: Array<FramePlace | undefined>;
-  /** The drawn leaf with the most self time. */
+  /** The drawn leaf with the most self time, (idle) left out. */
   hottestLeaf?: FramePlace;
 }
 
@@ -63,7 +63,8 @@ export function chartView(frame: Frame, tree: string, patterns: RegExp[]): Promi
       });
       // d3 keeps each frame's node on the element: a drawn leaf has no children with width.
       type D = { data: { self: number }; children?: D[]; x0: number; x1: number };
-      const leaves = gs.filter((g) => width(g) > 0 && !((g as unknown as { __data__: D }).__data__.children ?? []).some((c) => c.x1 > c.x0));
+      // (idle) is time the CPU did not spend: no leaf of the hot path.
+      const leaves = gs.filter((g) => width(g) > 0 && g.getAttribute('name') !== '(idle)' && !((g as unknown as { __data__: D }).__data__.children ?? []).some((c) => c.x1 > c.x0));
       const self = (g: Element) => (g as unknown as { __data__: D }).__data__.data.self;
       const hottest = leaves.length ? leaves.reduce((a, b) => (self(b) > self(a) ? b : a)) : undefined;
       return {
