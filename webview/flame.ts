@@ -1,7 +1,7 @@
 import flamegraph, { type FlameGraph, type HNode } from 'd3-flame-graph';
 import { select } from 'd3-selection';
 import { SMALL, type FNode } from './tree';
-import { heaviestLeaf, scrollToShow } from './hotPath';
+import { heaviestLeaf, scrollToFrame, scrollToShow } from './hotPath';
 
 export interface FlameHost {
   color(n: FNode): string;
@@ -43,6 +43,11 @@ export class FlameView {
     readonly el: HTMLElement,
     private inverted: boolean,
     private readonly host: FlameHost,
+    /**
+     * What the view scrolls to: the heaviest path's leaf (a call tree), or the zoomed frame itself (a
+     * bottom-up tree, whose leaves are outermost callers and whose hot functions are the first row).
+     */
+    private readonly follow: 'hot-leaf' | 'zoomed' = 'hot-leaf',
   ) {
     const tip = Object.assign(() => undefined, {
       show: (ev: MouseEvent, d: HNode<FNode>) => host.tooltip(d.data, ev),
@@ -107,7 +112,10 @@ export class FlameView {
     this.host.drawn?.(this.height());
   }
 
-  /** Scrolls so the heaviest leaf under the zoomed frame is in view, with the zoomed frame too when both fit. */
+  /**
+   * Scrolls so the heaviest leaf under the zoomed frame is in view, with the zoomed frame too when both fit
+   * (or, following the zoomed frame, that frame with what it calls).
+   */
   showHotPath(): void {
     const top = this.zoomed ?? this.root;
     const box = this.el.clientHeight;
@@ -117,9 +125,10 @@ export class FlameView {
       return;
     }
     this.scrollPending = false;
-    const leaf = this.hnode(heaviestLeaf(top));
-    if (!leaf) return;
-    this.el.scrollTop = scrollToShow(leaf.depth, { rootAtTop: this.inverted, cell: CELL, height: this.height(), box });
+    const target = this.hnode(this.follow === 'hot-leaf' ? heaviestLeaf(top) : top);
+    if (!target) return;
+    const drawing = { rootAtTop: this.inverted, cell: CELL, height: this.height(), box };
+    this.el.scrollTop = this.follow === 'hot-leaf' ? scrollToShow(target.depth, drawing) : scrollToFrame(target.depth, drawing);
     this.lastScrollTop = this.el.scrollTop;
     this.autoScrolled = true;
   }

@@ -36,3 +36,10 @@ export function scrollToShow(depth: number, d: Drawing): number {
   const top = d.rootAtTop ? edge - d.box : Math.min(max, d.height - edge);
   return Math.max(0, Math.min(max, top));
 }
+
+/** The scrollTop that shows the row at `depth` with its parent's row, and as much of what it calls as fits. */
+export function scrollToFrame(depth: number, d: Drawing): number {
+  const max = Math.max(0, d.height - d.box);
+  const top = d.rootAtTop ? (depth - 1) * d.cell : d.height - d.box - (depth - 1) * d.cell;
+  return Math.max(0, Math.min(max, top));
+}

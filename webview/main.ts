@@ -221,7 +221,7 @@ function buildUi(): void {
     tooltip: (n: FNode | undefined, ev?: MouseEvent) => showTooltip(tooltipEl, n, ev, s, total()),
     metric,
   };
-  flames = { top: new FlameView(charts.top, state.orientation === 'icicle', flameHost), bottom: new FlameView(charts.bottom, true, flameHost) };
+  flames = { top: new FlameView(charts.top, state.orientation === 'icicle', flameHost), bottom: new FlameView(charts.bottom, true, flameHost, 'zoomed') };
   const tableHost = (k: TreeKind) => ({
     total,
     color: colorOf,

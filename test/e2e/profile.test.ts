@@ -102,8 +102,8 @@ setInterval(() => work(), 5);
       console.log(`[e2e] ${mode}: command → flame graph in ${Date.now() - t0} ms, app exit → painted ${await exitToPaint(frame, info)} ms, ${names.length} frames drawn`);
       assert.ok(names.some((n) => /pbkdf2Sync/.test(n)), `${mode}: pbkdf2Sync is drawn`);
       assert.ok(names.some((n) => n.includes(HANDLER) || /app\.js:23/.test(n)), `${mode}: the /auth handler is drawn: ${names.filter((n) => n.includes('app.js')).join(' | ')}`);
-      // The run's terminal panel is open under the graph: pbkdf2Sync and the hottest leaf (OpenSSL's SHA-512
-      // where native frames are recorded) are on screen as the graph opens, nothing scrolled.
+      // The run's terminal panel is open under the graph: pbkdf2Sync and the frame with the most self time
+      // (OpenSSL's SHA-512 where native frames are recorded) are on screen as the graph opens, nothing scrolled.
       const view = await expectHotPathVisible(frame, 'top', mode !== 'cpu-prof');
       await eventually(() => vs.page.locator('.part.panel').isVisible(), (open) => assert.ok(open, 'the terminal panel is open'));
       console.log(`[e2e] ${mode}: ${describeView(view)}`);

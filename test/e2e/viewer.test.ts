@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { describeView, eventually, expectHotPathVisible, startVSCode, repoRoot, type VSCode } from './helpers';
+import { chartView, describeView, eventually, expectHotPathVisible, startVSCode, repoRoot, type VSCode } from './helpers';
 import { profileExpressApp } from '../helpers/expressApp';
 import { writeTreeFolded } from '../../bench/bigInputs.mjs';
 
@@ -170,6 +170,12 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     const callers = await names(frame, '[data-tree="bottom"] g.frame:not(.fade)');
     console.log(`[e2e] inverted view under pbkdf2Sync: ${[...new Set(callers)].slice(0, 8).join(' | ')}`);
     assert.ok(callers.includes(handler), `the handler is listed as a caller of pbkdf2Sync: ${callers}`);
+    // The zoomed function and its caller (the /auth handler) are on screen, the function near the top.
+    const up = await eventually(
+      () => chartView(frame, 'bottom', [/^pbkdf2Sync$/, /^\(anonymous\) app\.js:23$/]),
+      (v) => assert.ok(v.frames.every((f) => f?.visible), describeView(v)),
+    );
+    console.log(`[e2e] bottom-up, zoomed to pbkdf2Sync: ${describeView(up)}`);
     await vs.screenshot('icicle');
 
     await frame.click('[data-tab="tables"]');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { heaviestLeaf, scrollToShow } from '../../webview/hotPath';
+import { heaviestLeaf, scrollToFrame, scrollToShow } from '../../webview/hotPath';
 import { frameCache, SMALL, type FNode } from '../../webview/tree';
 
 function node(name: string, value: number, children: FNode[] = [], frame = 1): FNode {
@@ -39,4 +39,12 @@ test('the scroll that shows the leaf: flame hangs from the bottom, icicle from t
   assert.equal(scrollToShow(10, { rootAtTop: true, cell, height: 1584, box: 300 }), 0);
   // Never past the end.
   assert.equal(scrollToShow(100, { rootAtTop: true, cell, height: 1584, box: 300 }), 1584 - 300);
+});
+
+test('the scroll that shows a zoomed frame with its parent row above (icicle) or below (flame)', () => {
+  const cell = 18;
+  assert.equal(scrollToFrame(0, { rootAtTop: true, cell, height: 1584, box: 300 }), 0);
+  assert.equal(scrollToFrame(20, { rootAtTop: true, cell, height: 1584, box: 300 }), 19 * cell);
+  assert.equal(scrollToFrame(0, { rootAtTop: false, cell, height: 1584, box: 300 }), 1584 - 300);
+  assert.equal(scrollToFrame(20, { rootAtTop: false, cell, height: 1584, box: 300 }), 1584 - 300 - 19 * cell);
 });

@@ -26,8 +26,8 @@ export interface ChartView {
   viewport: { width: number; height: number };
   /** The widest frame matching each pattern, in the order asked; missing when none is drawn. */
   frames: Array<FramePlace | undefined>;
-  /** The drawn leaf with the most self time, (idle) left out. */
-  hottestLeaf?: FramePlace;
+  /** The drawn frame with the most self time, (idle) left out: where the CPU time went. */
+  hottest?: FramePlace;
 }
 
 /**
@@ -61,12 +61,10 @@ export function chartView(frame: Frame, tree: string, patterns: RegExp[]): Promi
         if (!hits.length) return undefined;
         return place(hits.reduce((a, b) => (width(b) > width(a) ? b : a)));
       });
-      // d3 keeps each frame's node on the element: a drawn leaf has no children with width.
-      type D = { data: { self: number }; children?: D[]; x0: number; x1: number };
-      // (idle) is time the CPU did not spend: no leaf of the hot path.
-      const leaves = gs.filter((g) => width(g) > 0 && g.getAttribute('name') !== '(idle)' && !((g as unknown as { __data__: D }).__data__.children ?? []).some((c) => c.x1 > c.x0));
-      const self = (g: Element) => (g as unknown as { __data__: D }).__data__.data.self;
-      const hottest = leaves.length ? leaves.reduce((a, b) => (self(b) > self(a) ? b : a)) : undefined;
+      // d3 keeps each frame's node on the element. (idle) is time the CPU did not spend.
+      const self = (g: Element) => (g as unknown as { __data__: { data: { self: number } } }).__data__.data.self;
+      const busy = gs.filter((g) => width(g) > 0 && g.getAttribute('name') !== '(idle)');
+      const hottest = busy.length ? busy.reduce((a, b) => (self(b) > self(a) ? b : a)) : undefined;
       return {
         visible,
         scrollTop: chart.scrollTop,
@@ -74,7 +72,7 @@ export function chartView(frame: Frame, tree: string, patterns: RegExp[]): Promi
         clientHeight: chart.clientHeight,
         viewport: { width: window.innerWidth, height: window.innerHeight },
         frames,
-        hottestLeaf: hottest ? place(hottest) : undefined,
+        hottest: hottest ? place(hottest) : undefined,
       };
     },
     { tree, sources: patterns.map((p) => p.source) },
@@ -86,20 +84,20 @@ export function describeView(v: ChartView): string {
   const f = (p: FramePlace | undefined) => (p ? `${p.name} [${Math.round(p.box.top)}–${Math.round(p.box.bottom)}]${p.visible ? '' : ' HIDDEN'}` : 'not drawn');
   return (
     `chart visible ${Math.round(v.visible.top)}–${Math.round(v.visible.bottom)} px of a ${v.viewport.width}×${v.viewport.height} webview, ` +
-    `scrollTop ${v.scrollTop} of ${v.scrollHeight - v.clientHeight}; ${v.frames.map(f).join('; ')}; hottest leaf ${f(v.hottestLeaf)}`
+    `scrollTop ${v.scrollTop} of ${v.scrollHeight - v.clientHeight}; ${v.frames.map(f).join('; ')}; most self time ${f(v.hottest)}`
   );
 }
 
 /**
- * Polls until `pbkdf2Sync`, the OpenSSL SHA-512 leaf under it (when `native`), and the hottest drawn leaf
- * all have their boxes inside the visible chart area, as the viewer opened it (nothing scrolled by the test).
+ * Polls until `pbkdf2Sync`, the OpenSSL SHA-512 leaf under it (when `native`), and the frame with the
+ * most self time all have their boxes inside the visible chart area, as the viewer opened it (nothing scrolled by the test).
  */
 export async function expectHotPathVisible(frame: Frame, tree: string, native: boolean, timeoutMs = 15_000): Promise<ChartView> {
   return eventually(
     () => chartView(frame, tree, [/^pbkdf2Sync$/, /^sha512_block_data_order/]),
     (v) => {
       const [pbkdf2, sha] = v.frames;
-      if (!pbkdf2?.visible || (native && !sha?.visible) || !v.hottestLeaf?.visible) throw new Error(`the hot path is not all on screen: ${describeView(v)}`);
+      if (!pbkdf2?.visible || (native && !sha?.visible) || !v.hottest?.visible) throw new Error(`the hot path is not all on screen: ${describeView(v)}`);
     },
     timeoutMs,
   );
