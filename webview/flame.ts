@@ -82,10 +82,6 @@ export class FlameView {
   }
 
   /** Root at the top (icicle) or at the bottom (flame). */
-  get rootAtTop(): boolean {
-    return this.inverted;
-  }
-
   setRootAtTop(top: boolean): void {
     if (top === this.inverted) return;
     this.inverted = top;

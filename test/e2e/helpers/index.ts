@@ -3,4 +3,4 @@ export { startVSCode, withVSCode, VSCode, type StartOptions, type LogFile } from
 export type { ActiveEditor, RunningExtension } from './workbench';
 export { repoRoot, artifactsRoot, extensionId, defaultVsix } from './paths';
 export { eventually } from './poll';
-export { chartView, describeView, expectHotPathVisible, type ChartView } from './flameBoxes';
+export { chartView, describeView, expectHotPathVisible, type ChartView, type HotFrames } from './flameBoxes';
