@@ -1,7 +1,8 @@
 // The comparison mode of the viewer: a differential flame graph and the table of biggest changes.
-import type { DiffChangeInfo, HostMessage, SizeBy, WebviewMessage } from '../src/core/viewer/protocol';
+import type { DiffChangeInfo, HostMessage, Orientation, SizeBy, WebviewMessage } from '../src/core/viewer/protocol';
 import { deltaTint, mixRgb, parseRgb, type Rgb } from './diffColor';
 import { FlameView } from './flame';
+import { orientationSelect, select } from './controls';
 import { clear, fmt, h } from './dom';
 import { fillCard, fullName, placeTooltip, type Row } from './details';
 import { buildNodes, findNode, frameCache, graft, pathOf, SMALL, type FNode, type Strings } from './tree';
@@ -13,8 +14,14 @@ const share = (x: number) => `${(x * 100).toFixed(Math.abs(x) >= 0.1 || x === 0 
 const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${share(Math.abs(x))}`;
 const loc = (file: string, line: number) => (file ? `${file}${line ? `:${line}` : ''}` : '');
 
+/** The orientation the panel remembers, and how to remember a new one. */
+export interface DiffViewState {
+  orientation: Orientation;
+  remember(o: Orientation): void;
+}
+
 /** Builds the comparison UI into `app` and returns the handler for the host's later messages. */
-export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage) => void): (m: HostMessage) => void {
+export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage) => void, view: DiffViewState): (m: HostMessage) => void {
   const s: Strings = init.strings;
   const figures = new WeakMap<FNode, Figures>();
   const thresholds = new WeakMap<FNode, number>();
@@ -49,15 +56,8 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage
   // The page's hover card (made before the host said which mode this is), or a new one.
   let tooltipEl = document.querySelector<HTMLElement>('body > .tooltip');
   if (!tooltipEl) document.body.append((tooltipEl = h('div', { class: 'tooltip', attrs: { role: 'tooltip' } })));
-  const sizeSelect = document.createElement('vscode-single-select') as unknown as HTMLElement & { value: string };
+  const sizeSelect = select<SizeBy>([['after', s.sizeAfter], ['before', s.sizeBefore]], sizeBy);
   sizeSelect.classList.add('size-by');
-  for (const [v, label] of [['after', s.sizeAfter], ['before', s.sizeBefore]]) {
-    const o = document.createElement('vscode-option');
-    o.setAttribute('value', v);
-    if (v === sizeBy) o.setAttribute('selected', '');
-    o.textContent = label;
-    sizeSelect.append(o);
-  }
   sizeSelect.addEventListener('change', () => {
     sizeBy = sizeSelect.value as SizeBy;
     post({ type: 'sizeBy', sizeBy });
@@ -85,6 +85,10 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage
     title,
     h('label', { class: 'inline' }, s.sizeBy),
     sizeSelect,
+    orientationSelect(s, view.orientation, (o) => {
+      view.remember(o);
+      flame.setRootAtTop(o === 'icicle');
+    }),
     search,
     matched,
     button('home', s.reset, () => flame.resetZoom()),
@@ -108,11 +112,11 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage
       h('span', { class: 'item' }, legendSwatch(0), s.unchanged),
       h('span', { class: 'item' }, legendSwatch(0.02), ''),
       h('span', { class: 'item' }, legendSwatch(0.15), s.grew),
-      h('span', { class: 'dim' }, s.diffHint),
     );
   };
   renderLegend();
-  const details = h('div', { class: 'details diff-details', attrs: { 'aria-live': 'polite' } }, s.diffHint);
+  // Until a frame is picked the strip explains the picture; the legend above it has only the colours.
+  const details = h('div', { class: 'details diff-details', attrs: { 'aria-live': 'polite' } }, h('span', { class: 'dim' }, s.diffHint));
   const changes = h('div', { class: 'changes' });
   app.append(h('div', { class: 'diff-view' }, errorEl, toolbar, crumbs, charts, legend, details, h('h3', { class: 'changes-title' }, s.changes), changes));
 
@@ -151,7 +155,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage
       crumbs.append(b);
     });
   };
-  const flame = new FlameView(chart, false, {
+  const flame = new FlameView(chart, view.orientation === 'icicle', {
     color: colorOf,
     matchColor: () => colors.match,
     onSelect: (n, how, focus) => {
@@ -165,6 +169,8 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage
       document.body.dataset[`${name}Ms`] = ms.toFixed(1);
       post({ type: 'metric', name, ms });
     },
+    // The graph's box is as tall as what is drawn (up to what the table leaves): no empty band under it.
+    drawn: (height) => (charts.style.flexBasis = `${height}px`),
   });
   new ResizeObserver(() => flame.resize()).observe(charts);
 

@@ -1,6 +1,7 @@
 import flamegraph, { type FlameGraph, type HNode } from 'd3-flame-graph';
 import { select } from 'd3-selection';
 import { SMALL, type FNode } from './tree';
+import { heaviestLeaf, scrollToFrame, scrollToShow } from './hotPath';
 
 export interface FlameHost {
   color(n: FNode): string;
@@ -11,9 +12,17 @@ export interface FlameHost {
   requestExpand(n: FNode): void;
   tooltip(n: FNode | undefined, ev?: MouseEvent): void;
   metric(name: string, ms: number): void;
+  /** The drawing's height changed (it follows the depth drawn): a box sized to its content can follow it. */
+  drawn?(height: number): void;
 }
 
-/** One d3-flame-graph chart: top-down flame graph, or the inverted icicle of the bottom-up tree. */
+const CELL = 18;
+
+/**
+ * One d3-flame-graph chart: a flame graph (root at the bottom) or an icicle (root at the top). After it
+ * opens and after each zoom it scrolls so the heaviest path's leaf shows, keeping as much of the path
+ * below (flame) or above (icicle) it as the box holds: the hot code is on screen without scrolling.
+ */
 export class FlameView {
   private readonly chart: FlameGraph<FNode>;
   private root: FNode | undefined;
@@ -24,18 +33,28 @@ export class FlameView {
   private clickStart = 0;
   private clickFocus = false;
   private matcher: ((n: FNode) => boolean) | undefined;
+  /** The view still shows what the last automatic scroll chose (the user has not scrolled since). */
+  private autoScrolled = false;
+  /** A scroll wanted while the box had no height (hidden tab or tree): done at the next resize. */
+  private scrollPending = false;
+  private lastScrollTop = -1;
 
   constructor(
     readonly el: HTMLElement,
-    readonly inverted: boolean,
+    private inverted: boolean,
     private readonly host: FlameHost,
+    /**
+     * What the view scrolls to: the heaviest path's leaf (a call tree), or the zoomed frame itself (a
+     * bottom-up tree, whose leaves are outermost callers and whose hot functions are the first row).
+     */
+    private readonly follow: 'hot-leaf' | 'zoomed' = 'hot-leaf',
   ) {
     const tip = Object.assign(() => undefined, {
       show: (ev: MouseEvent, d: HNode<FNode>) => host.tooltip(d.data, ev),
       hide: () => host.tooltip(undefined),
     });
     this.chart = flamegraph<FNode>()
-      .cellHeight(18)
+      .cellHeight(CELL)
       .transitionDuration(0)
       .inverted(inverted)
       .sort(false)
@@ -57,6 +76,57 @@ export class FlameView {
       },
       true,
     );
+    el.addEventListener('scroll', () => {
+      if (el.scrollTop !== this.lastScrollTop) this.autoScrolled = false;
+    });
+  }
+
+  /** Root at the top (icicle) or at the bottom (flame). */
+  setRootAtTop(top: boolean): void {
+    if (top === this.inverted) return;
+    this.inverted = top;
+    this.chart.inverted(top);
+    if (!this.drawn) return;
+    this.chart.update();
+    this.afterDraw();
+    this.showHotPath();
+  }
+
+  /** The SVG is as tall as the depth drawn (frames under a pixel wide are not drawn and do not count). */
+  private fit(): void {
+    this.chart.width(Math.max(200, this.el.clientWidth)).minHeight(0);
+  }
+
+  private height(): number {
+    return Number(this.el.querySelector('svg')?.getAttribute('height')) || 0;
+  }
+
+  /** After every redraw: the selection mark, the orientation class, and the new height to the host. */
+  private afterDraw(): void {
+    this.markSelected();
+    this.el.classList.toggle('root-bottom', !this.inverted);
+    this.host.drawn?.(this.height());
+  }
+
+  /**
+   * Scrolls so the heaviest leaf under the zoomed frame is in view, with the zoomed frame too when both fit
+   * (or, following the zoomed frame, that frame with what it calls).
+   */
+  showHotPath(): void {
+    const top = this.zoomed ?? this.root;
+    const box = this.el.clientHeight;
+    if (!top || !this.drawn) return;
+    if (box === 0) {
+      this.scrollPending = true;
+      return;
+    }
+    this.scrollPending = false;
+    const target = this.hnode(this.follow === 'hot-leaf' ? heaviestLeaf(top) : top);
+    if (!target) return;
+    const drawing = { rootAtTop: this.inverted, cell: CELL, height: this.height(), box };
+    this.el.scrollTop = this.follow === 'hot-leaf' ? scrollToShow(target.depth, drawing) : scrollToFrame(target.depth, drawing);
+    this.lastScrollTop = this.el.scrollTop;
+    this.autoScrolled = true;
   }
 
   get data(): FNode | undefined {
@@ -66,7 +136,7 @@ export class FlameView {
   /** Draws a (new) tree; keeps the zoom when `zoomTo` is given. */
   setRoot(root: FNode, zoomTo?: FNode): void {
     this.root = root;
-    this.chart.width(Math.max(200, this.el.clientWidth)).minHeight(Math.max(100, this.el.clientHeight - 4));
+    this.fit();
     if (!this.drawn) {
       select(this.el).datum(root).call(this.chart);
       this.drawn = true;
@@ -77,8 +147,8 @@ export class FlameView {
       this.zoomed = root;
       this.host.onZoom(root);
     }
-    this.markSelected();
-    if (!this.inverted) this.el.scrollTop = this.el.scrollHeight;
+    this.afterDraw();
+    if (!zoomTo) this.showHotPath();
   }
 
   private hnode(n: FNode): HNode<FNode> | undefined {
@@ -96,7 +166,8 @@ export class FlameView {
     } finally {
       this.programmatic = false;
     }
-    this.markSelected();
+    this.afterDraw();
+    this.showHotPath();
   }
 
   resetZoom(): void {
@@ -108,6 +179,8 @@ export class FlameView {
     this.host.tooltip(undefined);
     this.host.onZoom(d.data);
     if (this.programmatic) return;
+    this.afterDraw();
+    this.showHotPath();
     const t0 = this.clickStart;
     this.select(d.data, 'click', this.clickFocus);
     if (d.data.pruned) this.host.requestExpand(d.data);
@@ -144,15 +217,19 @@ export class FlameView {
     const size = `${this.el.clientWidth}x${this.el.clientHeight}`;
     if (size === this.size) return;
     this.size = size;
-    this.chart.width(this.el.clientWidth).minHeight(Math.max(100, this.el.clientHeight - 4));
+    // A flame graph hangs from its bottom edge: keep what is shown at the same distance from it.
+    const fromBottom = this.el.scrollHeight - this.el.scrollTop;
+    this.fit();
     this.chart.update();
-    this.markSelected();
+    this.afterDraw();
+    if (this.autoScrolled || this.scrollPending) this.showHotPath();
+    else if (!this.inverted) this.el.scrollTop = this.el.scrollHeight - fromBottom;
   }
 
   redraw(): void {
     if (this.drawn) {
       this.chart.update();
-      this.markSelected();
+      this.afterDraw();
     }
   }
 

@@ -13,6 +13,7 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import type { HostMessage, PersistedState, ProfileInfo, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
 import { CATEGORIES } from '../src/core/viewer/protocol';
 import { FlameView } from './flame';
+import { orientationSelect, select, type Select } from './controls';
 import { startDiff } from './diff';
 import { TreeTable } from './tables';
 import { renderSummary } from './summary';
@@ -91,25 +92,14 @@ let ui: {
   matched: HTMLElement;
   crumbs: HTMLElement;
   details: HTMLElement;
-  treeSelect: HTMLElement & { value: string };
-  tableSelect: HTMLElement & { value: string };
+  treeSelect: Select;
+  tableSelect: Select;
   filter: HTMLInputElement;
   tableBoxes: Record<TreeKind, HTMLElement>;
   summary: HTMLElement;
   legend: HTMLElement;
+  orientation: Select;
 };
-
-function select<T extends string>(values: Array<[T, string]>, value: T): HTMLElement & { value: string } {
-  const el = document.createElement('vscode-single-select') as unknown as HTMLElement & { value: string };
-  for (const [v, label] of values) {
-    const o = document.createElement('vscode-option');
-    o.setAttribute('value', v);
-    if (v === value) o.setAttribute('selected', '');
-    o.textContent = label;
-    el.append(o);
-  }
-  return el;
-}
 
 function checkbox(label: string, checked: boolean, onChange: (v: boolean) => void): HTMLElement & { checked: boolean } {
   const el = document.createElement('vscode-checkbox') as unknown as HTMLElement & { checked: boolean };
@@ -156,12 +146,18 @@ function buildUi(): void {
   const treeSelect = select<TreeKind>([['top', s.topDown], ['bottom', s.bottomUp]], kind);
   treeSelect.classList.add('tree-select');
   treeSelect.addEventListener('change', () => showTree(treeSelect.value as TreeKind));
+  const orientation = orientationSelect(s, state.orientation ?? 'flame', (o) => {
+    save({ orientation: o });
+    flames.top.setRootAtTop(o === 'icicle');
+  });
   const mergeBy = select<'function' | 'line'>([['function', s.byFunction], ['line', s.byLine]], options.mergeBy ?? 'function');
+  mergeBy.classList.add('merge-by');
   mergeBy.addEventListener('change', () => setOptions({ mergeBy: mergeBy.value as 'function' | 'line' }));
   const toolbar = h(
     'div',
     { class: 'toolbar' },
     treeSelect,
+    orientation,
     search,
     regex,
     matched,
@@ -212,7 +208,7 @@ function buildUi(): void {
   );
   tabs.addEventListener('vsc-tabs-select', () => save({ tab: String(tabs.selectedIndex) }));
   app.append(tabs);
-  ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend };
+  ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };
   if (state.tab) tabs.selectedIndex = Number(state.tab);
 
   const flameHost = {
@@ -227,7 +223,7 @@ function buildUi(): void {
     tooltip: (n: FNode | undefined, ev?: MouseEvent) => showTooltip(tooltipEl, n, ev, s, total()),
     metric,
   };
-  flames = { top: new FlameView(charts.top, false, flameHost), bottom: new FlameView(charts.bottom, true, flameHost) };
+  flames = { top: new FlameView(charts.top, state.orientation === 'icicle', flameHost), bottom: new FlameView(charts.bottom, true, flameHost, 'zoomed') };
   const tableHost = (k: TreeKind) => ({
     total,
     color: colorOf,
@@ -271,6 +267,8 @@ function showTree(k: TreeKind): void {
   save({ tree: k });
   charts.top.hidden = k !== 'top';
   charts.bottom.hidden = k !== 'bottom';
+  // The bottom-up tree is always an icicle: its roots are where the time is spent.
+  ui.orientation.hidden = k !== 'top';
   if (ui.treeSelect.value !== k) ui.treeSelect.value = k;
   if (!roots[k]) post({ type: 'needTree', tree: k });
   else {
@@ -407,7 +405,10 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
     case 'init':
       if (m.kind === 'diff') {
         save({ path: '', diff: { before: m.before.path, after: m.after.path } });
-        diffHandler = startDiff(app, m, post);
+        diffHandler = startDiff(app, m, post, {
+          orientation: state.orientation ?? 'flame',
+          remember: (orientation) => save({ orientation }),
+        });
         break;
       }
       offline = !!m.offline;

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startVSCode } from './helpers';
+import { eventually, startVSCode, repoRoot } from './helpers';
 import { freePort, killTree, spawnGroup } from './helpers/processes';
 import { startTargetServer } from '../helpers/attachTarget';
 
@@ -23,8 +23,7 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
   let failed = true;
   try {
     await vs.waitForLog(/activated in/, 'nodeFlame', 60_000);
-    // Also waits until the palette knows the extension's commands.
-    assert.ok((await vs.paletteItems('Node Flame:')).includes('Node Flame: Profile Running Process…'));
+    await vs.waitForCommand('Node Flame: Profile Running Process…');
     await vs.runCommand('Node Flame: Profile Running Process…');
     await vs.quickPickWait();
     // Typing host:port into the picker offers it directly (the container / forwarded-port path).
@@ -38,7 +37,7 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
     }
     // The flame graph's panel waits open while the process is profiled.
     const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"] .loading', 30_000);
-    assert.match(await waiting.locator('.loading').innerText(), /The flame graph opens here when the run ends/);
+    await eventually(() => waiting.locator('.loading').innerText(), (t) => assert.match(t, /The flame graph opens here when the run ends/));
     await vs.screenshot('attach-profiling');
     const loadUntil = Date.now() + 2000;
     while (Date.now() < loadUntil) await hit(appPort);
@@ -52,7 +51,7 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
       await new Promise((r) => setTimeout(r, 250));
     }
     await vs.screenshot('attach-flamegraph');
-    assert.ok(!(await vs.statusBarTexts()).some((t) => /Profiling \(attached\)/.test(t)), 'the Stop item is gone');
+    await eventually(() => vs.statusBarTexts(), (bar) => assert.ok(!bar.some((t) => /Profiling \(attached\)/.test(t)), 'the Stop item is gone'));
 
     const runs = readdirSync(join(ws, '.nodeflame')).filter((d) => /^\d{8}-\d{6}-attach$/.test(d));
     assert.equal(runs.length, 1, `one attach run folder: ${runs}`);
@@ -65,6 +64,62 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
     const log = await vs.waitForLog(/attach: (\d+) samples in (\d+) ms, stopped by user/);
     console.log(`[e2e] attach: ${log[1]} samples in ${log[2]} ms`);
     assert.equal(app.exitCode, null, 'the profiled server keeps running after the profile');
+    failed = false;
+  } finally {
+    await vs.close({ failed });
+    if (app.pid) await killTree(app.pid);
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
+
+test('"Profile Running Process…" on the guide app started with --inspect=127.0.0.1:<random port>: picked from the list, no dialog, pbkdf2Sync drawn', { timeout: 300_000 }, async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-attach-inspect-'));
+  mkdirSync(join(ws, '.nodeflame'));
+  copyFileSync(join(repoRoot, 'examples/express-auth/app.js'), join(ws, 'app.js'));
+  const [inspectPort, appPort] = [await freePort(), await freePort()];
+  const app = spawnGroup(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, 'app.js'], {
+    cwd: ws,
+    env: { ...process.env, PORT: String(appPort), NODE_PATH: join(repoRoot, 'node_modules') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    app.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
+    app.once('exit', (c) => reject(new Error(`app exited (${c}) before listening`)));
+  });
+  const base = `http://127.0.0.1:${appPort}`;
+  assert.equal((await fetch(`${base}/newUser?username=matt&password=password`)).status, 200);
+  const vs = await startVSCode({ workspace: ws, name: 'attach-inspect' });
+  let failed = true;
+  try {
+    await vs.waitForLog(/activated in/, 'nodeFlame', 60_000);
+    await vs.waitForCommand('Node Flame: Profile Running Process…');
+    await vs.runCommand('Node Flame: Profile Running Process…');
+    await vs.quickPickWait();
+    // The process's row (label "node <pid>"; a typed number would be offered as an address instead).
+    await vs.quickPickType('app.js');
+    // The list says where its inspector is, from the command line.
+    const described = vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: `node ${app.pid}` }).locator('.label-description');
+    await eventually(() => described.first().innerText({ timeout: 1_000 }), (d) => assert.equal(d.trim(), `inspector on 127.0.0.1:${inspectPort}`), 30_000);
+    await vs.quickPickSelect(new RegExp(`^node\\S* ${app.pid}$`), 30_000);
+    await eventually(
+      async () => [await vs.dialogMessage(), await vs.statusBarTexts()] as const,
+      ([dialog, bar]) => {
+        assert.equal(dialog, undefined, `no "Enable the inspector" dialog: ${dialog}`);
+        assert.ok(bar.some((t) => /Profiling \(attached\)/.test(t)), `attached: ${JSON.stringify(bar)}`);
+      },
+      20_000,
+    );
+    const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"] .loading', 30_000);
+    for (let i = 0; i < 30; i++) await fetch(`${base}/auth?username=matt&password=password`);
+    assert.equal(await vs.dialogMessage(), undefined, 'still no dialog');
+    await waiting.locator('vscode-button.stop-run', { hasText: 'Stop profiling' }).click();
+    const frame = await vs.webviewFrame('#app svg g.frame[name="pbkdf2Sync"]', 60_000);
+    assert.ok(await frame.locator('g.frame[name="pbkdf2Sync"]').count(), 'pbkdf2Sync is drawn');
+    const run = readdirSync(join(ws, '.nodeflame')).find((d) => /^\d{8}-\d{6}-attach$/.test(d));
+    assert.ok(run, 'an attach run folder');
+    const info = JSON.parse(readFileSync(join(ws, '.nodeflame', run, 'run.json'), 'utf8'));
+    assert.equal(info.target.address, `127.0.0.1:${inspectPort}`, 'connected at the port the command line names');
+    assert.equal(app.exitCode, null, 'the app keeps running');
     failed = false;
   } finally {
     await vs.close({ failed });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startVSCode } from './helpers';
+import { eventually, startVSCode } from './helpers';
 import { expressExample as example, profileExpressApp } from '../helpers/expressApp';
 
 /** --cpu-prof with the guide's load (a user, then 40 /auth requests) into a run folder of `ws`. */
@@ -25,10 +25,9 @@ test('Compare Profiles…: the guide app before and after the fix; pbkdf2Sync he
   try {
     await vs.waitForCommand(COMPARE);
     await vs.runCommand(COMPARE);
-    assert.match(await vs.quickPickTitle(), /BEFORE/);
+    await eventually(() => vs.quickPickTitle(), (t) => assert.match(t, /BEFORE/));
     await vs.quickPickSelect('20250101-100000-cpu-prof');
-    await vs.page.waitForTimeout(500);
-    assert.match(await vs.quickPickTitle(), /AFTER/);
+    await eventually(() => vs.quickPickTitle(), (t) => assert.match(t, /AFTER/));
     await vs.quickPickSelect('20250101-110000-cpu-prof');
 
     const frame = await vs.webviewFrame('body[data-mode="diff"][data-first-paint-ms] [data-tree="diff"] g.frame', 90_000);
@@ -71,11 +70,36 @@ test('Compare Profiles…: the guide app before and after the fix; pbkdf2Sync he
     const [r, , b] = /(\d+),\s*(\d+),\s*(\d+)/.exec(fill ?? '')!.slice(1).map(Number);
     assert.ok(b > r, `the shrunk tower is blue: ${fill}`);
     await old.hover();
-    const tip = await frame.locator('.tooltip').innerText();
-    assert.match(tip, /Before[\s\S]*After[\s\S]*Change[\s\S]*−/, tip);
+    await eventually(() => frame.locator('.tooltip').innerText(), (tip) => assert.match(tip, /Before[\s\S]*After[\s\S]*Change[\s\S]*−/, tip));
 
     await vs.page.mouse.move(0, 0);
-    await vs.page.waitForTimeout(300);
+    // One legend, one hint, and the table right under the graph: what lies between the lowest frame drawn
+    // and the table's title is only the legend and the details strip.
+    const layout = await eventually(
+      () =>
+        frame.evaluate(() => {
+          const text = document.body.innerText;
+          const hint = 'Width: share of all samples';
+          const rects = [...document.querySelectorAll('[data-tree="diff"] g.frame rect')].map((r) => r.getBoundingClientRect()).filter((r) => r.width > 0);
+          const chart = document.querySelector('[data-tree="diff"]')!.getBoundingClientRect();
+          const lowest = Math.min(chart.bottom, Math.max(...rects.map((r) => r.bottom)));
+          const between = [...document.querySelectorAll('.diff-view > .legend, .diff-view > .details')].map((e) => e.getBoundingClientRect().height);
+          return {
+            hints: text.split(hint).length - 1,
+            legends: [...document.querySelectorAll('.legend')].filter((e) => (e as HTMLElement).offsetParent).length,
+            gap: Math.round(document.querySelector('.changes-title')!.getBoundingClientRect().top - lowest),
+            between: Math.round(between.reduce((a, b) => a + b, 0)),
+            chart: [Math.round(chart.top), Math.round(chart.bottom)],
+            lowest: Math.round(lowest),
+          };
+        }),
+      (l) => {
+        assert.equal(l.hints, 1, `the hint is printed once: ${JSON.stringify(l)}`);
+        assert.equal(l.legends, 1, `one legend: ${JSON.stringify(l)}`);
+        assert.ok(l.gap <= l.between + 24, `no empty band between graph and table: ${JSON.stringify(l)}`);
+      },
+    );
+    console.log(`[e2e] compare layout: ${JSON.stringify(layout)}`);
     await vs.screenshot('compare');
 
     // A row of the table highlights the function in the graph and opens its source beside it.

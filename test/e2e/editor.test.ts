@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { startVSCode, repoRoot, type VSCode } from './helpers';
+import { eventually, startVSCode, repoRoot, type VSCode } from './helpers';
 import { profileExpressApp } from '../helpers/expressApp';
 
 const RUN = '20250101-120000-prof';
@@ -85,7 +85,7 @@ test('editor: CodeLens over the /auth handler reveals it in the flame graph; hea
     }, 120_000);
     await vs.quickInputAnswer(runLog);
     const graph = await vs.webviewFrame(`body[data-profile="${logName}"] svg g.frame`, 120_000);
-    assert.ok((await graph.locator('[data-tree="top"] g.frame').count()) > 10, 'the flame graph is drawn');
+    await eventually(() => graph.locator('[data-tree="top"] g.frame').count(), (n) => assert.ok(n > 10, `the flame graph is drawn (${n} frames)`));
     await waitFor('the status bar to name the active profile', async () => (await vs.statusBarTexts()).some((t) => t.includes(logName)));
 
     // CodeLens over the /auth handler.
@@ -138,8 +138,7 @@ test('editor: CodeLens over the /auth handler reveals it in the flame graph; hea
       const t = await frame.locator('.crumbs').innerText();
       return new RegExp(`app\\.js:${authLine}`).test(t) && { frame, t };
     });
-    const details = await crumbs.frame.locator('.details').innerText();
-    assert.match(details, new RegExp(`app\\.js:${authLine}`), `the handler is the selected frame: ${details}`);
+    await eventually(() => crumbs.frame.locator('.details').innerText(), (details) => assert.match(details, new RegExp(`app\\.js:${authLine}`), `the handler is the selected frame: ${details}`));
     await vs.screenshot('codelens-revealed');
 
     // Editing the file marks it stale instead of annotating moved lines; undo restores the lenses.
@@ -148,7 +147,7 @@ test('editor: CodeLens over the /auth handler reveals it in the flame graph; hea
     await page.keyboard.press('Home');
     await page.keyboard.press('Enter');
     await waitFor('the stale notice', async () => (await lenses(page)).some((l) => /hot spots hidden/.test(l.text)));
-    assert.ok(!(await lenses(page)).some((l) => LENS.test(l.text)), 'no percentages on a changed file');
+    await eventually(() => lenses(page), (ls) => assert.ok(!ls.some((l) => LENS.test(l.text)), 'no percentages on a changed file'));
     await page.keyboard.press('Control+Z');
     await waitFor('the lenses back after undo', async () => (await lenses(page)).some((l) => LENS.test(l.text)));
 
@@ -177,9 +176,8 @@ test('editor: CodeLens over the /auth handler reveals it in the flame graph; hea
     await page.locator('.part.activitybar [aria-label^="Explorer"]').first().click();
     await clickExplorerItem(vs, logName);
     const logGraph = await vs.webviewFrame(`body[data-profile="${logName}"] svg g.frame`, 120_000);
-    assert.ok((await logGraph.locator('[data-tree="top"] g.frame').count()) > 10);
-    const tab = await vs.activeEditor();
-    assert.match(tab?.path ?? '', new RegExp(logName.replace(/\./g, '\\.')), 'the log opened in an editor tab of its own');
+    await eventually(() => logGraph.locator('[data-tree="top"] g.frame').count(), (n) => assert.ok(n > 10, `${n} frames`));
+    await eventually(() => vs.activeEditor(), (tab) => assert.match(tab?.path ?? '', new RegExp(logName.replace(/\./g, '\\.')), 'the log opened in an editor tab of its own'));
     await clickExplorerItem(vs, 'stacks.folded');
     const folded = await vs.webviewFrame('body[data-profile="stacks.folded"] svg g.frame', 60_000);
     const names = await folded.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? ''));

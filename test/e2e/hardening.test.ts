@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame, Request } from 'playwright-core';
-import { repoRoot, startVSCode, type VSCode } from './helpers';
+import { eventually, repoRoot, startVSCode, type VSCode } from './helpers';
 import { processTree } from './helpers/processes';
 import { ACTIVE, writers } from '../helpers/hostile';
 import { makeV8Log } from '../../bench/bigInputs.mjs';
@@ -80,10 +80,9 @@ test('hostile names stay text in every format; a big import shows progress and c
         // The rect, not the g: a label may overflow its frame's box.
         const g = frame.locator('[data-tree="top"] g.frame').nth(i).locator('rect');
         await g.hover({ force: true });
-        const tip = await frame.locator('.tooltip .title').innerText();
-        assert.ok(tip.startsWith(name), `${format}: tooltip shows ${name}, not ${tip.slice(0, 80)}`);
+        await eventually(() => frame.locator('.tooltip .title').innerText(), (tip) => assert.ok(tip.startsWith(name), `${format}: tooltip shows ${name}, not ${tip.slice(0, 80)}`));
         await g.click({ force: true });
-        assert.ok((await frame.locator('.details').innerText()).includes(name), `${format}: details show ${name}`);
+        await eventually(() => frame.locator('.details').innerText(), (d) => assert.ok(d.includes(name), `${format}: details show ${name}`));
         await frame.locator('[data-tree="top"]').focus();
         await vs.page.keyboard.press('Escape');
       }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startVSCode, withVSCode } from './helpers';
+import { eventually, startVSCode, withVSCode } from './helpers';
 
 function workspace(): string {
   const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-helpers-'));
@@ -36,40 +36,40 @@ test('helpers: open a file, go to a line, read editor and status bar, find a web
     assert.equal(JSON.parse(readFileSync(join(vs.userDataDir, 'User', 'settings.json'), 'utf8'))['editor.fontSize'], 13);
 
     await vs.openFile('src/server.js');
-    assert.deepEqual(await vs.activeEditor(), { file: 'src/server.js', path: join(ws, 'src', 'server.js'), line: 1, column: 1 });
+    await eventually(() => vs.activeEditor(), (ed) => assert.deepEqual(ed, { file: 'src/server.js', path: join(ws, 'src', 'server.js'), line: 1, column: 1 }));
 
     await vs.runCommand('Go to Line/Column...');
     await vs.quickPickWait();
     // Go to Line is a quick access with the ':' prefix; answering replaces the whole text.
     await vs.quickInputAnswer(':4');
-    // The cursor moves after the quick input closes; on a loaded machine that can take a moment.
-    let ed = await vs.activeEditor();
-    for (let i = 0; i < 20 && ed?.line !== 4; i++) {
-      await vs.page.waitForTimeout(250);
-      ed = await vs.activeEditor();
-    }
-    assert.equal(ed?.line, 4);
-    assert.ok((await vs.statusBarTexts()).some((t) => t.startsWith('Ln 4, Col 1')), JSON.stringify(await vs.statusBarTexts()));
+    // The cursor moves after the quick input closes; on a loaded machine that can take a moment. Editor and
+    // status bar are read together, each read checked as a whole.
+    await eventually(
+      async () => [await vs.activeEditor(), await vs.statusBarTexts()] as const,
+      ([ed, bar]) => {
+        assert.equal(ed?.line, 4);
+        assert.ok(bar.some((t) => t.startsWith('Ln 4, Col 1')), JSON.stringify(bar));
+      },
+    );
 
     // A modal dialog: formatting a file type without a formatter asks to install one.
     await vs.openFile('NOTES.md');
     await vs.runCommand('Format Document');
-    await vs.page.locator('.monaco-dialog-box').waitFor();
-    assert.match((await vs.dialogMessage()) ?? '', /no formatter for 'markdown'/);
+    await eventually(() => vs.dialogMessage(), (m) => assert.match(m ?? '', /no formatter for 'markdown'/));
     await vs.dialogButton('Cancel');
-    assert.equal(await vs.dialogMessage(), undefined);
+    await eventually(() => vs.dialogMessage(), (m) => assert.equal(m, undefined));
 
     // A quick pick with items: the palette's own list.
     await vs.page.keyboard.press('F1');
     await vs.quickPickType('>View: Toggle Word Wrap');
-    assert.ok((await vs.quickPickItems()).includes('View: Toggle Word Wrap'));
+    await eventually(() => vs.quickPickItems(), (items) => assert.ok(items.includes('View: Toggle Word Wrap'), JSON.stringify(items)));
     await vs.quickPickClose();
 
     // A webview: the built-in Markdown preview.
     await vs.openFile('NOTES.md');
     await vs.runCommand('Markdown: Open Preview');
     const frame = await vs.webviewFrame('h1', 60_000);
-    assert.equal((await frame.locator('h1').innerText()).trim(), 'Hello from e2e');
+    await eventually(() => frame.locator('h1').innerText(), (t) => assert.equal(t.trim(), 'Hello from e2e'));
     await vs.screenshot('helpers-markdown');
     failed = false;
   } finally {
@@ -89,7 +89,7 @@ test('helpers: an untrusted workspace opens in Restricted Mode without a prompt'
   try {
     await withVSCode({ workspace: ws, name: 'untrusted', vsix: false, trusted: false }, async (vs) => {
       await vs.page.locator('.part.statusbar').getByText('Restricted Mode').waitFor({ timeout: 30_000 });
-      assert.ok((await vs.statusBarTexts()).some((t) => t.includes('Restricted Mode')));
+      await eventually(() => vs.statusBarTexts(), (bar) => assert.ok(bar.some((t) => t.includes('Restricted Mode')), JSON.stringify(bar)));
     });
   } finally {
     rmSync(ws, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { startVSCode, repoRoot, type VSCode } from './helpers';
+import { chartView, describeView, eventually, expectHotPathVisible, startVSCode, repoRoot, type VSCode } from './helpers';
 import { profileExpressApp } from '../helpers/expressApp';
 import { writeTreeFolded } from '../../bench/bigInputs.mjs';
 
@@ -56,6 +56,9 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     console.log(`[bench] viewer start-up, first webview (ms after its document started): ${fd.startup}`);
     await vs.runCommand('View: Close All Editors');
 
+    // As after a run: the terminal panel open under the editor, the flame graph in what is left.
+    await vs.runCommand('Terminal: Create New Terminal');
+    await vs.page.locator('.part.panel .terminal-wrapper').first().waitFor({ timeout: 30_000 });
     const label = log.split('/').pop()!;
     const { frame } = await openProfile(vs, log, label);
     const frames = await names(frame, '[data-tree="top"] g.frame');
@@ -63,7 +66,37 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     assert.ok(frames.includes('pbkdf2Sync'), 'pbkdf2Sync is drawn');
     const handler = '(anonymous) app.js:23';
     assert.ok(frames.includes(handler), `the /auth handler frame is drawn: ${frames.filter((f) => f.includes('app.js'))}`);
+    // Where the time goes is on screen as the graph opens: pbkdf2Sync down to the OpenSSL leaf.
+    const opened = await expectHotPathVisible(frame, 'top');
+    console.log(`[e2e] viewer, terminal panel open, flame: ${describeView(opened)}`);
+    // The terminal's first-use toast would cover the picture.
+    await vs.runCommand('Notifications: Clear All Notifications');
     await vs.screenshot('flame-graph');
+
+    // Icicle: the root row on top, the hot path still on screen; flame again.
+    const orientation = async (o: 'flame' | 'icicle') =>
+      frame.evaluate((v) => {
+        const sel = document.querySelector('vscode-single-select.orientation') as HTMLElement & { value: string };
+        sel.value = v;
+        sel.dispatchEvent(new Event('change'));
+      }, o);
+    await orientation('icicle');
+    const icicle = await expectHotPathVisible(frame, 'top');
+    console.log(`[e2e] viewer, terminal panel open, icicle: ${describeView(icicle)}`);
+    await eventually(
+      () =>
+        frame.evaluate(() => {
+          const chart = document.querySelector('[data-tree="top"]')!;
+          const rows = [...chart.querySelectorAll('g.frame rect')].map((r) => r.getBoundingClientRect().top);
+          return { root: document.querySelector('[data-tree="top"] g.frame[name="all"] rect')!.getBoundingClientRect().top, highest: Math.min(...rows) };
+        }),
+      ({ root, highest }) => assert.equal(root, highest, 'the root row is the top row of the drawing'),
+    );
+    await vs.screenshot('flame-graph-icicle');
+    await orientation('flame');
+    await expectHotPathVisible(frame, 'top');
+    // The rest of the tour with the whole editor height (the tables list what fits).
+    await vs.runCommand('View: Hide Panel');
 
     // Search: the share comes from the host over the whole tree.
     await frame.click('vscode-textfield.search');
@@ -83,7 +116,10 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     await frame.locator(`[data-tree="top"] g.frame[name="${handler}"]`).first().click();
     const beside = vs.page.locator('.part.editor .editor-group-container:not(.active) .tab.active[data-resource-name="app.js"]');
     await beside.waitFor({ timeout: 15_000 });
-    assert.match(await frame.locator('.crumbs').innerText(), /app\.js:23/, 'breadcrumb shows the zoom path');
+    await frame.locator('.crumbs').filter({ hasText: /app\.js:23/ }).waitFor({ timeout: 5_000 });
+    // After a zoom, the heaviest path under the zoomed frame is on screen too.
+    const zoomed = await expectHotPathVisible(frame, 'top');
+    console.log(`[e2e] viewer, zoomed to the handler: ${describeView(zoomed)}`);
     // Enter opens it with focus at the function's line:col.
     await frame.locator('[data-tree="top"]').focus();
     await vs.page.keyboard.press('Enter');
@@ -106,12 +142,11 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     const hottest = texts.reduce((best, t, i) => (pctOf(t) > pctOf(texts[best]) ? i : best), 0);
     await lenses.nth(hottest).click();
     await frame.locator('.crumbs').filter({ hasText: 'app.js:23' }).waitFor({ timeout: 15_000 });
-    assert.equal(await frame.locator('.details .title').innerText(), '(anonymous)');
+    await eventually(() => frame.locator('.details .title').innerText(), (t) => assert.equal(t, '(anonymous)'));
 
     // Native frames have no source: the details say why.
     await frame.locator('[data-tree="top"] g.frame[name="sha512_block_data_order_avx2"]').first().click();
-    await frame.locator('.details .no-source').waitFor({ timeout: 10_000 });
-    assert.match(await frame.locator('.details .no-source').innerText(), /C\+\+|shared library/);
+    await eventually(() => frame.locator('.details .no-source').innerText(), (t) => assert.match(t, /C\+\+|shared library/));
 
     // Inverted icicle: zoom to pbkdf2Sync and see its callers below it.
     await frame.evaluate(() => {
@@ -135,6 +170,15 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     const callers = await names(frame, '[data-tree="bottom"] g.frame:not(.fade)');
     console.log(`[e2e] inverted view under pbkdf2Sync: ${[...new Set(callers)].slice(0, 8).join(' | ')}`);
     assert.ok(callers.includes(handler), `the handler is listed as a caller of pbkdf2Sync: ${callers}`);
+    // The zoomed function and its caller (the /auth handler) are on screen, the function near the top.
+    const up = await eventually(
+      () => chartView(frame, 'bottom', [/^pbkdf2Sync$/, /^\(anonymous\) app\.js:23$/]),
+      (v) => assert.ok(v.frames.every((f) => f?.visible), describeView(v)),
+    );
+    console.log(`[e2e] bottom-up, zoomed to pbkdf2Sync: ${describeView(up)}`);
+    // The zoom moved the frames under the pointer: its hover card would cover the picture.
+    await vs.page.mouse.move(0, 0);
+    await frame.locator('.tooltip.visible').waitFor({ state: 'hidden', timeout: 5_000 });
     await vs.screenshot('icicle');
 
     await frame.click('[data-tab="tables"]');
@@ -197,10 +241,9 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
     await bf.locator('[data-tree="top"]').focus();
     const t0 = await bf.locator('.details .title').innerText();
     await vs.page.keyboard.press('ArrowDown');
-    const t1 = await bf.locator('.details .title').innerText();
-    assert.notEqual(t1, t0, 'ArrowDown selects the caller');
+    await eventually(() => bf.locator('.details .title').innerText(), (t1) => assert.notEqual(t1, t0, 'ArrowDown selects the caller'));
     await vs.page.keyboard.press('/');
-    assert.equal(await bf.evaluate(() => document.activeElement?.tagName), 'VSCODE-TEXTFIELD');
+    await eventually(() => bf.evaluate(() => document.activeElement?.tagName), (tag) => assert.equal(tag, 'VSCODE-TEXTFIELD'));
     await vs.page.keyboard.press('Escape');
 
     // A theme switch re-resolves the palette from the theme's colours.
@@ -211,18 +254,28 @@ test('flame graph viewer: Express --prof profile, search, source links, inverted
 
     // A hostile function name stays text: no element is created from it.
     const xss = bf.locator('[data-tree="top"] g.frame').filter({ has: bf.locator(`xpath=self::*[@name="${XSS}"]`) });
-    assert.equal(await xss.count(), 1, 'the hostile frame is drawn');
+    await eventually(() => xss.count(), (n) => assert.equal(n, 1, 'the hostile frame is drawn'));
     await xss.hover();
-    assert.equal(await bf.locator('.tooltip .title').innerText(), XSS);
+    await eventually(() => bf.locator('.tooltip .title').innerText(), (t) => assert.equal(t, XSS));
     assert.equal(await xss.locator('.d3-flame-graph-label').innerText(), XSS);
     assert.equal(await bf.locator('img').count(), 0, 'no <img> was created from a profile string');
     await xss.click();
-    assert.equal(await bf.locator('.details .title').innerText(), XSS);
+    await eventually(() => bf.locator('.details .title').innerText(), (t) => assert.equal(t, XSS));
     assert.equal(await bf.locator('img').count(), 0);
 
-    // After a reload the serializer reopens the panel from the profile's path.
+    // After a reload the serializer reopens the panel from the profile's path, in the orientation it had.
+    await bf.evaluate(() => {
+      const sel = document.querySelector('vscode-single-select.orientation') as HTMLElement & { value: string };
+      sel.value = 'icicle';
+      sel.dispatchEvent(new Event('change'));
+    });
+    await bf.locator('[data-tree="top"]:not(.root-bottom) svg').waitFor({ state: 'attached', timeout: 5_000 });
     await vs.runCommand('Developer: Reload Window');
-    await vs.webviewFrame('body[data-profile="big.folded"][data-first-paint-ms] svg g.frame', 120_000);
+    const reopened = await vs.webviewFrame('body[data-profile="big.folded"][data-first-paint-ms] svg g.frame', 120_000);
+    await eventually(
+      () => reopened.evaluate(() => [document.querySelector('[data-tree="top"]')?.className, (document.querySelector('vscode-single-select.orientation') as HTMLElement & { value: string }).value]),
+      ([cls, value]) => assert.deepEqual([/root-bottom/.test(cls ?? ''), value], [false, 'icicle'], 'the icicle is remembered'),
+    );
 
     const csp = vs.cspViolations();
     assert.deepEqual(csp, [], 'no CSP violations');

@@ -10,6 +10,7 @@ import {
   AttachSession,
   InspectorError,
   enableInspector,
+  existingInspector,
   listNodeProcesses,
   listTargets,
   makeRunDir,
@@ -148,6 +149,35 @@ test('SIGUSR1 switches on the inspector of a listed local Node process', { timeo
   assert.ok(names.includes('hotHandler'), `hotHandler sampled; got ${names.join(', ')}`);
   // Asking again finds the open inspector without signalling twice.
   assert.equal((await enableInspector(proc))[0].address, `127.0.0.1:${inspectPort}`);
+});
+
+test('a process started with --inspect on any port is found at that port, without SIGUSR1', { timeout: 30_000 }, async (t) => {
+  const inspectPort = await freePort();
+  const named = await startServer(t, [`--inspect=127.0.0.1:${inspectPort}`]);
+  // Port 0: the system picks it; only the process's listening sockets tell (Linux).
+  const zero = await startServer(t, ['--inspect=0']);
+  const procs = await listNodeProcesses();
+  const p = procs.find((x) => x.pid === named.child.pid);
+  assert.ok(p, 'the server is listed');
+  assert.deepEqual([p.inspector?.on, p.inspector?.address], [true, { host: '127.0.0.1', port: inspectPort }]);
+  const targets = await existingInspector(p);
+  assert.equal(targets.length, 1);
+  assert.equal(targets[0].address, `127.0.0.1:${inspectPort}`);
+  assert.equal(targets[0].url, pathToFileURL(named.script).href);
+  // enableInspector finds it there too, before any signal.
+  assert.equal((await enableInspector(p))[0].address, `127.0.0.1:${inspectPort}`);
+  const session = await AttachSession.start(targets[0], { chunkMs: 0 });
+  await load(named.appPort, 800);
+  const r = await session.stop();
+  assert.ok(r.profile?.nodes.some((n) => n.callFrame.functionName === 'hotHandler'), 'hotHandler sampled through the named port');
+  if (process.platform === 'linux') {
+    const z = procs.find((x) => x.pid === zero.child.pid)!;
+    assert.equal(z.inspector?.address.port, 0);
+    const [found] = await existingInspector(z);
+    assert.ok(found, `the port-0 inspector is found through the listening sockets ${z.listening?.join(', ')}`);
+    assert.notEqual(Number(found.address.split(':').pop()), zero.appPort);
+    assert.equal(found.url, pathToFileURL(zero.script).href);
+  }
 });
 
 test('errors name the next step: nothing listening, not an inspector, bad address', { timeout: 30_000 }, async (t) => {

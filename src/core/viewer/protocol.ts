@@ -59,7 +59,11 @@ export interface PersistedState {
   transforms?: Transform[];
   /** The function the sandwich view was open on. */
   sandwich?: FunctionKey;
+  /** How the top-down flame graph and the comparison are drawn: root at the bottom (flame) or at the top (icicle). */
+  orientation?: Orientation;
 }
+
+export type Orientation = 'flame' | 'icicle';
 
 /** One side of a comparison. */
 export interface DiffSide {

@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import {
   InspectorError,
   canSignalInspector,
+  connectAddress,
   enableInspector,
+  existingInspector,
   formatAddress,
   listNodeProcesses,
   listTargets,
@@ -54,6 +56,16 @@ async function askAddress(initial?: string): Promise<AttachTarget | undefined> {
 async function fromProcess(p: NodeProcess, endpoints: InspectorTarget[]): Promise<AttachTarget | undefined> {
   const open = endpoints.filter((t) => p.listening?.includes(Number(t.address.split(':').pop())));
   if (open.length) return { ...open[0], pid: p.pid };
+  // Started with --inspect (any port, also 0): connect where its command line or its sockets say, no SIGUSR1.
+  const direct = await existingInspector(p);
+  if (direct.length) return { ...direct[0], pid: p.pid };
+  if (p.inspector?.on) {
+    const where = p.inspector.address.port ? formatAddress(connectAddress(p.inspector.address)) : vscode.l10n.t('any of its listening ports');
+    throw new InspectorError(
+      'refused',
+      vscode.l10n.t('Process {0} was started with {1}, but no inspector answers on {2}. If it runs in a container, type the published host:port instead.', String(p.pid), p.inspector.flag ?? '--inspect', where),
+    );
+  }
   if (!canSignalInspector) {
     throw new InspectorError('signal', vscode.l10n.t('On Windows a running process cannot be switched into debugging: start it with --inspect, then pick its endpoint.'));
   }
@@ -112,7 +124,15 @@ export async function pickAttachTarget(): Promise<AttachTarget | undefined> {
       for (const t of ports) owned.add(t.address);
       return {
         label: `$(server-process) ${p.name} ${p.pid}`,
-        description: ports.length ? vscode.l10n.t('inspector on {0}', ports[0].address) : p.inspectFlag ? p.inspectFlag : canSignalInspector ? vscode.l10n.t('inspector off: will ask to enable it') : '',
+        description: ports.length
+          ? vscode.l10n.t('inspector on {0}', ports[0].address)
+          : p.inspector?.on && p.inspector.address.port
+            ? vscode.l10n.t('inspector on {0}', formatAddress(connectAddress(p.inspector.address)))
+            : p.inspectFlag
+              ? p.inspectFlag
+              : canSignalInspector
+                ? vscode.l10n.t('inspector off: will ask to enable it')
+                : '',
         detail: shorten(p.command),
         run: () => fromProcess(p, endpoints),
       };

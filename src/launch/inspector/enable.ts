@@ -3,18 +3,34 @@ import * as l10n from '@vscode/l10n';
 import { InspectorError } from './errors';
 import { listTargets, probeLocalInspectors, type InspectorTarget } from './endpoints';
 import { isNodeExecutable, listeningPorts, type NodeProcess } from './processes';
+import { connectAddress } from './inspectArgs';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function targetsOnPorts(ports: number[]): Promise<InspectorTarget[]> {
-  const lists = await Promise.all(ports.map((port) => listTargets({ host: '127.0.0.1', port }, 500).catch(() => [])));
+async function targetsOnPorts(ports: number[], host = '127.0.0.1'): Promise<InspectorTarget[]> {
+  const lists = await Promise.all(ports.map((port) => listTargets({ host, port }, 500).catch(() => [])));
   return lists.flat();
 }
 
-/** Inspector targets a local process already serves (Linux: found through its listening sockets). */
+/** Targets at the address the process's command line names (port 0 and an inspector that is off name none). */
+async function targetsAtNamedAddress(p: NodeProcess): Promise<InspectorTarget[]> {
+  const a = p.inspector?.address;
+  if (!a || a.port === 0) return [];
+  return listTargets(connectAddress(a), 1000).catch(() => []);
+}
+
+/**
+ * Inspector targets a local process already serves: at the address its command line (or NODE_OPTIONS)
+ * names, else on one of its listening sockets (Linux: /proc/net/tcp matched with its socket fds).
+ */
 export async function existingInspector(p: NodeProcess): Promise<InspectorTarget[]> {
+  if (p.inspector?.on) {
+    const named = await targetsAtNamedAddress(p);
+    if (named.length) return named;
+  }
   if (process.platform !== 'linux') return [];
-  return targetsOnPorts(await listeningPorts(p.pid));
+  const host = p.inspector ? connectAddress(p.inspector.address).host : '127.0.0.1';
+  return targetsOnPorts(await listeningPorts(p.pid), host);
 }
 
 async function stillSameProcess(p: NodeProcess): Promise<boolean> {
@@ -63,7 +79,9 @@ export async function enableInspector(p: NodeProcess, timeoutMs = 4000): Promise
       const fresh = (await listeningPorts(p.pid)).filter((port) => !beforePorts.has(port));
       found = await targetsOnPorts(fresh);
     } else {
-      found = (await probeLocalInspectors()).filter((t) => !beforeAddresses.has(t.address));
+      // --inspect-port names where SIGUSR1 opens it; otherwise it is one of the usual ports.
+      found = await targetsAtNamedAddress(p);
+      if (!found.length) found = (await probeLocalInspectors()).filter((t) => !beforeAddresses.has(t.address));
     }
     if (found.length) return found;
   }

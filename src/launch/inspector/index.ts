@@ -2,6 +2,7 @@ export { parseAddress, formatAddress, DEFAULT_INSPECTOR_PORT, type HostPort } fr
 export { InspectorError, type InspectorErrorCode } from './errors';
 export { listTargets, probeLocalInspectors, nodeVersionOf, type InspectorTarget } from './endpoints';
 export { listNodeProcesses, canSignalInspector, type NodeProcess } from './processes';
+export { inspectorArgs, connectAddress, type InspectorArgs } from './inspectArgs';
 export { enableInspector, existingInspector } from './enable';
 export { AttachSession, type AttachOptions, type AttachResult } from './session';
 export { mergeCpuProfiles, sampleCount, type CpuProfile, type CpuProfileNode } from './cpuprofile';

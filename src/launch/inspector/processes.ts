@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { inspectorArgs, type InspectorArgs } from './inspectArgs';
 
 export interface NodeProcess {
   pid: number;
@@ -8,8 +9,10 @@ export interface NodeProcess {
   name: string;
   /** Full command line, arguments joined by spaces. */
   command: string;
-  /** Set when the command line already asks for the inspector (`--inspect…`). */
+  /** Set when the command line (or NODE_OPTIONS) already asks for the inspector (`--inspect…`). */
   inspectFlag?: string;
+  /** What its command line and NODE_OPTIONS say about the inspector (whether it is on, and where). */
+  inspector?: InspectorArgs;
   /** TCP ports this process listens on (Linux only: read from /proc). */
   listening?: number[];
 }
@@ -17,10 +20,6 @@ export interface NodeProcess {
 /** `node`, `node20`, `nodejs`, `node.exe`: executables that are Node itself. */
 export function isNodeExecutable(path: string): boolean {
   return /^node(js)?(\d+(\.\d+)*)?(\.exe)?$/i.test(basename(path.replace(/\\/g, '/')));
-}
-
-function inspectFlagOf(args: string[]): string | undefined {
-  return args.find((a) => /^--inspect(-brk|-wait|-port)?(=|$)/.test(a));
 }
 
 /** Parses `ps -A -o pid= -o command=` output (macOS and other Unixes without /proc). */
@@ -33,7 +32,8 @@ export function parsePs(text: string, exclude: Set<number>): NodeProcess[] {
     if (exclude.has(pid)) continue;
     const args = m[2].split(/\s+/);
     if (!isNodeExecutable(args[0])) continue;
-    out.push({ pid, name: basename(args[0]), command: m[2], inspectFlag: inspectFlagOf(args) });
+    const inspector = inspectorArgs(args);
+    out.push({ pid, name: basename(args[0]), command: m[2], inspectFlag: inspector?.flag, inspector });
   }
   return out;
 }
@@ -85,6 +85,16 @@ export async function listeningPorts(pid: number, inodes?: Map<string, number>):
   return [...ports].sort((a, b) => a - b);
 }
 
+/** NODE_OPTIONS of a process (Linux); empty when unset or not readable (another user's process). */
+export async function nodeOptionsOf(pid: number): Promise<string> {
+  try {
+    const env = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+    return env.find((e) => e.startsWith('NODE_OPTIONS='))?.slice('NODE_OPTIONS='.length) ?? '';
+  } catch {
+    return '';
+  }
+}
+
 async function ancestors(): Promise<Set<number>> {
   const s = new Set<number>([process.pid]);
   let pid = process.ppid;
@@ -117,7 +127,8 @@ async function fromProc(): Promise<NodeProcess[]> {
           // another user's process: argv[0] is all we have
         }
         if (!isNodeExecutable(exe) && !isNodeExecutable(args[0])) return undefined;
-        return { pid, name: basename(args[0]), command: args.join(' '), inspectFlag: inspectFlagOf(args), listening: await listeningPorts(pid, inodes) };
+        const inspector = inspectorArgs(args, await nodeOptionsOf(pid));
+        return { pid, name: basename(args[0]), command: args.join(' '), inspectFlag: inspector?.flag, inspector, listening: await listeningPorts(pid, inodes) };
       } catch {
         return undefined; // exited meanwhile
       }

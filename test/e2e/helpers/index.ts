@@ -2,3 +2,5 @@
 export { startVSCode, withVSCode, VSCode, type StartOptions, type LogFile } from './vscode';
 export type { ActiveEditor, RunningExtension } from './workbench';
 export { repoRoot, artifactsRoot, extensionId, defaultVsix } from './paths';
+export { eventually } from './poll';
+export { chartView, describeView, expectHotPathVisible, type ChartView, type HotFrames } from './flameBoxes';

@@ -1,0 +1,22 @@
+// UI state settles a moment after the action that changes it: a check reads it again until it holds,
+// and fails with the last value read (never a value read once and asserted later).
+
+/**
+ * Calls `read` until `check` accepts its value (returns without throwing), then returns that value.
+ * After `timeoutMs` the last error of `check` (or of `read`) is thrown.
+ */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 15_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let error: unknown;
+    try {
+      const value = await read();
+      check(value);
+      return value;
+    } catch (e) {
+      error = e;
+    }
+    if (Date.now() > deadline) throw error;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

@@ -1,0 +1,45 @@
+// Where the time goes, for the first view: the heaviest path's leaf, and the scroll that shows it.
+import { frameCache, SMALL, type FNode } from './tree';
+
+/** Not where the CPU time goes: merged "small frames" entries, and idle time (a profile of a mostly waiting app). */
+const noPath = (n: FNode) => n.frame === SMALL || frameCache.get(n.frame)?.category === 'idle';
+
+/** Heaviest-child descent from `n`: the leaf the time goes to. */
+export function heaviestLeaf(n: FNode): FNode {
+  let x = n;
+  for (;;) {
+    let next: FNode | undefined;
+    for (const c of x.children ?? []) if (!noPath(c) && (!next || c.value > next.value)) next = c;
+    if (!next) return x;
+    x = next;
+  }
+}
+
+export interface Drawing {
+  /** Root at the top (icicle) or at the bottom (flame). */
+  rootAtTop: boolean;
+  /** Row height, px. */
+  cell: number;
+  /** The drawing's height, px (rows are laid from the root's edge). */
+  height: number;
+  /** The visible height of the box that scrolls it, px. */
+  box: number;
+}
+
+/**
+ * The scrollTop that shows the row at `depth` with one row of margin beyond it, and as many rows between
+ * it and the root as the box holds (so a zoomed frame above the root stays in view when both fit).
+ */
+export function scrollToShow(depth: number, d: Drawing): number {
+  const edge = (depth + 2) * d.cell;
+  const max = Math.max(0, d.height - d.box);
+  const top = d.rootAtTop ? edge - d.box : Math.min(max, d.height - edge);
+  return Math.max(0, Math.min(max, top));
+}
+
+/** The scrollTop that shows the row at `depth` with its parent's row, and as much of what it calls as fits. */
+export function scrollToFrame(depth: number, d: Drawing): number {
+  const max = Math.max(0, d.height - d.box);
+  const top = d.rootAtTop ? (depth - 1) * d.cell : d.height - d.box - (depth - 1) * d.cell;
+  return Math.max(0, Math.min(max, top));
+}
