@@ -67,7 +67,8 @@ async function buildExtension() {
     external: ['vscode'],
     metafile: true,
   });
-  const inputs = (r) => Object.values(r.metafile.outputs).flatMap((o) => Object.keys(o.inputs));
+  // A worktree whose node_modules is a symlink sees packages by their real path (../../x/node_modules/...).
+  const inputs = (r) => Object.values(r.metafile.outputs).flatMap((o) => Object.keys(o.inputs).map((f) => f.replace(/^(\.\.\/)+.*?node_modules\//, 'node_modules/')));
   const inFeatures = new Set(inputs(features));
   const twice = inputs(shell).filter((f) => inFeatures.has(f) && !SHARED_OK.has(f));
   if (twice.length) throw new Error(`bundled into both dist/extension.js and dist/features.js, so their state would not be shared: ${twice.join(', ')}. Import them only from one side, or list them in SHARED_OK if they hold no state.`);

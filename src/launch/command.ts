@@ -4,6 +4,7 @@ import type { LaunchTarget } from './target';
 import { hasLoader, isTypeScriptFile } from './commandLine';
 import { perfRecordCommand } from './perf';
 import { SOURCE_MAPS_ENV } from './preloadSourceMaps';
+import { RUN_DIR_ENV } from './processRecords';
 import { ANNOUNCED_MAPS_FILE } from '../core/announcedSourceMaps';
 
 export interface BuildOptions {
@@ -67,7 +68,7 @@ export function buildNodeArgs(o: Pick<BuildOptions, 'target' | 'mode' | 'runDir'
 
 export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
   const nodeArgs = buildNodeArgs(o);
-  const env: NodeJS.ProcessEnv = { ...process.env, ...o.target.env, [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE) };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...o.target.env, [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE), [RUN_DIR_ENV]: o.runDir };
   const { program, args, cwd } = o.target;
   if (o.mode === 'perf') {
     const perf = perfRecordCommand({

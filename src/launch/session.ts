@@ -1,5 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { copyFile, rm } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import * as l10n from '@vscode/l10n';
@@ -10,6 +10,7 @@ import { preflightPerf } from './perf';
 import { findPortInText, waitForPort } from './ports';
 import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
 import { findRawProfiles, writeRunJson, type LoadSummary, type RunInfo, type StopReason } from './runFolder';
+import { mapsFileName, readProcessRecords } from './processRecords';
 import { LineTail, parseRequestCount } from './lines';
 import * as errors from './errors';
 import { LaunchError } from './errors';
@@ -134,6 +135,7 @@ export class ProfileSession {
     }
     this.stopReason ??= reason;
     this.rememberPerfPids();
+    this.learnNodePid();
     this.setState('stopping');
     this.abort.abort();
     this.stopLoad();
@@ -240,6 +242,16 @@ export class ProfileSession {
     const load = await loadDone;
     this.setState('done');
 
+    // The processes recorded themselves (see processRecords): whatever the timing, the node pid is known now.
+    const records = readProcessRecords(o.runDir);
+    if (o.mode === 'perf') {
+      for (const r of records) this.perfPids.add(r.pid);
+      this.nodePid ??= (records.find((r) => r.ppid === app.pid) ?? records[0])?.pid;
+    }
+    const mapsPid = this.nodePid ?? (o.mode === 'perf' ? undefined : app.pid);
+    const maps = mapsPid !== undefined ? join(o.runDir, mapsFileName(mapsPid)) : undefined;
+    if (maps && existsSync(maps)) this.mapsFile = maps;
+
     // perf script needs each JIT map; a copy in the run folder outlives the /tmp one, which is removed after processing.
     if (o.mode === 'perf') {
       for (const pid of this.perfPids) await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`)).catch(() => undefined);
@@ -307,12 +319,31 @@ export class ProfileSession {
     if (this.o.mode === 'perf' && this.app?.pid && !this.appExited) for (const p of descendantPids(this.app.pid)) this.perfPids.add(p);
   }
 
+  /**
+   * At Stop, before any signal: the node process is surely alive, so its pid and maps are taken now,
+   * whatever timers have or have not fired yet.
+   */
+  private learnNodePid(): void {
+    if (this.nodePid !== undefined) return;
+    const pid = this.findNodePid();
+    if (pid === undefined) return;
+    this.nodePid = pid;
+    if (process.platform !== 'linux') return;
+    const dest = join(this.o.runDir, mapsFileName(pid));
+    try {
+      writeFileSync(dest, readFileSync(`/proc/${pid}/maps`));
+      this.mapsFile = dest;
+    } catch {
+      // gone already: its preload wrote the maps at exit
+    }
+  }
+
   private async captureMaps(): Promise<void> {
     if (this.appExited) return;
     const pid = this.findNodePid();
     if (pid === undefined) return;
     this.nodePid = pid;
-    const dest = join(this.o.runDir, `proc-maps-${pid}.txt`);
+    const dest = join(this.o.runDir, mapsFileName(pid));
     if (await captureMaps(pid, dest)) this.mapsFile = dest;
   }
 
