@@ -7,7 +7,7 @@ import { isLaunchMode, type LaunchMode } from '../launch/modes';
 import { parseNodeCommand, isTypeScriptFile } from '../launch/commandLine';
 import { targetFromNodeCommand } from '../launch/target';
 import { findLoader } from '../launch/loader';
-import { createRunDir, removeIfEmpty } from '../launch/runFolder';
+import { createRunDir, removeIfEmpty, RUNS_DIR } from '../launch/runFolder';
 import { ProfileSession } from '../launch/session';
 import { LaunchError, nodeNotRunnable } from '../launch/errors';
 import { cleanupPerfMaps } from '../launch/perf';
@@ -72,7 +72,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   const target = targetFromNodeCommand(cmd, cwd);
   if (cmd.node && !target.nodePath && cmd.node !== 'node') target.nodePath = cmd.node;
   const loader = isTypeScriptFile(target.program) && !target.loader ? findLoader(cwd)?.args : undefined;
-  const runDir = createRunDir(resolve(opts.out ?? join(cwd, '.nodeflame')), mode);
+  const runDir = createRunDir(resolve(opts.out ?? join(cwd, RUNS_DIR)), mode);
 
   const session = new ProfileSession({
     target,

@@ -12,6 +12,7 @@ import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signal
 import { findRawProfiles, writeRunJson, type LoadSummary, type RunInfo, type StopReason } from './runFolder';
 import { mapsFileName, readProcessRecords } from './processRecords';
 import { LineTail, parseRequestCount } from './lines';
+import { runLoadCommand, type LoadRun } from './loadCommand';
 import * as errors from './errors';
 import { LaunchError } from './errors';
 
@@ -94,7 +95,7 @@ async function removePerfSideLogs(runDir: string): Promise<void> {
  */
 export class ProfileSession {
   private app: ChildProcess | undefined;
-  private load: ChildProcess | undefined;
+  private load: LoadRun | undefined;
   private state: SessionState = 'starting';
   private stopReason: StopReason | undefined;
   private stopTimer: NodeJS.Timeout | undefined;
@@ -348,11 +349,7 @@ export class ProfileSession {
   }
 
   private stopLoad(): void {
-    const l = this.load;
-    if (l?.pid && l.exitCode === null && l.signalCode === null) {
-      if (!signalGroup(l.pid, 'SIGTERM')) signalPid(l.pid, 'SIGTERM');
-      setTimeout(() => signalGroup(l.pid!, 'SIGKILL'), 2000).unref();
-    }
+    this.load?.kill();
   }
 
   private async runLoad(command: string, appExited: Promise<unknown>): Promise<LoadSummary | undefined> {
@@ -379,33 +376,16 @@ export class ProfileSession {
     this.info(l10n.t('Node Flame: the app listens on port {0}; starting the load: {1}', String(port), command));
     const t0 = Date.now();
     const tail = new LineTail(10);
-    // The one place a shell runs: the load command is a command line the user wrote for a shell.
-    const load = spawn(command, {
-      shell: true,
+    const load = runLoadCommand(command, {
       cwd: o.loadCwd ?? o.target.cwd,
       env: { ...process.env, ...o.target.env, NODE_FLAME_PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-      windowsHide: true,
+      onLine: (line) => {
+        tail.push(line + '\n');
+        o.onOutput?.(`[load] ${line}\n`, 'load');
+      },
     });
     this.load = load;
-    const prefix = (lines: string[]) => {
-      if (lines.length) o.onOutput?.(lines.map((l) => `[load] ${l}\n`).join(''), 'load');
-    };
-    for (const s of [load.stdout, load.stderr]) {
-      s?.setEncoding('utf8');
-      const lt = new LineTail(0);
-      s?.on('data', (t: string) => {
-        const done = lt.push(t);
-        tail.push(done.join('\n') + (done.length ? '\n' : ''));
-        prefix(done);
-      });
-      s?.on('end', () => prefix(lt.flush()));
-    }
-    const exitCode = await new Promise<number | null>((resolve) => {
-      load.once('error', () => resolve(null));
-      load.once('close', (c) => resolve(c));
-    });
+    const exitCode = await load.done;
     const durationMs = Date.now() - t0;
     if (!this.appExited && (this.state as SessionState) !== 'stopping') {
       this.info(l10n.t('Node Flame: the load command ended (exit code {0}); stopping the app.', String(exitCode)));

@@ -4,7 +4,7 @@ import type { LoadedProfile, Services } from '../services';
 import { runDirOf } from '../editor/customEditor';
 import { functionName } from '../editor/format';
 import type { RunInfo } from './runs';
-import { RUNS_DIR } from './runsDir';
+import { RUNS_DIR } from '../../launch/runsDir';
 
 // Run listing and summaries (and the model they use) load when the view first asks, not at activation.
 const loadRuns = () => import('./runs');

@@ -1,15 +1,10 @@
 // Run folders on disk (`.nodeflame/<YYYYMMDD-HHMMSS>-<mode>/`), without VS Code, so tests can read them.
-import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { functionStats, type Profile } from '../../core/model';
-import { RUNS_DIR } from './runsDir';
+import { readRunJson, updateRunJson, RUNS_DIR, type RunSummary } from '../../launch/runFolder';
 
-export { RUNS_DIR };
-
-export interface RunSummary {
-  samples: number;
-  topFunction?: { name: string; file: string; line: number; self: number };
-}
+export { RUNS_DIR, type RunSummary };
 
 export interface RunInfo {
   dir: string;
@@ -54,21 +49,17 @@ export async function readRun(dir: string, name: string): Promise<RunInfo | unde
   } catch {
     return undefined;
   }
-  let run: Record<string, unknown> = {};
-  try {
-    run = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as Record<string, unknown>;
-  } catch {
-    // A run still being written, or a folder someone made by hand: list it from its files alone.
-  }
+  // Missing while a run is still being written, or in a folder someone made by hand: listed from its files alone.
+  const run = (await readRunJson(dir)) ?? {};
   const files = entries.filter(isProfileFile);
   if (!files.length && !entries.includes('run.json')) return undefined;
   const sizes = new Map<string, number>();
   await Promise.all(files.map(async (f) => sizes.set(f, await stat(join(dir, f)).then((s) => s.size, () => 0))));
   const modeFromName = /-([a-z-]+)$/i.exec(name)?.[1];
-  const mode = typeof run.mode === 'string' ? run.mode : modeFromName;
+  const mode = run.mode ?? modeFromName;
   const kind = mode ? KIND_OF_MODE[mode] : undefined;
   // run.json lists the launcher's choice first (main isolate / main thread); otherwise guess by kind and size.
-  const listed = Array.isArray(run.profiles) ? run.profiles.filter((x): x is string => typeof x === 'string').map((x) => basename(x)) : [];
+  const listed = (run.profiles ?? []).map((x) => basename(x));
   const rank = (f: string): number => (listed.includes(f) ? listed.indexOf(f) : listed.length);
   files.sort((a, b) => rank(a) - rank(b) || Number(!!kind && kind.test(b)) - Number(!!kind && kind.test(a)) || (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0) || a.localeCompare(b));
   return {
@@ -76,16 +67,12 @@ export async function readRun(dir: string, name: string): Promise<RunInfo | unde
     name,
     time: parseRunTime(name),
     mode,
-    durationMs: typeof run.durationMs === 'number' ? run.durationMs : undefined,
-    exitCode: typeof run.exitCode === 'number' || run.exitCode === null ? (run.exitCode as number | null) : undefined,
-    command: typeof run.command === 'string' ? run.command : Array.isArray(run.command) ? run.command.join(' ') : undefined,
+    durationMs: run.durationMs,
+    exitCode: run.exitCode,
+    command: run.command?.join(' '),
     profiles: files.map((f) => join(dir, f)),
-    summary: isSummary(run.summary) ? run.summary : undefined,
+    summary: run.summary,
   };
-}
-
-function isSummary(v: unknown): v is RunSummary {
-  return !!v && typeof v === 'object' && typeof (v as RunSummary).samples === 'number';
 }
 
 /** Runs under `<root>/.nodeflame`, newest first. */
@@ -118,16 +105,5 @@ export function summarize(profile: Profile): RunSummary {
 
 /** Caches the summary in run.json (keeping every other key), so the list need not load profiles again. */
 export async function saveSummary(dir: string, summary: RunSummary): Promise<void> {
-  const path = join(dir, 'run.json');
-  let run: Record<string, unknown> = {};
-  try {
-    run = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-  } catch (e) {
-    // Never replace a run.json we could not parse: it may be mid-write by the launcher.
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return;
-  }
-  run.summary = summary;
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(run, null, 2)}\n`);
-  await rename(tmp, path);
+  await updateRunJson(dir, { summary });
 }
