@@ -4,17 +4,18 @@ import * as l10n from '@vscode/l10n';
 import { loadProfile } from '../core/importers';
 import { exportProfile } from '../core/exporters';
 import { isLaunchMode, type LaunchMode } from '../launch/modes';
-import { parseNodeCommand, isTypeScriptFile } from '../launch/commandLine';
-import { targetFromNodeCommand } from '../launch/target';
+import { classifyCommand, isTypeScriptFile } from '../launch/commandLine';
+import { targetFromCommand, targetFromNodeCommand } from '../launch/target';
 import { findLoader } from '../launch/loader';
 import { createRunDir, removeIfEmpty, RUNS_DIR } from '../launch/runFolder';
 import { ProfileSession } from '../launch/session';
 import { LaunchError, nodeNotRunnable } from '../launch/errors';
 import { cleanupPerfMaps } from '../launch/perf';
+import { loadRunProfile } from '../launch/runProfile';
 
 function usage(): string {
   return l10n.t(
-    'usage: node-flame profile [--mode prof|perf|cpu-prof] [--load "<cmd>"] [--port N] [--out dir] [--stop-timeout s] [--port-timeout s] [--frequency hz] [--no-report] -- node [node args] app.js [args]\n' +
+    'usage: node-flame profile [--mode prof|perf|cpu-prof] [--load "<cmd>"] [--port N] [--out dir] [--stop-timeout s] [--port-timeout s] [--frequency hz] [--no-report] -- <command: node app.js, npm run dev, …>\n' +
       '  Runs the app under the profiler; Ctrl+C stops it and the profile is written. --load runs a shell command once the app listens, then stops the app.\n' +
       '  Each run gets <out>/<YYYYMMDD-HHMMSS>-<mode>/ (default out: ./.nodeflame) with the raw profile and run.json; the text report is printed at the end.',
   );
@@ -63,15 +64,15 @@ export async function runProfile(argv: string[]): Promise<number> {
     process.stderr.write(`node-flame profile: ${(e as Error).message.split('\n')[0]}\n${usage()}\n`);
     return 2;
   }
-  const cmd = parseNodeCommand(commandWords, { anyExecutable: true });
-  if (!cmd) {
+  const what = classifyCommand(commandWords);
+  if (!what) {
     process.stderr.write(l10n.t('node-flame profile: give the app after "--", e.g. -- node app.js') + '\n' + usage() + '\n');
     return 2;
   }
   const cwd = process.cwd();
-  const target = targetFromNodeCommand(cmd, cwd);
-  if (cmd.node && !target.nodePath && cmd.node !== 'node') target.nodePath = cmd.node;
-  const loader = isTypeScriptFile(target.program) && !target.loader ? findLoader(cwd)?.args : undefined;
+  const target = 'node' in what ? targetFromNodeCommand(what.node, cwd) : targetFromCommand(what.command, what.env, cwd);
+  if ('node' in what && what.node.node && !target.nodePath && what.node.node !== 'node') target.nodePath = what.node.node;
+  const loader = !target.command && isTypeScriptFile(target.program) && !target.loader ? findLoader(cwd)?.args : undefined;
   const runDir = createRunDir(resolve(opts.out ?? join(cwd, RUNS_DIR)), mode);
 
   const session = new ProfileSession({
@@ -120,7 +121,8 @@ export async function runProfile(argv: string[]): Promise<number> {
     if (!main) return 1;
     process.stderr.write(l10n.t('Profile: {0}', main) + '\n');
     if (opts['no-report']) return result.error ? 1 : 0;
-    const profile = await loadProfile(main, { mapsFile: result.mapsFile });
+    // A command's run holds one profile per process: the report reads them all.
+    const profile = target.command ? await loadRunProfile(result.runDir) : await loadProfile(main, { mapsFile: result.mapsFile });
     profile.meta.mode ??= mode;
     profile.meta.command ??= result.info.command.join(' ');
     process.stdout.write(exportProfile(profile, 'text', { source: main }));

@@ -3,9 +3,10 @@ import { writeFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { loadProfile } from '../core/importers';
 import { exportFormats, exportProfile } from '../core/exporters';
+import { isRunFolder, loadRunProfile } from '../launch/runProfile';
 
 function usage(formats: string[]): string {
-  return l10n.t('usage: node-flame report <file> [--format {0}] [--top N] [-o out] [--no-source-maps]', formats.join('|'));
+  return l10n.t('usage: node-flame report <file or run folder> [--format {0}] [--top N] [--pid N] [-o out] [--no-source-maps]', formats.join('|'));
 }
 
 export async function runReport(argv: string[]): Promise<number> {
@@ -20,6 +21,7 @@ export async function runReport(argv: string[]): Promise<number> {
         top: { type: 'string', short: 'n' },
         output: { type: 'string', short: 'o' },
         'no-source-maps': { type: 'boolean', default: false },
+        pid: { type: 'string' },
       },
     });
   } catch (e) {
@@ -44,8 +46,17 @@ export async function runReport(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  let pid: number | undefined;
+  if (values.pid !== undefined) {
+    pid = Number(values.pid);
+    if (!Number.isInteger(pid) || pid < 1) {
+      process.stderr.write(l10n.t('node-flame report: --pid wants a process id, not "{0}"', values.pid) + '\n');
+      return 2;
+    }
+  }
   const [file] = positionals;
-  const profile = await loadProfile(file, { sourceMaps: !values['no-source-maps'] });
+  // A run folder is read whole: every process's profile, merged.
+  const profile = isRunFolder(file) ? await loadRunProfile(file, { sourceMaps: !values['no-source-maps'], pid }) : await loadProfile(file, { sourceMaps: !values['no-source-maps'] });
   for (const w of profile.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', w) + '\n');
   const out = exportProfile(profile, format, { top, source: file });
   if (!values.output) {

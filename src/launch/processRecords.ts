@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
+import type { RunProcess } from './runFolder';
 
 /** Set by the launcher to the run folder; every Node process of the run that loads the preload records itself there. */
 export const RUN_DIR_ENV = 'NODE_FLAME_RUN_DIR';
@@ -88,4 +89,23 @@ export function readProcessRecords(runDir: string): ProcessRecord[] {
     }
   }
   return out.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.pid - b.pid);
+}
+
+/** The pid a raw profile's name holds: `isolate-<addr>-<pid>-<n>-v8.log`, `CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile`. */
+export function profilePid(name: string): number | undefined {
+  const m = /^isolate-0x[0-9a-f]+-(\d+)-/.exec(name) ?? /^CPU\.\d+\.\d+\.(\d+)\.\d+\.\d+\.cpuprofile$/.exec(name);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** run.json's process list: each recorded process with the raw profiles named by its pid. */
+export function runProcesses(records: ProcessRecord[], profiles: string[]): RunProcess[] {
+  return records.map((r) => ({
+    pid: r.pid,
+    ppid: r.ppid,
+    command: [...r.argv.slice(0, 1), ...r.execArgv, ...r.argv.slice(1)],
+    exitCode: r.exitCode ?? null,
+    startedAt: r.startedAt,
+    endedAt: r.endedAt,
+    profiles: profiles.filter((p) => profilePid(p.split(/[\\/]/).pop() ?? p) === r.pid),
+  }));
 }

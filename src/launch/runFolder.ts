@@ -58,6 +58,20 @@ export interface AttachTargetInfo {
   pid?: number;
 }
 
+/** One Node process of a run (see processRecords.ts). */
+export interface RunProcess {
+  pid: number;
+  ppid: number;
+  /** The node executable, its flags, the script and its arguments. */
+  command: string[];
+  /** null when the process was killed before its exit handler ran. */
+  exitCode: number | null;
+  startedAt: string;
+  endedAt?: string;
+  /** Its raw profiles relative to the run folder (perf: all processes share perf.data). */
+  profiles: string[];
+}
+
 /** Cached by the history view so it lists runs without loading their profiles again. */
 export interface RunSummary {
   samples: number;
@@ -96,6 +110,8 @@ export interface RunInfo {
   /** Remote script path → local path, for every path an attach rewrote. */
   pathMapping?: Record<string, string>;
   summary?: RunSummary;
+  /** Every Node process of the run that recorded itself, by start time. */
+  processes?: RunProcess[];
 }
 
 /** Launch: the app exited, the user stopped it, the load ended, the port never opened. Attach: duration elapsed, connection lost. */

@@ -10,7 +10,9 @@ import { preflightPerf } from './perf';
 import { findPortInText, waitForPort } from './ports';
 import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
 import { findRawProfiles, writeRunJson, type LoadSummary, type RunInfo, type StopReason } from './runFolder';
-import { mapsFileName, readProcessRecords } from './processRecords';
+import { mapsFileName, readProcessRecords, runProcesses } from './processRecords';
+import { removeNodeShim } from './nodeShim';
+import { findOnPath } from './which';
 import { LineTail, parseRequestCount } from './lines';
 import { runLoadCommand, type LoadRun } from './loadCommand';
 import * as errors from './errors';
@@ -108,6 +110,7 @@ export class ProfileSession {
   private nodePid: number | undefined;
   private mapsFile: string | undefined;
   private appExited = false;
+  private stopStartedAt: number | undefined;
   command: LaunchCommand | undefined;
 
   constructor(private readonly o: SessionOptions) {}
@@ -138,6 +141,7 @@ export class ProfileSession {
     this.rememberPerfPids();
     this.learnNodePid();
     this.setState('stopping');
+    this.stopStartedAt = Date.now();
     this.abort.abort();
     this.stopLoad();
     // SIGINT reaches every process of the group, as Ctrl+C in a terminal would: perf finalizes
@@ -172,8 +176,10 @@ export class ProfileSession {
   private async preflight(): Promise<{ node: string; version: string; perfPath?: string }> {
     const t = this.o.target;
     if (!existsSync(t.cwd) || !statSync(t.cwd).isDirectory()) throw errors.cwdNotFound(t.cwd);
-    if (!existsSync(t.program)) throw errors.programNotFound(t.program);
-    const node = t.nodePath || 'node';
+    if (!t.command && !existsSync(t.program)) throw errors.programNotFound(t.program);
+    // The shim of a command run must name the real node by its path, or it would find itself on PATH.
+    const node = t.command ? (t.nodePath ?? (await findOnPath('node', t.env.PATH ?? process.env.PATH))) : t.nodePath || 'node';
+    if (!node) throw errors.nodeNotFound('node', 'ENOENT');
     const version = await nodeVersion(node);
     if (this.o.mode !== 'perf') return { node, version };
     const perf = await preflightPerf(this.o.perfPreflight);
@@ -206,7 +212,11 @@ export class ProfileSession {
     );
     const closed = new Promise((r) => app.once('close', r));
     const first = await Promise.race([spawnError, new Promise<'spawned'>((r) => app.once('spawn', () => r('spawned')))]);
-    if (first !== 'spawned') throw errors.nodeNotFound(cmd.command, (first as NodeJS.ErrnoException).code ?? first.message);
+    if (first !== 'spawned') {
+      if (cmd.shimDir) removeNodeShim(cmd.shimDir);
+      if (o.target.command && cmd.command === o.target.command[0]) throw errors.programNotFound(cmd.command);
+      throw errors.nodeNotFound(cmd.command, (first as NodeJS.ErrnoException).code ?? first.message);
+    }
     this.setState(o.loadCommand ? 'waiting-for-port' : 'running');
     this.info(l10n.t('Node Flame: profiling with {0} → {1}', o.mode, o.runDir));
 
@@ -235,8 +245,13 @@ export class ProfileSession {
     this.stopReason ??= 'exit';
     this.abort.abort();
     this.stopLoad();
+    // A command's first process (npm, a shell) may end before the processes it started have written
+    // their profiles: they get the rest of the stop timeout.
+    if (o.target.command && app.pid) await this.settleTree(app.pid);
     // Whatever the app left running in its group (children that ignored SIGINT) goes now.
     if (app.pid && groupAlive(app.pid)) signalGroup(app.pid, 'SIGKILL');
+    for (const pid of this.liveRecordedPids()) signalPid(pid, 'SIGKILL');
+    if (cmd.shimDir) removeNodeShim(cmd.shimDir);
     await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
     clearTimeout(this.killTimer);
     this.appTail.flush();
@@ -282,6 +297,7 @@ export class ProfileSession {
       profiles: profiles.map((p) => relative(o.runDir, p)),
       mapsFile: this.mapsFile && basename(this.mapsFile),
       error: error?.message,
+      processes: runProcesses(records, profiles.map((p) => relative(o.runDir, p))),
     };
     await writeRunJson(o.runDir, info);
     return {
@@ -337,6 +353,30 @@ export class ProfileSession {
     } catch {
       // gone already: its preload wrote the maps at exit
     }
+  }
+
+  /** Recorded processes of this run that have not recorded their exit and still exist. */
+  private liveRecordedPids(): number[] {
+    return readProcessRecords(this.o.runDir)
+      .filter((r) => r.endedAt === undefined && existsSync(`/proc/${r.pid}`))
+      .map((r) => r.pid);
+  }
+
+  /**
+   * Waits for the rest of a command's process tree: up to the stop timeout from Stop (or from now,
+   * when the first process ended by itself and left others running, which are asked to stop first).
+   */
+  private async settleTree(pgid: number): Promise<void> {
+    const busy = () => groupAlive(pgid) || this.liveRecordedPids().length > 0;
+    if (!busy()) return;
+    const timeout = this.o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT;
+    if (this.stopStartedAt === undefined) {
+      this.stopStartedAt = Date.now();
+      signalGroup(pgid, 'SIGINT');
+      for (const pid of this.liveRecordedPids()) signalPid(pid, 'SIGINT');
+    }
+    while (busy() && Date.now() - this.stopStartedAt < timeout) await new Promise((r) => setTimeout(r, 100));
+    if (busy()) this.killed = true;
   }
 
   private async captureMaps(): Promise<void> {

@@ -14,6 +14,12 @@ export interface LaunchTarget {
   nodePath?: string;
   /** Loader args implied by how the app is started (`ts-node …`, `tsx …`). */
   loader?: string[];
+  /**
+   * Any command line instead of one node program (`npm start`, `nodemon app.js`, a CLI in
+   * node_modules/.bin), run without a shell; every Node process it starts is profiled. `program`
+   * then names the command for labels (its first word).
+   */
+  command?: string[];
 }
 
 export type TargetSource = 'setting' | 'launch.json' | 'package.json main' | 'package.json start' | 'active file' | 'command line';
@@ -72,6 +78,11 @@ export function targetFromNodeCommand(cmd: NodeCommand, cwd: string): LaunchTarg
     nodePath: cmd.node && cmd.node !== 'node' && /[\\/]/.test(cmd.node) ? abs(cmd.node, cwd) : undefined,
     loader: cmd.loader,
   };
+}
+
+/** Any command line, run as written in `cwd` (see LaunchTarget.command). */
+export function targetFromCommand(words: string[], env: Record<string, string>, cwd: string): LaunchTarget {
+  return { program: words[0], args: words.slice(1), env, cwd, nodeArgs: [], command: words };
 }
 
 /** Candidates from `<folder>/package.json`: `scripts.start` (when it runs node, ts-node or tsx) and `main`. */

@@ -8,6 +8,16 @@ export interface JsonReport {
   attributed: number;
   categories: Record<Category, number>;
   functions: JsonFunction[];
+  /** The processes of a run folder read as one; absent for a single profile file. */
+  processes?: JsonProcess[];
+}
+
+export interface JsonProcess {
+  pid: number;
+  ppid: number | null;
+  command: string;
+  /** Samples taken in this process (perf: counted, not weighted by period). */
+  samples: number;
 }
 
 export interface JsonFunction {
@@ -55,5 +65,14 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     attributed: round(attributed(profile)),
     categories,
     functions,
+    ...(profile.meta.processes ? { processes: jsonProcesses(profile) } : {}),
   };
+}
+
+function jsonProcesses(profile: Profile): JsonProcess[] {
+  const byPid = new Map<number, number>();
+  // perf weighs samples by period: counted in samples, as `sampleCount` says.
+  const scale = profile.meta.sampleCount && profile.tree.weight > 0 ? profile.meta.sampleCount / profile.tree.weight : 1;
+  for (const t of profile.threads) if (t.pid !== undefined) byPid.set(t.pid, (byPid.get(t.pid) ?? 0) + t.samples * scale);
+  return (profile.meta.processes ?? []).map((p) => ({ pid: p.pid, ppid: p.ppid, command: p.command, samples: round(byPid.get(p.pid) ?? 0) }));
 }

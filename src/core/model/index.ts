@@ -3,3 +3,4 @@ export * from './callTree';
 export * from './profile';
 export * from './views';
 export * from './diff';
+export * from './merge';

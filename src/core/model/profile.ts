@@ -19,6 +19,15 @@ export interface ProfileMeta {
   sampleCount?: number;
   mode?: 'prof' | 'perf' | 'cpu-prof' | 'attach';
   startTime?: number;
+  /** The Node processes of a run read as one (a command's process tree); threads carry their pid. */
+  processes?: ProcessMeta[];
+}
+
+export interface ProcessMeta {
+  pid: number;
+  /** null when the parent is not known (a process perf saw that did not record itself). */
+  ppid: number | null;
+  command: string;
 }
 
 export interface Thread {
