@@ -6,6 +6,7 @@ import { DEFAULT_PERF_HZ, perfRecordCommand } from './perf';
 import { nodeOptionsWithPreload, pathWithFirst, writeNodeShim } from './nodeShim';
 import { SOURCE_MAPS_ENV } from './preloadSourceMaps';
 import { RUN_DIR_ENV } from './processRecords';
+import { CPU_PROF_ENV } from './preloadCpuProfile';
 import { ANNOUNCED_MAPS_FILE } from '../core/announcedSourceMaps';
 
 export interface BuildOptions {
@@ -84,6 +85,7 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
     PATH: pathWithFirst(shimDir, o.target.env.PATH ?? process.env.PATH),
     NODE_OPTIONS: nodeOptionsWithPreload(o.preloadPath, o.target.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS),
     [RUN_DIR_ENV]: o.runDir,
+    ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1' } : {}),
   };
   const [command, ...args] = words;
   if (o.mode === 'perf') {

@@ -2,8 +2,10 @@
 // that write on exit (--cpu-prof, --prof) flush their output.
 import { saveInMemorySourceMapsOnExit } from './preloadSourceMaps';
 import { recordThisProcess } from './processRecords';
+import { cpuProfileWithoutFlag } from './preloadCpuProfile';
 
 recordThisProcess();
+cpuProfileWithoutFlag();
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => process.exit(0));

@@ -4,8 +4,8 @@
 // its line, and nothing of the run is left running.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/paths';
@@ -110,3 +110,43 @@ for (const mode of ['prof', 'cpu-prof']) {
     assert.equal(alive(procs), '');
   });
 }
+
+test('cpu-prof: tsx watch with a file edited mid-run: each incarnation profiled and kept by pid', async () => {
+  const dir0 = join(work, 'watch');
+  mkdirSync(dir0, { recursive: true });
+  const appFile = join(dir0, 'app.js');
+  const source = (n: number) =>
+    `function hot${n}() { let s = 0; for (let i = 0; i < 1e6; i++) s += Math.sqrt(i); return s; }\nhot${n}();\nrequire('http').createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', function () { console.log('listening on http://localhost:' + this.address().port); });\n`;
+  writeFileSync(appFile, source(1));
+  const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
+  const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'profile', '--mode', 'cpu-prof', '--no-report', '--out', join(work, 'runs'), '--', tsx, 'watch', 'app.js'], { cwd: dir0 });
+  let out = '';
+  let edited = false;
+  let stopped = false;
+  const onData = (d: Buffer) => {
+    out += d.toString();
+    const seen = out.match(/listening on/g)?.length ?? 0;
+    if (seen >= 1 && !edited) {
+      edited = true;
+      setTimeout(() => writeFileSync(appFile, source(2)), 300);
+    }
+    if (seen >= 2 && !stopped) {
+      stopped = true;
+      setTimeout(() => child.kill('SIGINT'), 300);
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  clearTimeout(guard);
+  assert.equal(code, 0, out);
+  const dir = runDirOf({ code, stdout: out, stderr: out });
+  const procs = runJson<{ processes: RunProcess[] }>(dir).processes;
+  const incarnations = procs.filter((p) => p.command.some((w) => w.endsWith('app.js')) && !p.command.includes('watch'));
+  assert.equal(incarnations.length, 2, JSON.stringify(procs.map((p) => [p.pid, p.ppid, p.command.slice(-2)])));
+  for (const p of incarnations) assert.ok(p.profiles.length === 1 && p.profiles[0].includes(`.${p.pid}.`), `profile of incarnation ${p.pid}: ${p.profiles.join(', ')}`);
+  const names = report(dir, ['--top', '500']).functions.map((f) => f.name);
+  assert.ok(names.includes('hot1') && names.includes('hot2'), `both incarnations' code: ${names.join(', ')}`);
+  assert.equal(alive(procs), '');
+});
