@@ -64,7 +64,7 @@ const TS_NODE_LOADER = ['-r', 'ts-node/register'];
 const TS_NODE_TRANSPILE_ONLY = ['-r', 'ts-node/register/transpile-only'];
 const TSX_LOADER = ['--import', 'tsx'];
 
-function isNodeExecutable(word: string): boolean {
+export function isNodeExecutable(word: string): boolean {
   const base = word.split(/[\\/]/).pop() ?? word;
   return /^node(js)?(\.exe)?$/i.test(base) || /^node\d+$/.test(base);
 }
