@@ -9,6 +9,13 @@ function usage(formats: string[]): string {
   return l10n.t('usage: node-flame report <file or run folder> [--format {0}] [--top N] [--pid N] [-o out] [--no-source-maps]', formats.join('|'));
 }
 
+/** An option's whole number ≥ 1; undefined when absent, null when it is something else. */
+function wholeNumber(v: string | undefined): number | undefined | null {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 1 ? n : null;
+}
+
 export async function runReport(argv: string[]): Promise<number> {
   const formats = exportFormats();
   let parsed;
@@ -38,21 +45,15 @@ export async function runReport(argv: string[]): Promise<number> {
     process.stderr.write(l10n.t('node-flame report: unknown format "{0}" (use one of: {1})', format, formats.join(', ')) + '\n');
     return 2;
   }
-  let top: number | undefined;
-  if (values.top !== undefined) {
-    top = Number(values.top);
-    if (!Number.isInteger(top) || top < 1) {
-      process.stderr.write(l10n.t('node-flame report: --top wants a whole number of 1 or more, not "{0}"', values.top) + '\n');
-      return 2;
-    }
+  const top = wholeNumber(values.top);
+  if (top === null) {
+    process.stderr.write(l10n.t('node-flame report: --top wants a whole number of 1 or more, not "{0}"', values.top!) + '\n');
+    return 2;
   }
-  let pid: number | undefined;
-  if (values.pid !== undefined) {
-    pid = Number(values.pid);
-    if (!Number.isInteger(pid) || pid < 1) {
-      process.stderr.write(l10n.t('node-flame report: --pid wants a process id, not "{0}"', values.pid) + '\n');
-      return 2;
-    }
+  const pid = wholeNumber(values.pid);
+  if (pid === null) {
+    process.stderr.write(l10n.t('node-flame report: --pid wants a process id, not "{0}"', values.pid!) + '\n');
+    return 2;
   }
   const [file] = positionals;
   // A run folder is read whole: every process's profile, merged.

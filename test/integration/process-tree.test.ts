@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/paths';
 import { runCli, runDirOf, runJson } from '../helpers/cli';
+import type { RunProcess } from '../../src/launch/runFolder';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-tree-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -22,15 +23,6 @@ symlinkSync('../../bin/pt-serve.js', join(app, 'node_modules', '.bin', 'pt-serve
 const hasPerf = process.platform === 'linux' && spawnSync('perf', ['--version']).status === 0;
 const LOAD = 'for i in $(seq 30); do curl -s http://127.0.0.1:$NODE_FLAME_PORT/ >/dev/null; done';
 
-interface RunProcess {
-  pid: number;
-  ppid: number;
-  command: string[];
-  exitCode: number | null;
-  startedAt: string;
-  endedAt?: string;
-  profiles: string[];
-}
 interface JsonReport {
   functions: { name: string; file: string | null; line: number | null; self: number }[];
   processes?: { pid: number; ppid: number | null; command: string; samples: number }[];
