@@ -76,6 +76,9 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
     assert.ok(json.processes && json.processes.length >= 3, JSON.stringify(json.processes));
     const w = json.processes.find((p) => p.pid === worker.pid);
     assert.ok(w && w.samples > 0 && w.ppid === server.pid && /worker\.js/.test(w.command), JSON.stringify(json.processes));
+    // The text report says which process the ticks came from.
+    const text = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'report', dir], { encoding: 'utf8' }).stdout;
+    assert.match(text, new RegExp(`\\[Processes\\]:[\\s\\S]*\\s${worker.pid}\\s+${server.pid}\\s+worker\\.js`));
     // One process alone: the worker's report has its hot function, the CLI's does not.
     assert.ok(report(dir, ['--pid', String(worker.pid)]).functions.some((f) => f.name === 'countPrimes'));
     assert.ok(!report(dir, ['--pid', String(cli.pid)]).functions.some((f) => f.name === 'countPrimes'));

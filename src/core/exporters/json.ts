@@ -69,10 +69,16 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
   };
 }
 
-function jsonProcesses(profile: Profile): JsonProcess[] {
+/** Sample weight per process of a run read as one (see ProfileMeta.processes), from its threads' pids. */
+export function processWeights(profile: Profile): Map<number, number> {
   const byPid = new Map<number, number>();
+  for (const t of profile.threads) if (t.pid !== undefined) byPid.set(t.pid, (byPid.get(t.pid) ?? 0) + t.samples);
+  return byPid;
+}
+
+function jsonProcesses(profile: Profile): JsonProcess[] {
+  const byPid = processWeights(profile);
   // perf weighs samples by period: counted in samples, as `sampleCount` says.
   const scale = profile.meta.sampleCount && profile.tree.weight > 0 ? profile.meta.sampleCount / profile.tree.weight : 1;
-  for (const t of profile.threads) if (t.pid !== undefined) byPid.set(t.pid, (byPid.get(t.pid) ?? 0) + t.samples * scale);
-  return (profile.meta.processes ?? []).map((p) => ({ pid: p.pid, ppid: p.ppid, command: p.command, samples: round(byPid.get(p.pid) ?? 0) }));
+  return (profile.meta.processes ?? []).map((p) => ({ pid: p.pid, ppid: p.ppid, command: p.command, samples: round((byPid.get(p.pid) ?? 0) * scale) }));
 }
