@@ -145,3 +145,20 @@ test('cpu-prof: tsx watch with a file edited mid-run: each incarnation profiled 
   assert.ok(names.includes('hot1') && names.includes('hot2'), `both incarnations' code: ${names.join(', ')}`);
   assert.equal(alive(procs), '');
 });
+
+test('a command whose processes ignore Stop (busy loops) is killed as a whole tree after --stop-timeout', async () => {
+  const mark = `nftreestuck${process.pid}`;
+  writeFileSync(join(work, 'stuck.js'), `console.log('spinning ' + process.pid);\nfor (;;) {}\n`);
+  const t0 = Date.now();
+  const r = await runCli(['profile', '--mode', 'cpu-prof', '--no-report', '--stop-timeout', '2', '--out', join(work, 'runs'), '--', 'sh', '-c', `node stuck.js ${mark} & node stuck.js ${mark}; wait`], {
+    cwd: work,
+    killAfterMs: 60_000,
+    interruptWhen: /spinning \d+[\s\S]*spinning \d+/,
+  });
+  const procs = runJson<{ processes: RunProcess[] }>(runDirOf(r)).processes;
+  assert.equal(procs.length, 2, JSON.stringify(procs));
+  assert.ok(Date.now() - t0 < 30_000);
+  assert.match(r.stderr, /did not stop within 2 s and was killed/);
+  assert.equal(alive(procs), '');
+  assert.equal(spawnSync('pgrep', ['-f', mark]).status, 1, 'no process of the run left');
+});
