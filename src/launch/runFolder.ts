@@ -176,6 +176,9 @@ export function parseRunJson(text: string): Partial<RunInfo> | undefined {
   out.nodePid = num(r.nodePid);
   out.exitCode = numOrNull(r.exitCode);
   out.profiles = Array.isArray(r.profiles) ? r.profiles.filter((x): x is string => typeof x === 'string') : undefined;
+  out.processes = Array.isArray(r.processes)
+    ? (r.processes as RunProcess[]).filter((p) => !!p && typeof p === 'object' && Number.isInteger(p.pid)).map((p) => ({ ...p, profiles: Array.isArray(p.profiles) ? p.profiles.filter((x) => typeof x === 'string') : [] }))
+    : undefined;
   const s = r.summary as RunSummary | undefined;
   out.summary = s && typeof s === 'object' && typeof s.samples === 'number' ? s : undefined;
   return out;

@@ -18,6 +18,8 @@ export interface RunInfo {
   command?: string;
   /** Raw profiles in the folder, main one first. */
   profiles: string[];
+  /** A command's run with a profile per process: opened as the whole folder, every process merged. */
+  wholeRun?: boolean;
   summary?: RunSummary;
 }
 
@@ -71,6 +73,7 @@ export async function readRun(dir: string, name: string): Promise<RunInfo | unde
     exitCode: run.exitCode,
     command: run.command?.join(' '),
     profiles: files.map((f) => join(dir, f)),
+    wholeRun: mode !== 'perf' && (run.processes ?? []).filter((p) => p.profiles?.length).length > 1,
     summary: run.summary,
   };
 }
