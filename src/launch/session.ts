@@ -193,6 +193,9 @@ export class ProfileSession {
     const o = this.o;
     const cmd = buildLaunchCommand({ target: o.target, mode: o.mode, runDir: o.runDir, preloadPath: o.preloadPath, node, loader: o.loader, perfPath, perfFrequency: o.perfFrequency });
     this.command = cmd;
+    // The shim folder goes with the run, and with this process if it ends first (the CLI's output pipe closed).
+    const dropShim = () => cmd.shimDir && removeNodeShim(cmd.shimDir);
+    process.once('exit', dropShim);
     const startedAt = new Date();
     const t0 = Date.now();
     const app = spawn(cmd.command, cmd.args, {
@@ -213,7 +216,8 @@ export class ProfileSession {
     const closed = new Promise((r) => app.once('close', r));
     const first = await Promise.race([spawnError, new Promise<'spawned'>((r) => app.once('spawn', () => r('spawned')))]);
     if (first !== 'spawned') {
-      if (cmd.shimDir) removeNodeShim(cmd.shimDir);
+      process.off('exit', dropShim);
+      dropShim();
       if (o.target.command && cmd.command === o.target.command[0]) throw errors.programNotFound(cmd.command);
       throw errors.nodeNotFound(cmd.command, (first as NodeJS.ErrnoException).code ?? first.message);
     }
@@ -251,7 +255,8 @@ export class ProfileSession {
     // Whatever the app left running in its group (children that ignored SIGINT) goes now.
     if (app.pid && groupAlive(app.pid)) signalGroup(app.pid, 'SIGKILL');
     for (const pid of this.liveRecordedPids()) signalPid(pid, 'SIGKILL');
-    if (cmd.shimDir) removeNodeShim(cmd.shimDir);
+    process.off('exit', dropShim);
+    dropShim();
     await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
     clearTimeout(this.killTimer);
     this.appTail.flush();
