@@ -3,18 +3,19 @@ import * as l10n from '@vscode/l10n';
 import { loadProfile } from '../core/importers';
 import { exportProfile } from '../core/exporters';
 import { isLaunchMode, type LaunchMode } from '../launch/modes';
-import { parseNodeCommand, isTypeScriptFile } from '../launch/commandLine';
-import { targetFromNodeCommand } from '../launch/target';
+import { classifyCommand, isTypeScriptFile } from '../launch/commandLine';
+import { targetFromCommand, targetFromNodeCommand } from '../launch/target';
 import { findLoader } from '../launch/loader';
-import { createRunDir, removeIfEmpty } from '../launch/runFolder';
+import { createRunDir, removeIfEmpty, RUNS_DIR } from '../launch/runFolder';
 import { ProfileSession } from '../launch/session';
 import { LaunchError, nodeNotRunnable } from '../launch/errors';
 import { cleanupPerfMaps } from '../launch/perf';
+import { loadRunProfile } from '../launch/runProfile';
 import { parseCommand, usageError, type CliCommand } from './args';
 
 export const PROFILE = {
   name: 'profile',
-  args: '-- node [node args] app.js [args]',
+  args: '-- <command: node app.js, npm run dev, …>',
   summary: () => l10n.t('run a Node.js app under the profiler, then print its report'),
   details: () =>
     l10n.t(
@@ -63,15 +64,15 @@ export async function runProfile(argv: string[]): Promise<number> {
   } catch (e) {
     return usageError(PROFILE, (e as Error).message);
   }
-  const cmd = parseNodeCommand(commandWords, { anyExecutable: true });
-  if (!cmd) {
+  const what = classifyCommand(commandWords);
+  if (!what) {
     return usageError(PROFILE, l10n.t('give the app after "--", e.g. -- node app.js'));
   }
   const cwd = process.cwd();
-  const target = targetFromNodeCommand(cmd, cwd);
-  if (cmd.node && !target.nodePath && cmd.node !== 'node') target.nodePath = cmd.node;
-  const loader = isTypeScriptFile(target.program) && !target.loader ? findLoader(cwd)?.args : undefined;
-  const runDir = createRunDir(resolve(opts.out ?? join(cwd, '.nodeflame')), mode);
+  const target = 'node' in what ? targetFromNodeCommand(what.node, cwd) : targetFromCommand(what.command, what.env, cwd);
+  if ('node' in what && what.node.node && !target.nodePath && what.node.node !== 'node') target.nodePath = what.node.node;
+  const loader = !target.command && isTypeScriptFile(target.program) && !target.loader ? findLoader(cwd)?.args : undefined;
+  const runDir = createRunDir(resolve(opts.out ?? join(cwd, RUNS_DIR)), mode);
 
   const session = new ProfileSession({
     target,
@@ -119,7 +120,8 @@ export async function runProfile(argv: string[]): Promise<number> {
     if (!main) return 1;
     process.stderr.write(l10n.t('Profile: {0}', main) + '\n');
     if (opts['no-report']) return result.error ? 1 : 0;
-    const profile = await loadProfile(main, { mapsFile: result.mapsFile });
+    // A command's run holds one profile per process: the report reads them all.
+    const profile = target.command ? await loadRunProfile(result.runDir) : await loadProfile(main, { mapsFile: result.mapsFile });
     profile.meta.mode ??= mode;
     profile.meta.command ??= result.info.command.join(' ');
     process.stdout.write(exportProfile(profile, 'text', { source: main }));

@@ -6,6 +6,7 @@ import { applySourceMaps } from '../core/sourcemaps';
 import { loadInWorker } from './bigImport';
 import { isLargeProfile } from './largeProfile';
 import { workspacePathMapper } from './pathMapper';
+import { isRunFolder, loadRunProfile } from '../launch/runProfile';
 
 /** Default of `nodeFlame.importTimeoutSeconds`. */
 const IMPORT_TIMEOUT_SECONDS = 60;
@@ -17,6 +18,8 @@ const IMPORT_TIMEOUT_SECONDS = 60;
  * waits on tools (nm for hundreds of libraries) goes on. In an untrusted workspace no outside tool (nm, perf) runs.
  */
 export async function readProfile(path: string): Promise<Profile> {
+  // A run folder of a command: every process's profile, merged.
+  if (isRunFolder(path)) return loadRunProfile(path);
   const seconds = vscode.workspace.getConfiguration('nodeFlame').get<number>('importTimeoutSeconds', IMPORT_TIMEOUT_SECONDS);
   const profile = await loadInWorker(path, {
     notify: await isLargeProfile(path),

@@ -2,8 +2,11 @@ import { join } from 'node:path';
 import type { LaunchMode } from './modes';
 import type { LaunchTarget } from './target';
 import { hasLoader, isTypeScriptFile } from './commandLine';
-import { perfRecordCommand } from './perf';
+import { DEFAULT_PERF_HZ, perfRecordCommand } from './perf';
+import { nodeOptionsWithPreload, pathWithFirst, writeNodeShim } from './nodeShim';
 import { SOURCE_MAPS_ENV } from './preloadSourceMaps';
+import { RUN_DIR_ENV } from './processRecords';
+import { CPU_PROF_ENV } from './preloadCpuProfile';
 import { ANNOUNCED_MAPS_FILE } from '../core/announcedSourceMaps';
 
 export interface BuildOptions {
@@ -27,6 +30,8 @@ export interface LaunchCommand {
   env: NodeJS.ProcessEnv;
   /** Node args we run with, ours and the user's (also inside `args`). */
   nodeArgs: string[];
+  /** The `node` shim folder of a command run, removed once the run ends. */
+  shimDir?: string;
 }
 
 /** Flags that make node write the mode's raw profile into the run folder, whatever the app's cwd. */
@@ -65,9 +70,38 @@ export function buildNodeArgs(o: Pick<BuildOptions, 'target' | 'mode' | 'runDir'
   return [...out, ...user];
 }
 
+/**
+ * Any command line (`npm start`, a CLI from node_modules/.bin, `nodemon app.js`), run as written
+ * without a shell: a `node` shim first on PATH adds the profiler flags to every node started by name,
+ * forks inherit them, NODE_OPTIONS preloads the stop handler and process records into all of them,
+ * and perf follows every child by itself.
+ */
+function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
+  const nodeArgs = profilerNodeArgs(o.mode, o.runDir);
+  const shimDir = writeNodeShim(o.node, nodeArgs);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...o.target.env,
+    PATH: pathWithFirst(shimDir, o.target.env.PATH ?? process.env.PATH),
+    NODE_OPTIONS: nodeOptionsWithPreload(o.preloadPath, o.target.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS),
+    [RUN_DIR_ENV]: o.runDir,
+    ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1' } : {}),
+  };
+  const [command, ...args] = words;
+  if (o.mode === 'perf') {
+    const hz = Math.max(1, Math.round(o.perfFrequency ?? DEFAULT_PERF_HZ));
+    // perf puts its own folders (/usr/lib/perf-core, /usr/bin) first on PATH for its workload, ahead
+    // of the shim: `env` sets PATH back before the command starts.
+    const workload = ['env', `PATH=${env.PATH}`, command, ...args];
+    return { command: o.perfPath ?? 'perf', args: ['record', '-F', String(hz), '-g', '-o', join(o.runDir, 'perf.data'), '--', ...workload], cwd: o.target.cwd, env, nodeArgs, shimDir };
+  }
+  return { command, args, cwd: o.target.cwd, env, nodeArgs, shimDir };
+}
+
 export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
+  if (o.target.command?.length) return buildCommandRun(o, o.target.command);
   const nodeArgs = buildNodeArgs(o);
-  const env: NodeJS.ProcessEnv = { ...process.env, ...o.target.env, [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE) };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...o.target.env, [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE), [RUN_DIR_ENV]: o.runDir };
   const { program, args, cwd } = o.target;
   if (o.mode === 'perf') {
     const perf = perfRecordCommand({

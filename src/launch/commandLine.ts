@@ -64,7 +64,7 @@ const TS_NODE_LOADER = ['-r', 'ts-node/register'];
 const TS_NODE_TRANSPILE_ONLY = ['-r', 'ts-node/register/transpile-only'];
 const TSX_LOADER = ['--import', 'tsx'];
 
-function isNodeExecutable(word: string): boolean {
+export function isNodeExecutable(word: string): boolean {
   const base = word.split(/[\\/]/).pop() ?? word;
   return /^node(js)?(\.exe)?$/i.test(base) || /^node\d+$/.test(base);
 }
@@ -146,4 +146,25 @@ export function hasLoader(nodeArgs: readonly string[]): boolean {
       /ts-node|tsx|esbuild-register|@swc-node|@esbuild-kit/.test(value)
     );
   });
+}
+
+const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * What the words after `node-flame profile --` start: one node program (`node app.js`, `tsx x.ts`,
+ * `/opt/node/bin/node app.js`: a path taken for a node executable when a script follows), or else any
+ * command (`npm start`, `nodemon app.js`, `./node_modules/.bin/cli`), whose Node processes are all profiled.
+ */
+export function classifyCommand(words: string[]): { node: NodeCommand } | { command: string[]; env: Record<string, string> } | undefined {
+  const strict = parseNodeCommand(words);
+  if (strict) return { node: strict };
+  const loose = parseNodeCommand(words, { anyExecutable: true });
+  if (loose?.node && /[\\/]/.test(loose.node) && /\.(c|m)?[jt]sx?$/.test(loose.program)) return { node: loose };
+  const env: Record<string, string> = {};
+  let i = 0;
+  for (; i < words.length && ENV_ASSIGNMENT.test(words[i]); i++) {
+    const eq = words[i].indexOf('=');
+    env[words[i].slice(0, eq)] = words[i].slice(eq + 1);
+  }
+  return i < words.length ? { command: words.slice(i), env } : undefined;
 }

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, readFile, rm } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
+import { findOnPath, isExecutable } from './which';
 
 /** 999 Hz rather than 1000, so sampling does not beat in step with millisecond timers. */
 export const DEFAULT_PERF_HZ = 999;
@@ -93,22 +92,6 @@ function probe(perfPath: string): Promise<PerfPreflight> {
       });
     });
   });
-}
-
-async function findOnPath(name: string): Promise<string | undefined> {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, name);
-    if (await isExecutable(p)) return p;
-  }
-  return undefined;
-}
-
-async function isExecutable(p: string): Promise<boolean> {
-  return access(p, constants.X_OK).then(
-    () => true,
-    () => false,
-  );
 }
 
 /**

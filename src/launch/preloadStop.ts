@@ -1,6 +1,11 @@
 // Preloaded with `-r` into the profiled app: turns SIGINT/SIGTERM into a normal exit so profilers
 // that write on exit (--cpu-prof, --prof) flush their output.
 import { saveInMemorySourceMapsOnExit } from './preloadSourceMaps';
+import { recordThisProcess } from './processRecords';
+import { cpuProfileWithoutFlag } from './preloadCpuProfile';
+
+recordThisProcess();
+cpuProfileWithoutFlag();
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => process.exit(0));

@@ -1,25 +1,32 @@
 import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
+import { MAX_RUN_JSON_BYTES, NamedFileError, readNamedText, readNamedTextSync } from '../core/namedFiles';
 import { basename, join } from 'node:path';
 import type { LaunchMode } from './modes';
+import { RUNS_DIR } from './runsDir';
+
+export { RUNS_DIR, runDirOf } from './runsDir';
+
+/** What a run folder holds: a launch in one of the modes, or an attach to a running process. */
+export type RunMode = LaunchMode | 'attach';
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
 /** `<YYYYMMDD-HHMMSS>-<mode>` in local time: sorts by time and says what ran. */
-export function runFolderName(mode: LaunchMode, when: Date = new Date()): string {
+export function runFolderName(mode: RunMode, when: Date = new Date()): string {
   const d = `${when.getFullYear()}${pad(when.getMonth() + 1)}${pad(when.getDate())}`;
   const t = `${pad(when.getHours())}${pad(when.getMinutes())}${pad(when.getSeconds())}`;
   return `${d}-${t}-${mode}`;
 }
 
-/** Creates a fresh run folder under `base` (two runs in one second get `-2`, `-3`, …). */
-export function createRunDir(base: string, mode: LaunchMode, when: Date = new Date()): string {
+/** Creates a fresh run folder under `base` (two runs in one second get `-2`, `-3`, … up to 99). */
+export function createRunDir(base: string, mode: RunMode, when: Date = new Date()): string {
   mkdirSync(base, { recursive: true });
   // Profiles are large and machine-specific: keep a fresh .nodeflame/ out of git unless the user decides otherwise.
   const ignore = join(base, '.gitignore');
-  if (basename(base) === '.nodeflame' && !existsSync(ignore)) writeFileSync(ignore, '*\n');
+  if (basename(base) === RUNS_DIR && !existsSync(ignore)) writeFileSync(ignore, '*\n');
   const name = runFolderName(mode, when);
   for (let i = 1; ; i++) {
     const dir = join(base, i === 1 ? name : `${name}-${i}`);
@@ -27,7 +34,7 @@ export function createRunDir(base: string, mode: LaunchMode, when: Date = new Da
       mkdirSync(dir);
       return dir;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || i > 99) throw e;
     }
   }
 }
@@ -41,35 +48,159 @@ export interface LoadSummary {
   lastLines: string[];
 }
 
+/** The version `run.json` files are written with; fields are only ever added, so readers accept 1. */
+export const RUN_JSON_VERSION = 1;
+
+/** What an attach adds: where the profile came from. */
+export interface AttachTargetInfo {
+  address: string;
+  title?: string;
+  url?: string;
+  pid?: number;
+}
+
+/** One Node process of a run (see processRecords.ts). */
+export interface RunProcess {
+  pid: number;
+  ppid: number;
+  /** The node executable, its flags, the script and its arguments. */
+  command: string[];
+  /** null when the process was killed before its exit handler ran. */
+  exitCode: number | null;
+  startedAt: string;
+  endedAt?: string;
+  /** Its raw profiles relative to the run folder (perf: all processes share perf.data). */
+  profiles: string[];
+}
+
+/** Cached by the history view so it lists runs without loading their profiles again. */
+export interface RunSummary {
+  samples: number;
+  topFunction?: { name: string; file: string; line: number; self: number };
+}
+
 /** What `run.json` holds: enough to tell later what was measured and how it ended. */
 export interface RunInfo {
-  version: 1;
-  mode: LaunchMode;
+  version: typeof RUN_JSON_VERSION;
+  mode: RunMode;
   command: string[];
-  cwd: string;
+  cwd?: string;
   nodeVersion?: string;
   startedAt: string;
   durationMs: number;
   pid?: number;
   /** The node process (for perf runs, perf's child). */
   nodePid?: number;
-  exitCode: number | null;
-  signal: string | null;
+  exitCode?: number | null;
+  signal?: string | null;
   stoppedBy: StopReason;
   port?: number;
-  load?: LoadSummary;
+  load?: LoadSummary | { command: string; exitCode: number | null };
   /** Raw profile files relative to the run folder; the first is the one to open. */
   profiles: string[];
   mapsFile?: string;
   error?: string;
+  // attach runs
+  target?: AttachTargetInfo;
+  samplingIntervalUs?: number;
+  samples?: number;
+  parts?: number;
+  /** Why an attach ended early (the connection dropped). */
+  lost?: string;
+  sourceMaps?: string;
+  /** Remote script path → local path, for every path an attach rewrote. */
+  pathMapping?: Record<string, string>;
+  summary?: RunSummary;
+  /** Every Node process of the run that recorded itself, by start time. */
+  processes?: RunProcess[];
 }
 
-export type StopReason = 'exit' | 'user' | 'load' | 'port-timeout' | 'error';
+/** Launch: the app exited, the user stopped it, the load ended, the port never opened. Attach: duration elapsed, connection lost. */
+export type StopReason = 'exit' | 'user' | 'load' | 'port-timeout' | 'error' | 'duration' | 'lost';
+
+const RUN_JSON = 'run.json';
 
 export async function writeRunJson(runDir: string, info: RunInfo): Promise<string> {
-  const p = join(runDir, 'run.json');
-  await writeFile(p, JSON.stringify(info, null, 2) + '\n');
+  const p = join(runDir, RUN_JSON);
+  // Written whole and renamed, so a reader (the history view watches the folder) never sees half a file.
+  const tmp = `${p}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(info, null, 2) + '\n');
+  await rename(tmp, p);
   return p;
+}
+
+/** Adds fields to an existing run.json, keeping every other key; never replaces one that cannot be parsed. */
+export async function updateRunJson(runDir: string, patch: Partial<RunInfo>): Promise<void> {
+  let text: string | undefined;
+  try {
+    text = await readNamedText(join(runDir, RUN_JSON), { maxBytes: MAX_RUN_JSON_BYTES });
+  } catch (e) {
+    if (!(e instanceof NamedFileError && e.reason === 'missing')) return;
+  }
+  let run: Record<string, unknown> = {};
+  if (text !== undefined) {
+    try {
+      run = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      // mid-write by the launcher, or damaged: leave it
+      return;
+    }
+  }
+  await writeRunJson(runDir, { ...run, ...patch } as RunInfo);
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const numOrNull = (v: unknown): number | null | undefined => (v === null ? null : num(v));
+
+/**
+ * run.json as far as it can be trusted: every field checked for its type, and the ones that are
+ * wrong dropped, since the file may come from an older version, another tool or a hand edit.
+ * Undefined when the text is no JSON object.
+ */
+export function parseRunJson(text: string): Partial<RunInfo> | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const r = raw as Record<string, unknown>;
+  const out: Partial<RunInfo> = { ...(r as Partial<RunInfo>) };
+  out.mode = typeof r.mode === 'string' && /^(prof|perf|cpu-prof|attach)$/.test(r.mode) ? (r.mode as RunMode) : undefined;
+  out.command = Array.isArray(r.command) ? r.command.filter((x): x is string => typeof x === 'string') : typeof r.command === 'string' ? [r.command] : undefined;
+  out.cwd = str(r.cwd);
+  out.startedAt = str(r.startedAt);
+  out.durationMs = num(r.durationMs);
+  out.pid = num(r.pid);
+  out.nodePid = num(r.nodePid);
+  out.exitCode = numOrNull(r.exitCode);
+  out.profiles = Array.isArray(r.profiles) ? r.profiles.filter((x): x is string => typeof x === 'string') : undefined;
+  out.processes = Array.isArray(r.processes)
+    ? (r.processes as RunProcess[]).filter((p) => !!p && typeof p === 'object' && Number.isInteger(p.pid)).map((p) => ({ ...p, profiles: Array.isArray(p.profiles) ? p.profiles.filter((x) => typeof x === 'string') : [] }))
+    : undefined;
+  const s = r.summary as RunSummary | undefined;
+  out.summary = s && typeof s === 'object' && typeof s.samples === 'number' ? s : undefined;
+  return out;
+}
+
+/** The run folder's run.json, checked (see parseRunJson); undefined when missing or unreadable. */
+export async function readRunJson(runDir: string): Promise<Partial<RunInfo> | undefined> {
+  // A FIFO or device named run.json would block: only a regular file of a sane size is read.
+  const text = await readNamedText(join(runDir, RUN_JSON), { maxBytes: MAX_RUN_JSON_BYTES }).catch(() => undefined);
+  return text === undefined ? undefined : parseRunJson(text);
+}
+
+/** As readRunJson, for callers that cannot wait (a small file). */
+export function readRunJsonSync(runDir: string): Partial<RunInfo> | undefined {
+  let text: string;
+  try {
+    text = readNamedTextSync(join(runDir, RUN_JSON), MAX_RUN_JSON_BYTES);
+  } catch {
+    return undefined;
+  }
+  return parseRunJson(text);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { copyFile, rm } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import * as l10n from '@vscode/l10n';
@@ -10,7 +10,11 @@ import { preflightPerf } from './perf';
 import { findPortInText, waitForPort } from './ports';
 import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
 import { findRawProfiles, writeRunJson, type LoadSummary, type RunInfo, type StopReason } from './runFolder';
+import { mapsFileName, readProcessRecords, runProcesses } from './processRecords';
+import { removeNodeShim } from './nodeShim';
+import { findOnPath } from './which';
 import { LineTail, parseRequestCount } from './lines';
+import { runLoadCommand, type LoadRun } from './loadCommand';
 import * as errors from './errors';
 import { LaunchError } from './errors';
 
@@ -93,7 +97,7 @@ async function removePerfSideLogs(runDir: string): Promise<void> {
  */
 export class ProfileSession {
   private app: ChildProcess | undefined;
-  private load: ChildProcess | undefined;
+  private load: LoadRun | undefined;
   private state: SessionState = 'starting';
   private stopReason: StopReason | undefined;
   private stopTimer: NodeJS.Timeout | undefined;
@@ -106,6 +110,7 @@ export class ProfileSession {
   private nodePid: number | undefined;
   private mapsFile: string | undefined;
   private appExited = false;
+  private stopStartedAt: number | undefined;
   command: LaunchCommand | undefined;
 
   constructor(private readonly o: SessionOptions) {}
@@ -134,7 +139,9 @@ export class ProfileSession {
     }
     this.stopReason ??= reason;
     this.rememberPerfPids();
+    this.learnNodePid();
     this.setState('stopping');
+    this.stopStartedAt = Date.now();
     this.abort.abort();
     this.stopLoad();
     // SIGINT reaches every process of the group, as Ctrl+C in a terminal would: perf finalizes
@@ -169,8 +176,10 @@ export class ProfileSession {
   private async preflight(): Promise<{ node: string; version: string; perfPath?: string }> {
     const t = this.o.target;
     if (!existsSync(t.cwd) || !statSync(t.cwd).isDirectory()) throw errors.cwdNotFound(t.cwd);
-    if (!existsSync(t.program)) throw errors.programNotFound(t.program);
-    const node = t.nodePath || 'node';
+    if (!t.command && !existsSync(t.program)) throw errors.programNotFound(t.program);
+    // The shim of a command run must name the real node by its path, or it would find itself on PATH.
+    const node = t.command ? (t.nodePath ?? (await findOnPath('node', t.env.PATH ?? process.env.PATH))) : t.nodePath || 'node';
+    if (!node) throw errors.nodeNotFound('node', 'ENOENT');
     const version = await nodeVersion(node);
     if (this.o.mode !== 'perf') return { node, version };
     const perf = await preflightPerf(this.o.perfPreflight);
@@ -184,6 +193,9 @@ export class ProfileSession {
     const o = this.o;
     const cmd = buildLaunchCommand({ target: o.target, mode: o.mode, runDir: o.runDir, preloadPath: o.preloadPath, node, loader: o.loader, perfPath, perfFrequency: o.perfFrequency });
     this.command = cmd;
+    // The shim folder goes with the run, and with this process if it ends first (the CLI's output pipe closed).
+    const dropShim = () => cmd.shimDir && removeNodeShim(cmd.shimDir);
+    process.once('exit', dropShim);
     const startedAt = new Date();
     const t0 = Date.now();
     const app = spawn(cmd.command, cmd.args, {
@@ -203,7 +215,12 @@ export class ProfileSession {
     );
     const closed = new Promise((r) => app.once('close', r));
     const first = await Promise.race([spawnError, new Promise<'spawned'>((r) => app.once('spawn', () => r('spawned')))]);
-    if (first !== 'spawned') throw errors.nodeNotFound(cmd.command, (first as NodeJS.ErrnoException).code ?? first.message);
+    if (first !== 'spawned') {
+      process.off('exit', dropShim);
+      dropShim();
+      if (o.target.command && cmd.command === o.target.command[0]) throw errors.programNotFound(cmd.command);
+      throw errors.nodeNotFound(cmd.command, (first as NodeJS.ErrnoException).code ?? first.message);
+    }
     this.setState(o.loadCommand ? 'waiting-for-port' : 'running');
     this.info(l10n.t('Node Flame: profiling with {0} → {1}', o.mode, o.runDir));
 
@@ -232,13 +249,29 @@ export class ProfileSession {
     this.stopReason ??= 'exit';
     this.abort.abort();
     this.stopLoad();
+    // A command's first process (npm, a shell) may end before the processes it started have written
+    // their profiles: they get the rest of the stop timeout.
+    if (o.target.command && app.pid) await this.settleTree(app.pid);
     // Whatever the app left running in its group (children that ignored SIGINT) goes now.
     if (app.pid && groupAlive(app.pid)) signalGroup(app.pid, 'SIGKILL');
+    for (const pid of this.liveRecordedPids()) signalPid(pid, 'SIGKILL');
+    process.off('exit', dropShim);
+    dropShim();
     await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
     clearTimeout(this.killTimer);
     this.appTail.flush();
     const load = await loadDone;
     this.setState('done');
+
+    // The processes recorded themselves (see processRecords): whatever the timing, the node pid is known now.
+    const records = readProcessRecords(o.runDir);
+    if (o.mode === 'perf') {
+      for (const r of records) this.perfPids.add(r.pid);
+      this.nodePid ??= (records.find((r) => r.ppid === app.pid) ?? records[0])?.pid;
+    }
+    const mapsPid = this.nodePid ?? (o.mode === 'perf' ? undefined : app.pid);
+    const maps = mapsPid !== undefined ? join(o.runDir, mapsFileName(mapsPid)) : undefined;
+    if (maps && existsSync(maps)) this.mapsFile = maps;
 
     // perf script needs each JIT map; a copy in the run folder outlives the /tmp one, which is removed after processing.
     if (o.mode === 'perf') {
@@ -269,6 +302,7 @@ export class ProfileSession {
       profiles: profiles.map((p) => relative(o.runDir, p)),
       mapsFile: this.mapsFile && basename(this.mapsFile),
       error: error?.message,
+      processes: runProcesses(records, profiles.map((p) => relative(o.runDir, p))),
     };
     await writeRunJson(o.runDir, info);
     return {
@@ -307,21 +341,60 @@ export class ProfileSession {
     if (this.o.mode === 'perf' && this.app?.pid && !this.appExited) for (const p of descendantPids(this.app.pid)) this.perfPids.add(p);
   }
 
+  /**
+   * At Stop, before any signal: the node process is surely alive, so its pid and maps are taken now,
+   * whatever timers have or have not fired yet.
+   */
+  private learnNodePid(): void {
+    if (this.nodePid !== undefined) return;
+    const pid = this.findNodePid();
+    if (pid === undefined) return;
+    this.nodePid = pid;
+    if (process.platform !== 'linux') return;
+    const dest = join(this.o.runDir, mapsFileName(pid));
+    try {
+      writeFileSync(dest, readFileSync(`/proc/${pid}/maps`));
+      this.mapsFile = dest;
+    } catch {
+      // gone already: its preload wrote the maps at exit
+    }
+  }
+
+  /** Recorded processes of this run that have not recorded their exit and still exist. */
+  private liveRecordedPids(): number[] {
+    return readProcessRecords(this.o.runDir)
+      .filter((r) => r.endedAt === undefined && existsSync(`/proc/${r.pid}`))
+      .map((r) => r.pid);
+  }
+
+  /**
+   * Waits for the rest of a command's process tree: up to the stop timeout from Stop (or from now,
+   * when the first process ended by itself and left others running, which are asked to stop first).
+   */
+  private async settleTree(pgid: number): Promise<void> {
+    const busy = () => groupAlive(pgid) || this.liveRecordedPids().length > 0;
+    if (!busy()) return;
+    const timeout = this.o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT;
+    if (this.stopStartedAt === undefined) {
+      this.stopStartedAt = Date.now();
+      signalGroup(pgid, 'SIGINT');
+      for (const pid of this.liveRecordedPids()) signalPid(pid, 'SIGINT');
+    }
+    while (busy() && Date.now() - this.stopStartedAt < timeout) await new Promise((r) => setTimeout(r, 100));
+    if (busy()) this.killed = true;
+  }
+
   private async captureMaps(): Promise<void> {
     if (this.appExited) return;
     const pid = this.findNodePid();
     if (pid === undefined) return;
     this.nodePid = pid;
-    const dest = join(this.o.runDir, `proc-maps-${pid}.txt`);
+    const dest = join(this.o.runDir, mapsFileName(pid));
     if (await captureMaps(pid, dest)) this.mapsFile = dest;
   }
 
   private stopLoad(): void {
-    const l = this.load;
-    if (l?.pid && l.exitCode === null && l.signalCode === null) {
-      if (!signalGroup(l.pid, 'SIGTERM')) signalPid(l.pid, 'SIGTERM');
-      setTimeout(() => signalGroup(l.pid!, 'SIGKILL'), 2000).unref();
-    }
+    this.load?.kill();
   }
 
   private async runLoad(command: string, appExited: Promise<unknown>): Promise<LoadSummary | undefined> {
@@ -348,33 +421,16 @@ export class ProfileSession {
     this.info(l10n.t('Node Flame: the app listens on port {0}; starting the load: {1}', String(port), command));
     const t0 = Date.now();
     const tail = new LineTail(10);
-    // The one place a shell runs: the load command is a command line the user wrote for a shell.
-    const load = spawn(command, {
-      shell: true,
+    const load = runLoadCommand(command, {
       cwd: o.loadCwd ?? o.target.cwd,
       env: { ...process.env, ...o.target.env, NODE_FLAME_PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-      windowsHide: true,
+      onLine: (line) => {
+        tail.push(line + '\n');
+        o.onOutput?.(`[load] ${line}\n`, 'load');
+      },
     });
     this.load = load;
-    const prefix = (lines: string[]) => {
-      if (lines.length) o.onOutput?.(lines.map((l) => `[load] ${l}\n`).join(''), 'load');
-    };
-    for (const s of [load.stdout, load.stderr]) {
-      s?.setEncoding('utf8');
-      const lt = new LineTail(0);
-      s?.on('data', (t: string) => {
-        const done = lt.push(t);
-        tail.push(done.join('\n') + (done.length ? '\n' : ''));
-        prefix(done);
-      });
-      s?.on('end', () => prefix(lt.flush()));
-    }
-    const exitCode = await new Promise<number | null>((resolve) => {
-      load.once('error', () => resolve(null));
-      load.once('close', (c) => resolve(c));
-    });
+    const exitCode = await load.done;
     const durationMs = Date.now() - t0;
     if (!this.appExited && (this.state as SessionState) !== 'stopping') {
       this.info(l10n.t('Node Flame: the load command ended (exit code {0}); stopping the app.', String(exitCode)));

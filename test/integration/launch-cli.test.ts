@@ -111,6 +111,23 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
   });
 }
 
+if (hasPerf) {
+  // A Stop soon after start (before any timer of the launcher fired) must still know the node process.
+  test('perf: a Stop 100 ms after "listening" still keeps nodePid, the JIT map and the maps file', async () => {
+    const mark = marker();
+    const r = await runCli(['--mode', 'perf', '--out', join(work, 'runs'), '--no-report', '--', 'node', 'server.js', mark], { interruptWhen: /listening on/, interruptDelayMs: 100 });
+    assert.equal(r.code, 0, r.stderr);
+    const dir = runDirOf(r);
+    const info = runJson(dir);
+    assert.equal(info.stoppedBy, 'user');
+    assert.ok(typeof info.nodePid === 'number', `node pid (perf child) known: ${JSON.stringify(info)}`);
+    assert.ok(existsSync(join(dir, `perf-${info.nodePid as number}.map`)), `JIT map kept in the run folder: ${readdirSync(dir).join(', ')}`);
+    assert.ok(existsSync(join(dir, `proc-maps-${info.nodePid as number}.txt`)), 'maps of the node process');
+    assert.deepEqual(readdirSync('/tmp').filter((f) => f === `perf-${info.nodePid as number}.map`), [], 'no /tmp/perf-<pid>.map left');
+    assert.equal(leftovers(mark), '');
+  });
+}
+
 test('load command: the guide\'s Express app under load, then stopped; report shows pbkdf2Sync', async () => {
   const mark = marker();
   const port = String(20000 + (process.pid % 20000));

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseStartScript, splitCommandLine, hasLoader, parseNodeCommand } from '../../src/launch/commandLine';
+import { parseStartScript, splitCommandLine, hasLoader, parseNodeCommand, classifyCommand } from '../../src/launch/commandLine';
 import { buildNodeArgs, profilerNodeArgs } from '../../src/launch/command';
 import { findLoader } from '../../src/launch/loader';
 import { findPortInText, waitForPort } from '../../src/launch/ports';
@@ -172,4 +172,40 @@ test('failure hints read from the app output: port in use (with the platform\'s 
   assert.match(outputHint(['Error: listen EACCES: permission denied 0.0.0.0:80'], 'linux')!, /port 80 \(EACCES\).*above 1024/);
   assert.equal(outputHint(['TypeError: x is not a function'], 'linux'), undefined);
   assert.match(exitNonZero(1, null, ['TypeError: x is not a function']).message, /^The app exited with code 1\. Fix the error below and profile again\.\nLast output:/);
+});
+
+test('targets: package.json scripts run by the lockfile\'s package manager; launch.json runtimeExecutable as a command; any command after "--"', () => {
+  const ws = join(tmp, 'scripts');
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'package.json'), JSON.stringify({ scripts: { start: 'pt-serve', dev: 'nodemon app.js', 'start:fast': 'node server.js' } }));
+  const labels = () => packageJsonCandidates(ws).map((c) => [c.source, c.label, c.target.command]);
+  assert.deepEqual(labels(), [
+    ['package.json script', 'npm run start', ['npm', 'run', 'start']],
+    ['package.json script', 'npm run dev', ['npm', 'run', 'dev']],
+    ['package.json script', 'npm run start:fast', ['npm', 'run', 'start:fast']],
+  ]);
+  writeFileSync(join(ws, 'pnpm-lock.yaml'), '');
+  assert.equal(packageJsonCandidates(ws)[0].label, 'pnpm run start');
+  rmSync(join(ws, 'pnpm-lock.yaml'));
+  writeFileSync(join(ws, 'yarn.lock'), '');
+  assert.equal(packageJsonCandidates(ws)[0].label, 'yarn run start');
+
+  const [npmDev, nodemon, plain] = launchJsonCandidates(
+    [
+      { type: 'node', request: 'launch', name: 'npm dev', runtimeExecutable: 'npm', runtimeArgs: ['run-script', 'dev'], env: { PORT: '1' } },
+      { type: 'node', request: 'launch', name: 'nodemon', runtimeExecutable: 'nodemon', runtimeArgs: ['--watch', 'src'], program: '${workspaceFolder}/app.js', args: ['-v'] },
+      { type: 'node', request: 'launch', name: 'node', runtimeExecutable: '/opt/node/bin/node', program: '${workspaceFolder}/app.js' },
+    ],
+    ws,
+  );
+  assert.deepEqual(npmDev.target.command, ['npm', 'run-script', 'dev']);
+  assert.deepEqual(npmDev.target.env, { PORT: '1' });
+  assert.deepEqual(nodemon.target.command, ['nodemon', '--watch', 'src', join(ws, 'app.js'), '-v']);
+  assert.equal(plain.target.command, undefined, 'a node runtime runs the program itself');
+  assert.equal(plain.target.nodePath, '/opt/node/bin/node');
+
+  assert.deepEqual(classifyCommand(['PORT=3', 'npm', 'run', 'dev']), { command: ['npm', 'run', 'dev'], env: { PORT: '3' } });
+  assert.ok('node' in classifyCommand(['node', 'app.js'])!);
+  assert.ok('node' in classifyCommand(['/x/no-such-node', 'app.js'])!, 'a path followed by a script is a node executable');
+  assert.deepEqual(classifyCommand(['nodemon', 'app.js']), { command: ['nodemon', 'app.js'], env: {} });
 });

@@ -78,3 +78,33 @@ test('run times come from the folder name', () => {
   assert.deepEqual([t.getFullYear(), t.getMonth(), t.getDate(), t.getHours(), t.getMinutes(), t.getSeconds()], [2024, 11, 31, 23, 59, 58]);
   assert.equal(parseRunTime('latest'), undefined);
 });
+
+test('a command run with a profile per process opens whole; a perf run (one perf.data) and a damaged processes list do not', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'nf-runs-whole-'));
+  try {
+    const base = join(root, '.nodeflame');
+    const write = (name: string, run: Record<string, unknown>, files: string[]) => {
+      mkdirSync(join(base, name), { recursive: true });
+      for (const f of files) writeFileSync(join(base, name, f), '{}');
+      writeFileSync(join(base, name, 'run.json'), JSON.stringify({ version: 1, ...run }));
+    };
+    const procs = [
+      { pid: 7, ppid: 1, command: ['node', 'npm'], exitCode: 0, startedAt: '', profiles: ['CPU.1.2.7.0.001.cpuprofile'] },
+      { pid: 8, ppid: 7, command: ['node', 'server.js'], exitCode: 0, startedAt: '', profiles: ['CPU.1.2.8.0.001.cpuprofile'] },
+    ];
+    write('20250101-000001-cpu-prof', { mode: 'cpu-prof', processes: procs }, ['CPU.1.2.7.0.001.cpuprofile', 'CPU.1.2.8.0.001.cpuprofile']);
+    write('20250101-000002-perf', { mode: 'perf', processes: procs }, ['perf.data']);
+    write('20250101-000003-cpu-prof', { mode: 'cpu-prof', processes: 'garbage' }, ['CPU.1.2.7.0.001.cpuprofile']);
+    const runs = await listRuns(root);
+    assert.deepEqual(
+      runs.map((r) => [r.name, r.wholeRun]),
+      [
+        ['20250101-000003-cpu-prof', false],
+        ['20250101-000002-perf', false],
+        ['20250101-000001-cpu-prof', true],
+      ],
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

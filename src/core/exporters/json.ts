@@ -17,6 +17,16 @@ export interface JsonReport {
   sampleType?: string;
   sampleTypes?: SampleType[];
   labels?: LabelInfo[];
+  /** The processes of a run folder read as one; absent for a single profile file. */
+  processes?: JsonProcess[];
+}
+
+export interface JsonProcess {
+  pid: number;
+  ppid: number | null;
+  command: string;
+  /** Samples taken in this process (perf: counted, not weighted by period). */
+  samples: number;
 }
 
 export interface JsonFunction {
@@ -69,5 +79,20 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     ...(profile.meta.sampleType !== undefined ? { sampleType: profile.meta.sampleType } : {}),
     ...(profile.meta.sampleTypes ? { sampleTypes: profile.meta.sampleTypes } : {}),
     ...(profile.meta.labels ? { labels: profile.meta.labels } : {}),
+    ...(profile.meta.processes ? { processes: jsonProcesses(profile) } : {}),
   };
+}
+
+/** Sample weight per process of a run read as one (see ProfileMeta.processes), from its threads' pids. */
+export function processWeights(profile: Profile): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const t of profile.threads) if (t.pid !== undefined) byPid.set(t.pid, (byPid.get(t.pid) ?? 0) + t.samples);
+  return byPid;
+}
+
+function jsonProcesses(profile: Profile): JsonProcess[] {
+  const byPid = processWeights(profile);
+  // perf weighs samples by period: counted in samples, as `sampleCount` says.
+  const scale = profile.meta.sampleCount && profile.tree.weight > 0 ? profile.meta.sampleCount / profile.tree.weight : 1;
+  return (profile.meta.processes ?? []).map((p) => ({ pid: p.pid, ppid: p.ppid, command: p.command, samples: round((byPid.get(p.pid) ?? 0) * scale) }));
 }

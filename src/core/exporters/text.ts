@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { bottomUp, capped, categoryWeights, frameLabel, functionStats, tickSummary, type Category, type Frame, type Profile } from '../model';
 import { findFindings } from '../findings';
-import { isThreadFrame } from './json';
+import { isThreadFrame, processWeights } from './json';
 
 const TIER_MARK: Record<string, string> = { interpreted: '~', sparkplug: '^', maglev: '+', turbofan: '*' };
 const JS: ReadonlySet<Category> = new Set(['app', 'dependency', 'node', 'v8']);
@@ -103,6 +103,16 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
   }
   out.push('', ' [Summary]:', `${unitHead}  total  nonlib   name`);
   for (const r of summary) out.push(`${ticks(r.w)} ${pct(r.w, all)} ${r.lib ? '      ' : pct(r.w, nonlib)}  ${r.name}`);
+
+  // A run folder read as one: which process the ticks came from.
+  if (profile.meta.processes?.length) {
+    const byPid = processWeights(profile);
+    out.push('', ' [Processes]:', '   ticks  total      pid     ppid  command');
+    for (const p of profile.meta.processes) {
+      const w = byPid.get(p.pid) ?? 0;
+      out.push(`${ticks(w)} ${pct(w, all)} ${String(p.pid).padStart(8)} ${String(p.ppid ?? '-').padStart(8)}  ${printable(p.command)}`);
+    }
+  }
 
   out.push(
     '',

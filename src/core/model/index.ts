@@ -4,3 +4,4 @@ export * from './profile';
 export * from './views';
 export * from './diff';
 export * from './units';
+export * from './merge';

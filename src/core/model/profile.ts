@@ -35,6 +35,15 @@ export interface ProfileMeta {
   sampleType?: string;
   /** Sample labels the file carries (pprof); those naming threads also split the tree by thread. */
   labels?: LabelInfo[];
+  /** The Node processes of a run read as one (a command's process tree); threads carry their pid. */
+  processes?: ProcessMeta[];
+}
+
+export interface ProcessMeta {
+  pid: number;
+  /** null when the parent is not known (a process perf saw that did not record itself). */
+  ppid: number | null;
+  command: string;
 }
 
 export interface Thread {

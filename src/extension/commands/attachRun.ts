@@ -1,11 +1,11 @@
 // Loaded on the first "Profile Running Process…": the inspector client (ws) stays out of activation.
 import * as vscode from 'vscode';
-import { join } from 'node:path';
 import type { LoadedProfile, Services } from '../services';
 import { AttachSession, InspectorError, applyScriptSourceMaps, makeRunDir, runLoadCommand, saveAttachRun, type AttachResult, type StoppedBy } from '../../launch/inspector';
 import { mapProfilePaths } from '../../core/pathMapping';
 import { workspacePathMapper } from '../pathMapper';
 import { showStopItem } from '../run/status';
+import { runsRoot } from '../run/runFolder';
 import type { AttachTarget } from './attachPick';
 export { pickAttachTarget, targetAt } from './attachPick';
 
@@ -41,7 +41,7 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
   } else if (loadCommand) {
     const cwd = folders[0]?.uri.fsPath ?? process.cwd();
     services.log.info(`attach: load command in ${cwd}: ${loadCommand}`);
-    load = runLoadCommand(loadCommand, cwd, (line) => services.log.info(`[load] ${line}`));
+    load = runLoadCommand(loadCommand, { cwd, onLine: (line) => void (line.trim() && services.log.info(`[load] ${line}`)) });
     void load.done.then((code) => {
       loadExit = code;
       services.log.info(`attach: load command exited with ${code}`);
@@ -114,12 +114,9 @@ interface Recorded {
 async function showResult(services: Services, result: AttachResult, r: Recorded): Promise<void> {
   const { target, stoppedBy, samplingIntervalUs, loadCommand } = r;
   const folders = vscode.workspace.workspaceFolders ?? [];
-  const cfg = vscode.workspace.getConfiguration('nodeFlame', folders[0]?.uri);
   if (!result.profile) throw result.lost ?? new InspectorError('lost', vscode.l10n.t('No profile was received.'));
   const mapPath = workspacePathMapper(folders);
-  const inWorkspace = folders[0] && cfg.get<string>('runFolder') !== 'extensionStorage';
-  const base = inWorkspace ? join(folders[0].uri.fsPath, '.nodeflame') : join((services.context.storageUri ?? services.context.globalStorageUri).fsPath, 'runs');
-  const dir = await makeRunDir(base);
+  const dir = await makeRunDir(runsRoot(services.context, folders[0]));
   const saved = await saveAttachRun(dir, { ...result, profile: result.profile }, { target, stoppedBy, samplingIntervalUs, loadCommand, loadExitCode: r.loadExit(), mapPath });
   const mappedCount = Object.keys(saved.mapped).length;
   services.log.info(`attach: ${result.samples} samples in ${result.durationMs} ms, stopped by ${stoppedBy}; saved ${saved.profilePath}; ${mappedCount} remote paths mapped`);

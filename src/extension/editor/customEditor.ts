@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { runDirOf } from '../../launch/runsDir';
 
 /**
  * Profile files that usually have no better viewer open here by default. VS Code asks the user to pick
@@ -39,11 +40,7 @@ export class ProfileFileEditor implements vscode.CustomReadonlyEditorProvider<Pr
   }
 }
 
-/** `<ws>/.nodeflame/<run>/<file>` → `<ws>/.nodeflame/<run>`. */
-export function runDirOf(path: string): string | undefined {
-  const m = /^(.*[\\/]\.nodeflame[\\/][^\\/]+)[\\/][^\\/]+$/.exec(path);
-  return m ? m[1] : undefined;
-}
+export { runDirOf };
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

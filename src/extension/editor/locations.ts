@@ -2,12 +2,11 @@
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { MAX_RUN_JSON_BYTES, readNamedTextSync } from '../../core/namedFiles';
-import { join } from 'node:path';
 import { buildHotspots, functionStillAt, type FileHotspots, type HotspotIndex } from '../../core/model/hotspots';
 import { SourceFileMatcher, caseInsensitiveFs, pathKey } from '../../core/model/sourceFiles';
 import type { Profile } from '../../core/model';
 import type { LoadedProfile } from '../services';
+import { readRunJsonSync } from '../../launch/runFolder';
 
 // The model's helpers CodeLens, hover and heat use once a profile is active (see HotspotState.lib).
 export { callersAndCallees, heatLevel, hotFunctions } from '../../core/model/hotspots';
@@ -98,18 +97,9 @@ function profileTakenMs(loaded: LoadedProfile): number | undefined {
 }
 
 function runStart(runDir: string): number | undefined {
-  try {
-    // A FIFO or device named run.json would block the extension host: only a regular file is read.
-    const run = JSON.parse(readNamedTextSync(join(runDir, 'run.json'), MAX_RUN_JSON_BYTES)) as { startedAt?: unknown; startTime?: unknown };
-    for (const v of [run.startedAt, run.startTime]) {
-      const ms = typeof v === 'number' ? v : typeof v === 'string' ? Date.parse(v) : NaN;
-      // Only wall-clock times: a monotonic microsecond counter is not comparable with mtimes.
-      if (Number.isFinite(ms) && ms > 1e12 && ms < 1e13) return ms;
-    }
-  } catch {
-    // No readable run.json: fall back to the profile file's time.
-  }
-  return undefined;
+  // No readable run.json: the caller falls back to the profile file's time.
+  const ms = Date.parse(readRunJsonSync(runDir)?.startedAt ?? '');
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 function hashText(text: string): string {

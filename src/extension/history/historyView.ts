@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import { basename } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { LoadedProfile, Services } from '../services';
 import { runDirOf } from '../editor/customEditor';
 import { functionName } from '../editor/format';
 import type { RunInfo } from './runs';
-import { RUNS_DIR } from './runsDir';
+import { RUNS_DIR } from '../../launch/runsDir';
 
 // Run listing and summaries (and the model they use) load when the view first asks, not at activation.
 const loadRuns = () => import('./runs');
@@ -85,12 +86,13 @@ class HistoryProvider implements vscode.TreeDataProvider<Node> {
 
 function profileOf(node: Node | undefined): string | undefined {
   if (node instanceof FileNode) return node.path;
-  return node?.run.profiles[0];
+  return node?.run.wholeRun ? node.run.dir : node?.run.profiles[0];
 }
 
 async function openPath(services: Services, path: string): Promise<LoadedProfile | undefined> {
   try {
-    return await services.viewer.open(path, { runDir: runDirOf(path) });
+    // A whole run is opened by its folder (see RunInfo.wholeRun).
+    return await services.viewer.open(path, { runDir: runDirOf(path) ?? (existsSync(join(path, 'run.json')) ? path : undefined) });
   } catch (e) {
     if (!(e instanceof vscode.CancellationError)) void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame cannot open {0}: {1}', basename(path), (e as Error).message));
     return undefined;

@@ -1,16 +1,10 @@
 // Run folders on disk (`.nodeflame/<YYYYMMDD-HHMMSS>-<mode>/`), without VS Code, so tests can read them.
-import { readdir, rename, stat, writeFile } from 'node:fs/promises';
-import { MAX_RUN_JSON_BYTES, NamedFileError, readNamedText } from '../../core/namedFiles';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { functionStats, type Profile } from '../../core/model';
-import { RUNS_DIR } from './runsDir';
+import { readRunJson, updateRunJson, RUNS_DIR, type RunSummary } from '../../launch/runFolder';
 
-export { RUNS_DIR };
-
-export interface RunSummary {
-  samples: number;
-  topFunction?: { name: string; file: string; line: number; self: number };
-}
+export { RUNS_DIR, type RunSummary };
 
 export interface RunInfo {
   dir: string;
@@ -24,6 +18,8 @@ export interface RunInfo {
   command?: string;
   /** Raw profiles in the folder, main one first. */
   profiles: string[];
+  /** A command's run with a profile per process: opened as the whole folder, every process merged. */
+  wholeRun?: boolean;
   summary?: RunSummary;
 }
 
@@ -55,21 +51,17 @@ export async function readRun(dir: string, name: string): Promise<RunInfo | unde
   } catch {
     return undefined;
   }
-  let run: Record<string, unknown> = {};
-  try {
-    run = JSON.parse(await readNamedText(join(dir, 'run.json'), { maxBytes: MAX_RUN_JSON_BYTES })) as Record<string, unknown>;
-  } catch {
-    // A run still being written, or a folder someone made by hand: list it from its files alone.
-  }
+  // Missing while a run is still being written, or in a folder someone made by hand: listed from its files alone.
+  const run = (await readRunJson(dir)) ?? {};
   const files = entries.filter(isProfileFile);
   if (!files.length && !entries.includes('run.json')) return undefined;
   const sizes = new Map<string, number>();
   await Promise.all(files.map(async (f) => sizes.set(f, await stat(join(dir, f)).then((s) => s.size, () => 0))));
   const modeFromName = /-([a-z-]+)$/i.exec(name)?.[1];
-  const mode = typeof run.mode === 'string' ? run.mode : modeFromName;
+  const mode = run.mode ?? modeFromName;
   const kind = mode ? KIND_OF_MODE[mode] : undefined;
   // run.json lists the launcher's choice first (main isolate / main thread); otherwise guess by kind and size.
-  const listed = Array.isArray(run.profiles) ? run.profiles.filter((x): x is string => typeof x === 'string').map((x) => basename(x)) : [];
+  const listed = (run.profiles ?? []).map((x) => basename(x));
   const rank = (f: string): number => (listed.includes(f) ? listed.indexOf(f) : listed.length);
   files.sort((a, b) => rank(a) - rank(b) || Number(!!kind && kind.test(b)) - Number(!!kind && kind.test(a)) || (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0) || a.localeCompare(b));
   return {
@@ -77,16 +69,13 @@ export async function readRun(dir: string, name: string): Promise<RunInfo | unde
     name,
     time: parseRunTime(name),
     mode,
-    durationMs: typeof run.durationMs === 'number' ? run.durationMs : undefined,
-    exitCode: typeof run.exitCode === 'number' || run.exitCode === null ? (run.exitCode as number | null) : undefined,
-    command: typeof run.command === 'string' ? run.command : Array.isArray(run.command) ? run.command.join(' ') : undefined,
+    durationMs: run.durationMs,
+    exitCode: run.exitCode,
+    command: run.command?.join(' '),
     profiles: files.map((f) => join(dir, f)),
-    summary: isSummary(run.summary) ? run.summary : undefined,
+    wholeRun: mode !== 'perf' && (run.processes ?? []).filter((p) => p.profiles?.length).length > 1,
+    summary: run.summary,
   };
-}
-
-function isSummary(v: unknown): v is RunSummary {
-  return !!v && typeof v === 'object' && typeof (v as RunSummary).samples === 'number';
 }
 
 /** Runs under `<root>/.nodeflame`, newest first. */
@@ -119,16 +108,5 @@ export function summarize(profile: Profile): RunSummary {
 
 /** Caches the summary in run.json (keeping every other key), so the list need not load profiles again. */
 export async function saveSummary(dir: string, summary: RunSummary): Promise<void> {
-  const path = join(dir, 'run.json');
-  let run: Record<string, unknown> = {};
-  try {
-    run = JSON.parse(await readNamedText(path, { maxBytes: MAX_RUN_JSON_BYTES })) as Record<string, unknown>;
-  } catch (e) {
-    // Never replace a run.json we could not parse: it may be mid-write by the launcher.
-    if (!(e instanceof NamedFileError && e.reason === 'missing')) return;
-  }
-  run.summary = summary;
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(run, null, 2)}\n`);
-  await rename(tmp, path);
+  await updateRunJson(dir, { summary });
 }

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { describeModes, isLaunchMode, type LaunchMode } from '../../launch/modes';
-import { describeSource, launchJsonCandidates, packageJsonCandidates, targetKey, type LaunchTarget, type TargetCandidate } from '../../launch/target';
+import { describeSource, launchJsonCandidates, packageJsonCandidates, targetFromCommand, targetKey, type LaunchTarget, type TargetCandidate } from '../../launch/target';
+import { splitCommandLine } from '../../launch/commandLine';
 import { LaunchError } from '../../launch/errors';
 
 const TARGET_KEY = 'nodeFlame.lastTarget';
@@ -16,12 +17,15 @@ function stringArray(v: unknown): string[] {
 export function targetFromSettings(folder: vscode.WorkspaceFolder | undefined): LaunchTarget | undefined {
   const cfg = vscode.workspace.getConfiguration('nodeFlame', folder?.uri);
   const program = cfg.get<string>('program', '').trim();
-  if (!program) return undefined;
+  const command = cfg.get<string>('command', '').trim();
+  if (!program && !command) return undefined;
   const base = folder?.uri.fsPath ?? process.cwd();
   const cwdSetting = cfg.get<string>('cwd', '').trim();
   const cwd = cwdSetting ? resolve(base, cwdSetting) : base;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(cfg.get<Record<string, unknown>>('env', {}) ?? {})) if (v !== null && v !== undefined) env[k] = String(v);
+  // A free command line (`npm run dev`), split as a shell would but run without one.
+  if (!program) return targetFromCommand(splitCommandLine(command), env, cwd);
   const nodePath = cfg.get<string>('nodePath', '').trim();
   return {
     program: isAbsolute(program) ? program : resolve(base, program),
@@ -57,7 +61,7 @@ export function targetCandidates(context: vscode.ExtensionContext, folder: vscod
     return true;
   });
   const last = context.workspaceState.get<TargetCandidate>(TARGET_KEY);
-  if (last?.target && existsSync(last.target.program)) {
+  if (last?.target && (last.target.command || existsSync(last.target.program))) {
     const i = unique.findIndex((c) => targetKey(c.target) === targetKey(last.target));
     if (i > 0) unique.unshift(...unique.splice(i, 1));
     else if (i < 0) unique.unshift(last);
@@ -77,12 +81,12 @@ export async function chooseTarget(context: vscode.ExtensionContext, folder: vsc
   const candidates = targetCandidates(context, folder);
   const root = folder?.uri.fsPath;
   const items: TargetItem[] = candidates.map((c, i) => {
-    const rel = root ? relative(root, c.target.program) : c.target.program;
-    const args = c.target.args.length ? ' ' + c.target.args.join(' ') : '';
+    const rel = c.target.command ? c.target.command.join(' ') : root ? relative(root, c.target.program) : c.target.program;
+    const args = c.target.args.length && !c.target.command ? ' ' + c.target.args.join(' ') : '';
     return {
       label: c.source === 'launch.json' ? c.label : rel + args,
       description: describeSource(c.source) + (i === 0 && context.workspaceState.get(TARGET_KEY) ? ' · ' + vscode.l10n.t('last used') : ''),
-      detail: c.source === 'launch.json' || c.source === 'package.json start' ? `${rel}${args}` : undefined,
+      detail: c.source === 'launch.json' || c.source === 'package.json start' || c.source === 'package.json script' ? `${rel}${args}` : undefined,
       candidate: c,
     };
   });

@@ -1,20 +1,16 @@
 // Finds the run to compare a new one with: no `vscode` import, so tests read real run folders.
 import { readdir } from 'node:fs/promises';
-import { MAX_RUN_JSON_BYTES, readNamedText } from '../../core/namedFiles';
 import { basename, join, resolve } from 'node:path';
 import { parseRunTime, readRun } from '../history/runs';
+import { readRunJson } from '../../launch/runFolder';
 
 /** Whether run.json's command line ran `program` (compared as resolved paths). */
 async function ranProgram(dir: string, program: string): Promise<boolean> {
-  try {
-    const run = JSON.parse(await readNamedText(join(dir, 'run.json'), { maxBytes: MAX_RUN_JSON_BYTES })) as { command?: unknown; cwd?: unknown };
-    if (!Array.isArray(run.command)) return false;
-    const cwd = typeof run.cwd === 'string' ? run.cwd : dir;
-    const want = resolve(program);
-    return run.command.some((a) => typeof a === 'string' && !a.startsWith('-') && resolve(cwd, a) === want);
-  } catch {
-    return false;
-  }
+  const run = await readRunJson(dir);
+  if (!run?.command) return false;
+  const cwd = run.cwd ?? dir;
+  const want = resolve(program);
+  return run.command.some((a) => !a.startsWith('-') && resolve(cwd, a) === want);
 }
 
 /**

@@ -40,7 +40,7 @@ export async function profileTarget(
   const runDir = createRunDir(runsRoot(s.context, folder), mode);
   const loadCommand = cfg.get<string>('loadCommand', '').trim() || undefined;
   const port = cfg.get<number>('waitForPort', 0) || undefined;
-  const label = basename(target.program);
+  const label = target.command ? target.command.join(' ') : basename(target.program);
   let progress: vscode.Progress<{ message?: string }> | undefined;
   const session = new ProfileSession({
     target,
@@ -96,7 +96,9 @@ export async function profileTarget(
         try {
           if (!main) return { result, error: result.error?.message };
           p.report({ message: stateMessage('done') });
-          const loaded = await (reserved ? reserved.open(main, { runDir: result.runDir }) : s.viewer.open(main, { runDir: result.runDir }));
+          // A command's run has a profile per process: the run folder opens them all, merged.
+          const what = target.command ? result.runDir : main;
+          const loaded = await (reserved ? reserved.open(what, { runDir: result.runDir }) : s.viewer.open(what, { runDir: result.runDir }));
           void offerComparison(s, target.program, result.runDir, main);
           return { result, loaded, error: result.error?.message };
         } catch (e) {

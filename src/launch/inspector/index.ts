@@ -6,6 +6,6 @@ export { inspectorArgs, connectAddress, type InspectorArgs } from './inspectArgs
 export { enableInspector, existingInspector } from './enable';
 export { AttachSession, type AttachOptions, type AttachResult } from './session';
 export { mergeCpuProfiles, sampleCount, type CpuProfile, type CpuProfileNode } from './cpuprofile';
-export { makeRunDir, runStamp, saveAttachRun, type StoppedBy, type SavedAttachRun } from './runFolder';
-export { runLoadCommand, type LoadRun } from './loadCommand';
+export { makeRunDir, saveAttachRun, type StoppedBy, type SavedAttachRun } from './saveRun';
+export { runLoadCommand, type LoadRun } from '../loadCommand';
 export { applyScriptSourceMaps } from './scriptSourceMaps';

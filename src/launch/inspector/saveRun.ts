@@ -1,33 +1,17 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CpuProfile } from './cpuprofile';
 import type { AttachResult } from './session';
 import type { InspectorTarget } from './endpoints';
+import { createRunDir, RUN_JSON_VERSION, writeRunJson, type StopReason } from '../runFolder';
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** `20240131-142501`, local time: run folders sort by when they were made. */
-export function runStamp(d = new Date()): string {
-  return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
+/** A fresh `<base>/<stamp>-attach` run folder (see createRunDir). */
+export async function makeRunDir(base: string, now = new Date()): Promise<string> {
+  return createRunDir(base, 'attach', now);
 }
 
-/** Creates `<base>/<stamp>-attach`, with `-2`, `-3`… when two runs start in the same second. */
-export async function makeRunDir(base: string, suffix = 'attach', now = new Date()): Promise<string> {
-  await mkdir(base, { recursive: true });
-  const stem = join(base, `${runStamp(now)}-${suffix}`);
-  for (let i = 1; ; i++) {
-    const dir = i === 1 ? stem : `${stem}-${i}`;
-    try {
-      await mkdir(dir);
-      return dir;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || i > 99) throw e;
-    }
-  }
-}
-
-export type StoppedBy = 'user' | 'duration' | 'load' | 'lost';
+export type StoppedBy = Extract<StopReason, 'user' | 'duration' | 'load' | 'lost'>;
 
 export interface AttachRunInfo {
   target: InspectorTarget & { pid?: number };
@@ -71,9 +55,8 @@ export async function saveAttachRun(dir: string, result: AttachResult & { profil
   const profilePath = join(dir, 'profile.cpuprofile');
   await writeFile(profilePath, JSON.stringify(profile));
   await writeFile(join(dir, 'sourcemaps.json'), JSON.stringify(sourceMaps));
-  // Same shape as the launcher's run.json where the fields mean the same, so run history lists it alike.
-  const run = {
-    version: 1,
+  await writeRunJson(dir, {
+    version: RUN_JSON_VERSION,
     mode: 'attach',
     command: ['attach', info.target.address, info.target.title].filter(Boolean),
     profiles: ['profile.cpuprofile'],
@@ -89,7 +72,6 @@ export async function saveAttachRun(dir: string, result: AttachResult & { profil
     load: info.loadCommand ? { command: info.loadCommand, exitCode: info.loadExitCode ?? null } : undefined,
     sourceMaps: 'sourcemaps.json',
     pathMapping: mapped,
-  };
-  await writeFile(join(dir, 'run.json'), JSON.stringify(run, null, 2));
+  });
   return { dir, profilePath, mapped };
 }

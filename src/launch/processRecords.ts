@@ -1,0 +1,111 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
+import type { RunProcess } from './runFolder';
+
+/** Set by the launcher to the run folder; every Node process of the run that loads the preload records itself there. */
+export const RUN_DIR_ENV = 'NODE_FLAME_RUN_DIR';
+
+/** Sub-folder of a run folder with one `<pid>.json` per Node process. */
+export const PROCESSES_DIR = 'processes';
+
+/** One Node process of a run, as it recorded itself: at start, then again at exit. */
+export interface ProcessRecord {
+  pid: number;
+  ppid: number;
+  /** `process.argv` with the node executable first (execArgv not included). */
+  argv: string[];
+  execArgv: string[];
+  startedAt: string;
+  endedAt?: string;
+  /** Absent when the process was killed before its exit handler could run. */
+  exitCode?: number;
+}
+
+/** `proc-maps-<pid>.txt`: the process's `/proc/<pid>/maps`, which perf's native symbols are resolved against. */
+export function mapsFileName(pid: number): string {
+  return `proc-maps-${pid}.txt`;
+}
+
+/**
+ * Runs inside each profiled process (from the preload): writes its record at once, so the launcher
+ * knows the pid from the moment the process exists whatever its timing, and again at exit with the
+ * exit code and the final memory maps (every addon and library loaded by then).
+ */
+export function recordThisProcess(): void {
+  const runDir = process.env[RUN_DIR_ENV];
+  // A worker thread shares its process's pid and record.
+  if (!runDir || !isMainThread) return;
+  const dir = join(runDir, PROCESSES_DIR);
+  const rec: ProcessRecord = {
+    pid: process.pid,
+    ppid: process.ppid,
+    argv: [process.execPath, ...process.argv.slice(1)],
+    execArgv: process.execArgv,
+    startedAt: new Date().toISOString(),
+  };
+  const write = () => {
+    try {
+      writeFileSync(join(dir, `${process.pid}.json`), JSON.stringify(rec));
+    } catch {
+      // a run folder that went away must not break the app
+    }
+  };
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    return;
+  }
+  write();
+  process.on('exit', (code) => {
+    rec.exitCode = code;
+    rec.endedAt = new Date().toISOString();
+    write();
+    if (process.platform !== 'linux') return;
+    try {
+      writeFileSync(join(runDir, mapsFileName(process.pid)), readFileSync(`/proc/${process.pid}/maps`));
+    } catch {
+      // no /proc: perf symbols then come from the maps the launcher captured, if any
+    }
+  });
+}
+
+/** The records of a run folder, by start time. */
+export function readProcessRecords(runDir: string): ProcessRecord[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(runDir, PROCESSES_DIR));
+  } catch {
+    return [];
+  }
+  const out: ProcessRecord[] = [];
+  for (const n of names) {
+    if (!/^\d+\.json$/.test(n)) continue;
+    try {
+      const r = JSON.parse(readFileSync(join(runDir, PROCESSES_DIR, n), 'utf8')) as ProcessRecord;
+      if (Number.isInteger(r.pid)) out.push(r);
+    } catch {
+      // written at this very moment, or cut short by a kill: the next read sees it
+    }
+  }
+  return out.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.pid - b.pid);
+}
+
+/** The pid a raw profile's name holds: `isolate-<addr>-<pid>-<n>-v8.log`, `CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile`. */
+export function profilePid(name: string): number | undefined {
+  const m = /^isolate-0x[0-9a-f]+-(\d+)-/.exec(name) ?? /^CPU\.\d+\.\d+\.(\d+)\.\d+\.\d+\.cpuprofile$/.exec(name);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** run.json's process list: each recorded process with the raw profiles named by its pid. */
+export function runProcesses(records: ProcessRecord[], profiles: string[]): RunProcess[] {
+  return records.map((r) => ({
+    pid: r.pid,
+    ppid: r.ppid,
+    command: [...r.argv.slice(0, 1), ...r.execArgv, ...r.argv.slice(1)],
+    exitCode: r.exitCode ?? null,
+    startedAt: r.startedAt,
+    endedAt: r.endedAt,
+    profiles: profiles.filter((p) => profilePid(p.split(/[\\/]/).pop() ?? p) === r.pid),
+  }));
+}

@@ -1,0 +1,86 @@
+import { statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { loadProfile } from '../core/importers';
+import type { ImportOptions } from '../core/importers';
+import { mergeProfiles, ProfileBuilder, type MergePart, type ProcessMeta, type Profile } from '../core/model';
+import { isLaunchMode } from './modes';
+import { findRawProfiles, readRunJsonSync, type RunProcess } from './runFolder';
+import { mapsFileName, profilePid } from './processRecords';
+
+/** True when `path` is a folder with a run.json (a run folder rather than one profile file). */
+export function isRunFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory() && statSync(join(path, 'run.json')).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function shortCommand(p: RunProcess | undefined): string {
+  if (!p) return '';
+  // node's own path and flags say little; the script and its arguments say which process it is.
+  const script = p.command.findIndex((w, i) => i > 0 && !w.startsWith('-') && !p.command[i - 1].match(/^(-r|--require|--import)$/));
+  return (script > 0 ? p.command.slice(script) : p.command).map((w, i) => (i === 0 ? basename(w) : w)).join(' ');
+}
+
+/**
+ * Every profile of a run folder read as one profile: each process (and worker thread) a level of its
+ * own, functions merged across them; `meta.processes` lists the run's processes. `pid` keeps one process.
+ */
+export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid?: number } = {}): Promise<Profile> {
+  const info = readRunJsonSync(runDir) ?? {};
+  const mode = isLaunchMode(info.mode) ? info.mode : undefined;
+  const files = info.profiles?.length ? info.profiles.map((p) => join(runDir, p)) : mode ? findRawProfiles(runDir, mode) : [];
+  if (!files.length) throw new Error(`no profile in ${runDir}`);
+  const processes = info.processes ?? [];
+  const byPid = new Map(processes.map((p) => [p.pid, p]));
+  const meta = (pid: number): ProcessMeta => ({ pid, ppid: byPid.get(pid)?.ppid ?? null, command: byPid.get(pid) ? shortCommand(byPid.get(pid)) : '' });
+  let profile: Profile;
+  if (mode === 'perf' || files.every((f) => profilePid(basename(f)) === undefined)) {
+    // perf.data holds every process already, each thread with its pid.
+    const nodePid = info.nodePid;
+    profile = await loadProfile(files[0], { ...opts, mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined) });
+    if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
+  } else {
+    const parts: MergePart[] = [];
+    for (const f of files) {
+      const pid = profilePid(basename(f));
+      if (opts.pid !== undefined && pid !== opts.pid) continue;
+      const tid = /\.(\d+)\.\d+\.cpuprofile$/.exec(f)?.[1];
+      const p = await loadProfile(f, opts);
+      const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${meta(pid).command}`.trim();
+      parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid) });
+    }
+    if (!parts.length) throw new Error(`no profile of process ${opts.pid} in ${runDir}`);
+    profile = parts.length === 1 ? parts[0].profile : mergeProfiles(parts, { ...parts[0].profile.meta, durationMs: Math.max(...parts.map((p) => p.profile.meta.durationMs ?? 0)) });
+    for (const part of parts) if (parts.length === 1 && part.pid !== undefined) profile.threads = profile.threads.map((t) => ({ ...t, pid: part.pid }));
+  }
+  const seen = new Set(profile.threads.map((t) => t.pid).filter((p): p is number => p !== undefined));
+  const listed = processes.filter((p) => opts.pid === undefined || p.pid === opts.pid).map((p) => meta(p.pid));
+  for (const pid of seen) if (!byPid.has(pid)) listed.push({ pid, ppid: null, command: profile.threads.find((t) => t.pid === pid)?.name ?? '' });
+  profile.meta.processes = listed;
+  if (mode) profile.meta.mode ??= mode;
+  if (info.command) profile.meta.command ??= info.command.join(' ');
+  profile.meta.source = runDir;
+  return profile;
+}
+
+/** The part of a multi-process profile (perf.data) whose threads belong to `pid`; line hits are not kept. */
+function keepProcess(profile: Profile, pid: number): Profile {
+  const mine = profile.threads.filter((t) => t.pid === pid);
+  if (profile.threads.length <= 1) return profile;
+  const levels = new Set(mine.map((t) => `thread ${t.name}`));
+  const b = new ProfileBuilder(profile.format, { ...profile.meta });
+  const ids = new Map<number, number>();
+  const id = (f: number): number => {
+    let n = ids.get(f);
+    if (n === undefined) ids.set(f, (n = b.frame(profile.frames[f])));
+    return n;
+  };
+  profile.tree.forEachStack((stack, self, selfTime) => {
+    const level = profile.frames[stack[0]];
+    if (level?.category === 'program' && levels.has(level.name)) b.sample(stack.slice(1).map(id), self, selfTime, level.name.slice('thread '.length));
+  });
+  for (const t of mine) b.threadInfo(t.name, { pid: t.pid, tid: t.tid });
+  return b.build();
+}
