@@ -109,6 +109,10 @@ export function mountTransforms(app: HTMLElement, p: PageParts): TransformsUi {
       if (m.type === 'sandwich') sandwich.onHost(m);
       if (m.type !== 'transforms') return;
       xf.onHost(m);
+      // The selected frame belonged to the old tree: its details would show the old figures.
+      for (const k of ['top', 'bottom'] as const) p.flames[k].select(undefined);
+      const details = app.querySelector('.flame-tab .details');
+      if (details) details.textContent = p.strings().hint;
       // The sandwich shows the new tree too.
       if (sandwich.isOpen && sandwich.fn) sandwich.open(sandwich.fn);
     },

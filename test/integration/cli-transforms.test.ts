@@ -22,7 +22,7 @@ const json = (file: string, ...args: string[]): Report => {
 
 test('report --focus / --merge / --drop / --exclude on the Express app (tick log and .cpuprofile)', { timeout: 180000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'nf-xform-'));
-  t.after(() => (process.env.KEEP ? console.log(dir) : rmSync(dir, { recursive: true, force: true })));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   for (const profiler of ['prof', 'cpu-prof'] as const) {
     const cwd = join(dir, profiler);
     mkdirSync(cwd);
