@@ -11,41 +11,60 @@ export interface WorkerImportOptions {
   untrusted: boolean;
 }
 
+/** An import that reports no progress for this many times the stuck budget is stopped too. */
+const STALL_FACTOR = 10;
+
 /** Raised when the watchdog stopped an import; its message says why, for the tab or the notification. */
 export class ImportTimedOut extends Error {}
 
 /**
  * Imports off the extension host thread. Cancel (big files) ends the worker at once and rejects with VS
  * Code's CancellationError (one class for both bundles), which callers do not report as a failure. A
- * worker that is stuck (its event loop sends no heartbeat) is ended too, and that is reported (ImportTimedOut).
+ * worker that is stuck (its event loop sends no heartbeat), or that makes no progress for ten times as long
+ * (waiting on something that never answers), is ended too, and that is reported (ImportTimedOut).
  */
 export async function loadInWorker(path: string, opts: WorkerImportOptions): Promise<Profile> {
   const name = basename(path);
   const run = async (progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken) => {
     const ac = new AbortController();
     const sub = token?.onCancellationRequested(() => ac.abort());
-    let timedOut = false;
+    let timedOut: 'stuck' | 'stalled' | undefined;
     let watchdog: NodeJS.Timeout | undefined;
+    let stall: NodeJS.Timeout | undefined;
     const arm = () => {
       clearTimeout(watchdog);
       watchdog = setTimeout(() => {
-        timedOut = true;
+        timedOut = 'stuck';
         ac.abort();
       }, opts.idleTimeoutMs);
+    };
+    // A worker alive but waiting for ever (a tool that never answers) makes no progress at all.
+    const armStall = () => {
+      clearTimeout(stall);
+      stall = setTimeout(() => {
+        timedOut = 'stalled';
+        ac.abort();
+      }, opts.idleTimeoutMs * STALL_FACTOR);
     };
     let shown = 0;
     const onProgress = (f: number) => {
       const pct = Math.floor(f * 100);
       if (pct <= shown) return;
       arm();
+      armStall();
       progress?.report({ increment: pct - shown, message: `${pct}%` });
       shown = pct;
     };
     arm();
+    armStall();
     try {
       // Bundled next to dist/extension.js by scripts/build.mjs.
       return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { signal: ac.signal, onProgress, onAlive: arm, untrusted: opts.untrusted }, vscode.l10n.bundle);
     } catch (e) {
+      if (e instanceof ImportCancelled && timedOut === 'stalled') {
+        const secs = String(Math.round((opts.idleTimeoutMs * STALL_FACTOR) / 1000));
+        throw new ImportTimedOut(vscode.l10n.t('Node Flame stopped reading {0}: it made no progress for {1} s (10 × the setting nodeFlame.importTimeoutSeconds).', name, secs));
+      }
       if (e instanceof ImportCancelled && timedOut) {
         const secs = String(Math.round(opts.idleTimeoutMs / 1000));
         throw new ImportTimedOut(vscode.l10n.t('Node Flame stopped reading {0}: its reader was stuck for {1} s (setting nodeFlame.importTimeoutSeconds). The file may be damaged or built to be slow to read.', name, secs));
@@ -54,6 +73,7 @@ export async function loadInWorker(path: string, opts: WorkerImportOptions): Pro
       throw e;
     } finally {
       clearTimeout(watchdog);
+      clearTimeout(stall);
       sub?.dispose();
     }
   };

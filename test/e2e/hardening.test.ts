@@ -209,7 +209,7 @@ test('hostile files load off the main thread: typing stays quick, each ends in a
   execFileSync('mkfifo', [join(ws, 'pipe')]);
   symlinkSync(join(ws, 'pipe'), join(ws, 'pipe-v8.log'));
 
-  const vs = await startVSCode({ workspace: ws, name: 'hostile-files', settings: { 'nodeFlame.importTimeoutSeconds': 5 } });
+  const vs = await startVSCode({ workspace: ws, name: 'hostile-files', settings: { 'nodeFlame.importTimeoutSeconds': 10 } });
   let failed = true;
   try {
     await vs.waitForCommand(SHOW);
@@ -241,7 +241,7 @@ test('hostile files load off the main thread: typing stays quick, each ends in a
       console.log(`[e2e] ${file}: ${drawn ? `${drawn} frames drawn` : `message "${message}"`} after ${ms} ms; typing lag ${lags.join(', ')} ms; extension host main thread ${busy.toFixed(2)} CPU s meanwhile`);
       assert.ok(Math.max(...lags) < 200, `typed text showed after ${Math.max(...lags)} ms`);
       assert.ok(busy < Math.max(1, (ms / 1000) * 0.3), `the extension host's main thread was busy ${busy.toFixed(2)} s of ${(ms / 1000).toFixed(1)} s`);
-      if (!drawn) assert.match(message, /Node Flame cannot open this file.*(stuck for 5 s|not a profile|cannot read)/);
+      if (!drawn) assert.match(message, /Node Flame cannot open this file.*(stuck for 10 s|not a profile|cannot read)/);
       await vs.runCommand('View: Close All Editors');
     }
     // The FIFO: refused at once with the reason, in the notification of the Show command.
