@@ -27,6 +27,9 @@ export interface ProfileInfo {
   warnings: string[];
   categories: Record<Category, number>;
   tick: { javascript: number; cpp: number; gc: number; sharedLibraries: number; unaccounted: number; other: number };
+  /** pprof: the sample types the file has and the one shown (the page offers a picker when there are several). */
+  sampleTypes?: string[];
+  sampleType?: string;
 }
 
 /** Persisted by the webview (`setState`) and handed back to the serializer after a reload. */
@@ -122,5 +125,6 @@ export type WebviewMessage =
   | { type: 'metric'; name: string; ms: number }
   /** The toolbar's Export button: the host asks for a format and a file. */
   | { type: 'export' }
+  | { type: 'sampleType'; sampleType: string }
   | { type: 'sizeBy'; sizeBy: SizeBy }
   | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };

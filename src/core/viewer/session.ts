@@ -112,6 +112,7 @@ export class ViewerSession {
       warnings: p.warnings,
       categories,
       tick: tickSummary(categories),
+      ...(p.meta.sampleTypes ? { sampleTypes: p.meta.sampleTypes.map((t) => t.type), sampleType: p.meta.sampleType } : {}),
     };
   }
 }
