@@ -15,6 +15,7 @@ import { CATEGORIES } from '../src/core/viewer/protocol';
 import { FlameView } from './flame';
 import { orientationSelect, select, type Select } from './controls';
 import { startDiff } from './diff';
+import { sampleTypePicker } from './sampleType';
 import { TreeTable } from './tables';
 import { renderSummary } from './summary';
 import { showDetails, showTooltip } from './details';
@@ -168,6 +169,8 @@ function buildUi(): void {
     h('label', { class: 'inline' }, s.mergeBy),
     mergeBy,
   );
+  const picker = offline ? undefined : sampleTypePicker(info, s.sampleType, post);
+  if (picker) toolbar.prepend(picker);
   if (!offline) {
     const exportButton = document.createElement('vscode-button');
     exportButton.setAttribute('secondary', '');

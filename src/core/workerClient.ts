@@ -9,6 +9,8 @@ export interface WorkerLoadOptions {
   mapsFile?: string;
   /** See ImportOptions.untrusted. */
   untrusted?: boolean;
+  /** See ImportOptions.sampleType (pprof). */
+  sampleType?: string;
   onProgress?: (fraction: number) => void;
   /** Called on each heartbeat of the worker (about once a second while it is not stuck). */
   onAlive?: () => void;
@@ -81,7 +83,7 @@ export class ImportWorker {
         f(x);
       };
       this.pending = { id, path, resolve: done(resolve), reject: done(reject), onProgress: opts.onProgress, onAlive: opts.onAlive };
-      const req: WorkerRequest = { type: 'load', id, path, options: { sourceMaps: opts.sourceMaps, mapsFile: opts.mapsFile, untrusted: opts.untrusted } };
+      const req: WorkerRequest = { type: 'load', id, path, options: { sourceMaps: opts.sourceMaps, mapsFile: opts.mapsFile, untrusted: opts.untrusted, sampleType: opts.sampleType } };
       this.worker.postMessage(req);
     });
   }

@@ -5,7 +5,7 @@ export interface WorkerRequest {
   type: 'load';
   id: number;
   path: string;
-  options: { sourceMaps?: boolean; mapsFile?: string; untrusted?: boolean };
+  options: { sourceMaps?: boolean; mapsFile?: string; untrusted?: boolean; sampleType?: string };
 }
 
 /**

@@ -9,6 +9,8 @@ export interface WorkerImportOptions {
   /** The worker is ended when it has been stuck this long: no heartbeat and no progress. */
   idleTimeoutMs: number;
   untrusted: boolean;
+  /** A pprof's sample type to weigh by (the viewer's picker). */
+  sampleType?: string;
 }
 
 /** An import that reports no progress for this many times the stuck budget is stopped too. */
@@ -59,7 +61,7 @@ export async function loadInWorker(path: string, opts: WorkerImportOptions): Pro
     armStall();
     try {
       // Bundled next to dist/extension.js by scripts/build.mjs.
-      return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { signal: ac.signal, onProgress, onAlive: arm, untrusted: opts.untrusted }, vscode.l10n.bundle);
+      return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { signal: ac.signal, onProgress, onAlive: arm, untrusted: opts.untrusted, sampleType: opts.sampleType }, vscode.l10n.bundle);
     } catch (e) {
       if (e instanceof ImportCancelled && timedOut === 'stalled') {
         const secs = String(Math.round((opts.idleTimeoutMs * STALL_FACTOR) / 1000));

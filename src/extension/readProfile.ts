@@ -17,7 +17,7 @@ const IMPORT_TIMEOUT_SECONDS = 60;
  * heartbeat: a parse that never yields) for `nodeFlame.importTimeoutSeconds` is stopped; a slow one that
  * waits on tools (nm for hundreds of libraries) goes on. In an untrusted workspace no outside tool (nm, perf) runs.
  */
-export async function readProfile(path: string): Promise<Profile> {
+export async function readProfile(path: string, sampleType?: string): Promise<Profile> {
   // A run folder of a command: every process's profile, merged.
   if (isRunFolder(path)) return loadRunProfile(path);
   const seconds = vscode.workspace.getConfiguration('nodeFlame').get<number>('importTimeoutSeconds', IMPORT_TIMEOUT_SECONDS);
@@ -25,6 +25,7 @@ export async function readProfile(path: string): Promise<Profile> {
     notify: await isLargeProfile(path),
     idleTimeoutMs: Math.max(1, Number.isFinite(seconds) ? seconds : IMPORT_TIMEOUT_SECONDS) * 1000,
     untrusted: !vscode.workspace.isTrusted,
+    sampleType,
   });
   // A pprof comes from a server or a container (Pyroscope, Datadog): its paths are theirs, mapped like attach's.
   if (profile.format === 'pprof' && mapProfilePaths(profile, workspacePathMapper()).size > 0) await applySourceMaps(profile);

@@ -43,6 +43,33 @@ test('a pprof written by @datadog/pprof opens in the viewer with hotLoop at hot.
       }
       assert.equal(ed?.file, 'hot.js');
       assert.equal(ed?.line, hotLine);
+
+      // The sample-type picker: wall (the last type) is shown; picking "sample" reads the file again by counts.
+      const webview = await vs.webviewFrame('body[data-profile="wall.pb.gz"] vscode-single-select.sample-type', 30_000);
+      const picker = webview.locator('vscode-single-select.sample-type');
+      assert.equal(await picker.evaluate((el) => (el as unknown as { value: string }).value), 'wall');
+      const total = () => webview.locator('[data-tree="top"] g.frame[name="hotLoop"]').first();
+      await total().click();
+      const wallText = await webview.locator('.details').innerText();
+      await picker.evaluate((el) => {
+        // Marks this page, so the one the host loads afresh is told apart from it.
+        document.body.dataset.old = '1';
+        const select = el as unknown as { value: string; dispatchEvent(e: Event): boolean };
+        select.value = 'sample';
+        select.dispatchEvent(new Event('change'));
+      });
+      const again = await vs.webviewFrame('body[data-profile="wall.pb.gz"][data-first-paint-ms]:not([data-old]) vscode-single-select.sample-type', 60_000);
+      let value = '';
+      for (let i = 0; i < 60 && value !== 'sample'; i++) {
+        value = await again.locator('vscode-single-select.sample-type').evaluate((el) => (el as unknown as { value: string }).value).catch(() => '');
+        if (value !== 'sample') await vs.page.waitForTimeout(250);
+      }
+      assert.equal(value, 'sample', 'the page came back showing sample counts');
+      await again.locator('[data-tree="top"] g.frame[name="hotLoop"]').first().click();
+      const countText = await again.locator('.details').innerText();
+      const n = (t: string) => Number(/·\s*([\d,.]+)\s/.exec(t)?.[1]?.replace(/,/g, '') ?? NaN);
+      console.log(`[e2e] hotLoop details, wall: ${wallText.replace(/\n/g, ' ')} | sample: ${countText.replace(/\n/g, ' ')}`);
+      assert.ok(n(countText) > 0 && n(countText) < n(wallText), `counts (${n(countText)}) are fewer than wall ms (${n(wallText)})`);
       failed = false;
     } finally {
       await vs.close({ failed });

@@ -35,6 +35,9 @@ export interface ProfileInfo {
   tick: { javascript: number; cpp: number; gc: number; sharedLibraries: number; unaccounted: number; other: number };
   /** What the profile says is wrong (core/findings); `frame` is a profile frame for a `reveal` message. */
   findings?: FindingInfo[];
+  /** pprof: the sample types the file has and the one shown (the page offers a picker when there are several). */
+  sampleTypes?: string[];
+  sampleType?: string;
 }
 
 export interface FindingInfo {
@@ -174,5 +177,6 @@ export type WebviewMessage =
   | { type: 'metric'; name: string; ms: number }
   /** The toolbar's Export button: the host asks for a format and a file. */
   | { type: 'export' }
+  | { type: 'sampleType'; sampleType: string }
   | { type: 'sizeBy'; sizeBy: SizeBy }
   | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };

@@ -187,6 +187,7 @@ export class ViewerSession {
       categories,
       tick: tickSummary(categories),
       findings: this.findings,
+      ...(p.meta.sampleTypes ? { sampleTypes: p.meta.sampleTypes.map((t) => t.type), sampleType: p.meta.sampleType } : {}),
     };
   }
 }

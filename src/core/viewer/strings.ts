@@ -21,6 +21,7 @@ export function webviewStrings(): Record<string, string> {
     hideNode: t('Hide Node.js internals'),
     collapseDeps: t('Collapse dependencies'),
     mergeBy: t('Merge by'),
+    sampleType: t('Sample type'),
     byFunction: t('function'),
     byLine: t('line'),
     matched: t('{0}% of samples matched'),

@@ -24,7 +24,7 @@ export interface EarlyPage {
 
 /** One profile's webview: VS Code glue around a ViewerSession, which owns the toggles and the (sub)trees. */
 export class ProfilePanel implements vscode.Disposable {
-  private readonly session: ViewerSession;
+  private session: ViewerSession;
   private ready = false;
   private pendingReveal: number | undefined;
   private readonly subs: vscode.Disposable[] = [];
@@ -159,6 +159,16 @@ export class ProfilePanel implements vscode.Disposable {
       case 'export':
         await exportProfileFromViewer(this.loaded, this.services().log, session.shownProfile());
         return;
+      case 'sampleType': {
+        // Another of a pprof's sample types: read the file again by it and load the page afresh.
+        const { readProfile } = await import('../readProfile');
+        this.loaded.profile = await readProfile(this.loaded.path, m.sampleType);
+        this.session = new ViewerSession(this.loaded.profile, this.loaded.label, this.loaded.path, session.options);
+        this.ready = false;
+        setViewerPage(this.panel, this.services().context.extensionUri, this.loaded.label);
+        if (this.panel.active) this.services().store.setActive(this.loaded);
+        return;
+      }
       case 'metric':
         this.services().log.info(`viewer ${this.loaded.label}: ${m.name} ${m.ms.toFixed(1)} ms`);
         return;
