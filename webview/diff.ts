@@ -1,5 +1,5 @@
 // The comparison mode of the viewer: a differential flame graph and the table of biggest changes.
-import type { DiffChangeInfo, HostMessage, Orientation, SizeBy, WebviewMessage } from '../src/core/viewer/protocol';
+import type { DiffChangeInfo, DiffMessage, HostMessage, Orientation, SizeBy } from '../src/core/viewer/protocol';
 import { deltaTint, mixRgb, parseRgb, type Rgb } from './diffColor';
 import { FlameView } from './flame';
 import { orientationSelect, select } from './controls';
@@ -21,7 +21,7 @@ export interface DiffViewState {
 }
 
 /** Builds the comparison UI into `app` and returns the handler for the host's later messages. */
-export function startDiff(app: HTMLElement, init: Init, post: (m: WebviewMessage) => void, view: DiffViewState): (m: HostMessage) => void {
+export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) => void, view: DiffViewState): (m: HostMessage) => void {
   const s: Strings = init.strings;
   const figures = new WeakMap<FNode, Figures>();
   const thresholds = new WeakMap<FNode, number>();

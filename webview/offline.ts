@@ -1,11 +1,11 @@
 // The offline HTML export: no VS Code host, so the page answers its own messages from the profile
 // embedded in it. Loaded before main.ts runs; does nothing inside VS Code.
-import type { HostMessage, PersistedState, WebviewMessage } from '../src/core/viewer/protocol';
+import { unhandledMessage, type HostMessage, type PersistedState, type ViewerMessage } from '../src/core/viewer/protocol';
 import { restoreProfile, type EmbeddedProfile } from '../src/core/viewer/embed';
 import { ViewerSession } from '../src/core/viewer/session';
 
 interface Api {
-  postMessage(m: WebviewMessage): void;
+  postMessage(m: ViewerMessage): void;
   getState(): PersistedState | undefined;
   setState(s: PersistedState): void;
 }
@@ -22,7 +22,7 @@ function localHost(data: EmbeddedProfile): Api {
   const send = (m: HostMessage | undefined) => {
     if (m) setTimeout(() => window.dispatchEvent(new MessageEvent('message', { data: m })), 0);
   };
-  const answer = (m: WebviewMessage) => {
+  const answer = (m: ViewerMessage) => {
     switch (m.type) {
       case 'ready':
         session.opening(data.strings, { offline: true }).forEach(send);
@@ -58,8 +58,14 @@ function localHost(data: EmbeddedProfile): Api {
         send({ type: 'noSource', frame: m.frame, reason: where ? `${data.strings.offline} ${where}` : data.strings.offline });
         return;
       }
-      default:
+      // No host here: nothing records a run, writes a file, reads another sample type or keeps metrics.
+      case 'stopRun':
+      case 'export':
+      case 'sampleType':
+      case 'metric':
         return;
+      default:
+        console.warn(unhandledMessage(m));
     }
   };
   return {

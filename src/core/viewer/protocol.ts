@@ -159,8 +159,18 @@ export type HostMessage =
   | { type: 'noSource'; frame: number; reason: string }
   | { type: 'error'; message: string };
 
-export type WebviewMessage =
+/** What every viewer page sends, single or comparison. */
+type PageMessage =
   | { type: 'ready' }
+  | { type: 'open'; frame: number; focus: boolean }
+  | { type: 'search'; tree: TreeKind; term: string; regex: boolean }
+  | { type: 'metric'; name: string; ms: number }
+  /** The toolbar's Export button: the host asks for a format and a file. */
+  | { type: 'export' };
+
+/** The single-profile page (panel and offline export). */
+export type ViewerMessage =
+  | PageMessage
   /** The waiting page's Stop, while its profile is still being recorded. */
   | { type: 'stopRun' }
   | { type: 'options'; options: ViewOptions }
@@ -169,14 +179,20 @@ export type WebviewMessage =
   | { type: 'sandwichExpand'; generation: number; side: SandwichSide; node: number; small: boolean; minWeight: number }
   | { type: 'needTree'; tree: TreeKind }
   | { type: 'expand'; tree: TreeKind; generation: number; node: number; small: boolean; minWeight: number }
-  | { type: 'open'; frame: number; focus: boolean }
   /** Select and zoom to a profile frame (a finding's), as the editor's CodeLens does. */
   | { type: 'reveal'; frame: number }
-  | { type: 'search'; tree: TreeKind; term: string; regex: boolean }
-  | { type: 'state'; state: PersistedState }
-  | { type: 'metric'; name: string; ms: number }
-  /** The toolbar's Export button: the host asks for a format and a file. */
-  | { type: 'export' }
-  | { type: 'sampleType'; sampleType: string }
-  | { type: 'sizeBy'; sizeBy: SizeBy }
-  | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };
+  | { type: 'sampleType'; sampleType: string };
+
+/** The comparison page. */
+export type DiffMessage = PageMessage | { type: 'sizeBy'; sizeBy: SizeBy } | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };
+
+export type WebviewMessage = ViewerMessage | DiffMessage;
+
+/**
+ * The `default:` of a dispatch over one of the unions above: it only compiles when every message type has its
+ * case, and at run time (a page from another version) it names the type for the log instead of failing silently.
+ */
+export function unhandledMessage(m: never): string {
+  const type = (m as { type?: unknown } | null)?.type;
+  return `unknown viewer message ${JSON.stringify(typeof type === 'string' ? type.slice(0, 40) : typeof type)}`;
+}

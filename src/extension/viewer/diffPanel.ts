@@ -4,7 +4,7 @@ import type { LoadedProfile, Services } from '../services';
 import { exportDiffFromViewer } from './export';
 import { viewerHtml } from './html';
 import { webviewOptions } from './options';
-import type { DiffSide, HostMessage, SizeBy, WebviewMessage } from './protocol';
+import { unhandledMessage, type DiffMessage, type DiffSide, type HostMessage, type SizeBy } from './protocol';
 import { openFrameSource } from './source';
 import { webviewStrings } from './strings';
 
@@ -30,7 +30,7 @@ export class DiffPanel implements vscode.Disposable {
     panel.webview.options = webviewOptions(uri);
     panel.webview.html = viewerHtml(panel.webview, uri, panel.title);
     this.subs.push(
-      panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m).catch((e: Error) => this.fail(e))),
+      panel.webview.onDidReceiveMessage((m: DiffMessage) => this.onMessage(m).catch((e: Error) => this.fail(e))),
       panel.onDidDispose(() => {
         this.dispose();
         onDispose();
@@ -47,7 +47,7 @@ export class DiffPanel implements vscode.Disposable {
     this.post({ type: 'error', message: e.message });
   }
 
-  private async onMessage(m: WebviewMessage): Promise<void> {
+  private async onMessage(m: DiffMessage): Promise<void> {
     const s = this.session;
     switch (m.type) {
       case 'ready':
@@ -78,7 +78,7 @@ export class DiffPanel implements vscode.Disposable {
         this.services().log.info(`diff viewer ${this.before.label} → ${this.after.label}: ${m.name} ${m.ms.toFixed(1)} ms`);
         return;
       default:
-        return;
+        this.services().log.warn(`diff viewer: ${unhandledMessage(m)}`);
     }
   }
 

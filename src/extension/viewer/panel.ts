@@ -5,7 +5,7 @@ import type { LoadedProfile, Services } from '../services';
 import { exportProfileFromViewer } from './export';
 import { viewerHtml } from './html';
 import { webviewOptions } from './options';
-import type { HostMessage, PersistedState, WebviewMessage } from './protocol';
+import { unhandledMessage, type HostMessage, type PersistedState, type ViewerMessage } from './protocol';
 import { openFrameSource } from './source';
 import { webviewStrings } from './strings';
 
@@ -47,7 +47,7 @@ export class ProfilePanel implements vscode.Disposable {
     if (state?.tree === 'bottom') this.session.wanted.add('bottom');
     if (!early) setViewerPage(panel, services().context.extensionUri, loaded.label);
     this.subs.push(
-      panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m).catch((e: Error) => this.fail(e))),
+      panel.webview.onDidReceiveMessage((m: ViewerMessage) => this.onMessage(m).catch((e: Error) => this.fail(e))),
       panel.onDidChangeViewState((e) => {
         if (e.webviewPanel.active) this.services().store.setActive(this.loaded);
       }),
@@ -105,7 +105,7 @@ export class ProfilePanel implements vscode.Disposable {
     this.post({ type: 'error', message: e.message });
   }
 
-  private async onMessage(m: WebviewMessage): Promise<void> {
+  private async onMessage(m: ViewerMessage): Promise<void> {
     const session = this.session;
     switch (m.type) {
       case 'ready': {
@@ -172,8 +172,11 @@ export class ProfilePanel implements vscode.Disposable {
       case 'metric':
         this.services().log.info(`viewer ${this.loaded.label}: ${m.name} ${m.ms.toFixed(1)} ms`);
         return;
-      default:
+      case 'stopRun':
+        // Only the waiting page has Stop; the opener (viewer/index.ts) answers it while the run goes on.
         return;
+      default:
+        this.services().log.warn(`viewer: ${unhandledMessage(m)}`);
     }
   }
 
