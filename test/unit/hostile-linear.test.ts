@@ -261,3 +261,15 @@ test('pruning returns for weights that are not finite and for a kept path deeper
   assert.ok(ms < 2000, `${ms} ms`);
   assert.ok(all.node.length <= 2 * DEPTH_WINDOW + 2 && kept.node.length <= 5000, `${all.node.length} / ${kept.node.length} entries`);
 });
+
+test('a warning quoting a 100 000-character library path stays one short line (fuzz: seed 18, cases 77224, 84684, 87456, 96748)', async () => {
+  const lib = `/usr/lib/x86_64-linux-gnu/libc.so.6${'('.repeat(100000)}`;
+  const r = await importWithin(`${h.v8logSharedLibraries(0)}shared-library,${lib},0x7f0000000000,0x7f0000080000,0\ntick,0x7f0000000010,2000,0,0x0,0\n`);
+  assert.ok(r.profile, r.error?.message);
+  assert.ok(r.profile.warnings.some((w) => w.includes('libc.so.6((')));
+  for (const w of r.profile.warnings) assert.ok(w.length <= 1000 && !/[\r\n]/.test(w), `warning of ${w.length} characters`);
+});
+
+async function importWithin(text: string) {
+  return importOnce(write(text));
+}
