@@ -25,3 +25,16 @@ export function timed(cmd, args, out) {
   if (out) writeFileSync(out, r.stdout);
   return { wall, cpu: (u + s) * 1000, rss: kb / 1024, stdout: r.stdout };
 }
+
+/**
+ * Child mode of a benchmark run as `node <bench> --load <file>`: reads the file into the model in this fresh
+ * process (as the extension host does on open), prints ms, weight and node count as JSON, and exits.
+ */
+export async function loadChildMode(loader) {
+  if (process.argv[2] !== '--load') return;
+  const { loadProfile } = await import(loader);
+  const t0 = performance.now();
+  const p = await loadProfile(process.argv[3], { sourceMaps: false });
+  process.stdout.write(JSON.stringify({ ms: performance.now() - t0, weight: p.tree.weight, nodes: p.tree.count }));
+  process.exit(0);
+}

@@ -5,7 +5,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTreeFolded } from './bigInputs.mjs';
-import { timed, which } from './measure.mjs';
+import { loadChildMode, timed, which } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -13,14 +13,7 @@ const work = join(here, '.work');
 const loader = join(work, 'pprof-load.cjs');
 const RUNS = 5;
 
-// Child mode: read the file into the model in this (fresh) process, as the extension host does on open.
-if (process.argv[2] === '--load') {
-  const { loadProfile } = await import(loader);
-  const t0 = performance.now();
-  const p = await loadProfile(process.argv[3], { sourceMaps: false });
-  process.stdout.write(JSON.stringify({ ms: performance.now() - t0, weight: p.tree.weight, nodes: p.tree.count }));
-  process.exit(0);
-}
+await loadChildMode(loader);
 
 mkdirSync(work, { recursive: true });
 const cli = join(root, 'dist/cli.js');

@@ -6,15 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/paths';
 import { expressExample, profileExpressApp } from '../helpers/expressApp';
+import type { JsonFinding } from '../../src/core/findings';
 
-interface JsonFinding {
-  rule: string;
-  severity: string;
-  message: string;
-  file: string | null;
-  line: number | null;
-  share: number;
-}
 
 const dirs: string[] = [];
 test.after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
