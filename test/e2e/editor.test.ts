@@ -66,8 +66,11 @@ test('editor: CodeLens over the /auth handler reveals it in the flame graph; hea
   const runLog = join(runDir, logName);
   copyFileSync(raw, runLog);
   writeFileSync(join(runDir, 'run.json'), JSON.stringify({ version: 1, mode: 'prof', command: ['node', '--prof', 'app.js'], durationMs: 4200, exitCode: 0, profiles: [logName] }));
-  // The explorer copy keeps the name V8 gave it.
-  renameSync(raw, join(ws, logName));
+  // The explorer copy (same name as V8 gave it) is put back only for the explorer part: while it sits beside the
+  // app, VS Code's file dialog may take it for the typed run-folder path of the same name.
+  const explorerCopy = join(ws, logName);
+  const aside = join(tmpdir(), `${process.pid}-${logName}`);
+  renameSync(raw, aside);
   writeFileSync(join(ws, 'stacks.folded'), 'main;handleRequest;hashPassword 60\nmain;handleRequest;render 30\nmain;idle 10\n');
   writeFileSync(join(ws, 'broken.folded'), 'this is not a profile\n');
   const appLines = readFileSync(join(ws, 'app.js'), 'utf8').split('\n');
@@ -173,6 +176,7 @@ test('editor: CodeLens over the /auth handler reveals it in the flame graph; hea
     await vs.screenshot('history');
 
     // Profile files from the explorer open the flame graph in the custom editor.
+    renameSync(aside, explorerCopy);
     await page.locator('.part.activitybar [aria-label^="Explorer"]').first().click();
     await clickExplorerItem(vs, logName);
     const logGraph = await vs.webviewFrame(`body[data-profile="${logName}"] svg g.frame`, 120_000);
@@ -196,5 +200,6 @@ test('editor: CodeLens over the /auth handler reveals it in the flame graph; hea
     if (failed) console.log(`[e2e] Node Flame log:\n${vs.nodeFlameLog().slice(-4000)}`);
     await vs.close({ failed });
     rmSync(ws, { recursive: true, force: true });
+    rmSync(aside, { force: true });
   }
 });
