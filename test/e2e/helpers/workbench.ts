@@ -73,7 +73,9 @@ export async function activeEditor(page: Page, workspace: string): Promise<Activ
   const tab = page.locator('.part.editor .editor-group-container.active .tabs-container .tab.active').first();
   if (!(await tab.count())) return undefined;
   const label = tab.locator('.monaco-icon-label').first();
-  const path = ((await label.getAttribute('aria-label').catch(() => null)) ?? (await tab.getAttribute('aria-label')) ?? '').trim();
+  // A file with diagnostics (our findings) has " • 1 problem in this file" after its path.
+  const aria = (await label.getAttribute('aria-label').catch(() => null)) ?? (await tab.getAttribute('aria-label')) ?? '';
+  const path = aria.replace(/ • .*$/, '').trim();
   const root = workspace.endsWith('/') ? workspace : `${workspace}/`;
   const file = path.startsWith(root) ? path.slice(root.length) : path;
   // A text editor's position shows in the status bar a moment after its tab; other editors never show one.
