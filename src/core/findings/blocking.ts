@@ -106,7 +106,6 @@ export function blockingCalls(cx: FindingContext): Finding[] {
     // One short block (a one-off set-up request) is not a pattern: it must recur, or be long on its own.
     const bursts = cx.bursts(g.data.nodes);
     if (bursts !== undefined && bursts < 2 && g.w * (cx.profile.meta.intervalMs ?? 1) < THRESHOLDS.blockingOnceMs) continue;
-    const site = cx.site(g.node, g.w);
     const message = g.data.json
       ? l10n.t('{0} of big data blocks the event loop for {1} of samples here: send or read smaller pieces, stream it, or move it to a worker thread.', g.data.call, pct(share))
       : l10n.t('{0} blocks the event loop for {1} of samples here: use the asynchronous {2} so other requests and timers keep running.', g.data.call, pct(share), g.data.instead);
@@ -115,9 +114,7 @@ export function blockingCalls(cx: FindingContext): Finding[] {
       severity: share >= THRESHOLDS.blockingWarning ? 'warning' : 'info',
       share,
       message,
-      file: site?.file,
-      line: site?.line,
-      frame: cx.tree.frame[g.node],
+      ...cx.place(g.node, g.w),
     });
   }
   return out;

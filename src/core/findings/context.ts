@@ -1,5 +1,6 @@
 import type { CallTree, Frame, Profile } from '../model';
 import { functionStats } from '../model/views';
+import type { Finding } from './types';
 
 /** Where a finding points: the user's frame above the hot one, and the line in it that leads there. */
 export interface Site {
@@ -109,6 +110,12 @@ export class FindingContext {
     const frame = this.tree.frame[u];
     const f = this.frames[frame];
     return { node: u, frame, file: f.file, line: this.callLine(f, weight) };
+  }
+
+  /** Where a finding about `weight` samples under `node` points: the user's line above it, and `node`'s frame to select. */
+  place(node: number, weight: number): Pick<Finding, 'file' | 'line' | 'frame'> {
+    const site = this.site(node, weight);
+    return { file: site?.file, line: site?.line, frame: this.tree.frame[node] };
   }
 
   /**

@@ -20,15 +20,12 @@ export function hotModuleLoads(cx: FindingContext): Finding[] {
   for (const g of bySite.values()) {
     const share = cx.share(g.w);
     if (share < THRESHOLDS.moduleLoad) continue;
-    const site = cx.site(g.node, g.w);
     out.push({
       rule: 'hot-module-load',
       severity: share >= THRESHOLDS.moduleLoadWarning ? 'warning' : 'info',
       share,
       message: l10n.t('Loading modules (require or import) takes {0} of samples after start-up here: load the module once at the top of the file and reuse it.', pct(share)),
-      file: site?.file,
-      line: site?.line,
-      frame: cx.tree.frame[g.node],
+      ...cx.place(g.node, g.w),
     });
   }
   return out;

@@ -18,7 +18,6 @@ export function nativeLibraries(cx: FindingContext): Finding[] {
   for (const g of byLib.values()) {
     const share = cx.share(g.w);
     if (share < THRESHOLDS.native) continue;
-    const site = cx.site(g.node, g.w);
     // No node:path here: the offline page bundles this too.
     const name = g.data.slice(Math.max(g.data.lastIndexOf('/'), g.data.lastIndexOf('\\')) + 1);
     out.push({
@@ -28,9 +27,7 @@ export function nativeLibraries(cx: FindingContext): Finding[] {
       message: /\.node$/.test(g.data)
         ? l10n.t('The native addon {0} runs {1} of samples: check how often this code calls into it, or profile with perf to see inside it.', name, pct(share))
         : l10n.t('The shared library {0} runs {1} of samples: check how often this code calls into it, or profile with perf to see inside it.', name, pct(share)),
-      file: site?.file,
-      line: site?.line,
-      frame: cx.tree.frame[g.node],
+      ...cx.place(g.node, g.w),
     });
   }
   return out;

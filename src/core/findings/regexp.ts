@@ -38,7 +38,6 @@ export function regexpHeavy(cx: FindingContext): Finding[] {
     // The heaviest node that names its pattern.
     let pattern: string | undefined;
     for (const n of [...g.data].sort((a, b) => cx.total[b] - cx.total[a])) if ((pattern = patternBelow(cx, n))) break;
-    const site = cx.site(g.node, g.w);
     out.push({
       rule: 'regexp',
       severity: share >= THRESHOLDS.regexpWarning ? 'warning' : 'info',
@@ -46,9 +45,7 @@ export function regexpHeavy(cx: FindingContext): Finding[] {
       message: pattern
         ? l10n.t('The regular expression /{0}/ takes {1} of samples here: look for nested or overlapping quantifiers that backtrack, anchor it, or use string methods instead.', pattern, pct(share))
         : l10n.t('Regular expressions take {0} of samples here: look for nested or overlapping quantifiers that backtrack, anchor them, or use string methods instead.', pct(share)),
-      file: site?.file,
-      line: site?.line,
-      frame: cx.tree.frame[g.node],
+      ...cx.place(g.node, g.w),
     });
   }
   return out;
