@@ -66,14 +66,14 @@ export class FindingDiagnostics implements vscode.Disposable {
     }
     if (this.shown === loaded.id) return;
     const generation = ++this.generation;
-    const { findFindings } = await import('../../core/findings');
+    const { findingsOf } = await import('../findings');
     if (generation !== this.generation) return;
     this.shown = loaded.id;
     this.collection.clear();
     const byFile = new Map<string, { uri: vscode.Uri; list: vscode.Diagnostic[] }>();
     const texts = new Map<string, string[] | undefined>();
     let count = 0;
-    for (const f of findFindings(loaded.profile)) {
+    for (const f of findingsOf(loaded.profile)) {
       const uri = f.file && f.line ? fileUri(f.file) : undefined;
       if (!uri || !f.line) continue;
       const d = new vscode.Diagnostic(lineRange(uri, f.line - 1, texts), f.message, f.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { findFindings } from '../../core/findings';
+import { findingsOf } from '../findings';
 import { ViewerSession } from '../../core/viewer/session';
 import type { LoadedProfile, Services } from '../services';
 import { exportProfileFromViewer } from './export';
@@ -71,7 +71,7 @@ export class ProfilePanel implements vscode.Disposable {
   }
 
   private firstAnswer(): HostMessage[] {
-    this.session.findings ??= findFindings(this.session.profile);
+    this.session.findings ??= findingsOf(this.session.profile);
     const answer = this.session.opening(webviewStrings(), { state: this.state, hostMarks: this.marks });
     if (this.marks) this.marks.answered = Date.now();
     return answer;
