@@ -111,7 +111,8 @@ test('cpu-prof: tsx watch with a file edited mid-run: each incarnation profiled 
   mkdirSync(dir0, { recursive: true });
   const appFile = join(dir0, 'app.js');
   const source = (n: number) =>
-    `function hot${n}() { let s = 0; for (let i = 0; i < 1e6; i++) s += Math.sqrt(i); return s; }\nhot${n}();\nrequire('http').createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', function () { console.log('listening on http://localhost:' + this.address().port); });\n`;
+    // ~50 ms of work: a 1e6-step loop took a few ms, and the sampler (1 ms) once caught none of hot2 (CI on 0fd2249).
+    `function hot${n}() { let s = 0; for (let i = 0; i < 2e7; i++) s += Math.sqrt(i); return s; }\nhot${n}();\nrequire('http').createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', function () { console.log('listening on http://localhost:' + this.address().port); });\n`;
   writeFileSync(appFile, source(1));
   const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
   const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'profile', '--mode', 'cpu-prof', '--no-report', '--out', join(work, 'runs'), '--', tsx, 'watch', 'app.js'], { cwd: dir0 });
