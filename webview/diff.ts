@@ -5,7 +5,7 @@ import { FlameView } from './flame';
 import { orientationSelect, select } from './controls';
 import { clear, fmt, h } from './dom';
 import { fillCard, fullName, placeTooltip, type Row } from './details';
-import { buildNodes, findNode, frameCache, graft, pathOf, SMALL, type FNode, type Strings } from './tree';
+import { applyExpansion, buildNodes, frameCache, pathOf, SMALL, type FNode, type Strings } from './tree';
 
 type Init = Extract<HostMessage, { type: 'init'; kind: 'diff' }>;
 type Figures = { before: number; after: number };
@@ -240,11 +240,8 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
       if (n.frame === SMALL) thresholds.set(n, m.data.minWeight);
     });
     if (m.expand && root) {
-      const target = findNode(root, (n) => n.host === m.expand!.node && (m.expand!.small ? n.frame === SMALL : n.frame !== SMALL) && n.pruned);
-      if (!target) return;
-      graft(target, sub);
-      const z = flame.zoomed;
-      flame.setRoot(root, z && pathOf(z)[0] === root ? z : target);
+      const zoom = applyExpansion(root, m.expand, sub, flame.zoomed);
+      if (zoom) flame.setRoot(root, zoom);
       return;
     }
     root = sub;

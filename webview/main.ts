@@ -20,7 +20,7 @@ import { TreeTable } from './tables';
 import { renderSummary } from './summary';
 import { showDetails, showTooltip } from './details';
 import { clear, fmt, h } from './dom';
-import { buildNodes, findNode, frameCache, graft, pathOf, SMALL, type FNode, type Strings } from './tree';
+import { applyExpansion, buildNodes, findNode, frameCache, pathOf, SMALL, type FNode, type Strings } from './tree';
 import { mountTransforms, type TransformsUi } from './transformsUi';
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; getState(): PersistedState | undefined; setState(s: PersistedState): void };
@@ -349,15 +349,8 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
   const flame = flames[k];
   if (m.expand && roots[k]) {
     const root = roots[k]!;
-    const target = findNode(root, (n) => n.host === m.expand!.node && (m.expand!.small ? n.frame === SMALL : n.frame !== SMALL) && n.pruned);
-    if (!target) return;
-    // A merged entry's threshold came from its parent's tree; deeper merged entries carry their own.
-    graft(target, sub);
-    // Keep the user's zoom (they may have moved on while the detail was coming); if it was inside the
-    // replaced part, the target itself is the closest node left.
-    const z = flame.zoomed;
-    const attached = !!z && pathOf(z).every((n, i, all) => (i === 0 ? n === root : !!all[i - 1].children?.includes(n)));
-    const zoom = z && attached ? z : target;
+    const zoom = applyExpansion(root, m.expand, sub, flame.zoomed);
+    if (!zoom) return;
     flame.setRoot(root, zoom);
     tables[k].refresh();
     return;

@@ -68,9 +68,38 @@ export function buildNodes(data: CompactTree, s: Strings, depth0 = 0, up?: FNode
 
 /** Replaces what `target` stood for with the detailed subtree the host sent for it. */
 export function graft(target: FNode, sub: FNode): void {
+  // The replaced children lose their parent, so a zoom kept on one of them is seen to be detached.
+  for (const c of target.children ?? []) c.up = undefined;
   target.children = sub.children;
   for (const c of target.children ?? []) reparent(c, target);
   target.pruned = false;
+}
+
+/** Whether `n` still hangs under `root`: each step of its path is among its parent's children. */
+export function attached(root: FNode, n: FNode): boolean {
+  const path = pathOf(n);
+  return path[0] === root && path.every((x, i) => i === 0 || !!path[i - 1].children?.includes(x));
+}
+
+/** What the host said a detail answer expands: a node, or the merged small frames under it. */
+export interface ExpandTarget {
+  node: number;
+  small: boolean;
+}
+
+/**
+ * The one expand step of the main viewer and the comparison: grafts the host's detail for `expand` into
+ * `root` and returns the node to stay zoomed on. The user may have zoomed on while the detail was coming:
+ * a zoom outside the replaced part stays; one inside it moves to the same call-tree node in the detail;
+ * else the expanded node itself. Undefined when the target is gone.
+ */
+export function applyExpansion(root: FNode, expand: ExpandTarget, sub: FNode, zoomed: FNode | undefined): FNode | undefined {
+  const target = findNode(root, (n) => n.host === expand.node && (expand.small ? n.frame === SMALL : n.frame !== SMALL) && n.pruned);
+  if (!target) return undefined;
+  graft(target, sub);
+  if (!zoomed || attached(root, zoomed)) return zoomed ?? target;
+  const small = zoomed.frame === SMALL;
+  return findNode(target, (n) => n.host === zoomed.host && (n.frame === SMALL) === small) ?? target;
 }
 
 function reparent(n: FNode, up: FNode): void {
