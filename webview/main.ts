@@ -1,7 +1,5 @@
 // Browser side of the flame graph viewer. It draws what the host sends and never reads profile files.
 import { mark, pageStart, setHostMarks, startupMarks } from './marks';
-// Before anything asks for the VS Code API: the offline HTML export supplies its own.
-import './offline';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';

@@ -8,15 +8,15 @@ import { embedProfile, scriptSafeJson } from '../viewer/embed';
 import { webviewStrings } from '../viewer/strings';
 
 /**
- * The folder with the built viewer (webview.js, webview.css, codicon.*). The CLI and the extension run
+ * The folder with the built viewer (webview-offline.js, webview.css, codicon.*). The CLI and the extension run
  * from dist/ themselves; tests run from out/test/…, so look upwards for a dist/ that has the viewer.
  */
 export function findViewerAssets(from: string = __dirname): string {
   for (let dir = from, i = 0; i < 6; i++, dir = dirname(dir)) {
-    if (basename(dir) === 'dist' && existsSync(join(dir, 'webview.js'))) return dir;
-    if (existsSync(join(dir, 'dist', 'webview.js'))) return join(dir, 'dist');
+    if (basename(dir) === 'dist' && existsSync(join(dir, 'webview-offline.js'))) return dir;
+    if (existsSync(join(dir, 'dist', 'webview-offline.js'))) return join(dir, 'dist');
   }
-  throw new Error(l10n.t('the viewer bundle (dist/webview.js) was not found next to {0}: build it first (npm run build)', from));
+  throw new Error(l10n.t('the viewer bundle (dist/webview-offline.js) was not found next to {0}: build it first (npm run build)', from));
 }
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -43,7 +43,7 @@ html,body{background:var(--vscode-editor-background)}`;
 export interface HtmlOptions {
   /** Name shown in the title and the summary. */
   source?: string;
-  /** Folder of webview.js and its CSS (default: found from this bundle's location). */
+  /** Folder of webview-offline.js and its CSS (default: found from this bundle's location). */
   assets?: string;
 }
 
@@ -56,7 +56,7 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
   const read = (f: string) => readFileSync(join(dir, f), 'utf8');
   const label = basename(opts.source ?? profile.meta.source ?? 'profile');
   // The script sits in the page as text: make sure nothing in it can close or comment out its element.
-  const script = read('webview.js').replace(/\r\n?/g, '\n').replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  const script = read('webview-offline.js').replace(/\r\n?/g, '\n').replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
   const viewerCss = readFileSync(join(dir, '..', 'media', 'viewer.css'), 'utf8');
   const style = `${LIGHT_THEME}\n${read('webview.css')}\n${viewerCss}`.replace(/\r\n?/g, '\n').replace(/<\/(style)/gi, '<\\/$1');
   const font = readFileSync(join(dir, 'codicon.ttf')).toString('base64');
