@@ -34,7 +34,8 @@ export class LineTail {
 /** autocannon's "1k requests in 10.05s, 2.3 MB read" (also "100 requests in 5s"). */
 export function parseRequestCount(lines: string[]): number | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
-    const m = /([\d.]+)(k|m)?\s+requests in\s+[\d.]+\s*s/i.exec(lines[i]);
+    // autocannon's summary line is short; on a long run of digits the pattern would backtrack for seconds.
+    const m = /([\d.]+)(k|m)?\s+requests in\s+[\d.]+\s*s/i.exec(lines[i].slice(0, 512));
     if (m) return Math.round(Number(m[1]) * (m[2]?.toLowerCase() === 'k' ? 1e3 : m[2] ? 1e6 : 1));
   }
   return undefined;

@@ -7,6 +7,9 @@ const PORT_PATTERNS: RegExp[] = [
   /\b(?:listening|running|started|ready|serving)\b[^\n]*?\bon\b[^\n]*?:(\d{2,5})\b/i,
 ];
 
+/** How much of each output line is searched for a port. */
+const ANNOUNCEMENT_CHARS = 512;
+
 /** A line that reports a failure with an address in it (`listen EADDRINUSE … :3000`, `connect ECONNREFUSED …:5432`). */
 const ERROR_LINE = /\bE[A-Z]{4,}\b|\bin use\b/;
 /** What follows such a line in node's report of an error: stack frames, the error's properties (`port: 3000`), braces. */
@@ -19,7 +22,9 @@ const ERROR_DETAIL = /^\s+at\s|^\s+[\w$]+: |^\s*[{}]\s*$|^\s*\^?\s*$|^Emitted 'e
  */
 export function findPortInText(text: string): number | undefined {
   let inError = false;
-  for (const line of text.split(/\r?\n/)) {
+  for (const whole of text.split(/\r?\n/)) {
+    // An announcement is short; the patterns backtrack over long runs of spaces, and the app writes the text.
+    const line = whole.slice(0, ANNOUNCEMENT_CHARS);
     if (ERROR_LINE.test(line)) {
       inError = true;
       continue;

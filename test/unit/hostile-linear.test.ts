@@ -12,6 +12,8 @@ import { DEPTH_WINDOW, SMALL_FRAMES } from '../../src/core/model/prune';
 import { ViewerSession } from '../../src/core/viewer/session';
 import type { HostMessage } from '../../src/core/viewer/protocol';
 import { ImportWorker } from '../../src/core/workerClient';
+import { findPortInText } from '../../src/launch/ports';
+import { parseRequestCount } from '../../src/launch/lines';
 
 // Issue 18: input shapes that took quadratic time (or never ended). Each test makes the hostile input
 // and an ordinary profile of the same size, times both in this run, and asks the hostile one to take at
@@ -273,3 +275,15 @@ test('a warning quoting a 100 000-character library path stays one short line (f
 async function importWithin(text: string) {
   return importOnce(write(text));
 }
+
+test('app and load output: a 100 000-character line of digits or spaces is searched for a port and a request count at once', () => {
+  const lines = ['1'.repeat(100_000) + ' x', 'port' + ' '.repeat(100_000) + 'x', 'listening ' + 'on '.repeat(30_000), 'Server listening on http://localhost:4123/'];
+  const t0 = performance.now();
+  const port = findPortInText(lines.join('\n'));
+  const count = parseRequestCount([...lines, '12k requests in 10.02s, 2.1 MB read', '9'.repeat(100_000)]);
+  const ms = performance.now() - t0;
+  assert.equal(port, 4123, 'the announcement after the long lines is still found');
+  assert.equal(count, 12_000);
+  // Before: 9.7 s for the digits in parseRequestCount, 4.2 s for the spaces in findPortInText.
+  assert.ok(ms < 200, `${ms.toFixed(0)} ms`);
+});
