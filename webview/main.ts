@@ -22,6 +22,7 @@ import { showDetails, showTooltip } from './details';
 import { clear, fmt, h } from './dom';
 import { buildNodes, findNode, frameCache, graft, pathOf, SMALL, type FNode, type Strings } from './tree';
 import { mountTransforms, type TransformsUi } from './transformsUi';
+import { processPicker, type ProcessPicker } from './processes';
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; getState(): PersistedState | undefined; setState(s: PersistedState): void };
 mark('modules');
@@ -43,6 +44,7 @@ let diffHandler: ((m: HostMessage) => void) | undefined;
 /** The offline HTML export has no host to save files or open sources. */
 let offline = false;
 let transformsUi: TransformsUi | undefined;
+let processesUi: ProcessPicker | undefined;
 
 const save = (patch: Partial<PersistedState>) => {
   state = { ...state, ...patch };
@@ -211,6 +213,13 @@ function buildUi(): void {
   );
   tabs.addEventListener('vsc-tabs-select', () => save({ tab: String(tabs.selectedIndex) }));
   app.append(tabs);
+  // Each choice is a new generation of trees, as a new transform stack is.
+  processesUi = info && processPicker(info, s, (threads) => {
+    generation++;
+    save({ threads: threads ?? undefined });
+    post({ type: 'threads', threads });
+  });
+  if (processesUi) tabs.before(processesUi.el);
   ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };
   if (state.tab) tabs.selectedIndex = Number(state.tab);
 
@@ -434,6 +443,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
     case 'transforms':
       info = m.info;
       if (ui) renderSummary(ui.summary, info, s, palette);
+      processesUi?.update(info);
       transformsUi?.onHost(m);
       break;
     case 'sandwich':

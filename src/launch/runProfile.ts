@@ -34,7 +34,7 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
   if (!files.length) throw new Error(`no profile in ${runDir}`);
   const processes = info.processes ?? [];
   const byPid = new Map(processes.map((p) => [p.pid, p]));
-  const meta = (pid: number): ProcessMeta => ({ pid, ppid: byPid.get(pid)?.ppid ?? null, command: byPid.get(pid) ? shortCommand(byPid.get(pid)) : '' });
+  const meta = (pid: number): ProcessMeta => ({ pid, ppid: byPid.get(pid)?.ppid ?? null, command: byPid.get(pid) ? shortCommand(byPid.get(pid)) : '', startedAt: byPid.get(pid)?.startedAt });
   let profile: Profile;
   if (mode === 'perf' || files.every((f) => profilePid(basename(f)) === undefined)) {
     // perf.data holds every process already, each thread with its pid.
