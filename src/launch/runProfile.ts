@@ -43,11 +43,13 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
     if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
   } else {
     const parts: MergePart[] = [];
-    for (const f of files) {
+    const chosen = files.filter((f) => opts.pid === undefined || profilePid(basename(f)) === opts.pid);
+    for (const [i, f] of chosen.entries()) {
       const pid = profilePid(basename(f));
-      if (opts.pid !== undefined && pid !== opts.pid) continue;
       const tid = /\.(\d+)\.\d+\.cpuprofile$/.exec(f)?.[1];
-      const p = await loadProfile(f, opts);
+      // Progress over the whole run: each file its share of it.
+      const onProgress = opts.onProgress && ((x: number) => opts.onProgress!((i + x) / chosen.length));
+      const p = await loadProfile(f, { ...opts, onProgress });
       const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${meta(pid).command}`.trim();
       parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid) });
     }
