@@ -25,6 +25,7 @@ function run(): Profile {
     { pid: 20, fn: 'cli', w: 5 },
     { pid: 30, fn: 'server', w: 25 },
     { pid: 40, fn: 'worker', w: 60 },
+    { pid: 50, fn: 'other', w: 1 },
     { pid: 35, fn: 'server2', w: 0 },
   ].filter((p) => p.w > 0);
   const p = mergeProfiles(
@@ -33,6 +34,8 @@ function run(): Profile {
   );
   p.meta.processes = [
     { pid: 10, ppid: 1, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z' },
+    // Started by npm through sh (no Node process, not recorded): top level, after npm.
+    { pid: 50, ppid: 49, command: 'other-cli', startedAt: '2026-01-01T00:00:00.500Z' },
     { pid: 20, ppid: 10, command: 'pt-serve', startedAt: '2026-01-01T00:00:01.000Z' },
     { pid: 30, ppid: 20, command: 'server.js', startedAt: '2026-01-01T00:00:02.000Z' },
     { pid: 35, ppid: 20, command: 'server.js', startedAt: '2026-01-01T00:00:09.000Z' },
@@ -41,7 +44,7 @@ function run(): Profile {
   return p;
 }
 
-test('processRows: the process tree indented by parent pid, the newest sibling first, shares of every sample', () => {
+test('processRows: the process tree indented by parent pid, the newest child first, top-level processes in start order', () => {
   const rows = processRows(run());
   assert.deepEqual(
     rows.map((r) => [r.depth, r.pid, r.label, r.samples, r.threads.length]),
@@ -52,6 +55,7 @@ test('processRows: the process tree indented by parent pid, the newest sibling f
       [2, 35, 'server.js', 0, 0],
       [2, 30, 'server.js', 25, 1],
       [3, 40, 'worker.js', 60, 1],
+      [0, 50, 'other-cli', 1, 1],
     ],
   );
   assert.deepEqual(processRows(one('alone', 5)), [], 'one process, one thread: no picker');
@@ -66,7 +70,7 @@ test('selectThreads: one process alone is the whole tree (its level folded away)
   assert.deepEqual(worker.threads.map((t) => t.pid), [40]);
   assert.equal(worker.lineHits.get('/app/shared.js')?.get(2)?.self, 60, 'the shared file heats by the worker alone');
   assert.ok(!worker.lineHits.has('/app/server.js'), 'no heat from the processes left out');
-  assert.equal(p.lineHits.get('/app/shared.js')?.get(2)?.self, 100, 'the whole profile is untouched');
+  assert.equal(p.lineHits.get('/app/shared.js')?.get(2)?.self, 101, 'the whole profile is untouched');
 
   const two = selectThreads(p, ['pid 30 server', 'pid 40 worker']);
   assert.equal(two.tree.weight, 85);
@@ -78,13 +82,13 @@ test('selectThreads: one process alone is the whole tree (its level folded away)
 test('the viewer session: a choice of threads is answered with the facts of what is shown and new trees; rows stay whole', () => {
   const s = new ViewerSession(run(), 'run', '/run');
   const first = s.info();
-  assert.equal(first.processes?.length, 5);
+  assert.equal(first.processes?.length, 6);
   assert.equal(first.shownThreads, null);
   const ms: HostMessage[] = s.setThreads(['pid 40 worker']);
   const t = ms.find((m): m is Extract<HostMessage, { type: 'transforms' }> => m.type === 'transforms');
   assert.ok(t);
   assert.equal(t.info.totalWeight, 60);
-  assert.equal(t.info.allWeight, 100);
+  assert.equal(t.info.allWeight, 101);
   assert.deepEqual(t.info.shownThreads, ['pid 40 worker']);
   assert.equal(t.info.processes?.find((r) => r.pid === 30)?.samples, 25, 'shares of the whole run, whatever is chosen');
   const tree = ms.find((m): m is Extract<HostMessage, { type: 'tree' }> => m.type === 'tree');
@@ -92,7 +96,7 @@ test('the viewer session: a choice of threads is answered with the facts of what
   assert.equal(tree?.data.total[0], 60);
   assert.ok(s.narrowed);
   s.setThreads(undefined);
-  assert.equal(s.shownProfile().tree.weight, 100);
+  assert.equal(s.shownProfile().tree.weight, 101);
   assert.ok(!s.narrowed);
   // A reloaded page's saved choice of threads this profile does not have: all.
   assert.ok(!new ViewerSession(run(), 'run', '/run', undefined, undefined, ['pid 99 gone']).narrowed);

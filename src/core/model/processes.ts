@@ -23,8 +23,8 @@ export interface ProcessRow {
 const LEVEL = 'thread ';
 
 /**
- * The picker's rows: processes nested under their parent by pid, siblings latest first (a watch mode's newest
- * incarnation on top), each process's threads under it when it has several. Empty when the profile has one
+ * The picker's rows: processes nested under their parent by pid, children latest first (a watch mode's newest
+ * incarnation on top), top-level processes in start order, each process's threads under it when it has several. Empty when the profile has one
  * thread: there is nothing to choose.
  */
 export function processRows(profile: Profile): ProcessRow[] {
@@ -60,9 +60,12 @@ export function processRows(profile: Profile): ProcessRow[] {
     if (threads.length > 1) for (const t of threads) rows.push({ depth: depth + 1, pid: p.pid, tid: t.tid, label: t.name, samples: t.samples, threads: [t.name], thread: true });
     for (const c of (kids.get(p.pid) ?? []).sort(latestFirst)) walk(c, depth + 1);
   };
-  for (const p of (kids.get(null) ?? []).sort(latestFirst)) walk(p, 0);
+  // Top-level processes in the order they started: the command's own first, then those whose parent was no
+  // Node process (a CLI that npm ran through sh); under a parent, the newest child first.
+  const earliestFirst = (a: ProcessMeta, b: ProcessMeta) => latestFirst(b, a);
+  for (const p of (kids.get(null) ?? []).sort(earliestFirst)) walk(p, 0);
   // A parent loop (pid reuse) leaves processes no root reaches: shown at the top level.
-  for (const p of [...known.values()].sort(latestFirst)) walk(p, 0);
+  for (const p of [...known.values()].sort(earliestFirst)) walk(p, 0);
   for (const t of loose) rows.push({ depth: 0, tid: t.tid, label: t.name, samples: t.samples, threads: [t.name] });
   return rows;
 }
