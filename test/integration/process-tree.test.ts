@@ -12,7 +12,7 @@ import { repoRoot } from '../helpers/paths';
 import { runCli, runDirOf, runJson } from '../helpers/cli';
 import type { RunProcess } from '../../src/launch/runFolder';
 import { loadRunProfile } from '../../src/launch/runProfile';
-import { loadProfileInWorker } from '../../src/core/workerClient';
+import { ImportCancelled, loadProfileInWorker } from '../../src/core/workerClient';
 import { processRows, selectThreads } from '../../src/core/model/processes';
 import type { Profile } from '../../src/core/model';
 
@@ -116,6 +116,10 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
     assert.deepEqual([...(viaWorker.threadLineHits?.keys() ?? [])], [...(direct.threadLineHits?.keys() ?? [])]);
     assert.ok(progress.every((f, i) => i === 0 || f >= progress[i - 1]), `progress only grows: ${progress.join(' ')}`);
     if (mode !== 'perf') assert.ok(progress.length > 1, `progress reported across the run's files: ${progress.join(' ')}`);
+    const ac = new AbortController();
+    const cancelled = loadProfileInWorker(join(repoRoot, 'dist', 'worker.js'), dir, { signal: ac.signal });
+    ac.abort();
+    await assert.rejects(cancelled, ImportCancelled, 'Cancel ends the read of a run folder');
     const alone = onlyProcess(viaWorker, worker.pid);
     assert.equal(hottest(alone)[0], 'countPrimes', hottest(alone).slice(0, 5).join(', '));
     assert.ok(alone.tree.weight < viaWorker.tree.weight);
@@ -187,6 +191,15 @@ test('cpu-prof: tsx watch with a file edited mid-run: each incarnation profiled 
   for (const p of incarnations) assert.ok(p.profiles.length === 1 && p.profiles[0].includes(`.${p.pid}.`), `profile of incarnation ${p.pid}: ${p.profiles.join(', ')}`);
   const names = report(dir, ['--top', '500']).functions.map((f) => f.name);
   assert.ok(names.includes('hot1') && names.includes('hot2'), `both incarnations' code: ${names.join(', ')}`);
+  // The picker: the incarnations side by side under tsx watch, the newest first, each selectable with its own code.
+  const run = await loadRunProfile(dir);
+  const rows = processRows(run);
+  const byStart = [...incarnations].sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  const at = byStart.map((p) => rows.findIndex((r) => r.pid === p.pid));
+  assert.ok(at[1] >= 0 && at[1] < at[0], `newest incarnation listed first: ${JSON.stringify(rows.map((r) => [r.pid, r.depth, r.label]))}`);
+  assert.equal(rows[at[0]].depth, rows[at[1]].depth);
+  assert.ok(hottest(onlyProcess(run, byStart[0].pid)).includes('hot1') && !hottest(onlyProcess(run, byStart[0].pid)).includes('hot2'), 'the first incarnation alone runs hot1');
+  assert.ok(hottest(onlyProcess(run, byStart[1].pid)).includes('hot2'), 'the second alone runs hot2');
   assert.equal(alive(procs), '');
 });
 
