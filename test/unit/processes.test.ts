@@ -61,6 +61,28 @@ test('processRows: the process tree indented by parent pid, the newest child fir
   assert.deepEqual(processRows(one('alone', 5)), [], 'one process, one thread: no picker');
 });
 
+test('processRows: a process of several threads (perf, worker threads) gets a row per thread under its own', () => {
+  const b = new ProfileBuilder('perf', { durationMs: 100 });
+  const f = b.frame({ name: 'work', file: '/app/a.js', line: 1, column: 1, category: 'app' });
+  b.sample([f], 30, 0, 'node 10/10');
+  b.threadInfo('node 10/10', { pid: 10, tid: 10 });
+  b.sample([f], 10, 0, 'node 10/12');
+  b.threadInfo('node 10/12', { pid: 10, tid: 12 });
+  const p = b.build();
+  const rows = processRows(p);
+  assert.deepEqual(
+    rows.map((r) => [r.depth, r.label, r.samples, r.threads, !!r.thread]),
+    [
+      [0, 'node 10/10', 40, ['node 10/10', 'node 10/12'], false],
+      [1, 'node 10/10', 30, ['node 10/10'], true],
+      [1, 'node 10/12', 10, ['node 10/12'], true],
+    ],
+  );
+  const one = selectThreads(p, ['node 10/12']);
+  assert.equal(one.tree.weight, 10);
+  assert.equal(one.frames[one.tree.frame[one.tree.children(0)[0]]].name, 'work', 'one thread: no thread level');
+});
+
 test('selectThreads: one process alone is the whole tree (its level folded away), with its own line heat', () => {
   const p = run();
   const worker = selectThreads(p, ['pid 40 worker']);

@@ -56,7 +56,7 @@ export function processRows(profile: Profile): ProcessRow[] {
     seen.add(p.pid);
     const threads = (byPid.get(p.pid) ?? []).sort((a, b) => (a.tid ?? -1) - (b.tid ?? -1));
     const samples = threads.reduce((s, t) => s + t.samples, 0);
-    rows.push({ depth, pid: p.pid, label: p.command || (threads.length === 1 ? threads[0].name : ''), samples, threads: threads.map((t) => t.name), startedAt: p.startedAt });
+    rows.push({ depth, pid: p.pid, label: p.command || (threads[0]?.name ?? ''), samples, threads: threads.map((t) => t.name), startedAt: p.startedAt });
     if (threads.length > 1) for (const t of threads) rows.push({ depth: depth + 1, pid: p.pid, tid: t.tid, label: t.name, samples: t.samples, threads: [t.name], thread: true });
     for (const c of (kids.get(p.pid) ?? []).sort(latestFirst)) walk(c, depth + 1);
   };
