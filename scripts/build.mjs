@@ -76,7 +76,7 @@ async function buildExtension() {
 
 const builds = [
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
-  { ...node, entryPoints: { worker: 'src/core/worker.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { worker: 'src/launch/importWorker.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { 'preload-stop': 'src/launch/preloadStop.ts' }, outdir: 'dist' },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: { webview: 'webview/main.ts', 'webview-offline': 'webview/offlinePage.ts' }, outdir: 'dist', loader: { '.css': 'css' } },
 ];

@@ -20,6 +20,7 @@ import { showDetails, showTooltip } from './details';
 import { clear, fmt, h } from './dom';
 import { applyExpansion, buildNodes, findNode, frameCache, pathOf, SMALL, type FNode, type Strings } from './tree';
 import { mountTransforms, type TransformsUi } from './transformsUi';
+import { processPicker, type ProcessPicker } from './processes';
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; getState(): PersistedState | undefined; setState(s: PersistedState): void };
 mark('modules');
@@ -41,6 +42,7 @@ let diffHandler: ((m: HostMessage) => void) | undefined;
 /** The offline HTML export has no host to save files or open sources. */
 let offline = false;
 let transformsUi: TransformsUi | undefined;
+let processesUi: ProcessPicker | undefined;
 
 const save = (patch: Partial<PersistedState>) => {
   state = { ...state, ...patch };
@@ -209,6 +211,13 @@ function buildUi(): void {
   );
   tabs.addEventListener('vsc-tabs-select', () => save({ tab: String(tabs.selectedIndex) }));
   app.append(tabs);
+  // Each choice is a new generation of trees, as a new transform stack is.
+  processesUi = info && processPicker(info, s, (threads) => {
+    generation++;
+    save({ threads: threads ?? undefined });
+    post({ type: 'threads', threads });
+  });
+  if (processesUi) tabs.before(processesUi.el);
   ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };
   if (state.tab) tabs.selectedIndex = Number(state.tab);
 
@@ -425,6 +434,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
     case 'transforms':
       info = m.info;
       if (ui) renderSummary(ui.summary, info, s, palette);
+      processesUi?.update(info);
       transformsUi?.onHost(m);
       break;
     case 'sandwich':

@@ -33,6 +33,9 @@ function localHost(data: EmbeddedProfile): Api {
       case 'transforms':
         session.setTransforms(m.transforms).forEach(send);
         return;
+      case 'threads':
+        session.setThreads(m.threads ?? undefined).forEach(send);
+        return;
       case 'sandwich':
         send(session.sandwich(m.fn));
         return;

@@ -1,17 +1,19 @@
-// Worker-thread entry (dist/worker.js): runs imports off the extension host thread so a big file
-// neither freezes the editor nor keeps it from cancelling. Serves any number of `load` requests.
+// The import worker's loop (its entry, dist/worker.js, is src/launch/importWorker.ts, which adds run
+// folders): runs imports off the extension host thread so a big file neither freezes the editor nor keeps
+// it from cancelling. Serves any number of `load` requests.
 import { parentPort, workerData } from 'node:worker_threads';
 import * as l10n from '@vscode/l10n';
-import { loadProfile } from './importers';
-import { ProfileError } from './model';
+import { loadProfile, type ImportOptions } from './importers';
+import { ProfileError, type Profile } from './model';
 import { packProfile } from './model/transfer';
 import type { WorkerReply, WorkerRequest } from './workerProtocol';
 
-const bundle = (workerData as { l10nBundle?: Record<string, string> } | undefined)?.l10nBundle;
-if (bundle) l10n.config({ contents: bundle });
-
-const port = parentPort;
-if (port) {
+/** Answers the host's requests on this worker thread, reading each path with `load` (a profile file by default). */
+export function serveImports(load: (path: string, opts: ImportOptions) => Promise<Profile> = loadProfile): void {
+  const bundle = (workerData as { l10nBundle?: Record<string, string> } | undefined)?.l10nBundle;
+  if (bundle) l10n.config({ contents: bundle });
+  const port = parentPort;
+  if (!port) return;
   const post = (m: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
   port.on('message', (req: WorkerRequest) => {
     if (req.type !== 'load') return;
@@ -25,7 +27,7 @@ if (port) {
     };
     const t0 = performance.now();
     const heartbeat = setInterval(() => post({ type: 'alive', id: req.id }), 1000);
-    loadProfile(req.path, { ...req.options, onProgress })
+    load(req.path, { ...req.options, onProgress })
       .finally(() => clearInterval(heartbeat))
       .then(
       (profile) => {

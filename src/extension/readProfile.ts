@@ -6,7 +6,6 @@ import { applySourceMaps } from '../core/sourcemaps';
 import { loadInWorker } from './bigImport';
 import { isLargeProfile } from './largeProfile';
 import { workspacePathMapper } from './pathMapper';
-import { isRunFolder, loadRunProfile } from '../launch/runProfile';
 
 /** Default of `nodeFlame.importTimeoutSeconds`. */
 const IMPORT_TIMEOUT_SECONDS = 60;
@@ -18,8 +17,7 @@ const IMPORT_TIMEOUT_SECONDS = 60;
  * waits on tools (nm for hundreds of libraries) goes on. In an untrusted workspace no outside tool (nm, perf) runs.
  */
 export async function readProfile(path: string, sampleType?: string): Promise<Profile> {
-  // A run folder of a command: every process's profile, merged.
-  if (isRunFolder(path)) return loadRunProfile(path);
+  // A run folder of a command (every process's profile, merged) is read in the worker too.
   const seconds = vscode.workspace.getConfiguration('nodeFlame').get<number>('importTimeoutSeconds', IMPORT_TIMEOUT_SECONDS);
   const profile = await loadInWorker(path, {
     notify: await isLargeProfile(path),

@@ -2,7 +2,8 @@ import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadProfile } from '../core/importers';
 import type { ImportOptions } from '../core/importers';
-import { mergeProfiles, ProfileBuilder, type MergePart, type ProcessMeta, type Profile } from '../core/model';
+import * as l10n from '@vscode/l10n';
+import { mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../core/model';
 import { isLaunchMode } from './modes';
 import { findRawProfiles, readRunJsonSync, type RunProcess } from './runFolder';
 import { mapsFileName, profilePid } from './processRecords';
@@ -31,10 +32,11 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
   const info = readRunJsonSync(runDir) ?? {};
   const mode = isLaunchMode(info.mode) ? info.mode : undefined;
   const files = info.profiles?.length ? info.profiles.map((p) => join(runDir, p)) : mode ? findRawProfiles(runDir, mode) : [];
-  if (!files.length) throw new Error(`no profile in ${runDir}`);
+  // A ProfileError, so the import worker passes it on as the reader's own words (not as a crash).
+  if (!files.length) throw new ProfileError(l10n.t('The run folder {0} holds no profile: the run may have ended before any process wrote one.', runDir), runDir);
   const processes = info.processes ?? [];
   const byPid = new Map(processes.map((p) => [p.pid, p]));
-  const meta = (pid: number): ProcessMeta => ({ pid, ppid: byPid.get(pid)?.ppid ?? null, command: byPid.get(pid) ? shortCommand(byPid.get(pid)) : '' });
+  const meta = (pid: number): ProcessMeta => ({ pid, ppid: byPid.get(pid)?.ppid ?? null, command: byPid.get(pid) ? shortCommand(byPid.get(pid)) : '', startedAt: byPid.get(pid)?.startedAt });
   let profile: Profile;
   if (mode === 'perf' || files.every((f) => profilePid(basename(f)) === undefined)) {
     // perf.data holds every process already, each thread with its pid.
@@ -43,15 +45,17 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
     if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
   } else {
     const parts: MergePart[] = [];
-    for (const f of files) {
+    const chosen = files.filter((f) => opts.pid === undefined || profilePid(basename(f)) === opts.pid);
+    for (const [i, f] of chosen.entries()) {
       const pid = profilePid(basename(f));
-      if (opts.pid !== undefined && pid !== opts.pid) continue;
       const tid = /\.(\d+)\.\d+\.cpuprofile$/.exec(f)?.[1];
-      const p = await loadProfile(f, opts);
+      // Progress over the whole run: each file its share of it.
+      const onProgress = opts.onProgress && ((x: number) => opts.onProgress!((i + x) / chosen.length));
+      const p = await loadProfile(f, { ...opts, onProgress });
       const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${meta(pid).command}`.trim();
       parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid) });
     }
-    if (!parts.length) throw new Error(`no profile of process ${opts.pid} in ${runDir}`);
+    if (!parts.length) throw new ProfileError(l10n.t('The run folder {0} holds no profile of process {1}.', runDir, String(opts.pid)), runDir);
     profile = parts.length === 1 ? parts[0].profile : mergeProfiles(parts, { ...parts[0].profile.meta, durationMs: Math.max(...parts.map((p) => p.profile.meta.durationMs ?? 0)) });
     for (const part of parts) if (parts.length === 1 && part.pid !== undefined) profile.threads = profile.threads.map((t) => ({ ...t, pid: part.pid }));
   }

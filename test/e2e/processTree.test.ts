@@ -1,15 +1,40 @@
 // "Profile Node App" on a workspace with no nodeFlame.program: the pick offers the package.json `start`
 // script (npm start → a CLI from node_modules/.bin → an HTTP server → a worker process), runs it with a
-// load command, and the flame graph shows the worker's function; no process of the run is left.
+// load command, and the flame graph shows the worker's function; the process picker lists the process tree
+// with shares, and choosing only the worker narrows the graph to it; no process of the run is left.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startVSCode, repoRoot } from './helpers';
+import type { Frame } from 'playwright-core';
+import { eventually, startVSCode, repoRoot } from './helpers';
 
 const PROFILE = 'Node Flame: Profile Node App';
+
+/** The top-down chart: the widest countPrimes box against the widest box (the root), and the process levels drawn. */
+function hotShare(frame: Frame): Promise<{ ratio: number; levels: number }> {
+  return frame.$$eval('[data-tree="top"] g.frame', (gs) => {
+    const width = (g: Element) => g.querySelector('rect')?.getBoundingClientRect().width ?? 0;
+    const root = Math.max(...gs.map(width));
+    const hot = Math.max(0, ...gs.filter((g) => /countPrimes/.test(g.getAttribute('name') ?? '')).map(width));
+    return { ratio: root > 0 ? hot / root : 0, levels: gs.filter((g) => /^thread pid /.test(g.getAttribute('name') ?? '') && width(g) > 0).length };
+  });
+}
+
+/** The picker's rows and its heading's state. */
+function picker(frame: Frame) {
+  return frame.evaluate(() => {
+    const state = document.querySelector('.proc-state');
+    return {
+      shown: state?.getAttribute('data-shown') ?? '',
+      share: Number(state?.getAttribute('data-share')),
+      text: state?.textContent ?? '',
+      rows: [...document.querySelectorAll<HTMLElement>('.proc-row')].map((r) => ({ pid: Number(r.dataset.pid), share: Number(r.dataset.share), indent: parseFloat(r.style.paddingLeft) || 0, shown: r.dataset.shown === 'true', text: r.textContent ?? '' })),
+    };
+  });
+}
 
 test('Profile Node App: the package.json start script of a process tree, every process profiled, the worker\'s function drawn', { timeout: 600_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-tree-'));
@@ -46,6 +71,55 @@ test('Profile Node App: the package.json start script of a process tree, every p
     const names = await frame.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? ''));
     assert.ok(names.some((n) => /countPrimes/.test(n)), `the worker's countPrimes is drawn: ${names.slice(0, 30).join(' | ')}`);
     await vs.screenshot('process-tree');
+
+    // The picker: the process tree (indented by parent pid) with each one's share of the samples, all shown.
+    const procs = info.processes ?? [];
+    const worker = procs.find((p) => p.command.some((w) => w.endsWith('worker.js')));
+    const server = procs.find((p) => p.command.some((w) => w.endsWith('server.js')));
+    assert.ok(worker && server, JSON.stringify(procs.map((p) => p.command.slice(-1))));
+    await frame.click('details.processes > summary');
+    const all = await eventually(
+      () => picker(frame),
+      (p) => {
+        assert.ok(p.rows.filter((r) => r.share > 0).length >= 3, `≥ 3 processes with samples: ${JSON.stringify(p.rows)}`);
+        assert.ok(p.rows.every((r) => r.shown), 'all shown at first');
+        assert.equal(p.share, 1);
+      },
+    );
+    const w = all.rows.find((r) => r.pid === worker.pid);
+    const sv = all.rows.find((r) => r.pid === server.pid);
+    assert.ok(w && sv, JSON.stringify(all.rows));
+    assert.ok(w.indent > sv.indent, `the worker under the server that forked it: ${JSON.stringify(all.rows)}`);
+    assert.ok(w.share > 0 && w.share < 1, `the worker's share: ${w.share}`);
+    assert.ok(Math.abs(all.rows.filter((r) => r.share > 0).reduce((a, r) => a + r.share, 0) - 1) < 1e-6, 'the shares add up to all samples');
+    const before = await hotShare(frame);
+    assert.ok(before.levels >= 2, `a level per process while all are shown: ${JSON.stringify(before)}`);
+
+    // Only the worker: its tree alone (no process levels) is the root, the figures the worker's.
+    await frame.click(`.proc-row[data-pid="${worker.pid}"] .proc-only`);
+    const one = await eventually(
+      () => picker(frame),
+      (p) => {
+        assert.equal(p.shown, '1', p.text);
+        assert.ok(Math.abs(p.share - w.share) < 1e-9, `${p.share} vs ${w.share}`);
+        assert.deepEqual(p.rows.filter((r) => r.shown).map((r) => r.pid), [worker.pid]);
+      },
+    );
+    assert.notEqual(one.text, all.text, 'the heading says what is shown');
+    const after = await eventually(
+      () => hotShare(frame),
+      (h) => {
+        assert.equal(h.levels, 0, `no process level left: ${JSON.stringify(h)}`);
+        // The root is the worker's samples now (idle waits for requests included): countPrimes's part of it
+        // grows by 1 / the worker's share.
+        const expected = before.ratio / w.share;
+        assert.ok(Math.abs(h.ratio - expected) < 0.25 * expected, `countPrimes ${h.ratio.toFixed(3)} of the worker's root, ${before.ratio.toFixed(3)} of all, worker ${w.share.toFixed(3)}`);
+      },
+    );
+    await vs.screenshot('process-tree-worker');
+    // Show all again: back to every process.
+    await frame.click('.proc-all');
+    await eventually(() => hotShare(frame), (h) => assert.ok(h.levels >= 2 && Math.abs(h.ratio - before.ratio) < 0.02, JSON.stringify({ h, before, after })));
     // VS Code itself names the workspace folder on its command line: only the fixture's processes count.
     const left = spawnSync('pgrep', ['-af', ws], { encoding: 'utf8' }).stdout.split('\n').filter((l) => /pt-serve|server\.js|worker\.js/.test(l) && !l.includes('pgrep'));
     assert.deepEqual(left, [], 'no process of the run left');

@@ -1,7 +1,7 @@
 // `node-flame profile -- npm start` for real on examples/process-tree (npm → a CLI from
 // node_modules/.bin → an HTTP server → a worker process), in each mode, and a cluster of 2 workers:
 // every Node process is profiled, the report of the run folder names the worker's hot function at
-// its line, and nothing of the run is left running.
+// its line, the viewer's picker can show each process alone, and nothing of the run is left running.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,6 +11,28 @@ import { join } from 'node:path';
 import { repoRoot } from '../helpers/paths';
 import { runCli, runDirOf, runJson } from '../helpers/cli';
 import type { RunProcess } from '../../src/launch/runFolder';
+import { loadRunProfile } from '../../src/launch/runProfile';
+import { ImportCancelled, loadProfileInWorker } from '../../src/core/workerClient';
+import { processRows, selectThreads } from '../../src/core/model/processes';
+import type { Profile } from '../../src/core/model';
+
+/** The viewer's picker on a run read as one: one process alone, by its row. */
+function onlyProcess(profile: Profile, pid: number): Profile {
+  const row = processRows(profile).find((r) => r.pid === pid && !r.thread);
+  assert.ok(row && row.threads.length > 0, `a row with samples for pid ${pid}: ${JSON.stringify(processRows(profile))}`);
+  return selectThreads(profile, row.threads);
+}
+
+/** Self weight by function name, (idle) and (program) left out, heaviest first. */
+function hottest(p: Profile): string[] {
+  const self = new Map<string, number>();
+  for (let i = 1; i < p.tree.count; i++) {
+    const f = p.frames[p.tree.frame[i]];
+    if (f.category === 'idle' || f.category === 'program') continue;
+    self.set(f.name, (self.get(f.name) ?? 0) + p.tree.self[i]);
+  }
+  return [...self].sort((a, b) => b[1] - a[1]).map(([n]) => n);
+}
 
 const work = mkdtempSync(join(tmpdir(), 'nf-tree-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -83,6 +105,28 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
     assert.ok(report(dir, ['--pid', String(worker.pid)]).functions.some((f) => f.name === 'countPrimes'));
     assert.ok(!report(dir, ['--pid', String(cli.pid)]).functions.some((f) => f.name === 'countPrimes'));
 
+    // What the extension does: the run folder read in the import worker (progress on the way), the same
+    // profile as read here; then the picker's choice of the worker alone: countPrimes its hottest function,
+    // no line heat from the server's file.
+    const progress: number[] = [];
+    const viaWorker = await loadProfileInWorker(join(repoRoot, 'dist', 'worker.js'), dir, { onProgress: (f) => progress.push(f) });
+    const direct = await loadRunProfile(dir);
+    assert.equal(viaWorker.tree.weight, direct.tree.weight);
+    assert.deepEqual(viaWorker.meta.processes, direct.meta.processes);
+    assert.deepEqual([...(viaWorker.threadLineHits?.keys() ?? [])], [...(direct.threadLineHits?.keys() ?? [])]);
+    assert.ok(progress.every((f, i) => i === 0 || f >= progress[i - 1]), `progress only grows: ${progress.join(' ')}`);
+    if (mode !== 'perf') assert.ok(progress.length > 1, `progress reported across the run's files: ${progress.join(' ')}`);
+    const ac = new AbortController();
+    const cancelled = loadProfileInWorker(join(repoRoot, 'dist', 'worker.js'), dir, { signal: ac.signal });
+    ac.abort();
+    await assert.rejects(cancelled, ImportCancelled, 'Cancel ends the read of a run folder');
+    const alone = onlyProcess(viaWorker, worker.pid);
+    assert.equal(hottest(alone)[0], 'countPrimes', hottest(alone).slice(0, 5).join(', '));
+    assert.ok(alone.tree.weight < viaWorker.tree.weight);
+    // (perf keeps no line heat.)
+    if (mode !== 'perf') assert.ok([...alone.lineHits.keys()].some((f) => f.endsWith('worker.js')) && ![...alone.lineHits.keys()].some((f) => f.endsWith('server.js')), [...alone.lineHits.keys()].join(', '));
+    assert.ok(!hottest(onlyProcess(viaWorker, cli.pid)).includes('countPrimes'), 'the CLI alone has no countPrimes');
+
     assert.equal(alive(procs), '', 'nothing of the run left running');
     for (const p of procs) assert.ok(!existsSync(`/tmp/perf-${p.pid}.map`), `no /tmp/perf-${p.pid}.map left`);
   });
@@ -102,6 +146,9 @@ for (const mode of ['prof', 'cpu-prof']) {
     const json = report(dir);
     assert.ok(json.functions.some((f) => f.name === 'spin' && f.file?.endsWith('cluster.js')), json.functions.map((f) => f.name).join(', '));
     for (const w of workers) assert.ok((json.processes?.find((p) => p.pid === w.pid)?.samples ?? 0) > 0, `worker ${w.pid} has samples`);
+    // Each worker selectable alone in the viewer's picker, with its own spin.
+    const run = await loadRunProfile(dir);
+    for (const w of workers) assert.ok(hottest(onlyProcess(run, w.pid)).includes('spin'), `worker ${w.pid} alone runs spin`);
     assert.equal(alive(procs), '');
   });
 }
@@ -144,6 +191,15 @@ test('cpu-prof: tsx watch with a file edited mid-run: each incarnation profiled 
   for (const p of incarnations) assert.ok(p.profiles.length === 1 && p.profiles[0].includes(`.${p.pid}.`), `profile of incarnation ${p.pid}: ${p.profiles.join(', ')}`);
   const names = report(dir, ['--top', '500']).functions.map((f) => f.name);
   assert.ok(names.includes('hot1') && names.includes('hot2'), `both incarnations' code: ${names.join(', ')}`);
+  // The picker: the incarnations side by side under tsx watch, the newest first, each selectable with its own code.
+  const run = await loadRunProfile(dir);
+  const rows = processRows(run);
+  const byStart = [...incarnations].sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  const at = byStart.map((p) => rows.findIndex((r) => r.pid === p.pid));
+  assert.ok(at[1] >= 0 && at[1] < at[0], `newest incarnation listed first: ${JSON.stringify(rows.map((r) => [r.pid, r.depth, r.label]))}`);
+  assert.equal(rows[at[0]].depth, rows[at[1]].depth);
+  assert.ok(hottest(onlyProcess(run, byStart[0].pid)).includes('hot1') && !hottest(onlyProcess(run, byStart[0].pid)).includes('hot2'), 'the first incarnation alone runs hot1');
+  assert.ok(hottest(onlyProcess(run, byStart[1].pid)).includes('hot2'), 'the second alone runs hot2');
   assert.equal(alive(procs), '');
 });
 

@@ -44,6 +44,8 @@ export interface ProcessMeta {
   /** null when the parent is not known (a process perf saw that did not record itself). */
   ppid: number | null;
   command: string;
+  /** ISO time it started, when it recorded itself (orders a watch mode's incarnations). */
+  startedAt?: string;
 }
 
 export interface Thread {
@@ -93,6 +95,8 @@ export interface Profile {
   timeline?: { nodes: Uint32Array; times: Float64Array };
   /** Deoptimizations, in log order, when the log has them. */
   deopts?: Deopt[];
+  /** Each thread's own line hits, by thread name, when several profiles were merged (a run's processes). */
+  threadLineHits?: Map<string, LineHits>;
 }
 
 /** Shared builder importers use, so each only speaks its format. */

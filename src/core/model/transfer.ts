@@ -28,7 +28,11 @@ export interface PackedProfile {
   hitTotal: Float64Array;
   timeline?: { nodes: Uint32Array; times: Float64Array };
   deopts?: Profile['deopts'];
+  /** Profile.threadLineHits, each thread's packed like the profile's own. */
+  threadLineHits?: { thread: string; hits: PackedLineHits }[];
 }
+
+type PackedLineHits = Pick<PackedProfile, 'hitFiles' | 'hitStart' | 'hitLines' | 'hitSelf' | 'hitTotal'>;
 
 const TIERS: (Tier | undefined)[] = [undefined, 'interpreted', 'sparkplug', 'maglev', 'turbofan', 'builtin', 'native', 'unknown'];
 // name, file, line, column, category, tier, pkg, lib, has generated, generated file, line, column
@@ -138,19 +142,26 @@ export function packProfile(p: Profile): { packed: PackedProfile; transfer: Arra
   };
   if (p.timeline) packed.timeline = { nodes: p.timeline.nodes.slice(), times: p.timeline.times.slice() };
   if (p.deopts) packed.deopts = p.deopts;
+  if (p.threadLineHits) packed.threadLineHits = [...p.threadLineHits].map(([thread, hits]) => ({ thread, hits: packLineHits(hits) }));
   const arrays: { buffer: ArrayBufferLike }[] = [packed.frameInts, packed.parent, packed.frame, packed.self, packed.selfTime, packed.hitStart, packed.hitLines, packed.hitSelf, packed.hitTotal];
   if (packed.timeline) arrays.push(packed.timeline.nodes, packed.timeline.times);
+  for (const { hits } of packed.threadLineHits ?? []) arrays.push(hits.hitStart, hits.hitLines, hits.hitSelf, hits.hitTotal);
   return { packed, transfer: arrays.map((a) => a.buffer as ArrayBuffer) };
 }
 
 /** The Profile back from `packProfile`'s output, with a call tree that can grow like a fresh one. */
-export function unpackProfile(x: PackedProfile): Profile {
+function unpackLineHits(x: PackedLineHits): LineHits {
   const lineHits: LineHits = new Map();
   x.hitFiles.forEach((file, i) => {
     const m = new Map<number, { self: number; total: number }>();
     for (let r = x.hitStart[i]; r < x.hitStart[i + 1]; r++) m.set(x.hitLines[r], { self: x.hitSelf[r], total: x.hitTotal[r] });
     lineHits.set(file, m);
   });
+  return lineHits;
+}
+
+export function unpackProfile(x: PackedProfile): Profile {
+  const lineHits = unpackLineHits(x);
   const frames = unpackFrames(x.frameInts, x.strings);
   const tree = CallTree.fromArrays({ count: x.treeCount, parent: x.parent, frame: x.frame, self: x.self, selfTime: x.selfTime }, frames.length);
   const p: Profile = {
@@ -164,5 +175,6 @@ export function unpackProfile(x: PackedProfile): Profile {
   };
   if (x.timeline) p.timeline = x.timeline;
   if (x.deopts) p.deopts = x.deopts;
+  if (x.threadLineHits) p.threadLineHits = new Map(x.threadLineHits.map((t) => [t.thread, unpackLineHits(t.hits)]));
   return p;
 }

@@ -330,7 +330,7 @@ export function applyTransforms(profile: Profile, transforms: readonly Transform
  * Line heat has no call stacks, so it cannot follow a transform line by line: the files no frame of the new
  * tree comes from lose theirs (a focus on pbkdf2Sync leaves no heat on the handler that called it).
  */
-function linesStillThere(profile: Profile, tree: CallTree): Profile['lineHits'] {
+export function linesStillThere(profile: Profile, tree: CallTree): Profile['lineHits'] {
   const files = new Set<string>();
   const total = tree.total;
   for (let i = 1; i < tree.count; i++) if (total[i] > 0) files.add(profile.frames[tree.frame[i]].file);

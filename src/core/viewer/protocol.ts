@@ -2,9 +2,10 @@
 import type { Category, Frame } from '../model/frame';
 import type { CompactTree } from '../model/prune';
 import type { ViewOptions } from '../model/transform';
+import type { ProcessRow } from '../model/processes';
 import type { FunctionKey, Transform } from '../model/transforms';
 
-export type { CompactTree, FunctionKey, Transform, ViewOptions };
+export type { CompactTree, FunctionKey, ProcessRow, Transform, ViewOptions };
 // The page reads the category list from here so it never imports the model.
 export { CATEGORIES } from '../model/frame';
 // How the page names a frame's function and package in the transforms it asks for.
@@ -38,6 +39,10 @@ export interface ProfileInfo {
   /** pprof: the sample types the file has and the one shown (the page offers a picker when there are several). */
   sampleTypes?: string[];
   sampleType?: string;
+  /** A profile of several processes or threads: the picker's rows (shares of `allWeight`), and the threads shown (null: all). */
+  processes?: ProcessRow[];
+  shownThreads?: string[] | null;
+  allWeight?: number;
 }
 
 export interface FindingInfo {
@@ -64,6 +69,8 @@ export interface PersistedState {
   sandwich?: FunctionKey;
   /** How the top-down flame graph and the comparison are drawn: root at the bottom (flame) or at the top (icicle). */
   orientation?: Orientation;
+  /** The threads the process picker keeps; absent: all. */
+  threads?: string[];
 }
 
 export type Orientation = 'flame' | 'icicle';
@@ -181,7 +188,9 @@ export type ViewerMessage =
   | { type: 'expand'; tree: TreeKind; generation: number; node: number; small: boolean; minWeight: number }
   /** Select and zoom to a profile frame (a finding's), as the editor's CodeLens does. */
   | { type: 'reveal'; frame: number }
-  | { type: 'sampleType'; sampleType: string };
+  | { type: 'sampleType'; sampleType: string }
+  /** The process picker's choice of threads (a process is all its threads); null: all. */
+  | { type: 'threads'; threads: string[] | null };
 
 /** The comparison page. */
 export type DiffMessage = PageMessage | { type: 'sizeBy'; sizeBy: SizeBy } | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };

@@ -1,5 +1,6 @@
 import { bottomUp, capped, categoryWeights, tickSummary, type CallTree, type Frame, type Profile } from '../model';
 import { heaviestNodeOf, pathTo, pruneTree, windowRootFor, type CompactTree } from '../model/prune';
+import { processRows, selectThreads, type ProcessRow } from '../model/processes';
 import { matchedWeight, nameMatcher } from '../model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/transform';
 import { applyTransforms, safeRegex, sandwich, UnsafeRegexError, type FunctionKey, type Transform } from '../model/transforms';
@@ -27,6 +28,9 @@ export class ViewerSession {
   options: ViewOptions;
   /** The call-tree transforms, in order; everything shown (and exported) is the profile after them. */
   transforms: Transform[];
+  /** The threads the process picker keeps (a process is all its threads), before the transforms; undefined: all. */
+  threads: string[] | undefined;
+  private rows: ProcessRow[] | undefined;
   generation = 0;
   private view: ProfileView | undefined;
   private bottom: CallTree | undefined;
@@ -45,15 +49,28 @@ export class ViewerSession {
     readonly path: string,
     options?: ViewOptions,
     transforms?: Transform[],
+    threads?: string[],
   ) {
     this.options = { mergeBy: 'function', ...options };
     // A stack saved by an older page may hold a pattern this one refuses: start without it then.
     this.transforms = transforms && !refusedRegex(transforms) ? [...transforms] : [];
+    this.threads = this.known(threads);
+  }
+
+  /** The names of a choice that are threads of this profile; undefined when none (or no choice) is. */
+  private known(threads: readonly string[] | undefined): string[] | undefined {
+    const names = threads?.filter((n) => this.profile.threads.some((t) => t.name === n));
+    return names?.length && names.length < this.profile.threads.length ? names : undefined;
+  }
+
+  /** True when the picker keeps only some of the profile's processes or threads. */
+  get narrowed(): boolean {
+    return this.threads !== undefined;
   }
 
   /** The profile as the transforms leave it: what the views, the summary, the editor's hot spots and exports read. */
   shownProfile(): Profile {
-    return (this.transformed ??= applyTransforms(this.profile, this.transforms));
+    return (this.transformed ??= applyTransforms(selectThreads(this.profile, this.threads), this.transforms));
   }
 
   currentView(): ProfileView {
@@ -99,13 +116,26 @@ export class ViewerSession {
     return [this.transformsMessage(error), ...[...this.wanted].map((k) => this.tree(k))];
   }
 
+  /**
+   * Another choice of processes and threads (undefined: all). Answered like a new transform stack: the stack
+   * (unchanged) with the facts of what is now shown, then the trees.
+   */
+  setThreads(threads: string[] | undefined): HostMessage[] {
+    this.threads = this.known(threads);
+    this.transformed = undefined;
+    this.generation++;
+    this.view = undefined;
+    this.sandwiched = undefined;
+    return [this.transformsMessage(), ...[...this.wanted].map((k) => this.tree(k))];
+  }
+
   private transformsMessage(error?: { reason: string; detail: string }): HostMessage {
     return { type: 'transforms', generation: this.generation, transforms: this.transforms, info: this.info(), error };
   }
 
   /** The answer to the page's 'ready': the profile's facts, the transform stack when there is one, then every tree it shows. */
   opening(strings: Record<string, string>, extra: { state?: PersistedState; offline?: boolean; hostMarks?: Record<string, number> } = {}): HostMessage[] {
-    const stack = this.transforms.length ? [this.transformsMessage()] : [];
+    const stack = this.transforms.length || this.threads ? [this.transformsMessage()] : [];
     return [{ type: 'init', kind: 'single', info: this.info(), options: this.options, strings, ...extra }, ...stack, ...[...this.wanted].map((k) => this.tree(k))];
   }
 
@@ -165,6 +195,11 @@ export class ViewerSession {
     return { type: 'search', term, samples, fraction: tree.weight > 0 ? samples / tree.weight : 0 };
   }
 
+  /** The picker's rows, from the whole profile (shares of every sample, whatever is chosen). */
+  processRows(): ProcessRow[] {
+    return (this.rows ??= processRows(this.profile));
+  }
+
   frameInfos(data: CompactTree): Record<number, FrameInfo> {
     return frameInfos(this.currentView().frames, data);
   }
@@ -187,6 +222,7 @@ export class ViewerSession {
       categories,
       tick: tickSummary(categories),
       findings: this.findings,
+      ...(this.processRows().length ? { processes: this.processRows(), shownThreads: this.threads ?? null, allWeight: this.profile.tree.weight } : {}),
       ...(p.meta.sampleTypes ? { sampleTypes: p.meta.sampleTypes.map((t) => t.type), sampleType: p.meta.sampleType } : {}),
     };
   }

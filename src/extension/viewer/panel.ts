@@ -41,7 +41,7 @@ export class ProfilePanel implements vscode.Disposable {
     onDispose: () => void,
     early?: EarlyPage,
   ) {
-    this.session = new ViewerSession(loaded.profile, loaded.label, loaded.path, state?.options, state?.transforms);
+    this.session = new ViewerSession(loaded.profile, loaded.label, loaded.path, state?.options, state?.transforms, state?.threads);
     this.showTransformed();
     this.marks = early?.marks;
     if (state?.tree === 'bottom') this.session.wanted.add('bottom');
@@ -87,9 +87,12 @@ export class ProfilePanel implements vscode.Disposable {
     if (m) this.post(m);
   }
 
-  /** CodeLens and heat follow the transforms of the profile's panel (the profile stays as it was read). */
+  /**
+   * CodeLens and heat follow the transforms and the process choice of the profile's panel (the profile stays
+   * as it was read): the editor then tells the same story as the graph beside it.
+   */
   private showTransformed(): void {
-    const shown = this.session.transforms.length ? this.session.shownProfile() : undefined;
+    const shown = this.session.transforms.length || this.session.narrowed ? this.session.shownProfile() : undefined;
     if (this.loaded.view === shown) return;
     this.loaded.view = shown;
     const store = this.services().store;
@@ -125,6 +128,10 @@ export class ProfilePanel implements vscode.Disposable {
         return;
       case 'transforms':
         for (const t of session.setTransforms(m.transforms)) this.post(t);
+        this.showTransformed();
+        return;
+      case 'threads':
+        for (const t of session.setThreads(m.threads ?? undefined)) this.post(t);
         this.showTransformed();
         return;
       case 'sandwich':

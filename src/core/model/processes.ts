@@ -1,0 +1,125 @@
+import type { LineHits, ProcessMeta, Profile, Thread } from './profile';
+import { linesStillThere } from './transforms';
+
+/**
+ * One row of the viewer's process and thread picker, in display order. Choosing a row chooses every thread
+ * in `threads` (a process's row holds all its threads); a process that recorded no samples has none.
+ */
+export interface ProcessRow {
+  /** Nesting under its parent process (and a thread under its process). */
+  depth: number;
+  pid?: number;
+  tid?: number;
+  /** The process's command, or the thread's name when the row is one thread of several. */
+  label: string;
+  samples: number;
+  threads: string[];
+  /** A thread of a process with several (a worker thread, a perf thread). */
+  thread?: boolean;
+  /** ISO time the process started, when it recorded itself. */
+  startedAt?: string;
+}
+
+const LEVEL = 'thread ';
+
+/**
+ * The picker's rows: processes nested under their parent by pid, children latest first (a watch mode's newest
+ * incarnation on top), top-level processes in start order, each process's threads under it when it has several. Empty when the profile has one
+ * thread: there is nothing to choose.
+ */
+export function processRows(profile: Profile): ProcessRow[] {
+  if (profile.threads.length < 2) return [];
+  const known = new Map<number, ProcessMeta>();
+  for (const p of profile.meta.processes ?? []) known.set(p.pid, p);
+  const byPid = new Map<number, Thread[]>();
+  const loose: Thread[] = [];
+  for (const t of profile.threads) {
+    if (t.pid === undefined) {
+      loose.push(t);
+      continue;
+    }
+    if (!byPid.has(t.pid)) byPid.set(t.pid, []);
+    byPid.get(t.pid)!.push(t);
+    if (!known.has(t.pid)) known.set(t.pid, { pid: t.pid, ppid: null, command: '' });
+  }
+  const kids = new Map<number | null, ProcessMeta[]>();
+  for (const p of known.values()) {
+    const parent = p.ppid !== null && known.has(p.ppid) && p.ppid !== p.pid ? p.ppid : null;
+    if (!kids.has(parent)) kids.set(parent, []);
+    kids.get(parent)!.push(p);
+  }
+  const latestFirst = (a: ProcessMeta, b: ProcessMeta) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || b.pid - a.pid;
+  const rows: ProcessRow[] = [];
+  const seen = new Set<number>();
+  const walk = (p: ProcessMeta, depth: number) => {
+    if (seen.has(p.pid)) return;
+    seen.add(p.pid);
+    const threads = (byPid.get(p.pid) ?? []).sort((a, b) => (a.tid ?? -1) - (b.tid ?? -1));
+    const samples = threads.reduce((s, t) => s + t.samples, 0);
+    rows.push({ depth, pid: p.pid, label: p.command || (threads[0]?.name ?? ''), samples, threads: threads.map((t) => t.name), startedAt: p.startedAt });
+    if (threads.length > 1) for (const t of threads) rows.push({ depth: depth + 1, pid: p.pid, tid: t.tid, label: t.name, samples: t.samples, threads: [t.name], thread: true });
+    for (const c of (kids.get(p.pid) ?? []).sort(latestFirst)) walk(c, depth + 1);
+  };
+  // Top-level processes in the order they started: the command's own first, then those whose parent was no
+  // Node process (a CLI that npm ran through sh); under a parent, the newest child first.
+  const earliestFirst = (a: ProcessMeta, b: ProcessMeta) => latestFirst(b, a);
+  for (const p of (kids.get(null) ?? []).sort(earliestFirst)) walk(p, 0);
+  // A parent loop (pid reuse) leaves processes no root reaches: shown at the top level.
+  for (const p of [...known.values()].sort(earliestFirst)) walk(p, 0);
+  for (const t of loose) rows.push({ depth: 0, tid: t.tid, label: t.name, samples: t.samples, threads: [t.name] });
+  return rows;
+}
+
+/**
+ * The profile as one or several of its threads (a process is all of its threads): the other threads'
+ * levels and samples are dropped, and a single thread's level is folded away as if it were read alone. Line
+ * hits are those of the chosen threads when the profile kept them apart (a run folder's processes), else
+ * those of files still in the tree. `undefined`, an empty choice or every thread: the profile itself.
+ */
+export function selectThreads(profile: Profile, names: readonly string[] | undefined): Profile {
+  if (!names || profile.threads.length < 2) return profile;
+  const keep = new Set(names.filter((n) => profile.threads.some((t) => t.name === n)));
+  if (keep.size === 0 || keep.size === profile.threads.length) return profile;
+  const levels = new Uint8Array(profile.frames.length);
+  profile.frames.forEach((f, i) => {
+    if (f.category === 'program' && f.name.startsWith(LEVEL) && keep.has(f.name.slice(LEVEL.length))) levels[i] = 1;
+  });
+  const fold = keep.size === 1;
+  const t = profile.tree;
+  const tree = t.rewrite(
+    (i, p, out) => {
+      if (p < 0) return -1;
+      if (t.parent[i] !== 0) return out.child(p, t.frame[i]);
+      if (!levels[t.frame[i]]) return -1;
+      return fold ? p : out.child(p, t.frame[i]);
+    },
+    { dropRootSelf: true },
+  );
+  const threads = profile.threads.filter((th) => keep.has(th.name));
+  const meta = { ...profile.meta };
+  const before = t.weight;
+  if (meta.sampleCount !== undefined && before > 0) meta.sampleCount = Math.round((meta.sampleCount * tree.weight) / before);
+  const lineHits = profile.threadLineHits ? sumLineHits(threads.map((th) => profile.threadLineHits!.get(th.name))) : linesStillThere(profile, tree);
+  return { ...profile, meta, tree, threads, lineHits, timeline: undefined, threadLineHits: undefined };
+}
+
+/** Adds `from` into `into` (per file, per line). */
+export function addLineHits(into: LineHits, from: LineHits): void {
+  for (const [file, lines] of from) {
+    let m = into.get(file);
+    if (!m) into.set(file, (m = new Map()));
+    for (const [line, h] of lines) {
+      const x = m.get(line);
+      if (x) {
+        x.self += h.self;
+        x.total += h.total;
+      } else m.set(line, { self: h.self, total: h.total });
+    }
+  }
+}
+
+function sumLineHits(parts: (LineHits | undefined)[]): LineHits {
+  const out: LineHits = new Map();
+  for (const p of parts) if (p) addLineHits(out, p);
+  return out;
+}
