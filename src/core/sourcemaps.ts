@@ -1,21 +1,37 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AnyMap, decodedMappings, GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { classifyJsFile, type Frame, type LineHits, type Profile, type SourcePosition } from './model';
 import { fileUrlToPathAnyOs } from './paths';
-import { readNamedText, regularFile } from './namedFiles';
+import { readNamedText, readNamedTextSync, regularFile } from './namedFiles';
+import { applyOverride, compileOverrides, DEFAULT_PATH_OVERRIDES, DEFAULT_RESOLVE_LOCATIONS, mapAllowed, type SourceMapOptions } from './sourceMapPaths';
+
+export type { SourceMapOptions } from './sourceMapPaths';
 
 /** Bundles bigger than this are not read for a map comment (inline maps make them large, not this large). */
 const MAX_SCRIPT_BYTES = 256 * 1024 * 1024;
 /** A map file a script names (its path is the script's choice, so it is read as untrusted). */
 export const MAX_MAP_BYTES = 256 * 1024 * 1024;
 
-interface LoadedMap {
+/** A script's map as read: parsed once per script version, whatever the options it is later resolved with. */
+export interface LoadedMap {
   map: TraceMap;
-  /** On-disk path of each source, or null when it is not on this disk. */
-  paths: (string | null)[];
+  /** The script's text, for the identifier a function's name stands at; absent for huge scripts and announced maps. */
+  code?: string;
+  lineStarts?: number[];
+  /** The folder of the map file (of the script for an inline map). */
+  mapDir?: string;
 }
+
+/** Each source of a map as a file: on this disk, or only in the map's `sourcesContent`; null when neither. */
+export interface ResolvedSources {
+  files: (string | null)[];
+  onDisk: boolean[];
+}
+
+/** Scripts up to this size keep their text for name lookups (minified bundles are one long line). */
+const MAX_KEPT_CODE_CHARS = 32 * 1024 * 1024;
 
 /**
  * Source maps per generated file, read and parsed once; a rebuilt script (new mtime or size) is
@@ -44,6 +60,12 @@ export class SourceMapCache {
 
 const sharedCache = new SourceMapCache();
 
+/** A map's JSON (a `)]}'` guard line allowed), indexed or not. */
+export function parseMap(json: string, mapUrl: string): TraceMap {
+  const raw = JSON.parse(json.replace(/^\)\]\}'[^\n]*\n/, '')) as { sections?: unknown };
+  return raw.sections ? AnyMap(raw as never, mapUrl) : new TraceMap(raw as never, mapUrl);
+}
+
 async function loadMapFor(file: string): Promise<LoadedMap | null> {
   const code = await readNamedText(file, { maxBytes: MAX_SCRIPT_BYTES });
   const ref = mapReference(code);
@@ -60,18 +82,71 @@ async function loadMapFor(file: string): Promise<LoadedMap | null> {
     mapUrl = pathToFileURL(file + '.map').href;
   }
   if (!json) return null;
-  const raw = JSON.parse(json.replace(/^\)\]\}'[^\n]*\n/, '')) as { sections?: unknown; sources?: (string | null)[] };
-  const map = raw.sections ? AnyMap(raw as never, mapUrl) : new TraceMap(raw as never, mapUrl);
-  const paths = map.resolvedSources.map((s, i) => onDisk(s, map.sources[i]));
-  return { map, paths };
+  return { map: parseMap(json, mapUrl), code: code.length <= MAX_KEPT_CODE_CHARS ? code : undefined, mapDir: dirname(fileUrlToPathAnyOs(mapUrl)) };
 }
 
-function onDisk(resolved: string | null, raw: string | null): string | null {
-  const candidates: string[] = [];
-  if (resolved) candidates.push(fileUrlToPathAnyOs(resolved));
-  if (raw && (isAbsolute(raw) || /^[a-z]:[\\/]/i.test(raw))) candidates.push(raw);
-  for (const c of candidates) if (isAbsolute(c) && existsSync(c)) return c;
-  return null;
+const isFile = (p: string) => isAbsolute(p) && !!statSync(p, { throwIfNoEntry: false })?.isFile();
+
+/** Folders a bundler-relative source (`webpack://app/./src/x.ts`) may sit under: the map's folder and a few above it. */
+function ancestors(dir: string, n: number): string[] {
+  const out = [dir];
+  for (let i = 0; i < n; i++) {
+    const up = dirname(out[out.length - 1]);
+    if (up === out[out.length - 1]) break;
+    out.push(up);
+  }
+  return out;
+}
+
+/**
+ * Where each source of a map is: the path overrides first (as the debugger applies them), then the
+ * source as resolved against the map (`sourceRoot`, relative, absolute, `file://`), then a bundler URL's
+ * path under the map's folder or above, each also through the path mapping. A source on no disk but
+ * in `sourcesContent` keeps the path it would have, so reports name it and the editor shows its text.
+ */
+export function resolveSources(m: LoadedMap, opts: SourceMapOptions = {}): ResolvedSources {
+  const overrides = compileOverrides(opts.pathOverrides ?? DEFAULT_PATH_OVERRIDES, opts.workspaceFolder ?? process.cwd());
+  const map = m.map;
+  const files: (string | null)[] = [];
+  const onDisk: boolean[] = [];
+  const root = map.sourceRoot ?? '';
+  for (let i = 0; i < map.sources.length; i++) {
+    const raw = map.sources[i];
+    const resolved = map.resolvedSources[i];
+    const joined = raw === null ? null : root && !/^[a-z][\w+.-]*:/i.test(raw) && !isAbsolute(raw) ? root.replace(/\/?$/, '/') + raw : raw;
+    const cands: string[] = [];
+    const over = (joined !== null ? applyOverride(joined, overrides) : undefined) ?? (resolved ? applyOverride(resolved, overrides) : undefined);
+    if (over) cands.push(over);
+    const resolvedPath = resolved && /^file:/i.test(resolved) ? fileUrlToPathAnyOs(resolved) : undefined;
+    if (resolvedPath) cands.push(resolvedPath);
+    if (raw && (isAbsolute(raw) || /^[a-z]:[\\/]/i.test(raw))) cands.push(raw);
+    const url = /^[a-z][\w+.-]*:\/\/[^/]*\/+(.*)$/i.exec(resolved ?? joined ?? '');
+    if (url && !/^file:/i.test(resolved ?? joined ?? '') && m.mapDir) {
+      const rest = safeDecodeUri(url[1]).replace(/^(?:\.\/)+/, '').replace(/^~\//, 'node_modules/');
+      if (rest && !rest.startsWith('../')) for (const d of ancestors(m.mapDir, 6)) cands.push(join(d, rest));
+    }
+    let local: string | null = null;
+    for (const c of cands) {
+      if (isFile(c)) local = c;
+      else {
+        const mapped = opts.mapPath?.(c);
+        if (mapped && isFile(mapped)) local = mapped;
+      }
+      if (local) break;
+    }
+    const content = map.sourcesContent?.[i];
+    if (local) {
+      files.push(local);
+      onDisk.push(true);
+    } else if (typeof content === 'string') {
+      files.push(over ?? resolvedPath ?? joined ?? resolved);
+      onDisk.push(false);
+    } else {
+      files.push(null);
+      onDisk.push(false);
+    }
+  }
+  return { files, onDisk };
 }
 
 const isEol = (c: number) => Number.isNaN(c) || c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
@@ -133,30 +208,114 @@ function safeDecodeUri(s: string): string {
   }
 }
 
-/** Original position of a 1-based generated (line, column); null unless the original is on disk. */
-function mapPosition(m: LoadedMap, line: number, column: number): SourcePosition | null {
+interface Mapped {
+  m: LoadedMap;
+  sources: ResolvedSources;
+}
+
+/** Original position of a 1-based generated (line, column), with the name the map gives there; null unless the source is on disk or in the map. */
+function mapPosition(x: Mapped, line: number, column: number): (SourcePosition & { sourceIndex: number }) | null {
   const col = Math.max(0, column - 1);
   for (const bias of [GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND] as const) {
-    const o = originalPositionFor(m.map, { line, column: col, bias });
+    const o = originalPositionFor(x.m.map, { line, column: col, bias });
     if (o.source === null) continue;
-    const idx = m.map.resolvedSources.indexOf(o.source);
-    const file = idx >= 0 ? m.paths[idx] : null;
-    if (file) return { file, line: o.line, column: o.column + 1 };
+    const idx = x.m.map.resolvedSources.indexOf(o.source);
+    const file = idx >= 0 ? x.sources.files[idx] : null;
+    if (file) return { file, line: o.line, column: o.column + 1, sourceIndex: idx };
     return null;
   }
   return null;
 }
 
-/** Original line of a generated line: the first mapped segment on it whose source is on disk. */
-function mapLine(m: LoadedMap, line: number): { file: string; line: number } | null {
-  const segs = decodedMappings(m.map)[line - 1];
+/** Original line of a generated line: the first mapped segment on it whose source is known. */
+function mapLine(x: Mapped, line: number): { file: string; line: number } | null {
+  const segs = decodedMappings(x.m.map)[line - 1];
   if (!segs) return null;
   for (const s of segs) {
     if (s.length < 4) continue;
-    const file = m.paths[s[1]!];
+    const file = x.sources.files[s[1]!];
     if (file) return { file, line: s[2]! + 1 };
   }
   return null;
+}
+
+const IDENT = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$_\u200c\u200d]*$/u;
+/** How far before a function's start its name may stand (`const a = async function* (`). */
+const NAME_WINDOW = 64;
+
+function lineText(m: LoadedMap, line: number): string | undefined {
+  const code = m.code;
+  if (code === undefined) return undefined;
+  if (!m.lineStarts) {
+    const starts = [0];
+    for (let i = code.indexOf('\n'); i >= 0; i = code.indexOf('\n', i + 1)) starts.push(i + 1);
+    m.lineStarts = starts;
+  }
+  const at = m.lineStarts[line - 1];
+  if (at === undefined) return undefined;
+  const next = m.lineStarts[line];
+  return code.slice(at, next === undefined ? code.length : next - 1);
+}
+
+/**
+ * The original name of a minified function: V8 names it by the identifier it was declared or assigned
+ * with (`r` in `function r(`, `t` in `t=n=>`), and bundlers map that identifier with its name from
+ * the source in the map's `names`. Looked up at the last such identifier before the function's start.
+ */
+function namesAt(x: Mapped, line: number, column: number, shortName: string): string | undefined {
+  const text = lineText(x.m, line);
+  const segs = decodedMappings(x.m.map)[line - 1];
+  if (text === undefined || !segs) return undefined;
+  const start = Math.max(0, column - 1);
+  const from = Math.max(0, start - NAME_WINDOW - shortName.length);
+  const before = text.slice(from, start);
+  for (let i = before.lastIndexOf(shortName); i >= 0; i = i > 0 ? before.lastIndexOf(shortName, i - 1) : -1) {
+    const at = from + i;
+    const prev = text[at - 1];
+    const next = text[at + shortName.length];
+    if ((prev && /[\w$]/.test(prev)) || (next && /[\w$]/.test(next))) continue;
+    const seg = segs.find((s) => s[0] === at);
+    if (seg && seg.length === 5) return x.m.map.names[seg[4]];
+    return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The name an anonymous function had in the source: the identifier it is declared, assigned or
+ * keyed by in the original text (`crunch(`, `spin = (`, `run: async (`), read from the file or `sourcesContent`.
+ */
+function enclosingName(x: Mapped, o: SourcePosition & { sourceIndex: number }): string | undefined {
+  let text: string | null | undefined = x.m.map.sourcesContent?.[o.sourceIndex];
+  if (typeof text !== 'string' && x.sources.onDisk[o.sourceIndex]) {
+    try {
+      const st = statSync(o.file);
+      if (st.size <= MAX_KEPT_CODE_CHARS) text = readNamedTextSync(o.file, MAX_KEPT_CODE_CHARS);
+    } catch {
+      text = undefined;
+    }
+  }
+  if (typeof text !== 'string') return undefined;
+  const lines = text.split(/\r?\n/, o.line);
+  const ln = lines[o.line - 1];
+  if (ln === undefined) return undefined;
+  const head = ln.slice(0, Math.max(0, o.column - 1));
+  const here = /^[\p{L}$_][\p{L}\p{N}$_]*/u.exec(ln.slice(Math.max(0, o.column - 1)))?.[0];
+  const m = /(?:^|[^\w$])([\p{L}$_][\p{L}\p{N}$_]*)\s*(?:[=:]\s*)?(?:async\s*)?(?:function\s*\*?\s*)?\(?\s*$/u.exec(head);
+  const name = here && here !== 'function' && here !== 'async' && /\(/.test(ln.slice(o.column - 1 + here.length, o.column + here.length + 2)) ? here : m?.[1];
+  return name && !['function', 'async', 'return', 'if', 'for', 'while', 'switch', 'catch', 'new'].includes(name) ? name : undefined;
+}
+
+function originalName(x: Mapped, f: Frame, o: SourcePosition & { sourceIndex: number }): string | undefined {
+  const anonymous = !f.name || f.name === '(anonymous)' || f.name === '(anonymous function)';
+  const dot = f.name.lastIndexOf('.');
+  const short = anonymous ? '' : f.name.slice(dot + 1);
+  if (short && IDENT.test(short)) {
+    const named = namesAt(x, f.line, f.column, short);
+    if (named) return named === short ? undefined : dot >= 0 ? f.name.slice(0, dot + 1) + named : named;
+    return undefined;
+  }
+  return anonymous ? enclosingName(x, o) : undefined;
 }
 
 function isMappable(f: Frame): boolean {
@@ -164,21 +323,27 @@ function isMappable(f: Frame): boolean {
 }
 
 /**
- * Rewrites JS frames to their original positions where a source map exists and the original
- * source is on disk; `generated` keeps where the code ran. Frame ids stay as they are, so the tree
- * and totals are untouched (two generated functions mapping to one place stay two frames).
- * Per-line hits move to the original lines.
+ * Rewrites JS frames to their original positions and names where a source map exists and the
+ * original source is on disk or in the map; `generated` keeps where the code ran. Frame ids stay as
+ * they are, so the tree and totals are untouched (two generated functions mapping to one place stay
+ * two frames). Per-line hits move to the original lines. Scripts outside `resolveLocations` keep theirs.
  */
-export async function applySourceMaps(profile: Profile, cache: SourceMapCache = sharedCache): Promise<void> {
+export async function applySourceMaps(profile: Profile, cache: SourceMapCache = sharedCache, opts: SourceMapOptions = {}): Promise<void> {
+  const locations = opts.resolveLocations === undefined ? DEFAULT_RESOLVE_LOCATIONS : opts.resolveLocations;
   const files = new Set<string>();
   for (const f of profile.frames) if (isMappable(f)) files.add(f.file);
   for (const file of profile.lineHits.keys()) if (isAbsolute(file)) files.add(file);
+  for (const f of files) if (!mapAllowed(f, locations)) files.delete(f);
   if (files.size === 0) return;
-  const maps = new Map<string, LoadedMap>();
+  const maps = new Map<string, Mapped>();
+  const resolvedOnce = new Map<LoadedMap, ResolvedSources>();
   await Promise.all(
     [...files].map(async (file) => {
       const m = await cache.get(file);
-      if (m) maps.set(file, m);
+      if (!m) return;
+      let sources = resolvedOnce.get(m);
+      if (!sources) resolvedOnce.set(m, (sources = resolveSources(m, opts)));
+      maps.set(file, { m, sources });
     }),
   );
   if (maps.size === 0) return;
@@ -186,12 +351,13 @@ export async function applySourceMaps(profile: Profile, cache: SourceMapCache = 
   for (let i = 0; i < profile.frames.length; i++) {
     const f = profile.frames[i];
     if (!isMappable(f)) continue;
-    const m = maps.get(f.file);
-    if (!m || f.line <= 0) continue;
-    const o = mapPosition(m, f.line, f.column);
+    const x = maps.get(f.file);
+    if (!x || f.line <= 0) continue;
+    const o = mapPosition(x, f.line, f.column);
     if (!o) continue;
     const { category, pkg } = classifyJsFile(o.file);
-    const next: Frame = { ...f, ...o, category, generated: { file: f.file, line: f.line, column: f.column } };
+    const name = originalName(x, f, o) ?? f.name;
+    const next: Frame = { ...f, name, file: o.file, line: o.line, column: o.column, category, generated: { file: f.file, line: f.line, column: f.column } };
     if (pkg) next.pkg = pkg;
     else delete next.pkg;
     profile.frames[i] = next;
@@ -208,13 +374,23 @@ export async function applySourceMaps(profile: Profile, cache: SourceMapCache = 
     } else lm.set(line, { self, total });
   };
   for (const [file, lines] of profile.lineHits) {
-    const m = maps.get(file);
+    const x = maps.get(file);
     for (const [line, h] of lines) {
-      const o = m ? mapLine(m, line) : null;
+      const o = x ? mapLine(x, line) : null;
       if (o) add(o.file, o.line, h.self, h.total);
       else add(file, line, h.self, h.total);
     }
   }
   profile.lineHits.clear();
   for (const [k, v] of remapped) profile.lineHits.set(k, v);
+}
+
+/** The text of a map's source that is not on disk, for a read-only editor: found by the path reports give it. */
+export async function sourceContentOf(generatedFile: string, file: string, opts: SourceMapOptions = {}, cache: SourceMapCache = sharedCache): Promise<string | undefined> {
+  const m = await cache.get(generatedFile);
+  if (!m) return undefined;
+  const { files } = resolveSources(m, opts);
+  const i = files.indexOf(file);
+  const text = i >= 0 ? m.map.sourcesContent?.[i] : undefined;
+  return typeof text === 'string' ? text : undefined;
 }
