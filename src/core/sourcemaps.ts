@@ -211,6 +211,8 @@ function safeDecodeUri(s: string): string {
 interface Mapped {
   m: LoadedMap;
   sources: ResolvedSources;
+  /** Original texts read from disk for anonymous functions' names, once per source. */
+  texts?: Map<number, string | undefined>;
 }
 
 /** Original position of a 1-based generated (line, column), with the name the map gives there; null unless the source is on disk or in the map. */
@@ -243,7 +245,22 @@ const IDENT = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$_\u200c\u200
 /** How far before a function's start its name may stand (`const a = async function* (`). */
 const NAME_WINDOW = 64;
 
-function lineText(m: LoadedMap, line: number): string | undefined {
+/** The segment starting at a generated column (segments are sorted by it: a minified line has a million). */
+function segmentAt<S extends readonly number[]>(segs: readonly S[], column: number): S | undefined {
+  let lo = 0;
+  let hi = segs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = segs[mid][0];
+    if (c === column) return segs[mid];
+    if (c < column) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/** Offset in the script's text of a 0-based column on a 1-based line; undefined without the text. */
+function offsetOf(m: LoadedMap, line: number, column: number): number | undefined {
   const code = m.code;
   if (code === undefined) return undefined;
   if (!m.lineStarts) {
@@ -252,9 +269,7 @@ function lineText(m: LoadedMap, line: number): string | undefined {
     m.lineStarts = starts;
   }
   const at = m.lineStarts[line - 1];
-  if (at === undefined) return undefined;
-  const next = m.lineStarts[line];
-  return code.slice(at, next === undefined ? code.length : next - 1);
+  return at === undefined ? undefined : at + column;
 }
 
 /**
@@ -263,18 +278,21 @@ function lineText(m: LoadedMap, line: number): string | undefined {
  * the source in the map's `names`. Looked up at the last such identifier before the function's start.
  */
 function namesAt(x: Mapped, line: number, column: number, shortName: string): string | undefined {
-  const text = lineText(x.m, line);
   const segs = decodedMappings(x.m.map)[line - 1];
-  if (text === undefined || !segs) return undefined;
+  const lineStart = offsetOf(x.m, line, 0);
+  if (lineStart === undefined || !segs) return undefined;
+  const code = x.m.code!;
   const start = Math.max(0, column - 1);
   const from = Math.max(0, start - NAME_WINDOW - shortName.length);
-  const before = text.slice(from, start);
+  // Only this window of a (possibly one-line, megabytes long) bundle is looked at.
+  const before = code.slice(lineStart + from, lineStart + start);
+  if (before.includes('\n')) return undefined;
   for (let i = before.lastIndexOf(shortName); i >= 0; i = i > 0 ? before.lastIndexOf(shortName, i - 1) : -1) {
     const at = from + i;
-    const prev = text[at - 1];
-    const next = text[at + shortName.length];
-    if ((prev && /[\w$]/.test(prev)) || (next && /[\w$]/.test(next))) continue;
-    const seg = segs.find((s) => s[0] === at);
+    const prev = code[lineStart + at - 1];
+    const next = code[lineStart + at + shortName.length];
+    if ((at > 0 && prev && /[\w$]/.test(prev)) || (next && /[\w$]/.test(next))) continue;
+    const seg = segmentAt(segs, at);
     if (seg && seg.length === 5) return x.m.map.names[seg[4]];
     return undefined;
   }
@@ -288,23 +306,34 @@ function namesAt(x: Mapped, line: number, column: number, shortName: string): st
 function enclosingName(x: Mapped, o: SourcePosition & { sourceIndex: number }): string | undefined {
   let text: string | null | undefined = x.m.map.sourcesContent?.[o.sourceIndex];
   if (typeof text !== 'string' && x.sources.onDisk[o.sourceIndex]) {
-    try {
-      const st = statSync(o.file);
-      if (st.size <= MAX_KEPT_CODE_CHARS) text = readNamedTextSync(o.file, MAX_KEPT_CODE_CHARS);
-    } catch {
-      text = undefined;
+    x.texts ??= new Map();
+    if (!x.texts.has(o.sourceIndex)) {
+      let read: string | undefined;
+      try {
+        read = readNamedTextSync(o.file, MAX_KEPT_CODE_CHARS);
+      } catch {
+        read = undefined;
+      }
+      x.texts.set(o.sourceIndex, read);
     }
+    text = x.texts.get(o.sourceIndex);
   }
   if (typeof text !== 'string') return undefined;
   const lines = text.split(/\r?\n/, o.line);
   const ln = lines[o.line - 1];
   if (ln === undefined) return undefined;
-  const head = ln.slice(0, Math.max(0, o.column - 1));
-  const here = /^[\p{L}$_][\p{L}\p{N}$_]*/u.exec(ln.slice(Math.max(0, o.column - 1)))?.[0];
-  const m = /(?:^|[^\w$])([\p{L}$_][\p{L}\p{N}$_]*)\s*(?:[=:]\s*)?(?:async\s*)?(?:function\s*\*?\s*)?\(?\s*$/u.exec(head);
-  const name = here && here !== 'function' && here !== 'async' && /\(/.test(ln.slice(o.column - 1 + here.length, o.column + here.length + 2)) ? here : m?.[1];
-  return name && !['function', 'async', 'return', 'if', 'for', 'while', 'switch', 'catch', 'new'].includes(name) ? name : undefined;
+  const col = Math.max(0, o.column - 1);
+  const head = ln.slice(0, col);
+  // Maps put a function's start at its `function`, its name or its `(`: `function NAME(`, `NAME = (`, `NAME: function (`.
+  const here = /^([\p{L}$_][\p{L}\p{N}$_]*)\s*\(/u.exec(ln.slice(col))?.[1];
+  if (here && /(?:^|[^\w$])function\s*\*?\s*$/.test(head)) return here;
+  const expr = /^function\s*\*?\s*([\p{L}$_][\p{L}\p{N}$_]*)\s*\(/u.exec(ln.slice(col))?.[1];
+  if (expr) return expr;
+  const m = /(?:^|[^\w$.])([\p{L}$_][\p{L}\p{N}$_]*)\s*(?:=|:)\s*(?:async\s*)?(?:function\s*\*?\s*)?$/u.exec(head);
+  return m && !KEYWORDS.has(m[1]) ? m[1] : undefined;
 }
+
+const KEYWORDS = new Set(['case', 'default', 'return', 'export', 'const', 'let', 'var', 'new', 'typeof', 'await', 'yield']);
 
 function originalName(x: Mapped, f: Frame, o: SourcePosition & { sourceIndex: number }): string | undefined {
   const anonymous = !f.name || f.name === '(anonymous)' || f.name === '(anonymous function)';

@@ -29,7 +29,8 @@ export function workspaceSourceMapOptions(folders: readonly vscode.WorkspaceFold
   const locations = cfg.get<string[] | null>('resolveSourceMapLocations', [...DEFAULT_RESOLVE_LOCATIONS]);
   const expand = (s: string) => (ws ? s.replace(/\$\{workspaceFolder\}/g, ws.replace(/\\/g, '/')) : s);
   return {
-    pathOverrides: overrides,
+    // Configuration values are proxies, which cannot cross to the import worker: plain copies do.
+    pathOverrides: Object.fromEntries(Object.entries(overrides).filter(([, v]) => typeof v === 'string')),
     resolveLocations: Array.isArray(locations) ? locations.filter((l) => typeof l === 'string').map(expand) : null,
     ...(ws ? { workspaceFolder: ws } : {}),
   };

@@ -32,11 +32,17 @@ export const spinArrow = (opts: Options): number => crunchNumbers(opts) + 1;
 export const CRUNCH_LINE = 6;
 export const HOT_LINE = 11;
 export const ARROW_LINE = 17;
+/** `warmUp` is a named function expression only called back: minifiers drop its name, V8 then calls it anonymous. */
 const MAIN_TS = `import { crunchNumbers, spinArrow } from './hot';
 const a = crunchNumbers({ ms: 600 });
 const b = spinArrow({ ms: 300 });
-console.log(a > 0 && b > 0 ? 'ok' : 'none');
+let c = 0;
+[150].forEach(function warmUp(ms) {
+  c += crunchNumbers({ ms });
+});
+console.log(a > 0 && b > 0 && c > 0 ? 'ok' : 'none');
 `;
+export const WARMUP_LINE = 5;
 
 /** A project folder with `src/hot.ts`, `src/main.ts`, a package name (webpack's namespace) and a tsconfig. */
 export function writeProject(dir: string): void {

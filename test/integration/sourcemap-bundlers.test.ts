@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/paths';
-import { ARROW_LINE, buildEsbuild, buildRollup, buildTsc, buildWebpack, cpuProfile, CRUNCH_LINE, writeProject } from '../helpers/bundles';
+import { ARROW_LINE, buildEsbuild, buildRollup, buildTsc, buildWebpack, cpuProfile, CRUNCH_LINE, WARMUP_LINE, writeProject } from '../helpers/bundles';
 import type { JsonReport } from '../../src/core/exporters/json';
 
 const dir = mkdtempSync(join(tmpdir(), 'nf-bundlers-'));
@@ -26,6 +26,10 @@ function assertHot(j: JsonReport, what: string): void {
   assert.equal(top.file, join(dir, 'src', 'hot.ts'), what);
   assert.equal(top.line, CRUNCH_LINE, what);
   assert.ok(top.self > 0.5, `${what}: self ${top.self}`);
+  // A callback whose name the minifier dropped (V8 calls it anonymous) is named from its original text.
+  const warm = j.functions.find((f) => f.name === 'warmUp');
+  assert.ok(warm, `${what}: warmUp among ${j.functions.map((f) => `${f.name}@${f.file}:${f.line}`).join(', ')}`);
+  assert.deepEqual([warm.file, warm.line], [join(dir, 'src', 'main.ts'), WARMUP_LINE], what);
 }
 
 test('esbuild --bundle --minify: the minified function (r) and arrow (t) by their names in src/hot.ts', async () => {
