@@ -22,7 +22,11 @@ export interface LoadedMap {
   lineStarts?: number[];
   /** The folder of the map file (of the script for an inline map). */
   mapDir?: string;
+  /** A separate map file and its modification stamp when read: a rebuilt map is read again. */
+  mapFile?: { path: string; stamp: string };
 }
+
+const stampOf = (st: { mtimeMs: number; size: number }) => `${st.mtimeMs}:${st.size}`;
 
 /** Each source of a map as a file: on this disk, or only in the map's `sourcesContent`; null when neither. */
 export interface ResolvedSources {
@@ -34,8 +38,8 @@ export interface ResolvedSources {
 const MAX_KEPT_CODE_CHARS = 32 * 1024 * 1024;
 
 /**
- * Source maps per generated file, read and parsed once; a rebuilt script (new mtime or size) is
- * read again, since the extension host lives across edit → build → profile cycles.
+ * Source maps per generated file, read and parsed once; a rebuilt script or map (new mtime or size)
+ * is read again, since the extension host lives across edit → build → profile cycles.
  */
 export class SourceMapCache {
   private readonly maps = new Map<string, { stamp: string; map: Promise<LoadedMap | null> }>();
@@ -44,9 +48,13 @@ export class SourceMapCache {
     if (!isAbsolute(file)) return null;
     const st = await regularFile(file, MAX_SCRIPT_BYTES);
     if (!st) return null;
-    const stamp = `${st.mtimeMs}:${st.size}`;
+    const stamp = stampOf(st);
     const hit = this.maps.get(file);
-    if (hit?.stamp === stamp) return hit.map;
+    if (hit?.stamp === stamp) {
+      const m = await hit.map;
+      const mapSt = m?.mapFile ? await regularFile(m.mapFile.path, MAX_MAP_BYTES) : undefined;
+      if (!m?.mapFile || (mapSt && stampOf(mapSt) === m.mapFile.stamp)) return m;
+    }
     if (this.maps.size >= 2000) this.maps.clear();
     const map = loadMapFor(file).catch(() => null);
     this.maps.set(file, { stamp, map });
@@ -71,18 +79,21 @@ async function loadMapFor(file: string): Promise<LoadedMap | null> {
   const ref = mapReference(code);
   let json: string | null = null;
   let mapUrl = pathToFileURL(file).href;
+  let mapPath: string | undefined;
   if (ref?.startsWith('data:')) json = decodeDataUri(ref);
   else if (ref && (/^file:/i.test(ref) || !/^[a-z][a-z\d+.-]+:/i.test(ref))) {
     // Maps served over http(s) or named by bundler schemes (webpack://) are not ours to fetch.
-    const mapPath = /^file:/i.test(ref) ? fileUrlToPathAnyOs(ref) : resolve(dirname(file), safeDecodeUri(ref));
-    json = await readNamedText(mapPath, { maxBytes: MAX_MAP_BYTES }).catch(() => null);
+    mapPath = /^file:/i.test(ref) ? fileUrlToPathAnyOs(ref) : resolve(dirname(file), safeDecodeUri(ref));
+  } else if (!ref && existsSync(file + '.map')) mapPath = file + '.map';
+  let mapFile: LoadedMap['mapFile'];
+  if (mapPath) {
+    const st = await regularFile(mapPath, MAX_MAP_BYTES);
+    json = st ? await readNamedText(mapPath, { maxBytes: MAX_MAP_BYTES }).catch(() => null) : null;
     mapUrl = pathToFileURL(mapPath).href;
-  } else if (!ref && existsSync(file + '.map')) {
-    json = await readNamedText(file + '.map', { maxBytes: MAX_MAP_BYTES }).catch(() => null);
-    mapUrl = pathToFileURL(file + '.map').href;
+    if (st) mapFile = { path: mapPath, stamp: stampOf(st) };
   }
   if (!json) return null;
-  return { map: parseMap(json, mapUrl), code: code.length <= MAX_KEPT_CODE_CHARS ? code : undefined, mapDir: dirname(fileUrlToPathAnyOs(mapUrl)) };
+  return { map: parseMap(json, mapUrl), code: code.length <= MAX_KEPT_CODE_CHARS ? code : undefined, mapDir: dirname(fileUrlToPathAnyOs(mapUrl)), mapFile };
 }
 
 const isFile = (p: string) => isAbsolute(p) && !!statSync(p, { throwIfNoEntry: false })?.isFile();

@@ -3,10 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli } from '../helpers/paths';
+import { cli, repoRoot } from '../helpers/paths';
+import { applySourceMaps, SourceMapCache } from '../../src/core/sourcemaps';
+import { ProfileBuilder } from '../../src/core/model';
 import { ARROW_LINE, buildEsbuild, buildRollup, buildTsc, buildWebpack, cpuProfile, CRUNCH_LINE, WARMUP_LINE, writeProject } from '../helpers/bundles';
 import type { JsonReport } from '../../src/core/exporters/json';
 
@@ -85,4 +88,31 @@ test('resolveSourceMapLocations default: a bundle under node_modules keeps its g
   const top = j.functions[0];
   assert.notEqual(top.name, 'crunchNumbers');
   assert.equal(top.file, join(dep, 'app.js'));
+});
+
+test('map cache: a map rebuilt beside an unchanged script is read again (path + modification time of both)', async () => {
+  const esbuild = createRequire(join(repoRoot, 'package.json'))('esbuild') as typeof import('esbuild');
+  const js = join(dir, 'dist-cache', 'app.js');
+  await esbuild.build({ entryPoints: [join(dir, 'src', 'main.ts')], bundle: true, platform: 'node', sourcemap: true, outfile: js, logLevel: 'silent' });
+  const lines = readFileSync(js, 'utf8').split('\n');
+  const genLine = lines.findIndex((l) => l.includes('function crunchNumbers(')) + 1;
+  const build = () => {
+    const b = new ProfileBuilder('cpuprofile');
+    b.sample([b.frame({ name: 'crunchNumbers', file: js, line: genLine, column: lines[genLine - 1].indexOf('(') + 1, category: 'app' })], 3);
+    return b.build();
+  };
+  const cache = new SourceMapCache();
+  const first = build();
+  await applySourceMaps(first, cache);
+  assert.equal(first.frames[0].file, join(dir, 'src', 'hot.ts'));
+  // The same map, its sources renamed: only the map file changes (and its time).
+  const map = JSON.parse(readFileSync(js + '.map', 'utf8')) as { sources: string[] };
+  map.sources = map.sources.map((s) => s.replace('hot.ts', 'hot-renamed.ts'));
+  copyFileSync(join(dir, 'src', 'hot.ts'), join(dir, 'src', 'hot-renamed.ts'));
+  writeFileSync(js + '.map', JSON.stringify(map));
+  utimesSync(js + '.map', new Date(), new Date(Date.now() + 5000));
+  const second = build();
+  await applySourceMaps(second, cache);
+  assert.equal(second.frames[0].file, join(dir, 'src', 'hot-renamed.ts'));
+  rmSync(join(dir, 'src', 'hot-renamed.ts'));
 });
