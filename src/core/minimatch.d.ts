@@ -1,5 +1,13 @@
-// minimatch 3 ships no types; only the call the source-map location filter makes is declared.
+// minimatch 3 ships no types; only what the source-map location filter uses is declared.
 declare module 'minimatch' {
-  function minimatch(path: string, pattern: string, options?: { dot?: boolean; nocase?: boolean; matchBase?: boolean }): boolean;
+  interface Options {
+    dot?: boolean;
+    nocase?: boolean;
+  }
+  function minimatch(path: string, pattern: string, options?: Options): boolean;
+  namespace minimatch {
+    /** False for a pattern that can match nothing. */
+    function makeRe(pattern: string, options?: Options): RegExp | false;
+  }
   export = minimatch;
 }

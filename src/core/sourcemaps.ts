@@ -28,10 +28,10 @@ export interface LoadedMap {
 
 const stampOf = (st: { mtimeMs: number; size: number }) => `${st.mtimeMs}:${st.size}`;
 
-/** Each source of a map as a file: on this disk, or only in the map's `sourcesContent`; null when neither. */
+/** Each source of a map as a file: on this disk, or only in the map's `sourcesContent`; null when neither. Found on first use (a bundle's map may list thousands). */
 export interface ResolvedSources {
-  files: (string | null)[];
-  onDisk: boolean[];
+  file(i: number): string | null;
+  onDisk(i: number): boolean;
 }
 
 /** Scripts up to this size keep their text for name lookups (minified bundles are one long line). */
@@ -118,12 +118,11 @@ function ancestors(dir: string, n: number): string[] {
 export function resolveSources(m: LoadedMap, opts: SourceMapOptions = {}): ResolvedSources {
   const overrides = compileOverrides(opts.pathOverrides ?? DEFAULT_PATH_OVERRIDES, opts.workspaceFolder ?? process.cwd());
   const map = m.map;
-  const files: (string | null)[] = [];
-  const onDisk: boolean[] = [];
   const root = map.sourceRoot ?? '';
-  for (let i = 0; i < map.sources.length; i++) {
-    const raw = map.sources[i];
-    const resolved = map.resolvedSources[i];
+  const found = new Map<number, { file: string | null; onDisk: boolean }>();
+  const one = (i: number): { file: string | null; onDisk: boolean } => {
+    const raw = map.sources[i] ?? null;
+    const resolved = map.resolvedSources[i] ?? null;
     const joined = raw === null ? null : root && !/^[a-z][\w+.-]*:/i.test(raw) && !isAbsolute(raw) ? root.replace(/\/?$/, '/') + raw : raw;
     const cands: string[] = [];
     const over = (joined !== null ? applyOverride(joined, overrides) : undefined) ?? (resolved ? applyOverride(resolved, overrides) : undefined);
@@ -136,28 +135,21 @@ export function resolveSources(m: LoadedMap, opts: SourceMapOptions = {}): Resol
       const rest = safeDecodeUri(url[1]).replace(/^(?:\.\/)+/, '').replace(/^~\//, 'node_modules/');
       if (rest && !rest.startsWith('../')) for (const d of ancestors(m.mapDir, 6)) cands.push(join(d, rest));
     }
-    let local: string | null = null;
     for (const c of cands) {
-      if (isFile(c)) local = c;
-      else {
-        const mapped = opts.mapPath?.(c);
-        if (mapped && isFile(mapped)) local = mapped;
-      }
-      if (local) break;
+      if (isFile(c)) return { file: c, onDisk: true };
+      const mapped = opts.mapPath?.(c);
+      if (mapped && isFile(mapped)) return { file: mapped, onDisk: true };
     }
     const content = map.sourcesContent?.[i];
-    if (local) {
-      files.push(local);
-      onDisk.push(true);
-    } else if (typeof content === 'string') {
-      files.push(over ?? resolvedPath ?? joined ?? resolved);
-      onDisk.push(false);
-    } else {
-      files.push(null);
-      onDisk.push(false);
-    }
-  }
-  return { files, onDisk };
+    if (typeof content === 'string') return { file: over ?? resolvedPath ?? joined ?? resolved, onDisk: false };
+    return { file: null, onDisk: false };
+  };
+  const get = (i: number) => {
+    let r = found.get(i);
+    if (!r) found.set(i, (r = i >= 0 && i < map.sources.length ? one(i) : { file: null, onDisk: false }));
+    return r;
+  };
+  return { file: (i) => get(i).file, onDisk: (i) => get(i).onDisk };
 }
 
 const isEol = (c: number) => Number.isNaN(c) || c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
@@ -224,6 +216,8 @@ interface Mapped {
   sources: ResolvedSources;
   /** Original texts read from disk for anonymous functions' names, once per source. */
   texts?: Map<number, string | undefined>;
+  /** Resolved source URL → its index (a bundle's map lists thousands). */
+  sourceIndex?: Map<string, number>;
 }
 
 /** Original position of a 1-based generated (line, column), with the name the map gives there; null unless the source is on disk or in the map. */
@@ -232,8 +226,12 @@ function mapPosition(x: Mapped, line: number, column: number): (SourcePosition &
   for (const bias of [GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND] as const) {
     const o = originalPositionFor(x.m.map, { line, column: col, bias });
     if (o.source === null) continue;
-    const idx = x.m.map.resolvedSources.indexOf(o.source);
-    const file = idx >= 0 ? x.sources.files[idx] : null;
+    if (!x.sourceIndex) {
+      x.sourceIndex = new Map();
+      x.m.map.resolvedSources.forEach((src, i) => x.sourceIndex!.has(src) || x.sourceIndex!.set(src, i));
+    }
+    const idx = x.sourceIndex.get(o.source) ?? -1;
+    const file = idx >= 0 ? x.sources.file(idx) : null;
     if (file) return { file, line: o.line, column: o.column + 1, sourceIndex: idx };
     return null;
   }
@@ -246,7 +244,7 @@ function mapLine(x: Mapped, line: number): { file: string; line: number } | null
   if (!segs) return null;
   for (const s of segs) {
     if (s.length < 4) continue;
-    const file = x.sources.files[s[1]!];
+    const file = x.sources.file(s[1]!);
     if (file) return { file, line: s[2]! + 1 };
   }
   return null;
@@ -316,7 +314,7 @@ function namesAt(x: Mapped, line: number, column: number, shortName: string): st
  */
 function enclosingName(x: Mapped, o: SourcePosition & { sourceIndex: number }): string | undefined {
   let text: string | null | undefined = x.m.map.sourcesContent?.[o.sourceIndex];
-  if (typeof text !== 'string' && x.sources.onDisk[o.sourceIndex]) {
+  if (typeof text !== 'string' && x.sources.onDisk(o.sourceIndex)) {
     x.texts ??= new Map();
     if (!x.texts.has(o.sourceIndex)) {
       let read: string | undefined;
@@ -429,8 +427,10 @@ export async function applySourceMaps(profile: Profile, cache: SourceMapCache = 
 export async function sourceContentOf(generatedFile: string, file: string, opts: SourceMapOptions = {}, cache: SourceMapCache = sharedCache): Promise<string | undefined> {
   const m = await cache.get(generatedFile);
   if (!m) return undefined;
-  const { files } = resolveSources(m, opts);
-  const i = files.indexOf(file);
-  const text = i >= 0 ? m.map.sourcesContent?.[i] : undefined;
-  return typeof text === 'string' ? text : undefined;
+  const sources = resolveSources(m, opts);
+  for (let i = 0; i < m.map.sources.length; i++) {
+    const text = m.map.sourcesContent?.[i];
+    if (typeof text === 'string' && sources.file(i) === file) return text;
+  }
+  return undefined;
 }

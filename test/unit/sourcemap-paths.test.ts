@@ -31,3 +31,12 @@ test('resolveSourceMapLocations: node_modules skipped by default; ! excludes; em
   assert.equal(mapAllowed('/elsewhere/x.js', ['/home/me/app/**']), false);
   assert.equal(mapAllowed('/home/me/app/dist/x.js', ['/home/me/app/**', '!**/dist/**']), false);
 });
+
+test('resolveSourceMapLocations on a damaged profile\'s 100 000-segment path answers at once', () => {
+  const t0 = performance.now();
+  const deep = '/x/' + 'a/'.repeat(50_000) + 'y.js';
+  const near = '/' + 'node_modules/'.repeat(300) + '..';
+  assert.equal(mapAllowed(deep, DEFAULT_RESOLVE_LOCATIONS), false);
+  assert.equal(mapAllowed(near, DEFAULT_RESOLVE_LOCATIONS), false);
+  assert.ok(performance.now() - t0 < 500, `${performance.now() - t0} ms`);
+});
