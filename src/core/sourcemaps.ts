@@ -214,8 +214,8 @@ function safeDecodeUri(s: string): string {
 interface Mapped {
   m: LoadedMap;
   sources: ResolvedSources;
-  /** Original texts read from disk for anonymous functions' names, once per source. */
-  texts?: Map<number, string | undefined>;
+  /** Original texts (from the map or the disk) for anonymous functions' names, with their line offsets, once per source. */
+  texts?: Map<number, { text: string; starts: number[] } | undefined>;
   /** Resolved source URL → its index (a bundle's map lists thousands). */
   sourceIndex?: Map<string, number>;
 }
@@ -268,15 +268,17 @@ function segmentAt<S extends readonly number[]>(segs: readonly S[], column: numb
   return undefined;
 }
 
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
 /** Offset in the script's text of a 0-based column on a 1-based line; undefined without the text. */
 function offsetOf(m: LoadedMap, line: number, column: number): number | undefined {
   const code = m.code;
   if (code === undefined) return undefined;
-  if (!m.lineStarts) {
-    const starts = [0];
-    for (let i = code.indexOf('\n'); i >= 0; i = code.indexOf('\n', i + 1)) starts.push(i + 1);
-    m.lineStarts = starts;
-  }
+  m.lineStarts ??= lineStarts(code);
   const at = m.lineStarts[line - 1];
   return at === undefined ? undefined : at + column;
 }
@@ -313,24 +315,23 @@ function namesAt(x: Mapped, line: number, column: number, shortName: string): st
  * keyed by in the original text (`crunch(`, `spin = (`, `run: async (`), read from the file or `sourcesContent`.
  */
 function enclosingName(x: Mapped, o: SourcePosition & { sourceIndex: number }): string | undefined {
-  let text: string | null | undefined = x.m.map.sourcesContent?.[o.sourceIndex];
-  if (typeof text !== 'string' && x.sources.onDisk(o.sourceIndex)) {
-    x.texts ??= new Map();
-    if (!x.texts.has(o.sourceIndex)) {
-      let read: string | undefined;
+  x.texts ??= new Map();
+  if (!x.texts.has(o.sourceIndex)) {
+    let text: string | null | undefined = x.m.map.sourcesContent?.[o.sourceIndex];
+    if (typeof text !== 'string' && x.sources.onDisk(o.sourceIndex)) {
       try {
-        read = readNamedTextSync(o.file, MAX_KEPT_CODE_CHARS);
+        text = readNamedTextSync(o.file, MAX_KEPT_CODE_CHARS);
       } catch {
-        read = undefined;
+        text = undefined;
       }
-      x.texts.set(o.sourceIndex, read);
     }
-    text = x.texts.get(o.sourceIndex);
+    x.texts.set(o.sourceIndex, typeof text === 'string' ? { text, starts: lineStarts(text) } : undefined);
   }
-  if (typeof text !== 'string') return undefined;
-  const lines = text.split(/\r?\n/, o.line);
-  const ln = lines[o.line - 1];
-  if (ln === undefined) return undefined;
+  const src = x.texts.get(o.sourceIndex);
+  const at = src?.starts[o.line - 1];
+  if (!src || at === undefined) return undefined;
+  const next = src.starts[o.line];
+  const ln = src.text.slice(at, next === undefined ? src.text.length : next - 1).replace(/\r$/, '');
   const col = Math.max(0, o.column - 1);
   const head = ln.slice(0, col);
   // Maps put a function's start at its `function`, its name or its `(`: `function NAME(`, `NAME = (`, `NAME: function (`.
