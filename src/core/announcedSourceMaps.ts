@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AnyMap, TraceMap } from '@jridgewell/trace-mapping';
-import { applySourceMaps, MAX_MAP_BYTES, SourceMapCache } from './sourcemaps';
+import { applySourceMaps, MAX_MAP_BYTES, parseMap, SourceMapCache, type SourceMapOptions } from './sourcemaps';
 import { readNamedText } from './namedFiles';
 import { fileUrlToPathAnyOs } from './paths';
 import type { Profile } from './model';
@@ -57,24 +56,11 @@ export class AnnouncedMapCache extends SourceMapCache {
         mapUrl = pathToFileURL(local).href;
       }
       if (!json) return null;
-      const raw = JSON.parse(json.replace(/^\)\]\}'[^\n]*\n/, '')) as { sections?: unknown };
-      const map = raw.sections ? AnyMap(raw as never, mapUrl) : new TraceMap(raw as never, mapUrl);
-      const paths = map.resolvedSources.map((s, i) => this.local(s, map.sources[i]));
-      return { map, paths };
+      // The file on disk is the untranspiled source (or absent): its text names nothing the map's `names` could.
+      return { map: parseMap(json, mapUrl), mapDir: dirname(fileUrlToPathAnyOs(mapUrl)) };
     } catch {
       return null;
     }
-  }
-
-  /** A map's source as a file on this disk: as resolved, as written, or through the path mapping (a container's `/app/src/x.ts`). */
-  private local(resolved: string | null, raw: string | null): string | null {
-    for (const c of [resolved && fileUrlToPathAnyOs(resolved), raw]) {
-      if (!c) continue;
-      if (isAbsolute(c) && existsSync(c)) return c;
-      const m = this.mapPath(c);
-      if (m && existsSync(m)) return m;
-    }
-    return null;
   }
 }
 
@@ -83,11 +69,12 @@ export async function applyAnnouncedSourceMaps(
   profile: Profile,
   sourceMaps: Record<string, string>,
   mapPath?: (p: string) => string | undefined,
+  opts: SourceMapOptions = {},
 ): Promise<void> {
   const announced = new Map<string, string>();
   for (const [url, ref] of Object.entries(sourceMaps)) if (typeof ref === 'string' && ref) announced.set(fileUrlToPathAnyOs(url), ref);
   if (announced.size === 0) return;
-  await applySourceMaps(profile, new AnnouncedMapCache(announced, mapPath));
+  await applySourceMaps(profile, new AnnouncedMapCache(announced, mapPath), { ...opts, mapPath: opts.mapPath ?? mapPath });
 }
 
 /** The announced maps a run folder keeps beside `profilePath`; empty when there are none or the file is unreadable. */

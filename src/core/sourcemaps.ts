@@ -1,25 +1,45 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AnyMap, decodedMappings, GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { classifyJsFile, type Frame, type LineHits, type Profile, type SourcePosition } from './model';
 import { fileUrlToPathAnyOs } from './paths';
-import { readNamedText, regularFile } from './namedFiles';
+import { readNamedText, readNamedTextSync, regularFile } from './namedFiles';
+import { applyOverride, compileOverrides, DEFAULT_PATH_OVERRIDES, DEFAULT_RESOLVE_LOCATIONS, mapAllowed, type SourceMapOptions } from './sourceMapPaths';
+
+export type { SourceMapOptions } from './sourceMapPaths';
 
 /** Bundles bigger than this are not read for a map comment (inline maps make them large, not this large). */
 const MAX_SCRIPT_BYTES = 256 * 1024 * 1024;
 /** A map file a script names (its path is the script's choice, so it is read as untrusted). */
 export const MAX_MAP_BYTES = 256 * 1024 * 1024;
 
-interface LoadedMap {
+/** A script's map as read: parsed once per script version, whatever the options it is later resolved with. */
+export interface LoadedMap {
   map: TraceMap;
-  /** On-disk path of each source, or null when it is not on this disk. */
-  paths: (string | null)[];
+  /** The script's text, for the identifier a function's name stands at; absent for huge scripts and announced maps. */
+  code?: string;
+  lineStarts?: number[];
+  /** The folder of the map file (of the script for an inline map). */
+  mapDir?: string;
+  /** A separate map file and its modification stamp when read: a rebuilt map is read again. */
+  mapFile?: { path: string; stamp: string };
 }
 
+const stampOf = (st: { mtimeMs: number; size: number }) => `${st.mtimeMs}:${st.size}`;
+
+/** Each source of a map as a file: on this disk, or only in the map's `sourcesContent`; null when neither. Found on first use (a bundle's map may list thousands). */
+export interface ResolvedSources {
+  file(i: number): string | null;
+  onDisk(i: number): boolean;
+}
+
+/** Scripts up to this size keep their text for name lookups (minified bundles are one long line). */
+const MAX_KEPT_CODE_CHARS = 32 * 1024 * 1024;
+
 /**
- * Source maps per generated file, read and parsed once; a rebuilt script (new mtime or size) is
- * read again, since the extension host lives across edit → build → profile cycles.
+ * Source maps per generated file, read and parsed once; a rebuilt script or map (new mtime or size)
+ * is read again, since the extension host lives across edit → build → profile cycles.
  */
 export class SourceMapCache {
   private readonly maps = new Map<string, { stamp: string; map: Promise<LoadedMap | null> }>();
@@ -28,9 +48,13 @@ export class SourceMapCache {
     if (!isAbsolute(file)) return null;
     const st = await regularFile(file, MAX_SCRIPT_BYTES);
     if (!st) return null;
-    const stamp = `${st.mtimeMs}:${st.size}`;
+    const stamp = stampOf(st);
     const hit = this.maps.get(file);
-    if (hit?.stamp === stamp) return hit.map;
+    if (hit?.stamp === stamp) {
+      const m = await hit.map;
+      const mapSt = m?.mapFile ? await regularFile(m.mapFile.path, MAX_MAP_BYTES) : undefined;
+      if (!m?.mapFile || (mapSt && stampOf(mapSt) === m.mapFile.stamp)) return m;
+    }
     if (this.maps.size >= 2000) this.maps.clear();
     const map = loadMapFor(file).catch(() => null);
     this.maps.set(file, { stamp, map });
@@ -44,34 +68,88 @@ export class SourceMapCache {
 
 const sharedCache = new SourceMapCache();
 
+/** A map's JSON (a `)]}'` guard line allowed), indexed or not. */
+export function parseMap(json: string, mapUrl: string): TraceMap {
+  const raw = JSON.parse(json.replace(/^\)\]\}'[^\n]*\n/, '')) as { sections?: unknown };
+  return raw.sections ? AnyMap(raw as never, mapUrl) : new TraceMap(raw as never, mapUrl);
+}
+
 async function loadMapFor(file: string): Promise<LoadedMap | null> {
   const code = await readNamedText(file, { maxBytes: MAX_SCRIPT_BYTES });
   const ref = mapReference(code);
   let json: string | null = null;
   let mapUrl = pathToFileURL(file).href;
+  let mapPath: string | undefined;
   if (ref?.startsWith('data:')) json = decodeDataUri(ref);
   else if (ref && (/^file:/i.test(ref) || !/^[a-z][a-z\d+.-]+:/i.test(ref))) {
     // Maps served over http(s) or named by bundler schemes (webpack://) are not ours to fetch.
-    const mapPath = /^file:/i.test(ref) ? fileUrlToPathAnyOs(ref) : resolve(dirname(file), safeDecodeUri(ref));
-    json = await readNamedText(mapPath, { maxBytes: MAX_MAP_BYTES }).catch(() => null);
+    mapPath = /^file:/i.test(ref) ? fileUrlToPathAnyOs(ref) : resolve(dirname(file), safeDecodeUri(ref));
+  } else if (!ref && existsSync(file + '.map')) mapPath = file + '.map';
+  let mapFile: LoadedMap['mapFile'];
+  if (mapPath) {
+    const st = await regularFile(mapPath, MAX_MAP_BYTES);
+    json = st ? await readNamedText(mapPath, { maxBytes: MAX_MAP_BYTES }).catch(() => null) : null;
     mapUrl = pathToFileURL(mapPath).href;
-  } else if (!ref && existsSync(file + '.map')) {
-    json = await readNamedText(file + '.map', { maxBytes: MAX_MAP_BYTES }).catch(() => null);
-    mapUrl = pathToFileURL(file + '.map').href;
+    if (st) mapFile = { path: mapPath, stamp: stampOf(st) };
   }
   if (!json) return null;
-  const raw = JSON.parse(json.replace(/^\)\]\}'[^\n]*\n/, '')) as { sections?: unknown; sources?: (string | null)[] };
-  const map = raw.sections ? AnyMap(raw as never, mapUrl) : new TraceMap(raw as never, mapUrl);
-  const paths = map.resolvedSources.map((s, i) => onDisk(s, map.sources[i]));
-  return { map, paths };
+  return { map: parseMap(json, mapUrl), code: code.length <= MAX_KEPT_CODE_CHARS ? code : undefined, mapDir: dirname(fileUrlToPathAnyOs(mapUrl)), mapFile };
 }
 
-function onDisk(resolved: string | null, raw: string | null): string | null {
-  const candidates: string[] = [];
-  if (resolved) candidates.push(fileUrlToPathAnyOs(resolved));
-  if (raw && (isAbsolute(raw) || /^[a-z]:[\\/]/i.test(raw))) candidates.push(raw);
-  for (const c of candidates) if (isAbsolute(c) && existsSync(c)) return c;
-  return null;
+const isFile = (p: string) => isAbsolute(p) && !!statSync(p, { throwIfNoEntry: false })?.isFile();
+
+/** Folders a bundler-relative source (`webpack://app/./src/x.ts`) may sit under: the map's folder and a few above it. */
+function ancestors(dir: string, n: number): string[] {
+  const out = [dir];
+  for (let i = 0; i < n; i++) {
+    const up = dirname(out[out.length - 1]);
+    if (up === out[out.length - 1]) break;
+    out.push(up);
+  }
+  return out;
+}
+
+/**
+ * Where each source of a map is: the path overrides first (as the debugger applies them), then the
+ * source as resolved against the map (`sourceRoot`, relative, absolute, `file://`), then a bundler URL's
+ * path under the map's folder or above, each also through the path mapping. A source on no disk but
+ * in `sourcesContent` keeps the path it would have, so reports name it and the editor shows its text.
+ */
+export function resolveSources(m: LoadedMap, opts: SourceMapOptions = {}): ResolvedSources {
+  const overrides = compileOverrides(opts.pathOverrides ?? DEFAULT_PATH_OVERRIDES, opts.workspaceFolder ?? process.cwd());
+  const map = m.map;
+  const root = map.sourceRoot ?? '';
+  const found = new Map<number, { file: string | null; onDisk: boolean }>();
+  const one = (i: number): { file: string | null; onDisk: boolean } => {
+    const raw = map.sources[i] ?? null;
+    const resolved = map.resolvedSources[i] ?? null;
+    const joined = raw === null ? null : root && !/^[a-z][\w+.-]*:/i.test(raw) && !isAbsolute(raw) ? root.replace(/\/?$/, '/') + raw : raw;
+    const cands: string[] = [];
+    const over = (joined !== null ? applyOverride(joined, overrides) : undefined) ?? (resolved ? applyOverride(resolved, overrides) : undefined);
+    if (over) cands.push(over);
+    const resolvedPath = resolved && /^file:/i.test(resolved) ? fileUrlToPathAnyOs(resolved) : undefined;
+    if (resolvedPath) cands.push(resolvedPath);
+    if (raw && (isAbsolute(raw) || /^[a-z]:[\\/]/i.test(raw))) cands.push(raw);
+    const url = /^[a-z][\w+.-]*:\/\/[^/]*\/+(.*)$/i.exec(resolved ?? joined ?? '');
+    if (url && !/^file:/i.test(resolved ?? joined ?? '') && m.mapDir) {
+      const rest = safeDecodeUri(url[1]).replace(/^(?:\.\/)+/, '').replace(/^~\//, 'node_modules/');
+      if (rest && !rest.startsWith('../')) for (const d of ancestors(m.mapDir, 6)) cands.push(join(d, rest));
+    }
+    for (const c of cands) {
+      if (isFile(c)) return { file: c, onDisk: true };
+      const mapped = opts.mapPath?.(c);
+      if (mapped && isFile(mapped)) return { file: mapped, onDisk: true };
+    }
+    const content = map.sourcesContent?.[i];
+    if (typeof content === 'string') return { file: over ?? resolvedPath ?? joined ?? resolved, onDisk: false };
+    return { file: null, onDisk: false };
+  };
+  const get = (i: number) => {
+    let r = found.get(i);
+    if (!r) found.set(i, (r = i >= 0 && i < map.sources.length ? one(i) : { file: null, onDisk: false }));
+    return r;
+  };
+  return { file: (i) => get(i).file, onDisk: (i) => get(i).onDisk };
 }
 
 const isEol = (c: number) => Number.isNaN(c) || c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
@@ -133,30 +211,150 @@ function safeDecodeUri(s: string): string {
   }
 }
 
-/** Original position of a 1-based generated (line, column); null unless the original is on disk. */
-function mapPosition(m: LoadedMap, line: number, column: number): SourcePosition | null {
+interface Mapped {
+  m: LoadedMap;
+  sources: ResolvedSources;
+  /** Original texts (from the map or the disk) for anonymous functions' names, with their line offsets, once per source. */
+  texts?: Map<number, { text: string; starts: number[] } | undefined>;
+  /** Resolved source URL → its index (a bundle's map lists thousands). */
+  sourceIndex?: Map<string, number>;
+}
+
+/** Original position of a 1-based generated (line, column), with the name the map gives there; null unless the source is on disk or in the map. */
+function mapPosition(x: Mapped, line: number, column: number): (SourcePosition & { sourceIndex: number }) | null {
   const col = Math.max(0, column - 1);
   for (const bias of [GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND] as const) {
-    const o = originalPositionFor(m.map, { line, column: col, bias });
+    const o = originalPositionFor(x.m.map, { line, column: col, bias });
     if (o.source === null) continue;
-    const idx = m.map.resolvedSources.indexOf(o.source);
-    const file = idx >= 0 ? m.paths[idx] : null;
-    if (file) return { file, line: o.line, column: o.column + 1 };
+    if (!x.sourceIndex) {
+      x.sourceIndex = new Map();
+      x.m.map.resolvedSources.forEach((src, i) => x.sourceIndex!.has(src) || x.sourceIndex!.set(src, i));
+    }
+    const idx = x.sourceIndex.get(o.source) ?? -1;
+    const file = idx >= 0 ? x.sources.file(idx) : null;
+    if (file) return { file, line: o.line, column: o.column + 1, sourceIndex: idx };
     return null;
   }
   return null;
 }
 
-/** Original line of a generated line: the first mapped segment on it whose source is on disk. */
-function mapLine(m: LoadedMap, line: number): { file: string; line: number } | null {
-  const segs = decodedMappings(m.map)[line - 1];
+/** Original line of a generated line: the first mapped segment on it whose source is known. */
+function mapLine(x: Mapped, line: number): { file: string; line: number } | null {
+  const segs = decodedMappings(x.m.map)[line - 1];
   if (!segs) return null;
   for (const s of segs) {
     if (s.length < 4) continue;
-    const file = m.paths[s[1]!];
+    const file = x.sources.file(s[1]!);
     if (file) return { file, line: s[2]! + 1 };
   }
   return null;
+}
+
+const IDENT = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$_\u200c\u200d]*$/u;
+/** How far before a function's start its name may stand (`const a = async function* (`). */
+const NAME_WINDOW = 64;
+
+/** The segment starting at a generated column (segments are sorted by it: a minified line has a million). */
+function segmentAt<S extends readonly number[]>(segs: readonly S[], column: number): S | undefined {
+  let lo = 0;
+  let hi = segs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = segs[mid][0];
+    if (c === column) return segs[mid];
+    if (c < column) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** Offset in the script's text of a 0-based column on a 1-based line; undefined without the text. */
+function offsetOf(m: LoadedMap, line: number, column: number): number | undefined {
+  const code = m.code;
+  if (code === undefined) return undefined;
+  m.lineStarts ??= lineStarts(code);
+  const at = m.lineStarts[line - 1];
+  return at === undefined ? undefined : at + column;
+}
+
+/**
+ * The original name of a minified function: V8 names it by the identifier it was declared or assigned
+ * with (`r` in `function r(`, `t` in `t=n=>`), and bundlers map that identifier with its name from
+ * the source in the map's `names`. Looked up at the last such identifier before the function's start.
+ */
+function namesAt(x: Mapped, line: number, column: number, shortName: string): string | undefined {
+  const segs = decodedMappings(x.m.map)[line - 1];
+  const lineStart = offsetOf(x.m, line, 0);
+  if (lineStart === undefined || !segs) return undefined;
+  const code = x.m.code!;
+  const start = Math.max(0, column - 1);
+  const from = Math.max(0, start - NAME_WINDOW - shortName.length);
+  // Only this window of a (possibly one-line, megabytes long) bundle is looked at.
+  const before = code.slice(lineStart + from, lineStart + start);
+  if (before.includes('\n')) return undefined;
+  for (let i = before.lastIndexOf(shortName); i >= 0; i = i > 0 ? before.lastIndexOf(shortName, i - 1) : -1) {
+    const at = from + i;
+    const prev = code[lineStart + at - 1];
+    const next = code[lineStart + at + shortName.length];
+    if ((at > 0 && prev && /[\w$]/.test(prev)) || (next && /[\w$]/.test(next))) continue;
+    const seg = segmentAt(segs, at);
+    if (seg && seg.length === 5) return x.m.map.names[seg[4]];
+    return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The name an anonymous function had in the source: the identifier it is declared, assigned or
+ * keyed by in the original text (`crunch(`, `spin = (`, `run: async (`), read from the file or `sourcesContent`.
+ */
+function enclosingName(x: Mapped, o: SourcePosition & { sourceIndex: number }): string | undefined {
+  x.texts ??= new Map();
+  if (!x.texts.has(o.sourceIndex)) {
+    let text: string | null | undefined = x.m.map.sourcesContent?.[o.sourceIndex];
+    if (typeof text !== 'string' && x.sources.onDisk(o.sourceIndex)) {
+      try {
+        text = readNamedTextSync(o.file, MAX_KEPT_CODE_CHARS);
+      } catch {
+        text = undefined;
+      }
+    }
+    x.texts.set(o.sourceIndex, typeof text === 'string' ? { text, starts: lineStarts(text) } : undefined);
+  }
+  const src = x.texts.get(o.sourceIndex);
+  const at = src?.starts[o.line - 1];
+  if (!src || at === undefined) return undefined;
+  const next = src.starts[o.line];
+  const ln = src.text.slice(at, next === undefined ? src.text.length : next - 1).replace(/\r$/, '');
+  const col = Math.max(0, o.column - 1);
+  const head = ln.slice(0, col);
+  // Maps put a function's start at its `function`, its name or its `(`: `function NAME(`, `NAME = (`, `NAME: function (`.
+  const here = /^([\p{L}$_][\p{L}\p{N}$_]*)\s*\(/u.exec(ln.slice(col))?.[1];
+  if (here && /(?:^|[^\w$])function\s*\*?\s*$/.test(head)) return here;
+  const expr = /^function\s*\*?\s*([\p{L}$_][\p{L}\p{N}$_]*)\s*\(/u.exec(ln.slice(col))?.[1];
+  if (expr) return expr;
+  const m = /(?:^|[^\w$.])([\p{L}$_][\p{L}\p{N}$_]*)\s*(?:=|:)\s*(?:async\s*)?(?:function\s*\*?\s*)?$/u.exec(head);
+  return m && !KEYWORDS.has(m[1]) ? m[1] : undefined;
+}
+
+const KEYWORDS = new Set(['case', 'default', 'return', 'export', 'const', 'let', 'var', 'new', 'typeof', 'await', 'yield']);
+
+function originalName(x: Mapped, f: Frame, o: SourcePosition & { sourceIndex: number }): string | undefined {
+  const anonymous = !f.name || f.name === '(anonymous)' || f.name === '(anonymous function)';
+  const dot = f.name.lastIndexOf('.');
+  const short = anonymous ? '' : f.name.slice(dot + 1);
+  if (short && IDENT.test(short)) {
+    const named = namesAt(x, f.line, f.column, short);
+    if (named) return named === short ? undefined : dot >= 0 ? f.name.slice(0, dot + 1) + named : named;
+    return undefined;
+  }
+  return anonymous ? enclosingName(x, o) : undefined;
 }
 
 function isMappable(f: Frame): boolean {
@@ -164,21 +362,27 @@ function isMappable(f: Frame): boolean {
 }
 
 /**
- * Rewrites JS frames to their original positions where a source map exists and the original
- * source is on disk; `generated` keeps where the code ran. Frame ids stay as they are, so the tree
- * and totals are untouched (two generated functions mapping to one place stay two frames).
- * Per-line hits move to the original lines.
+ * Rewrites JS frames to their original positions and names where a source map exists and the
+ * original source is on disk or in the map; `generated` keeps where the code ran. Frame ids stay as
+ * they are, so the tree and totals are untouched (two generated functions mapping to one place stay
+ * two frames). Per-line hits move to the original lines. Scripts outside `resolveLocations` keep theirs.
  */
-export async function applySourceMaps(profile: Profile, cache: SourceMapCache = sharedCache): Promise<void> {
+export async function applySourceMaps(profile: Profile, cache: SourceMapCache = sharedCache, opts: SourceMapOptions = {}): Promise<void> {
+  const locations = opts.resolveLocations === undefined ? DEFAULT_RESOLVE_LOCATIONS : opts.resolveLocations;
   const files = new Set<string>();
   for (const f of profile.frames) if (isMappable(f)) files.add(f.file);
   for (const file of profile.lineHits.keys()) if (isAbsolute(file)) files.add(file);
+  for (const f of files) if (!mapAllowed(f, locations)) files.delete(f);
   if (files.size === 0) return;
-  const maps = new Map<string, LoadedMap>();
+  const maps = new Map<string, Mapped>();
+  const resolvedOnce = new Map<LoadedMap, ResolvedSources>();
   await Promise.all(
     [...files].map(async (file) => {
       const m = await cache.get(file);
-      if (m) maps.set(file, m);
+      if (!m) return;
+      let sources = resolvedOnce.get(m);
+      if (!sources) resolvedOnce.set(m, (sources = resolveSources(m, opts)));
+      maps.set(file, { m, sources });
     }),
   );
   if (maps.size === 0) return;
@@ -186,12 +390,13 @@ export async function applySourceMaps(profile: Profile, cache: SourceMapCache = 
   for (let i = 0; i < profile.frames.length; i++) {
     const f = profile.frames[i];
     if (!isMappable(f)) continue;
-    const m = maps.get(f.file);
-    if (!m || f.line <= 0) continue;
-    const o = mapPosition(m, f.line, f.column);
+    const x = maps.get(f.file);
+    if (!x || f.line <= 0) continue;
+    const o = mapPosition(x, f.line, f.column);
     if (!o) continue;
     const { category, pkg } = classifyJsFile(o.file);
-    const next: Frame = { ...f, ...o, category, generated: { file: f.file, line: f.line, column: f.column } };
+    const name = originalName(x, f, o) ?? f.name;
+    const next: Frame = { ...f, name, file: o.file, line: o.line, column: o.column, category, generated: { file: f.file, line: f.line, column: f.column } };
     if (pkg) next.pkg = pkg;
     else delete next.pkg;
     profile.frames[i] = next;
@@ -208,13 +413,25 @@ export async function applySourceMaps(profile: Profile, cache: SourceMapCache = 
     } else lm.set(line, { self, total });
   };
   for (const [file, lines] of profile.lineHits) {
-    const m = maps.get(file);
+    const x = maps.get(file);
     for (const [line, h] of lines) {
-      const o = m ? mapLine(m, line) : null;
+      const o = x ? mapLine(x, line) : null;
       if (o) add(o.file, o.line, h.self, h.total);
       else add(file, line, h.self, h.total);
     }
   }
   profile.lineHits.clear();
   for (const [k, v] of remapped) profile.lineHits.set(k, v);
+}
+
+/** The text of a map's source that is not on disk, for a read-only editor: found by the path reports give it. */
+export async function sourceContentOf(generatedFile: string, file: string, opts: SourceMapOptions = {}, cache: SourceMapCache = sharedCache): Promise<string | undefined> {
+  const m = await cache.get(generatedFile);
+  if (!m) return undefined;
+  const sources = resolveSources(m, opts);
+  for (let i = 0; i < m.map.sources.length; i++) {
+    const text = m.map.sourcesContent?.[i];
+    if (typeof text === 'string' && sources.file(i) === file) return text;
+  }
+  return undefined;
 }

@@ -2,15 +2,10 @@ import { Worker } from 'node:worker_threads';
 import * as l10n from '@vscode/l10n';
 import { ProfileError, type Profile } from './model';
 import { unpackProfile } from './model/transfer';
-import type { WorkerReply, WorkerRequest } from './workerProtocol';
+import type { WorkerOptions, WorkerReply, WorkerRequest } from './workerProtocol';
 
-export interface WorkerLoadOptions {
-  sourceMaps?: boolean;
-  mapsFile?: string;
-  /** See ImportOptions.untrusted. */
-  untrusted?: boolean;
-  /** See ImportOptions.sampleType (pprof). */
-  sampleType?: string;
+/** What crosses to the worker as it is (ImportOptions says what each means). */
+export interface WorkerLoadOptions extends WorkerOptions {
   onProgress?: (fraction: number) => void;
   /** Called on each heartbeat of the worker (about once a second while it is not stuck). */
   onAlive?: () => void;
@@ -83,7 +78,7 @@ export class ImportWorker {
         f(x);
       };
       this.pending = { id, path, resolve: done(resolve), reject: done(reject), onProgress: opts.onProgress, onAlive: opts.onAlive };
-      const req: WorkerRequest = { type: 'load', id, path, options: { sourceMaps: opts.sourceMaps, mapsFile: opts.mapsFile, untrusted: opts.untrusted, sampleType: opts.sampleType } };
+      const req: WorkerRequest = { type: 'load', id, path, options: { sourceMaps: opts.sourceMaps, mapsFile: opts.mapsFile, untrusted: opts.untrusted, sampleType: opts.sampleType, pathMapping: opts.pathMapping, pathMappingFormats: opts.pathMappingFormats, sourceMapOptions: opts.sourceMapOptions } };
       this.worker.postMessage(req);
     });
   }

@@ -1,11 +1,15 @@
 import type { PackedProfile } from './model/transfer';
+import type { ImportOptions } from './importers/types';
+
+/** The import options that cross to the worker: plain data (a path mapper's `exists` does not cross). */
+export type WorkerOptions = Pick<ImportOptions, 'sourceMaps' | 'mapsFile' | 'untrusted' | 'sampleType' | 'pathMapping' | 'pathMappingFormats' | 'sourceMapOptions'>;
 
 /** What the import worker (src/core/worker.ts) accepts. */
 export interface WorkerRequest {
   type: 'load';
   id: number;
   path: string;
-  options: { sourceMaps?: boolean; mapsFile?: string; untrusted?: boolean; sampleType?: string };
+  options: WorkerOptions;
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
 import type { Profile } from '../core/model';
-import { ImportCancelled, loadProfileInWorker } from '../core/workerClient';
+import { ImportCancelled, loadProfileInWorker, type WorkerLoadOptions } from '../core/workerClient';
 
 export interface WorkerImportOptions {
   /** Show a cancellable notification with % read (big files). */
@@ -11,6 +11,8 @@ export interface WorkerImportOptions {
   untrusted: boolean;
   /** A pprof's sample type to weigh by (the viewer's picker). */
   sampleType?: string;
+  /** Path mapping and source-map settings, applied in the worker (see ImportOptions). */
+  mapping?: Pick<WorkerLoadOptions, 'pathMapping' | 'pathMappingFormats' | 'sourceMapOptions'>;
 }
 
 /** An import that reports no progress for this many times the stuck budget is stopped too. */
@@ -61,7 +63,7 @@ export async function loadInWorker(path: string, opts: WorkerImportOptions): Pro
     armStall();
     try {
       // Bundled next to dist/extension.js by scripts/build.mjs.
-      return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { signal: ac.signal, onProgress, onAlive: arm, untrusted: opts.untrusted, sampleType: opts.sampleType }, vscode.l10n.bundle);
+      return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { ...opts.mapping, signal: ac.signal, onProgress, onAlive: arm, untrusted: opts.untrusted, sampleType: opts.sampleType }, vscode.l10n.bundle);
     } catch (e) {
       if (e instanceof ImportCancelled && timedOut === 'stalled') {
         const secs = String(Math.round((opts.idleTimeoutMs * STALL_FACTOR) / 1000));

@@ -1,11 +1,9 @@
 // Loaded on the first profile opened (see ProfileStore.load): the importers stay out of activation.
 import * as vscode from 'vscode';
 import type { Profile } from '../core/model';
-import { mapProfilePaths } from '../core/pathMapping';
-import { applySourceMaps } from '../core/sourcemaps';
 import { loadInWorker } from './bigImport';
 import { isLargeProfile } from './largeProfile';
-import { workspacePathMapper } from './pathMapper';
+import { workspacePathMapping, workspaceSourceMapOptions } from './pathMapper';
 
 /** Default of `nodeFlame.importTimeoutSeconds`. */
 const IMPORT_TIMEOUT_SECONDS = 60;
@@ -24,8 +22,9 @@ export async function readProfile(path: string, sampleType?: string): Promise<Pr
     idleTimeoutMs: Math.max(1, Number.isFinite(seconds) ? seconds : IMPORT_TIMEOUT_SECONDS) * 1000,
     untrusted: !vscode.workspace.isTrusted,
     sampleType,
+    // A pprof comes from a server or a container (Pyroscope, Datadog): its paths are theirs, mapped like attach's,
+    // in the worker before its source maps are looked for (once, with the sources placed through the same mapping).
+    mapping: { pathMapping: workspacePathMapping(), pathMappingFormats: ['pprof'], sourceMapOptions: workspaceSourceMapOptions() },
   });
-  // A pprof comes from a server or a container (Pyroscope, Datadog): its paths are theirs, mapped like attach's.
-  if (profile.format === 'pprof' && mapProfilePaths(profile, workspacePathMapper()).size > 0) await applySourceMaps(profile);
   return profile;
 }

@@ -105,11 +105,14 @@ test('inline data-URI maps, and no mapping when the original source is not on di
   const lines = readFileSync(js, 'utf8').split('\n');
   const genLine = lines.findIndex((l) => l.includes('function crunch(')) + 1;
   const genCol = lines[genLine - 1].indexOf('crunch(') + 'crunch'.length + 1;
-  const build = () => {
+  // The same bundle with a map that does not carry the sources' text.
+  const bare = join(dir, 'inline-bare', 'app.js');
+  await esbuild.build({ entryPoints: [join(dir, 'src', 'main.ts')], bundle: true, platform: 'node', sourcemap: 'inline', sourcesContent: false, outfile: bare, logLevel: 'silent' });
+  const build = (script = js) => {
     const b = new ProfileBuilder('cpuprofile');
-    const f = b.frame({ name: 'crunch', file: js, line: genLine, column: genCol, category: 'app' });
+    const f = b.frame({ name: 'crunch', file: script, line: genLine, column: genCol, category: 'app' });
     b.sample([f], 10);
-    b.lineHit(js, genLine + 5, 7, 7);
+    b.lineHit(script, genLine + 5, 7, 7);
     return b.build();
   };
   const cache = new SourceMapCache();
@@ -130,10 +133,15 @@ test('inline data-URI maps, and no mapping when the original source is not on di
 
   rmSync(join(dir, 'src', 'hot.ts'));
   try {
-    const q = build();
+    // The map carries the source's text (sourcesContent): the frame still names it, for reports and the read-only editor.
+    const kept = build();
+    await applySourceMaps(kept, new SourceMapCache());
+    assert.deepEqual([kept.frames[0].file, kept.frames[0].line], [join(dir, 'src', 'hot.ts'), CRUNCH_LINE]);
+    // Without sourcesContent there is nothing to show: the generated position stays.
+    const q = build(bare);
     await applySourceMaps(q, new SourceMapCache());
-    assert.deepEqual([q.frames[0].file, q.frames[0].line, q.frames[0].generated], [js, genLine, undefined]);
-    assert.deepEqual([...q.lineHits.keys()], [js]);
+    assert.deepEqual([q.frames[0].file, q.frames[0].line, q.frames[0].generated], [bare, genLine, undefined]);
+    assert.deepEqual([...q.lineHits.keys()], [bare]);
   } finally {
     writeFileSync(join(dir, 'src', 'hot.ts'), HOT_TS);
   }

@@ -50,11 +50,14 @@ export async function loadProfile(path: string, opts: ImportOptions = {}): Promi
   const importer = await sniffFormat(path);
   const profile = await importer.load(path, opts);
   profile.meta.source ??= path;
-  if (opts.pathMapping) mapProfilePaths(profile, createPathMapper(opts.pathMapping));
+  // Paths are mapped before maps are looked for, and the mapping also places the maps' sources: one pass, never two.
+  const mapPath = opts.pathMapping && (!opts.pathMappingFormats || opts.pathMappingFormats.includes(profile.format)) ? createPathMapper(opts.pathMapping) : undefined;
+  if (mapPath) mapProfilePaths(profile, mapPath);
   if (opts.sourceMaps !== false) {
+    const smOpts = { ...opts.sourceMapOptions, mapPath };
     // A run folder's sourcemaps.json holds the maps of code transpiled in memory (tsx, ts-node, attach).
-    await applyAnnouncedSourceMaps(profile, await readAnnouncedSourceMaps(path));
-    await applySourceMaps(profile);
+    await applyAnnouncedSourceMaps(profile, await readAnnouncedSourceMaps(path), mapPath, smOpts);
+    await applySourceMaps(profile, undefined, smOpts);
   }
   return profile;
 }

@@ -1,4 +1,5 @@
 import type { PathMapperOptions } from '../pathMapping';
+import type { SourceMapOptions } from '../sourceMapPaths';
 import type { Profile, ProfileFormat } from '../model';
 
 export interface ImportOptions {
@@ -20,6 +21,10 @@ export interface ImportOptions {
   labels?: Record<string, string>;
   /** Where files of a profile taken elsewhere live here; applied before source maps are looked for. */
   pathMapping?: PathMapperOptions;
+  /** Formats `pathMapping` applies to (every format when not given): the editor maps only profiles taken elsewhere. */
+  pathMappingFormats?: ProfileFormat[];
+  /** `sourceMapPathOverrides`, `resolveSourceMapLocations` and the folder they name (the mapping above is added to them). */
+  sourceMapOptions?: Omit<SourceMapOptions, 'mapPath'>;
 }
 
 export interface Importer {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ProfileStore } from '../services';
+import { MAP_SOURCE_SCHEME } from '../viewer/coreSource';
 import type { DocumentHotspots, ProfileLookup } from './locations';
 
 export const SOURCE_LANGUAGES = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'];
@@ -67,7 +68,7 @@ export class HotspotState implements vscode.Disposable {
 
   /** The active profile's hot spots in `doc`; undefined until the hot spot code is loaded (a change event follows). */
   forDocument(doc: vscode.TextDocument): DocumentHotspots | undefined {
-    if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') return undefined;
+    if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled' && doc.uri.scheme !== MAP_SOURCE_SCHEME) return undefined;
     if (!SOURCE_EXT.test(doc.uri.path) && !SOURCE_LANGUAGES.includes(doc.languageId)) return undefined;
     const loaded = this.store.active;
     if (!loaded || this.cleared) return undefined;

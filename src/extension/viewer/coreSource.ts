@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 
 export const CORE_SCHEME = 'nodeflame-core';
+/** Sources that exist only inside a source map's `sourcesContent` (see mapSource.ts); here, as this module is in both bundles. */
+export const MAP_SOURCE_SCHEME = 'nodeflame-source';
 
 /** `node:fs`, `node:internal/fs/utils`, `internal/fs/utils.js`, `events.js` → the builtin's id. */
 export function coreModuleId(file: string): string {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { type LoadedProfile, type ReservedPanel, type Services, type ShowOptions, type Viewer } from '../services';
 import { CORE_SCHEME, CoreSourceProvider } from './coreSource';
+import { MAP_SOURCE_SCHEME, MapSourceProvider } from './mapSource';
 import type { DiffPanel } from './diffPanel';
 import { DIFF_VIEW_TYPE, VIEW_TYPE, webviewOptions } from './options';
 import type { EarlyPage, ProfilePanel } from './panel';
@@ -208,6 +209,7 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, serializer),
     vscode.window.registerWebviewPanelSerializer(DIFF_VIEW_TYPE, diffSerializer),
     vscode.workspace.registerTextDocumentContentProvider(CORE_SCHEME, new CoreSourceProvider()),
+    vscode.workspace.registerTextDocumentContentProvider(MAP_SOURCE_SCHEME, new MapSourceProvider()),
     // Opens a profile file straight in the viewer: for tests and other features (args: absolute path, show options).
     vscode.commands.registerCommand('nodeFlame.showProfileFile', async (path?: string, opts?: ShowOptions) => {
       path ??= await vscode.window.showInputBox({ prompt: vscode.l10n.t('Path of a profile file to show'), ignoreFocusOut: true });

@@ -4,6 +4,7 @@ import { basename, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Frame } from '../../core/model/frame';
 import { coreUri } from './coreSource';
+import { mapSourceUri } from './mapSource';
 
 /** Why a frame has nothing to open, in words; undefined when it has a source to look for. */
 export function noSourceReason(f: Frame): string | undefined {
@@ -68,7 +69,8 @@ export async function resolveSourceUri(file: string): Promise<vscode.Uri | undef
 export async function openFrameSource(f: Frame, focus: boolean): Promise<string | undefined> {
   const reason = noSourceReason(f);
   if (reason) return reason;
-  const uri = f.category === 'node' ? coreUri(f.file) : await resolveSourceUri(f.file);
+  // A source only inside its bundle's map opens read-only from there.
+  const uri = f.category === 'node' ? coreUri(f.file) : ((await resolveSourceUri(f.file)) ?? mapSourceUri(f));
   if (!uri) return vscode.l10n.t('Cannot find {0} on this machine or in the workspace.', f.file);
   let doc: vscode.TextDocument;
   try {
