@@ -6,6 +6,9 @@ export interface JsonReport {
   format: ProfileFormat;
   samples: number;
   durationMs: number | null;
+  /** The span the report covers, in ms from the profile's first sample (`--from`/`--to` narrow it); null without times. */
+  startTime: number | null;
+  endTime: number | null;
   attributed: number;
   categories: Record<Category, number>;
   functions: JsonFunction[];
@@ -71,6 +74,7 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     format: profile.format,
     samples: round(all),
     durationMs: profile.meta.durationMs === null ? null : round(profile.meta.durationMs),
+    ...coveredSpan(profile),
     attributed: round(attributed(profile)),
     categories,
     functions,
@@ -81,6 +85,14 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     ...(profile.meta.labels ? { labels: profile.meta.labels } : {}),
     ...(profile.meta.processes ? { processes: jsonProcesses(profile) } : {}),
   };
+}
+
+/** What `startTime`/`endTime` say: the range a profile was cut to, else 0 to its duration. */
+function coveredSpan(profile: Profile): { startTime: number | null; endTime: number | null } {
+  const r = profile.meta.range;
+  if (r) return { startTime: round(r.from), endTime: round(r.to) };
+  const d = profile.meta.durationMs;
+  return d === null ? { startTime: null, endTime: null } : { startTime: 0, endTime: round(d) };
 }
 
 /** Sample weight per process of a run read as one (see ProfileMeta.processes), from its threads' pids. */

@@ -35,6 +35,8 @@ export interface ProfileMeta {
   sampleType?: string;
   /** Sample labels the file carries (pprof); those naming threads also split the tree by thread. */
   labels?: LabelInfo[];
+  /** Set when the profile was cut to a time range (ms from the first sample): what it covers. */
+  range?: { from: number; to: number };
   /** The Node processes of a run read as one (a command's process tree); threads carry their pid. */
   processes?: ProcessMeta[];
 }
