@@ -22,6 +22,7 @@ import { showDetails, showTooltip } from './details';
 import { clear, fmt, h } from './dom';
 import { buildNodes, findNode, frameCache, graft, pathOf, SMALL, type FNode, type Strings } from './tree';
 import { mountTransforms, type TransformsUi } from './transformsUi';
+import { TimelineView } from './timeline';
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; getState(): PersistedState | undefined; setState(s: PersistedState): void };
 mark('modules');
@@ -43,7 +44,10 @@ let diffHandler: ((m: HostMessage) => void) | undefined;
 /** The offline HTML export has no host to save files or open sources. */
 let offline = false;
 let transformsUi: TransformsUi | undefined;
+let timeline: TimelineView | undefined;
 
+/** The Timeline comes after the flame graph, tables and summary tabs. */
+const TIMELINE_TAB = 3;
 const save = (patch: Partial<PersistedState>) => {
   state = { ...state, ...patch };
   vscode.setState(state);
@@ -209,10 +213,32 @@ function buildUi(): void {
     header(s.tabSummary, 'summary'),
     panel(summary),
   );
-  tabs.addEventListener('vsc-tabs-select', () => save({ tab: String(tabs.selectedIndex) }));
+  timeline = new TimelineView(
+    {
+      post,
+      strings: () => s,
+      palette: () => palette,
+      range: () => transformsUi?.stack().find((t) => t.kind === 'range') as { from: number; to: number } | undefined,
+      setRange: (r) => {
+        const rest = transformsUi?.stack().filter((t) => t.kind !== 'range') ?? [];
+        transformsUi?.set(r ? [{ kind: 'range', from: r.from, to: r.to }, ...rest] : rest);
+      },
+      metric,
+    },
+    tooltipEl,
+  );
+  tabs.append(header(s.tabTimeline, 'timeline'), panel(timeline.el));
+  const onTab = () => {
+    if (tabs.selectedIndex === TIMELINE_TAB) timeline?.show();
+  };
+  tabs.addEventListener('vsc-tabs-select', () => {
+    save({ tab: String(tabs.selectedIndex) });
+    onTab();
+  });
   app.append(tabs);
   ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };
   if (state.tab) tabs.selectedIndex = Number(state.tab);
+  onTab();
 
   const flameHost = {
     color: colorOf,
@@ -435,6 +461,10 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       info = m.info;
       if (ui) renderSummary(ui.summary, info, s, palette);
       transformsUi?.onHost(m);
+      timeline?.rangeChanged();
+      break;
+    case 'timeline':
+      timeline?.onHost(m);
       break;
     case 'sandwich':
       transformsUi?.onHost(m);
@@ -471,6 +501,7 @@ document.addEventListener('keydown', (e) => {
     return;
   }
   if (ui.tabs.selectedIndex === 0 && flames[kind].key(e)) e.preventDefault();
+  if (ui.tabs.selectedIndex === TIMELINE_TAB && timeline?.key(e)) e.preventDefault();
 });
 
 // Theme switches change the CSS variables: re-resolve the palette and repaint.
@@ -479,6 +510,7 @@ new MutationObserver(() => {
   if (!ui) return;
   flames.top.redraw();
   flames.bottom.redraw();
+  timeline?.draw();
   renderLegend();
 }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 

@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { timelineStrings } from './timelineStrings';
 import { transformStrings } from './transformStrings';
 
 /** The webview's UI text, localized on the host side (extension or CLI) so the l10n export finds every string. */
@@ -97,5 +98,6 @@ export function webviewStrings(): Record<string, string> {
     'cat.program': t('program / threads'),
     'cat.unaccounted': t('unaccounted'),
     ...transformStrings(),
+    ...timelineStrings(),
   };
 }

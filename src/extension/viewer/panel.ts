@@ -7,6 +7,7 @@ import { viewerHtml } from './html';
 import { webviewOptions } from './options';
 import { unhandledMessage, type HostMessage, type PersistedState, type ViewerMessage } from './protocol';
 import { openFrameSource } from './source';
+import { timelineFor } from './timeline';
 import { webviewStrings } from './strings';
 
 /** Puts the viewer's page into a panel, before the profile is there: it loads while the file is read. */
@@ -144,7 +145,7 @@ export class ProfilePanel implements vscode.Disposable {
         return;
       }
       case 'open': {
-        const frame = session.frame(m.frame);
+        const frame = m.raw ? session.profile.frames[m.frame] : session.frame(m.frame);
         if (!frame) return;
         const reason = await openFrameSource(frame, m.focus);
         if (reason) this.post({ type: 'noSource', frame: m.frame, reason });
@@ -169,6 +170,9 @@ export class ProfilePanel implements vscode.Disposable {
         if (this.panel.active) this.services().store.setActive(this.loaded);
         return;
       }
+      case 'timeline':
+        this.post(await timelineFor(session.profile, this.loaded.path, m));
+        return;
       case 'metric':
         this.services().log.info(`viewer ${this.loaded.label}: ${m.name} ${m.ms.toFixed(1)} ms`);
         return;
