@@ -1,3 +1,4 @@
+import { timeSpan } from '../model/timeline';
 import { findFindings, toJsonFinding, type JsonFinding } from '../findings';
 import { attributed, categoryWeights, CATEGORIES, functionStats, type Category, type Frame, type LabelInfo, type Profile, type ProfileFormat, type SampleType, type WeightUnit } from '../model';
 
@@ -87,11 +88,11 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
   };
 }
 
-/** What `startTime`/`endTime` say: the range a profile was cut to, else 0 to its duration. */
+/** What `startTime`/`endTime` say: the range a profile was cut to, else 0 to the end of its last sample (or its duration). */
 function coveredSpan(profile: Profile): { startTime: number | null; endTime: number | null } {
   const r = profile.meta.range;
   if (r) return { startTime: round(r.from), endTime: round(r.to) };
-  const d = profile.meta.durationMs;
+  const d = timeSpan(profile)?.end ?? profile.meta.durationMs;
   return d === null ? { startTime: null, endTime: null } : { startTime: 0, endTime: round(d) };
 }
 
