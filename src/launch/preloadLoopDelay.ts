@@ -34,9 +34,13 @@ export function recordLoopDelay(): void {
     lines = '';
   };
   let n = 0;
+  let last = performance.now();
   const timer = setInterval(() => {
-    // The histogram's max includes the resolution's own 10 ms timer lag: readings under it mean "not delayed".
-    const delay = h.count ? h.max / 1e6 : 0;
+    // This timer's own lateness is a delay too: while the loop is blocked the histogram may take no reading at all.
+    const now = performance.now();
+    const late = Math.max(0, now - last - LOOP_SAMPLE_MS);
+    last = now;
+    const delay = Math.max(late, h.count ? h.max / 1e6 : 0);
     h.reset();
     lines += `[${Date.now()},${Math.round(delay * 10) / 10},${process.memoryUsage().heapUsed}]\n`;
     if (++n % 10 === 0) flush();
