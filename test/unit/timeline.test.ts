@@ -112,6 +112,12 @@ test('the time-ordered chart: one box per call, in time order, the hot functions
   const caller = boxes.filter((b) => b.depth === first[0].depth - 1 && b.end > from && b.start < to);
   assert.ok(caller.length >= 1 && caller.length <= 4, `${caller.length}`);
   assert.ok(long(caller) > 0.95 * (to - from));
+  // One sample per column when the window holds more samples than columns: the same two stretches, fewer boxes.
+  const coarse = timeOrdered(p, 0, span.end, 0, 50000, 100);
+  const coarseNamed = (n: string) => coarse.boxes.filter((b) => p.frames[b.frame].name === n);
+  assert.ok(coarse.boxes.length < boxes.length, `${coarse.boxes.length} < ${boxes.length}`);
+  assert.ok(long(coarseNamed('firstHot')) > 250 && long(coarseNamed('secondHot')) > 250);
+  assert.ok(Math.max(...coarseNamed('firstHot').map((b) => b.end)) <= Math.min(...coarseNamed('secondHot').map((b) => b.start)) + 15);
   // Boxes under a minimum width are left out.
   assert.ok(timeOrdered(p, 0, span.end, 100).boxes.every((b) => b.end - b.start >= 100));
 });

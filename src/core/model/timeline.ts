@@ -94,15 +94,35 @@ export interface TimeBox {
 
 /**
  * Stacks laid out along time in [from, to): consecutive samples sharing a call path share its boxes. Boxes
- * shorter than `minMs` are left out (they are under a pixel); at most `maxBoxes`, longest kept.
+ * shorter than `minMs` are left out (they are under a pixel); at most `maxBoxes`, longest kept. With more
+ * samples in the window than `columns`, one sample per column stands for it (the stack running at that
+ * moment), so a million samples cost what a screen's width does.
  */
-export function timeOrdered(profile: Profile, from: number, to: number, minMs: number, maxBoxes = 50000): { boxes: TimeBox[]; depth: number; truncated: boolean } {
+export function timeOrdered(profile: Profile, from: number, to: number, minMs: number, maxBoxes = 50000, columns = Infinity): { boxes: TimeBox[]; depth: number; truncated: boolean } {
   const tl = profile.timeline;
   const boxes: TimeBox[] = [];
   if (!tl) return { boxes, depth: 0, truncated: false };
   const t = profile.tree;
-  const { nodes, times } = tl;
-  const step = profile.meta.intervalMs ?? 0;
+  const lo = lowerBound(tl.times, from);
+  const hi = lowerBound(tl.times, to);
+  let nodes: ArrayLike<number> = tl.nodes.subarray(lo, hi);
+  let times: ArrayLike<number> = tl.times.subarray(lo, hi);
+  let step = profile.meta.intervalMs ?? 0;
+  if (hi - lo > columns) {
+    const col = (to - from) / columns;
+    const pn: number[] = [];
+    const pt: number[] = [];
+    for (let c = 0; c < columns; c++) {
+      const i = lowerBound(tl.times, from + c * col);
+      if (i < hi && tl.times[i] < from + (c + 1) * col) {
+        pn.push(tl.nodes[i]);
+        pt.push(from + c * col);
+      }
+    }
+    nodes = pn;
+    times = pt;
+    step = Math.max(step, col);
+  }
   // The open path: tree node and start per depth.
   const openNode: number[] = [];
   const openStart: number[] = [];
@@ -116,15 +136,14 @@ export function timeOrdered(profile: Profile, from: number, to: number, minMs: n
       if (at - start >= minMs) boxes.push({ depth: d, start, end: at, frame: t.frame[node] });
     }
   };
-  const lo = lowerBound(times, from);
-  const hi = lowerBound(times, to);
+  const n = times.length;
   let prevEnd = from;
-  for (let i = lo; i < hi; i++) {
+  for (let i = 0; i < n; i++) {
     const at = times[i];
     // A gap of more than a few intervals without samples ends every box (the program was not running).
     if (step > 0 && at - prevEnd > 4 * step) close(0, prevEnd);
     path.length = 0;
-    for (let n = nodes[i]; n > 0; n = t.parent[n]) if (t.frame[n] >= 0) path.push(n);
+    for (let x = nodes[i]; x > 0; x = t.parent[x]) if (t.frame[x] >= 0) path.push(x);
     path.reverse();
     let same = 0;
     while (same < path.length && same < openNode.length && openNode[same] === path[same]) same++;
@@ -134,7 +153,7 @@ export function timeOrdered(profile: Profile, from: number, to: number, minMs: n
       openStart.push(at);
     }
     if (path.length > maxDepth) maxDepth = path.length;
-    const next = i + 1 < times.length ? times[i + 1] : at + step;
+    const next = i + 1 < n ? times[i + 1] : lo + i + 1 < tl.times.length && n === hi - lo ? tl.times[lo + i + 1] : at + step;
     prevEnd = Math.min(next, at + (step > 0 ? 4 * step : next - at), to);
   }
   close(0, Math.min(prevEnd, to));

@@ -18,7 +18,8 @@ export function timelineData(profile: Profile, req: TimelineRequest, extra: { ma
   let from = Number.isFinite(req.from) ? Math.max(span.start, req.from!) : span.start;
   let to = Number.isFinite(req.to) ? Math.min(span.end, req.to!) : span.end;
   if (!(to > from)) [from, to] = [span.start, span.end];
-  const chart = timeOrdered(profile, from, to, (to - from) / width / 2);
+  // Half a pixel, a hair under the columns' width so a one-column box is kept.
+  const chart = timeOrdered(profile, from, to, ((to - from) / width / 2) * 0.99, 50000, width * 2);
   const boxes = { depth: [] as number[], start: [] as number[], end: [] as number[], frame: [] as number[] };
   const used = new Set<number>();
   for (const b of chart.boxes) {
