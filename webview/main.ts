@@ -45,6 +45,8 @@ let diffHandler: ((m: HostMessage) => void) | undefined;
 let offline = false;
 let transformsUi: TransformsUi | undefined;
 let timeline: TimelineView | undefined;
+/** When the Timeline asked for a new range, until the flame graph for it is drawn (the benchmark's range figure). */
+let rangeAsked = 0;
 
 /** The Timeline comes after the flame graph, tables and summary tabs. */
 const TIMELINE_TAB = 3;
@@ -220,6 +222,7 @@ function buildUi(): void {
       palette: () => palette,
       range: () => transformsUi?.stack().find((t) => t.kind === 'range') as { from: number; to: number } | undefined,
       setRange: (r) => {
+        rangeAsked = performance.now();
         const rest = transformsUi?.stack().filter((t) => t.kind !== 'range') ?? [];
         transformsUi?.set(r ? [{ kind: 'range', from: r.from, to: r.to }, ...rest] : rest);
       },
@@ -395,6 +398,10 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
     showTree(k);
   }
   flame.setRoot(sub, revealed);
+  if (rangeAsked && k === 'top') {
+    metric('range', performance.now() - rangeAsked);
+    rangeAsked = 0;
+  }
   if (revealed) {
     flame.select(revealed, 'reveal');
     if (revealed.pruned) requestExpand(revealed, k);

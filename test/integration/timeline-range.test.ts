@@ -82,6 +82,14 @@ test('report --from/--to keeps one stretch of a real run; the JSON says what it 
     // --from alone runs to the end; the text report follows too.
     assert.ok(shareOf(json(file, '--from', String(from)), 'firstHot') === 0, mode);
     assert.match(report(file, '--to', String(Math.floor(first.from))).stdout, /ticks/);
+    // Two ranges of one profile compared: the first hot stretch against the second.
+    const d = spawnSync(process.execPath, [cli, 'diff', file, file, '--format', 'json', '--before-range', `${Math.floor(first.from)}:${Math.ceil(first.to + 1)}`, '--after-range', `${from}:`], { encoding: 'utf8' });
+    assert.equal(d.status, 0, d.stderr);
+    const changes = (JSON.parse(d.stdout) as { changes: { name: string; before: number; after: number }[] }).changes;
+    const grew = changes.find((c) => c.name === 'secondHot');
+    const shrank = changes.find((c) => c.name === 'firstHot');
+    assert.ok(grew && grew.before < 0.05 && grew.after > 0.9, `${mode}: ${JSON.stringify(grew)}`);
+    assert.ok(shrank && shrank.before > 0.9 && shrank.after < 0.05, `${mode}: ${JSON.stringify(shrank)}`);
     console.log(`[integration] ${mode}: ${whole.samples} samples over ${whole.endTime} ms; --from ${from} --to ${to}: ${ranged.samples} samples, secondHot ${(100 * shareOf(ranged, 'secondHot')).toFixed(1)} %`);
   }
   for (const bad of [['--from', 'x'], ['--from', '-3'], ['--from', '50', '--to', '10']]) {
