@@ -413,6 +413,9 @@ export class TimelineView {
     const span = this.span;
     const tracks = this.trackRows();
     const markers = this.markers;
+    const delay = tracks.find((t) => t.kind === 'loopDelay');
+    this.el.dataset.markers = markers.map((m) => m.kind).join(' ');
+    this.el.dataset.slow = JSON.stringify(delay ? slowStretches(delay).map((st) => [Math.round(st.from), Math.round(st.to)]) : []);
     const rows = tracks.length;
     const height = rows * TRACK_H + (markers.length ? 14 : 0);
     this.tracksEl.hidden = height === 0;

@@ -4,11 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startVSCode, repoRoot, type VSCode } from './helpers';
+import { freePort } from '../helpers/net';
 
 const SHOW = 'Node Flame: Show Profile File in Flame Graph…';
 
@@ -169,6 +170,50 @@ test('the Timeline: idle, then two hot stretches; a dragged range filters the fl
     console.log(`[e2e] 1,000,000 samples: host ${host.toFixed(1)} ms, canvas draw ${draw.toFixed(1)} ms, zoom/pan frames ${frames.map((f) => f.toFixed(1)).join(' ')} ms (max ${Math.max(...frames).toFixed(1)}), range → flame graph root ${ranged2} samples: ${pageRange.toFixed(1)} ms from the drag's end to the flame graph drawn (${rangeMs} ms in the test, polling included; ${before} frames before)`);
     assert.ok(pageRange > 0, 'the range figure was measured');
     assert.ok(Math.max(...frames) < 16, `pan/zoom frames under 16 ms: ${frames.join(', ')}`);
+    failed = false;
+  } finally {
+    await vs.close({ failed });
+  }
+});
+
+test('the Timeline of a launched Express run: load markers, event-loop delay over 50 ms, a click selects the stall', { timeout: 600_000 }, async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-timeline-run-'));
+  copyFileSync(join(repoRoot, 'examples/express-auth/app.js'), join(ws, 'app.js'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const autocannon = join(repoRoot, 'node_modules', 'autocannon', 'autocannon.js');
+  const load = `curl -s "${base}/newUser?username=matt&password=password" >/dev/null; "${process.execPath}" "${autocannon}" -c 4 -d 3 "${base}/auth?username=matt&password=password"`;
+  const out = join(ws, 'runs');
+  execFileSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'profile', '--mode', 'cpu-prof', '--out', out, '--no-report', '--port', String(port), '--load', load, '--', 'node', 'app.js'], {
+    cwd: ws,
+    env: { ...process.env, PORT: String(port), NODE_PATH: join(repoRoot, 'node_modules') },
+    stdio: 'ignore',
+  });
+  const dir = join(out, readdirSync(out)[0]);
+  const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);
+  const vs: VSCode = await startVSCode({ workspace: ws, name: 'timeline-run', viewport: { width: 1400, height: 900 } });
+  let failed = true;
+  try {
+    await vs.waitForCommand(SHOW);
+    await vs.runCommand(SHOW);
+    await vs.quickInputAnswer(file);
+    const label = file.split('/').pop()!;
+    const frame = await vs.webviewFrame(`body[data-profile="${label}"][data-first-paint-ms] svg g.frame`, 120_000);
+    await vs.page.mouse.move(700, 880);
+    await tab(frame, 'timeline');
+    const tl = frame.locator('.timeline-tab');
+    const markers = await until('the run markers', () => tl.getAttribute('data-markers'), (m) => !!m && ['port', 'loadStart', 'loadEnd', 'stop'].every((k) => m.split(' ').includes(k)));
+    const slow = JSON.parse((await until('a stall over 50 ms', () => tl.getAttribute('data-slow'), (x) => !!x && JSON.parse(x).length > 0))!) as [number, number][];
+    const spanEnd = Number((await tl.getAttribute('data-window'))!.split('-')[1]);
+    console.log(`[e2e] launched Express run: markers ${markers}; ${slow.length} stretches of event-loop delay over 50 ms, first ${slow[0][0]}–${slow[0][1]} ms of ${spanEnd.toFixed(0)} ms`);
+    await vs.screenshot('timeline-run');
+    // A click on the highlighted stretch selects it.
+    const tracks = (await frame.locator('.tl-tracks').boundingBox())!;
+    const mid = (slow[0][0] + slow[0][1]) / 2;
+    await vs.page.mouse.click(tracks.x + (mid / spanEnd) * tracks.width, tracks.y + 10);
+    const range = await until('the stall is the range', () => tl.getAttribute('data-range'), (r) => !!r && r !== 'null');
+    const r = JSON.parse(range!) as { from: number; to: number };
+    assert.ok(Math.abs(r.from - slow[0][0]) < 2 && Math.abs(r.to - slow[0][1]) < 2, range!);
     failed = false;
   } finally {
     await vs.close({ failed });
