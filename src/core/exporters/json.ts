@@ -75,7 +75,6 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     format: profile.format,
     samples: round(all),
     durationMs: profile.meta.durationMs === null ? null : round(profile.meta.durationMs),
-    ...coveredSpan(profile),
     attributed: round(attributed(profile)),
     categories,
     functions,
@@ -85,6 +84,7 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     ...(profile.meta.sampleTypes ? { sampleTypes: profile.meta.sampleTypes } : {}),
     ...(profile.meta.labels ? { labels: profile.meta.labels } : {}),
     ...(profile.meta.processes ? { processes: jsonProcesses(profile) } : {}),
+    ...coveredSpan(profile),
   };
 }
 
