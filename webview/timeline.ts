@@ -417,7 +417,7 @@ export class TimelineView {
     this.el.dataset.markers = markers.map((m) => m.kind).join(' ');
     this.el.dataset.slow = JSON.stringify(delay ? slowStretches(delay).map((st) => [Math.round(st.from), Math.round(st.to)]) : []);
     const rows = tracks.length;
-    const height = rows * TRACK_H + (markers.length ? 14 : 0);
+    const height = rows * TRACK_H + (markers.length ? 26 : 0);
     this.tracksEl.hidden = height === 0;
     if (!height) return;
     const w = this.graph.clientWidth || this.chartBox.clientWidth;
@@ -453,6 +453,8 @@ export class TimelineView {
       const top = rows * TRACK_H;
       ctx.strokeStyle = fg;
       ctx.fillStyle = fg;
+      // Labels of markers close together go on the second line rather than over each other.
+      const lineEnd = [-Infinity, -Infinity];
       for (const m of markers) {
         const mx = Math.round(x(m.at)) + 0.5;
         ctx.beginPath();
@@ -461,7 +463,11 @@ export class TimelineView {
         ctx.setLineDash([2, 2]);
         ctx.stroke();
         ctx.setLineDash([]);
-        ctx.fillText(m.label, Math.min(mx + 3, w - ctx.measureText(m.label).width - 2), top + 11);
+        const tw = ctx.measureText(m.label).width;
+        const lx = Math.max(0, Math.min(mx + 3, w - tw - 2));
+        const line = lx > lineEnd[0] + 4 ? 0 : lx > lineEnd[1] + 4 ? 1 : lineEnd[0] <= lineEnd[1] ? 0 : 1;
+        lineEnd[line] = lx + tw;
+        ctx.fillText(m.label, lx, top + 11 + line * 12);
       }
     }
   }
