@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { cpuprofileImporter } from '../../src/core/importers/cpuprofile';
 import { v8logImporter } from '../../src/core/importers/v8log';
 import { foldedImporter } from '../../src/core/importers/folded';
+import { PerfScriptParser } from '../../src/core/importers/perf';
 import { functionStats, type Profile } from '../../src/core/model';
 import { activity, noTimeReason, restrictToRange, timeOrdered, timeSpan } from '../../src/core/model/timeline';
 import { applyTransforms } from '../../src/core/model/transforms';
@@ -137,4 +138,47 @@ test('a real --prof tick log has a timeline too; folded stacks have none and say
   const same = applyTransforms(folded, [{ kind: 'range', from: 0, to: 1 }]);
   assert.equal(same.tree.weight, 5);
   assert.ok(same.warnings.some((w) => /no sample times/.test(w)));
+});
+
+// Samples as this machine's `perf script -F comm,pid,tid,time,period,event,ip,sym,dso` printed them for a
+// `perf record -g -F 999 node --perf-basic-prof phases.js` run (stacks cut after three frames; a worker thread's
+// sample put out of order, as samples of two CPUs arrive).
+const PERF = [
+  'node 32032/32032 13037.869218:    1001001 cpu-clock:ppp: ',
+  '\t    7f6acafc5d1e JS:^firstHot /work/wt/time21/test/fixtures/timeline/phases.js:3:18 (/tmp/perf-32032.map)',
+  '\t         14cfd1c Builtins_InterpreterEntryTrampoline (/usr/bin/node)',
+  '\t          805618 node::Environment::RunTimers (/usr/bin/node)',
+  '',
+  'node 32032/32032 13037.999701:    1001001 cpu-clock:ppp: ',
+  '\t    7f6acafc7070 JS:*firstHot /work/wt/time21/test/fixtures/timeline/phases.js:3:18 (/tmp/perf-32032.map)',
+  '\t         14cfd1c Builtins_InterpreterEntryTrampoline (/usr/bin/node)',
+  '\t          805618 node::Environment::RunTimers (/usr/bin/node)',
+  '',
+  'node 32032/32032 13038.410187:    1001001 cpu-clock:ppp: ',
+  '\t    7f6acafc77b2 JS:*secondHot /work/wt/time21/test/fixtures/timeline/phases.js:9:19 (/tmp/perf-32032.map)',
+  '\t         14cfd1c Builtins_InterpreterEntryTrampoline (/usr/bin/node)',
+  '\t          805618 node::Environment::RunTimers (/usr/bin/node)',
+  '',
+  'V8 DefaultWorke 32032/32035 13038.000203:    2002002 cpu-clock:ppp: ',
+  '\tffffffff815a23ce filemap_map_pages ([kernel.kallsyms])',
+  '\t          98109 _int_malloc (/usr/lib/x86_64-linux-gnu/libc.so.6)',
+  '',
+].join('\n');
+
+test('perf timestamps feed the timeline: samples in time order, weighted by period, across threads', () => {
+  const parser = new PerfScriptParser();
+  parser.push(PERF);
+  const p = parser.end();
+  const tl = p.timeline!;
+  assert.equal(noTimeReason(p), undefined);
+  assert.deepEqual(Array.from(tl.times, (t) => Math.round(t * 1000) / 1000), [0, 130.483, 130.985, 540.969]);
+  assert.deepEqual(Array.from(tl.weights!), [1001001, 1001001, 2002002, 1001001]);
+  const leaf = (i: number) => p.frames[p.tree.frame[tl.nodes[i]]].name;
+  assert.deepEqual([0, 1, 2, 3].map(leaf), ['firstHot', 'firstHot', 'filemap_map_pages', 'secondHot']);
+  // The worker's sample weighs two periods: a range over it and the second firstHot keeps 3 of 5 periods.
+  const r = restrictToRange(p, 100, 200);
+  assert.equal(r.tree.weight, 3003003);
+  assert.deepEqual(r.threads.map((t) => t.samples).sort(), [1001001, 2002002]);
+  const last = restrictToRange(p, 500, 600);
+  assert.deepEqual(Object.keys(selfShares(last)).filter((n) => selfShares(last)[n] > 0), ['secondHot']);
 });

@@ -178,8 +178,9 @@ export function restrictToRange(profile: Profile, from: number, to: number): Pro
   const lo = lowerBound(tl.times, from);
   const hi = lowerBound(tl.times, to);
   const self = new Float64Array(src.count);
-  for (let i = lo; i < hi; i++) self[tl.nodes[i]]++;
-  // Per-sample weights are 1 in every format that has a timeline; self time is scaled by the share kept.
+  const w = tl.weights;
+  for (let i = lo; i < hi; i++) self[tl.nodes[i]] += w ? w[i] : 1;
+  // Self time is scaled by the share of each node's weight kept.
   const full = CallTree.fromArrays(
     {
       count: src.count,
@@ -194,21 +195,31 @@ export function restrictToRange(profile: Profile, from: number, to: number): Pro
   const total = full.total;
   const moved = new Int32Array(full.count);
   const tree = full.rewrite((i, p, out) => (moved[i] = p >= 0 && total[i] > 0 ? out.child(p, full.frame[i]) : -1));
-  const kept = hi - lo;
   const start = Math.max(0, from);
   const end = Math.max(start, Math.min(to, timeSpan(profile)?.end ?? to));
   const meta = { ...profile.meta, durationMs: end - start, range: { from: start, to: end } };
   if (meta.sampleCount !== undefined && src.weight > 0) meta.sampleCount = Math.round((meta.sampleCount * tree.weight) / src.weight);
-  const threads = profile.threads.length === 1 ? [{ ...profile.threads[0], samples: kept }] : profile.threads;
+  const threads = threadsIn(profile, tree);
   return {
     ...profile,
     meta,
     tree,
     threads,
-    timeline: { nodes: tl.nodes.slice(lo, hi).map((n) => Math.max(0, moved[n])), times: tl.times.slice(lo, hi) },
+    timeline: { nodes: tl.nodes.slice(lo, hi).map((n) => Math.max(0, moved[n])), times: tl.times.slice(lo, hi), ...(w ? { weights: w.slice(lo, hi) } : {}) },
     lineHits: rangeLineHits(profile, tree),
     deopts: profile.deopts?.filter((d) => d.timeMs >= from && d.timeMs < to),
   };
+}
+
+/** The profile's threads with their weights in `tree` (a new tree of it: several threads are its root's children). */
+export function threadsIn(profile: Profile, tree: CallTree): Profile['threads'] {
+  if (profile.threads.length === 1) return [{ ...profile.threads[0], samples: tree.weight }];
+  const byFrame = new Map<number, number>();
+  for (const c of tree.children(0)) byFrame.set(tree.frame[c], (byFrame.get(tree.frame[c]) ?? 0) + tree.total[c]);
+  return profile.threads.map((th) => {
+    const f = profile.frames.findIndex((x) => x.category === 'program' && x.name === `thread ${th.name}`);
+    return { ...th, samples: f >= 0 ? (byFrame.get(f) ?? 0) : 0 };
+  });
 }
 
 /**

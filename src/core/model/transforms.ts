@@ -4,7 +4,7 @@ import { NameIndex } from './nameIndex';
 import { bottomUp } from './views';
 import type { Profile } from './profile';
 import { functionKeyOf, sameFunction } from './transform';
-import { restrictToRange } from './timeline';
+import { restrictToRange, threadsIn } from './timeline';
 
 /**
  * A function as a transform names it: the view's merge-by-function identity (name, file, start line; the
@@ -331,15 +331,7 @@ export function applyTransforms(profile: Profile, transforms: readonly Transform
   const before = profile.tree.weight;
   const meta = { ...profile.meta };
   if (meta.sampleCount !== undefined && before > 0) meta.sampleCount = Math.round((meta.sampleCount * tree.weight) / before);
-  const threadWeight = new Map<number, number>();
-  for (const c of tree.children(0)) threadWeight.set(tree.frame[c], (threadWeight.get(tree.frame[c]) ?? 0) + tree.total[c]);
-  const threads =
-    profile.threads.length === 1
-      ? [{ ...profile.threads[0], samples: tree.weight }]
-      : profile.threads.map((th) => {
-          const f = profile.frames.findIndex((x) => x.category === 'program' && x.name === `thread ${th.name}`);
-          return { ...th, samples: f >= 0 ? (threadWeight.get(f) ?? 0) : 0 };
-        });
+  const threads = threadsIn(profile, tree);
   return { ...profile, meta, tree, threads, timeline: undefined, lineHits: linesStillThere(profile, tree) };
 }
 
