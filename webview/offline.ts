@@ -64,6 +64,7 @@ function localHost(data: EmbeddedProfile): Api {
       }
       // No host here: nothing records a run, writes a file, reads another sample type or keeps metrics.
       case 'stopRun':
+      case 'compareRanges':
       case 'export':
       case 'sampleType':
       case 'metric':

@@ -38,6 +38,7 @@ export class TimelineView {
   private readonly chartBox: HTMLElement;
   private readonly note: HTMLElement;
   private readonly card: HTMLElement;
+  private readonly compare: HTMLButtonElement;
   private data: TimelineData | undefined;
   private overview: ActivityInfo | undefined;
   private span: Span | undefined;
@@ -68,10 +69,17 @@ export class TimelineView {
     clearButton.addEventListener('click', () => this.host.setRange(undefined));
     const whole = h('button', { class: 'tl-whole', attrs: { type: 'button' } }, s.tlWhole);
     whole.addEventListener('click', () => this.zoomTo(this.span));
+    // The selection against what follows it: startup against the rest, one request against the next.
+    this.compare = h('button', { class: 'tl-compare', attrs: { type: 'button', title: s.tlCompareHint } }, s.tlCompare);
+    this.compare.disabled = true;
+    this.compare.addEventListener('click', () => {
+      const r = this.host.range();
+      if (r && this.span && r.to < this.span.end) this.host.post({ type: 'compareRanges', before: { from: r.from, to: r.to }, after: { from: r.to, to: this.span.end } });
+    });
     this.el = h(
       'div',
       { class: 'timeline-tab' },
-      h('div', { class: 'toolbar' }, h('span', { class: 'tl-title' }, s.tlActivity), h('span', { class: 'grow' }), whole, clearButton),
+      h('div', { class: 'toolbar' }, h('span', { class: 'tl-title' }, s.tlActivity), h('span', { class: 'grow' }), this.compare, whole, clearButton),
       this.note,
       h('div', { class: 'tl-graphs' }, this.graph, this.tracksEl),
       this.chartBox,
@@ -91,6 +99,8 @@ export class TimelineView {
 
   /** The transform stack changed: the selection shown follows it. */
   rangeChanged(): void {
+    const r = this.host.range();
+    this.compare.disabled = !r || !this.span || r.to >= this.span.end;
     this.drawGraph();
     this.el.dataset.range = JSON.stringify(this.host.range() ?? null);
   }

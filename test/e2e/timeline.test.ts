@@ -39,10 +39,10 @@ async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boole
   return v;
 }
 
-/** When secondHot's samples start and end, in ms from the profile's first sample, read from the file. */
-function secondStretch(file: string): { from: number; to: number } {
+/** When a function's samples start and end, in ms from the profile's first sample, read from the file. */
+function stretchOf(file: string, name: string): { from: number; to: number } {
   const p = JSON.parse(readFileSync(file, 'utf8')) as { nodes: { id: number; callFrame: { functionName: string } }[]; samples: number[]; timeDeltas: number[] };
-  const ids = new Set(p.nodes.filter((n) => n.callFrame.functionName === 'secondHot').map((n) => n.id));
+  const ids = new Set(p.nodes.filter((n) => n.callFrame.functionName === name).map((n) => n.id));
   let t = 0;
   let from = Infinity;
   let to = 0;
@@ -82,7 +82,8 @@ test('the Timeline: idle, then two hot stretches; a dragged range filters the fl
   const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-timeline-'));
   execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '1000', '--cpu-prof-dir', ws, '--cpu-prof-name', 'phases.cpuprofile', join(repoRoot, 'test/fixtures/timeline/phases.js'), '600', '700']);
   const file = join(ws, 'phases.cpuprofile');
-  const second = secondStretch(file);
+  const second = stretchOf(file, 'secondHot');
+  const first = stretchOf(file, 'firstHot');
   const big = join(ws, 'big.cpuprofile');
   writeFileSync(big, bigProfile(1_000_000));
   const vs: VSCode = await startVSCode({ workspace: ws, name: 'timeline', viewport: { width: 1400, height: 900 } });
@@ -127,6 +128,27 @@ test('the Timeline: idle, then two hot stretches; a dragged range filters the fl
     await until('the chip is gone', () => frame.locator('.timeline-tab .xf-chip').count(), (n) => n === 0);
     await tab(frame, 'flame');
     await until('the whole profile again', () => drawn(frame), (d) => d.first > 0 && d.second > 0);
+
+    // Startup against the rest: select the first hot stretch and compare it with what follows.
+    await tab(frame, 'timeline');
+    await page.mouse.move(x(first.from + 5), y);
+    await page.mouse.down();
+    await page.mouse.move(x(first.to + 5), y, { steps: 5 });
+    await page.mouse.up();
+    await until('the compare button', () => frame.locator('.tl-compare').isEnabled(), (e) => e);
+    await frame.locator('.tl-compare').click();
+    const diff = await vs.webviewFrame('body[data-mode="diff"][data-first-paint-ms] [data-tree="diff"] g.frame', 90_000);
+    const rows = await until(
+      'the comparison lists both functions',
+      () => diff.locator('.changes-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? ''))),
+      (r) => ['firstHot', 'secondHot'].every((n) => r.some((c) => c[0] === n)),
+    );
+    const pctOf = (cell: string) => Number(/([\d.]+)%/.exec(cell)?.[1] ?? NaN);
+    const f = rows.find((c) => c[0] === 'firstHot')!;
+    const sh = rows.find((c) => c[0] === 'secondHot')!;
+    console.log(`[e2e] compare ${first.from.toFixed(0)}–${first.to.toFixed(0)} ms with what follows: firstHot ${f[2]} → ${f[3]}, secondHot ${sh[2]} → ${sh[3]}`);
+    assert.ok(pctOf(f[2]) > 90 && pctOf(f[3]) < 10, f.join(' | '));
+    assert.ok(pctOf(sh[2]) < 10 && pctOf(sh[3]) > 40, sh.join(' | '));
 
     // 1,000,000 samples: first draw, a zoom frame, a pan frame, and a range change to a new flame graph.
     await vs.runCommand(SHOW);

@@ -241,7 +241,9 @@ export type ViewerMessage =
   /** Select and zoom to a profile frame (a finding's), as the editor's CodeLens does. */
   | { type: 'reveal'; frame: number }
   | { type: 'sampleType'; sampleType: string }
-  | TimelineRequest;
+  | TimelineRequest
+  /** The Timeline's two ranges of this profile (ms from its start), opened as a comparison. */
+  | { type: 'compareRanges'; before: { from: number; to: number }; after: { from: number; to: number } };
 
 /** The comparison page. */
 export type DiffMessage = PageMessage | { type: 'sizeBy'; sizeBy: SizeBy } | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };

@@ -11,6 +11,8 @@ export function timelineStrings(): Record<string, string> {
     tlHint: t('Drag on the activity graph (Shift+drag in the chart) to select a range · wheel or +/−: zoom · drag or arrows: pan · 0: whole profile · Esc: clear the range · click: source · Ctrl/Cmd+click: open'),
     tlClear: t('Clear range'),
     tlWhole: t('Whole profile'),
+    tlCompare: t('Compare with what follows'),
+    tlCompareHint: t('Open a comparison: the selected range (before) against the rest of the profile after it (after)'),
     tlNoTimeFolded: t('Folded stacks carry no times, so this profile has no timeline.'),
     tlNoTimeThreads: t('This profile has several threads or processes without a common clock, so it has no timeline.'),
     tlNoTime: t('This profile has no sample times, so it has no timeline.'),

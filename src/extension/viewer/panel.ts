@@ -7,7 +7,7 @@ import { viewerHtml } from './html';
 import { webviewOptions } from './options';
 import { unhandledMessage, type HostMessage, type PersistedState, type ViewerMessage } from './protocol';
 import { openFrameSource } from './source';
-import { timelineFor } from './timeline';
+import { rangeOf, timelineFor } from './timeline';
 import { webviewStrings } from './strings';
 
 /** Puts the viewer's page into a panel, before the profile is there: it loads while the file is read. */
@@ -173,6 +173,11 @@ export class ProfilePanel implements vscode.Disposable {
       case 'timeline':
         this.post(await timelineFor(session.profile, this.loaded.path, m));
         return;
+      case 'compareRanges': {
+        const [before, after] = [m.before, m.after].map((r) => rangeOf(this.loaded, r));
+        await this.services().viewer.showDiff(before, after);
+        return;
+      }
       case 'metric':
         this.services().log.info(`viewer ${this.loaded.label}: ${m.name} ${m.ms.toFixed(1)} ms`);
         return;
