@@ -230,7 +230,8 @@ function buildUi(): void {
     },
     tooltipEl,
   );
-  tabs.append(header(s.tabTimeline, 'timeline'), panel(timeline.el));
+  // The offline export embeds the call tree, not the per-sample timeline.
+  if (!offline) tabs.append(header(s.tabTimeline, 'timeline'), panel(timeline.el));
   const onTab = () => {
     if (tabs.selectedIndex === TIMELINE_TAB) timeline?.show();
   };
