@@ -21,6 +21,7 @@ import { clear, fmt, h } from './dom';
 import { applyExpansion, buildNodes, findNode, frameCache, pathOf, SMALL, type FNode, type Strings } from './tree';
 import { mountTransforms, type TransformsUi } from './transformsUi';
 import { processPicker, type ProcessPicker } from './processes';
+import { TimelineView } from './timeline';
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; getState(): PersistedState | undefined; setState(s: PersistedState): void };
 mark('modules');
@@ -43,7 +44,12 @@ let diffHandler: ((m: HostMessage) => void) | undefined;
 let offline = false;
 let transformsUi: TransformsUi | undefined;
 let processesUi: ProcessPicker | undefined;
+let timeline: TimelineView | undefined;
+/** When the Timeline asked for a new range, until the flame graph for it is drawn (the benchmark's range figure). */
+let rangeAsked = 0;
 
+/** The Timeline comes after the flame graph, tables and summary tabs. */
+const TIMELINE_TAB = 3;
 const save = (patch: Partial<PersistedState>) => {
   state = { ...state, ...patch };
   vscode.setState(state);
@@ -209,7 +215,30 @@ function buildUi(): void {
     header(s.tabSummary, 'summary'),
     panel(summary),
   );
-  tabs.addEventListener('vsc-tabs-select', () => save({ tab: String(tabs.selectedIndex) }));
+  timeline = new TimelineView(
+    {
+      post,
+      strings: () => s,
+      palette: () => palette,
+      range: () => transformsUi?.stack().find((t) => t.kind === 'range') as { from: number; to: number } | undefined,
+      setRange: (r) => {
+        rangeAsked = performance.now();
+        const rest = transformsUi?.stack().filter((t) => t.kind !== 'range') ?? [];
+        transformsUi?.set(r ? [{ kind: 'range', from: r.from, to: r.to }, ...rest] : rest);
+      },
+      metric,
+    },
+    tooltipEl,
+  );
+  // The offline export embeds the call tree, not the per-sample timeline.
+  if (!offline) tabs.append(header(s.tabTimeline, 'timeline'), panel(timeline.el));
+  const onTab = () => {
+    if (tabs.selectedIndex === TIMELINE_TAB) timeline?.show();
+  };
+  tabs.addEventListener('vsc-tabs-select', () => {
+    save({ tab: String(tabs.selectedIndex) });
+    onTab();
+  });
   app.append(tabs);
   // Each choice is a new generation of trees, as a new transform stack is.
   processesUi = info && processPicker(info, s, (threads) => {
@@ -220,6 +249,7 @@ function buildUi(): void {
   if (processesUi) tabs.before(processesUi.el);
   ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };
   if (state.tab) tabs.selectedIndex = Number(state.tab);
+  onTab();
 
   const flameHost = {
     color: colorOf,
@@ -369,6 +399,10 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
     showTree(k);
   }
   flame.setRoot(sub, revealed);
+  if (rangeAsked && k === 'top') {
+    metric('range', performance.now() - rangeAsked);
+    rangeAsked = 0;
+  }
   if (revealed) {
     flame.select(revealed, 'reveal');
     if (revealed.pruned) requestExpand(revealed, k);
@@ -436,6 +470,10 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       if (ui) renderSummary(ui.summary, info, s, palette);
       processesUi?.update(info);
       transformsUi?.onHost(m);
+      timeline?.rangeChanged();
+      break;
+    case 'timeline':
+      timeline?.onHost(m);
       break;
     case 'sandwich':
       transformsUi?.onHost(m);
@@ -472,6 +510,7 @@ document.addEventListener('keydown', (e) => {
     return;
   }
   if (ui.tabs.selectedIndex === 0 && flames[kind].key(e)) e.preventDefault();
+  if (ui.tabs.selectedIndex === TIMELINE_TAB && timeline?.key(e)) e.preventDefault();
 });
 
 // Theme switches change the CSS variables: re-resolve the palette and repaint.
@@ -480,6 +519,7 @@ new MutationObserver(() => {
   if (!ui) return;
   flames.top.redraw();
   flames.bottom.redraw();
+  timeline?.draw();
   renderLegend();
 }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 

@@ -3,6 +3,7 @@
 import { unhandledMessage, type HostMessage, type PersistedState, type ViewerMessage } from '../src/core/viewer/protocol';
 import { restoreProfile, type EmbeddedProfile } from '../src/core/viewer/embed';
 import { ViewerSession } from '../src/core/viewer/session';
+import { timelineData } from '../src/core/viewer/timeline';
 
 interface Api {
   postMessage(m: ViewerMessage): void;
@@ -54,15 +55,19 @@ function localHost(data: EmbeddedProfile): Api {
       case 'reveal':
         send(session.reveal(m.frame));
         return;
+      case 'timeline':
+        send(timelineData(session.profile, m));
+        return;
       case 'open': {
         // No editor here: say where the code is instead.
-        const f = session.frame(m.frame);
+        const f = m.raw ? session.profile.frames[m.frame] : session.frame(m.frame);
         const where = f?.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : '';
         send({ type: 'noSource', frame: m.frame, reason: where ? `${data.strings.offline} ${where}` : data.strings.offline });
         return;
       }
       // No host here: nothing records a run, writes a file, reads another sample type or keeps metrics.
       case 'stopRun':
+      case 'compareRanges':
       case 'export':
       case 'sampleType':
       case 'metric':

@@ -23,6 +23,12 @@ export interface TransformsHost {
 
 const fnName = (k: FunctionKey) => k.name || '(anonymous)';
 
+/** A time from the profile's start, short: `850 ms`, `12.40 s`; an open end is `…`. */
+export function msText(ms: number): string {
+  if (!(ms < 1e300)) return '…';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
 export class Transforms {
   stack: Transform[] = [];
   private readonly bars: HTMLElement[] = [];
@@ -72,6 +78,8 @@ export class Transforms {
         return fmt(s.xfChipDrop, fnName(t.fn));
       case 'exclude':
         return fmt(s.xfChipExclude, t.regex);
+      case 'range':
+        return fmt(s.xfChipRange, msText(t.from), msText(t.to));
     }
   }
 

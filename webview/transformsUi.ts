@@ -1,6 +1,6 @@
 // Wires the transforms and the sandwich view into the viewer page, so main.ts only calls mountTransforms,
 // hands over the host's 'transforms'/'sandwich' answers and lets `key` look at key presses first.
-import type { FunctionKey, HostMessage, PersistedState, TreeKind, WebviewMessage } from '../src/core/viewer/protocol';
+import type { FunctionKey, HostMessage, PersistedState, Transform, TreeKind, WebviewMessage } from '../src/core/viewer/protocol';
 import type { FlameView } from './flame';
 import { SandwichView } from './sandwich';
 import type { TreeTable } from './tables';
@@ -32,6 +32,9 @@ export interface TransformsUi {
   onHost(m: HostMessage): void;
   /** Looks at a key press before the page does; true when it used it. */
   key(e: KeyboardEvent): boolean;
+  /** The stack as the host last applied it, and asking for another. */
+  stack(): Transform[];
+  set(stack: Transform[]): void;
 }
 
 export function mountTransforms(app: HTMLElement, p: PageParts): TransformsUi {
@@ -76,7 +79,7 @@ export function mountTransforms(app: HTMLElement, p: PageParts): TransformsUi {
   app.append(sandwich.el);
 
   // One bar under each tab's toolbar: the stack applies to both.
-  for (const tab of ['.flame-tab', '.tables-tab']) app.querySelector(`${tab} > .toolbar`)?.after(xf.bar());
+  for (const tab of ['.flame-tab', '.tables-tab', '.timeline-tab']) app.querySelector(`${tab} > .toolbar`)?.after(xf.bar());
 
   for (const k of ['top', 'bottom'] as const) {
     p.charts[k].addEventListener('contextmenu', (e) => {
@@ -127,5 +130,7 @@ export function mountTransforms(app: HTMLElement, p: PageParts): TransformsUi {
       }
       return xf.key(e);
     },
+    stack: () => xf.stack,
+    set: (stack) => xf.set(stack),
   };
 }

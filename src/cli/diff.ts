@@ -5,6 +5,7 @@ import { diffToHtml, diffToJson, diffToText } from '../core/exporters/diff';
 import { comparableTotals, findRegressions, gateSummary, toGithubAnnotations, toMarkdown, type Regression } from '../core/exporters/ciReport';
 import { parseCommand, usageError, type CliCommand } from './args';
 import { loadForCli } from './load';
+import { applyTransforms, type Transform } from '../core/model/transforms';
 
 const FORMATS = ['text', 'json', 'html', 'github', 'markdown'] as const;
 
@@ -23,6 +24,8 @@ export const DIFF = {
     output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
     'fail-above': { type: 'string', value: 'points', help: () => l10n.t("exit with 3 when a function's self share grew by more than this many percentage points") },
     'sample-type': { type: 'string', value: 'type', help: () => l10n.t("pprof: the sample type to compare (cpu, wall, alloc_space, …); default: the file's default, else its last") },
+    'before-range': { type: 'string', value: 'from:to', help: () => l10n.t('compare only this time range of the before profile (ms from its start; either end may be left out): e.g. startup vs the rest of one profile') },
+    'after-range': { type: 'string', value: 'from:to', help: () => l10n.t('compare only this time range of the after profile (ms from its start; either end may be left out)') },
   },
 } satisfies CliCommand;
 
@@ -42,9 +45,11 @@ export async function runDiff(argv: string[]): Promise<number> {
     if (values['fail-above'].trim() === '' || !Number.isFinite(limit) || limit < 0) return usageError(DIFF, l10n.t('--fail-above wants a number of percentage points (0 or more), not "{0}"', values['fail-above']));
   }
   const top = Math.max(1, Number(values.top) || 50);
+  const ranges: (Transform[] | string)[] = [rangeOption('before-range', values['before-range']), rangeOption('after-range', values['after-range'])];
+  for (const r of ranges) if (typeof r === 'string') return usageError(DIFF, r);
   const [bp, ap] = positionals;
   const opts = { sampleType: values['sample-type'] };
-  const [before, after] = await Promise.all([loadForCli(bp, opts), loadForCli(ap, opts)]);
+  const [before, after] = (await Promise.all([loadForCli(bp, opts), loadForCli(ap, opts)])).map((p, i) => applyTransforms(p, ranges[i] as Transform[]));
   const changes = diffFunctions(before, after);
   // Without a limit, github annotates every function that grew at all.
   const regressions: Regression[] = limit !== undefined || format === 'github' ? findRegressions(changes, before, after, limit ?? 0, process.cwd()) : [];
@@ -72,6 +77,16 @@ export async function runDiff(argv: string[]): Promise<number> {
   if (limit === undefined) return 0;
   if (format !== 'markdown') process.stderr.write(`node-flame diff: ${gateSummary(regressions, limit)}\n`);
   return regressions.length ? 3 : 0;
+}
+
+/** `--before-range 0:1500` as a range transform (none when the option is absent), or the problem with it. */
+function rangeOption(name: string, value: string | undefined): Transform[] | string {
+  if (value === undefined) return [];
+  const m = /^\s*(\d+(?:\.\d+)?)?\s*:\s*(\d+(?:\.\d+)?)?\s*$/.exec(value);
+  const from = m?.[1] !== undefined ? Number(m[1]) : 0;
+  const to = m?.[2] !== undefined ? Number(m[2]) : Number.MAX_VALUE;
+  if (!m || !(to > from)) return l10n.t('--{0} wants from:to in ms from the profile\'s start (to after from), not "{1}"', name, value);
+  return [{ kind: 'range', from, to }];
 }
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;

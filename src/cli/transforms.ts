@@ -11,6 +11,8 @@ export const TRANSFORM_OPTIONS = {
   'collapse-recursion': { type: 'string', multiple: true, value: 'name', help: () => l10n.t("fold a function's recursive calls, direct or through others, into its outermost call") },
   drop: { type: 'string', multiple: true, value: 'name', help: () => l10n.t('drop the samples that have this function on the stack') },
   exclude: { type: 'string', multiple: true, value: 'regex', help: () => l10n.t('remove frames whose name matches this regular expression (their time goes to the caller)') },
+  from: { type: 'string', value: 'ms', help: () => l10n.t("keep only the samples taken at or after this time (ms from the profile's start)") },
+  to: { type: 'string', value: 'ms', help: () => l10n.t("keep only the samples taken before this time (ms from the profile's start)") },
 } satisfies OptionTable;
 
 /** Why a regular expression was refused, in the user's words. */
@@ -33,6 +35,8 @@ export function regexProblem(e: UnsafeRegexError): string {
  */
 export function transformsFrom(order: { name: string; value?: string }[]): Transform[] | string {
   const out: Transform[] = [];
+  let from: number | undefined;
+  let to: number | undefined;
   for (const { name, value } of order) {
     if (value === undefined || !(name in TRANSFORM_OPTIONS)) continue;
     switch (name as keyof typeof TRANSFORM_OPTIONS) {
@@ -62,7 +66,19 @@ export function transformsFrom(order: { name: string; value?: string }[]): Trans
         }
         out.push({ kind: 'exclude', regex: value });
         break;
+      case 'from':
+      case 'to': {
+        const ms = Number(value);
+        if (value.trim() === '' || !Number.isFinite(ms) || ms < 0) return l10n.t('--{0} wants milliseconds from the profile\'s start (0 or more), not "{1}"', name, value);
+        if (name === 'from') from = ms;
+        else to = ms;
+        break;
+      }
     }
+  }
+  if (from !== undefined || to !== undefined) {
+    if (from !== undefined && to !== undefined && to <= from) return l10n.t('--to ({0}) must be after --from ({1})', to, from);
+    out.unshift({ kind: 'range', from: from ?? 0, to: to ?? Number.MAX_VALUE });
   }
   return out;
 }

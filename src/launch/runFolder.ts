@@ -113,6 +113,14 @@ export interface RunInfo {
   summary?: RunSummary;
   /** Every Node process of the run that recorded itself, by start time. */
   processes?: RunProcess[];
+  /** What happened when during a launch (the Timeline's markers), in order. */
+  events?: RunEvent[];
+}
+
+/** A moment of a launch: the port opened, the load started or ended, Stop (by the user, the load or a timeout). */
+export interface RunEvent {
+  kind: 'port' | 'loadStart' | 'loadEnd' | 'stop';
+  at: string;
 }
 
 /** Launch: the app exited, the user stopped it, the load ended, the port never opened. Attach: duration elapsed, connection lost. */
@@ -179,6 +187,9 @@ export function parseRunJson(text: string): Partial<RunInfo> | undefined {
   out.profiles = Array.isArray(r.profiles) ? r.profiles.filter((x): x is string => typeof x === 'string') : undefined;
   out.processes = Array.isArray(r.processes)
     ? (r.processes as RunProcess[]).filter((p) => !!p && typeof p === 'object' && Number.isInteger(p.pid)).map((p) => ({ ...p, profiles: Array.isArray(p.profiles) ? p.profiles.filter((x) => typeof x === 'string') : [] }))
+    : undefined;
+  out.events = Array.isArray(r.events)
+    ? (r.events as RunEvent[]).filter((e) => !!e && typeof e === 'object' && typeof e.kind === 'string' && typeof e.at === 'string' && /^(port|loadStart|loadEnd|stop)$/.test(e.kind))
     : undefined;
   const s = r.summary as RunSummary | undefined;
   out.summary = s && typeof s === 'object' && typeof s.samples === 'number' ? s : undefined;

@@ -9,7 +9,7 @@ import { buildLaunchCommand, perfSideLogs, type LaunchCommand } from './command'
 import { preflightPerf } from './perf';
 import { findPortInText, waitForPort } from './ports';
 import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
-import { findRawProfiles, writeRunJson, type LoadSummary, type RunInfo, type StopReason } from './runFolder';
+import { findRawProfiles, writeRunJson, type LoadSummary, type RunEvent, type RunInfo, type StopReason } from './runFolder';
 import { mapsFileName, readProcessRecords, runProcesses } from './processRecords';
 import { removeNodeShim } from './nodeShim';
 import { findOnPath } from './which';
@@ -138,6 +138,7 @@ export class ProfileSession {
       return;
     }
     this.stopReason ??= reason;
+    this.mark('stop');
     this.rememberPerfPids();
     this.learnNodePid();
     this.setState('stopping');
@@ -303,6 +304,7 @@ export class ProfileSession {
       mapsFile: this.mapsFile && basename(this.mapsFile),
       error: error?.message,
       processes: runProcesses(records, profiles.map((p) => relative(o.runDir, p))),
+      events: this.events.length ? this.events : undefined,
     };
     await writeRunJson(o.runDir, info);
     return {
@@ -324,6 +326,11 @@ export class ProfileSession {
   }
 
   private openPort: number | undefined;
+  /** When the port opened, the load ran and Stop came: the Timeline's markers. */
+  private readonly events: RunEvent[] = [];
+  private mark(kind: RunEvent['kind']): void {
+    if (!this.events.some((e) => e.kind === kind)) this.events.push({ kind, at: new Date().toISOString() });
+  }
   private loadError: LaunchError | undefined;
   private readonly perfPids = new Set<number>();
 
@@ -415,11 +422,13 @@ export class ProfileSession {
       return undefined;
     }
     this.openPort = port;
+    this.mark('port');
     await this.captureMaps();
     if (this.appExited || this.state === 'stopping') return undefined;
     this.setState('load');
     this.info(l10n.t('Node Flame: the app listens on port {0}; starting the load: {1}', String(port), command));
     const t0 = Date.now();
+    this.mark('loadStart');
     const tail = new LineTail(10);
     const load = runLoadCommand(command, {
       cwd: o.loadCwd ?? o.target.cwd,
@@ -432,6 +441,7 @@ export class ProfileSession {
     this.load = load;
     const exitCode = await load.done;
     const durationMs = Date.now() - t0;
+    this.mark('loadEnd');
     if (!this.appExited && (this.state as SessionState) !== 'stopping') {
       this.info(l10n.t('Node Flame: the load command ended (exit code {0}); stopping the app.', String(exitCode)));
       this.stop('load');

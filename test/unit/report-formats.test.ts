@@ -27,7 +27,7 @@ test('registry knows text, json and folded and rejects the rest', () => {
 
 test('json: exact shape, fractions of all samples, sorted by self, top N', () => {
   const j = toJsonReport(profile(), { top: 3 });
-  assert.deepEqual(Object.keys(j), ['format', 'samples', 'durationMs', 'attributed', 'categories', 'functions', 'findings', 'unit']);
+  assert.deepEqual(Object.keys(j), ['format', 'samples', 'durationMs', 'attributed', 'categories', 'functions', 'findings', 'unit', 'startTime', 'endTime']);
   // Half the samples in libcrypto: the native-library finding, in the documented shape.
   assert.deepEqual(
     j.findings.map((f) => Object.keys(f)),

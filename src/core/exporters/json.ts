@@ -1,3 +1,4 @@
+import { timeSpan } from '../model/timeline';
 import { findFindings, toJsonFinding, type JsonFinding } from '../findings';
 import { attributed, categoryWeights, CATEGORIES, functionStats, type Category, type Frame, type LabelInfo, type Profile, type ProfileFormat, type SampleType, type WeightUnit } from '../model';
 
@@ -6,6 +7,9 @@ export interface JsonReport {
   format: ProfileFormat;
   samples: number;
   durationMs: number | null;
+  /** The span the report covers, in ms from the profile's first sample (`--from`/`--to` narrow it); null without times. */
+  startTime: number | null;
+  endTime: number | null;
   attributed: number;
   categories: Record<Category, number>;
   functions: JsonFunction[];
@@ -80,7 +84,16 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     ...(profile.meta.sampleTypes ? { sampleTypes: profile.meta.sampleTypes } : {}),
     ...(profile.meta.labels ? { labels: profile.meta.labels } : {}),
     ...(profile.meta.processes ? { processes: jsonProcesses(profile) } : {}),
+    ...coveredSpan(profile),
   };
+}
+
+/** What `startTime`/`endTime` say: the range a profile was cut to, else 0 to the end of its last sample (or its duration). */
+function coveredSpan(profile: Profile): { startTime: number | null; endTime: number | null } {
+  const r = profile.meta.range;
+  if (r) return { startTime: round(r.from), endTime: round(r.to) };
+  const d = timeSpan(profile)?.end ?? profile.meta.durationMs;
+  return d === null ? { startTime: null, endTime: null } : { startTime: 0, endTime: round(d) };
 }
 
 /** Sample weight per process of a run read as one (see ProfileMeta.processes), from its threads' pids. */

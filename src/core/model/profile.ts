@@ -35,6 +35,8 @@ export interface ProfileMeta {
   sampleType?: string;
   /** Sample labels the file carries (pprof); those naming threads also split the tree by thread. */
   labels?: LabelInfo[];
+  /** Set when the profile was cut to a time range (ms from the first sample): what it covers. */
+  range?: { from: number; to: number };
   /** The Node processes of a run read as one (a command's process tree); threads carry their pid. */
   processes?: ProcessMeta[];
 }
@@ -91,8 +93,11 @@ export interface Profile {
   lineHits: LineHits;
   /** Partial input, skipped records, unresolved addresses: said once each, in plain words. */
   warnings: string[];
-  /** Optional per-sample timeline: leaf node per sample and its timestamp (ms from start). */
-  timeline?: { nodes: Uint32Array; times: Float64Array };
+  /**
+   * Optional per-sample timeline: leaf node per sample and its timestamp (ms from start), in time order;
+   * `weights` when a sample weighs other than 1 (perf periods).
+   */
+  timeline?: { nodes: Uint32Array; times: Float64Array; weights?: Float64Array };
   /** Deoptimizations, in log order, when the log has them. */
   deopts?: Deopt[];
   /** Each thread's own line hits, by thread name, when several profiles were merged (a run's processes). */
@@ -106,6 +111,8 @@ export class ProfileBuilder {
   readonly lineHits: LineHits = new Map();
   readonly warnings: string[] = [];
   readonly deopts: Deopt[] = [];
+  /** Set by an importer whose samples have times; node ids of this builder's tree (build() keeps them in step). */
+  timeline?: Profile['timeline'];
   private readonly threadRoots = new Map<string, { root: number; thread: Thread; frame: number }>();
 
   constructor(
@@ -166,10 +173,14 @@ export class ProfileBuilder {
   build(): Profile {
     let threads = [...this.threadRoots.values()].map((t) => t.thread);
     let tree = this.tree;
+    let timeline = this.timeline;
     // A single named thread is not worth a level in the graph: fold its node away.
     if (threads.length === 1) {
       const only = [...this.threadRoots.values()][0];
-      tree = tree.remap((f) => (f === only.frame ? -1 : f));
+      const src = tree;
+      const moved = new Int32Array(src.count);
+      tree = src.rewrite((i, p, out) => (moved[i] = src.frame[i] === only.frame ? p : out.child(p, src.frame[i])));
+      if (timeline) timeline = { ...timeline, nodes: timeline.nodes.map((n) => Math.max(0, moved[n])) };
     }
     if (threads.length === 0) threads = [{ name: 'main', samples: tree.weight }];
     const profile: Profile = {
@@ -182,6 +193,7 @@ export class ProfileBuilder {
       warnings: this.warnings,
     };
     if (this.deopts.length) profile.deopts = this.deopts;
+    if (timeline && timeline.times.length) profile.timeline = timeline;
     return profile;
   }
 }

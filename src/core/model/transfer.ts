@@ -26,7 +26,7 @@ export interface PackedProfile {
   hitLines: Float64Array;
   hitSelf: Float64Array;
   hitTotal: Float64Array;
-  timeline?: { nodes: Uint32Array; times: Float64Array };
+  timeline?: { nodes: Uint32Array; times: Float64Array; weights?: Float64Array };
   deopts?: Profile['deopts'];
   /** Profile.threadLineHits, each thread's packed like the profile's own. */
   threadLineHits?: { thread: string; hits: PackedLineHits }[];
@@ -140,11 +140,11 @@ export function packProfile(p: Profile): { packed: PackedProfile; transfer: Arra
     selfTime: t.selfTime.slice(0, t.count),
     ...packLineHits(p.lineHits),
   };
-  if (p.timeline) packed.timeline = { nodes: p.timeline.nodes.slice(), times: p.timeline.times.slice() };
+  if (p.timeline) packed.timeline = { nodes: p.timeline.nodes.slice(), times: p.timeline.times.slice(), ...(p.timeline.weights ? { weights: p.timeline.weights.slice() } : {}) };
   if (p.deopts) packed.deopts = p.deopts;
   if (p.threadLineHits) packed.threadLineHits = [...p.threadLineHits].map(([thread, hits]) => ({ thread, hits: packLineHits(hits) }));
   const arrays: { buffer: ArrayBufferLike }[] = [packed.frameInts, packed.parent, packed.frame, packed.self, packed.selfTime, packed.hitStart, packed.hitLines, packed.hitSelf, packed.hitTotal];
-  if (packed.timeline) arrays.push(packed.timeline.nodes, packed.timeline.times);
+  if (packed.timeline) arrays.push(packed.timeline.nodes, packed.timeline.times, ...(packed.timeline.weights ? [packed.timeline.weights] : []));
   for (const { hits } of packed.threadLineHits ?? []) arrays.push(hits.hitStart, hits.hitLines, hits.hitSelf, hits.hitTotal);
   return { packed, transfer: arrays.map((a) => a.buffer as ArrayBuffer) };
 }

@@ -4,6 +4,7 @@ import { NameIndex } from './nameIndex';
 import { bottomUp } from './views';
 import type { Profile } from './profile';
 import { functionKeyOf, sameFunction } from './transform';
+import { restrictToRange, threadsIn } from './timeline';
 
 /**
  * A function as a transform names it: the view's merge-by-function identity (name, file, start line; the
@@ -38,7 +39,12 @@ export type Transform =
   /** Samples with the function anywhere on the stack are dropped. */
   | { kind: 'drop-function'; fn: FunctionKey }
   /** Frames whose name matches the (checked) regular expression are removed, time to the caller. */
-  | { kind: 'exclude'; regex: string };
+  | { kind: 'exclude'; regex: string }
+  /**
+   * Only the samples taken in [from, to), in ms from the profile's first sample (the Timeline's selection,
+   * the CLI's --from/--to). Applied before the others, wherever it stands: it picks samples, not frames.
+   */
+  | { kind: 'range'; from: number; to: number };
 
 export type TransformKind = Transform['kind'];
 
@@ -197,6 +203,9 @@ export function applyTransform(tree: CallTree, frames: readonly Frame[], t: Tran
 function rewriteFor(tree: CallTree, frames: readonly Frame[], t: Transform, fnOf?: Int32Array): CallTree {
   const frame = tree.frame;
   switch (t.kind) {
+    case 'range':
+      // Ranges need the per-sample timeline, which only the whole profile has (applyTransforms).
+      return tree;
     case 'merge-function': {
       const hit = frameMask(frames, (f) => matchesKey(f, t.fn));
       return tree.remap((f) => (hit[f] ? -1 : f));
@@ -308,21 +317,21 @@ function focusInverted(tree: CallTree, frames: readonly Frame[], path: FunctionK
  */
 export function applyTransforms(profile: Profile, transforms: readonly Transform[]): Profile {
   if (!transforms.length) return profile;
+  // Several ranges select what they all cover.
+  const ranges = transforms.filter((t) => t.kind === 'range');
+  if (ranges.length) {
+    const from = Math.max(...ranges.map((r) => r.from));
+    profile = restrictToRange(profile, from, Math.max(from, Math.min(...ranges.map((r) => r.to))));
+    transforms = transforms.filter((t) => t.kind !== 'range');
+    if (!transforms.length) return profile;
+  }
   const fnOf = functionIds(profile.frames);
   let tree = profile.tree;
   for (const t of transforms) tree = applyTransform(tree, profile.frames, t, fnOf);
   const before = profile.tree.weight;
   const meta = { ...profile.meta };
   if (meta.sampleCount !== undefined && before > 0) meta.sampleCount = Math.round((meta.sampleCount * tree.weight) / before);
-  const threadWeight = new Map<number, number>();
-  for (const c of tree.children(0)) threadWeight.set(tree.frame[c], (threadWeight.get(tree.frame[c]) ?? 0) + tree.total[c]);
-  const threads =
-    profile.threads.length === 1
-      ? [{ ...profile.threads[0], samples: tree.weight }]
-      : profile.threads.map((th) => {
-          const f = profile.frames.findIndex((x) => x.category === 'program' && x.name === `thread ${th.name}`);
-          return { ...th, samples: f >= 0 ? (threadWeight.get(f) ?? 0) : 0 };
-        });
+  const threads = threadsIn(profile, tree);
   return { ...profile, meta, tree, threads, timeline: undefined, lineHits: linesStillThere(profile, tree) };
 }
 

@@ -14,6 +14,63 @@ export { keyOf, packageOf } from '../model/transforms';
 /** The two halves of the sandwich view: the chosen function's callers (inverted) and its callees. */
 export type SandwichSide = 'callers' | 'callees';
 
+/**
+ * The Timeline asks for [from, to) (ms from the profile's start; the whole span when absent) drawn `width`
+ * pixels wide; `overview` also wants the activity of the whole span.
+ */
+export interface TimelineRequest {
+  type: 'timeline';
+  from?: number;
+  to?: number;
+  width: number;
+  overview?: boolean;
+}
+
+/** Samples per bucket and category (core/model/timeline `Activity`). */
+export interface ActivityInfo {
+  from: number;
+  to: number;
+  bucketMs: number;
+  series: Partial<Record<Category, number[]>>;
+  peak: number;
+}
+
+/** A run event on the time axis: `kind` names it (`start`, `port`, `loadStart`, `loadEnd`, `stop`), `at` is ms from the profile's start. */
+export interface TimeMarker {
+  kind: string;
+  at: number;
+  label: string;
+}
+
+/** A sampled track (event-loop delay, heap used): values at times, ms from the profile's start. */
+export interface TimeTrack {
+  kind: 'loopDelay' | 'heapUsed';
+  pid?: number;
+  times: number[];
+  values: number[];
+}
+
+/**
+ * The Timeline's answer. `noTime` says why there is no time axis (folded stacks, several threads). The
+ * time-ordered chart is in parallel arrays (`frame`: profile frames, described in `frames`).
+ */
+export interface TimelineData {
+  type: 'timeline';
+  span: { start: number; end: number } | null;
+  noTime?: 'folded' | 'threads' | 'none';
+  from: number;
+  to: number;
+  overview?: ActivityInfo;
+  activity?: ActivityInfo;
+  boxes: { depth: number[]; start: number[]; end: number[]; frame: number[] };
+  depth: number;
+  truncated: boolean;
+  frames: Record<number, FrameInfo>;
+  markers?: TimeMarker[];
+  tracks?: TimeTrack[];
+  hostMs: number;
+}
+
 /** `top`: call tree (flame graph); `bottom`: bottom-up tree (inverted icicle). */
 export type TreeKind = 'top' | 'bottom';
 
@@ -163,13 +220,15 @@ export type HostMessage =
       frames: Record<number, FrameInfo>;
     }
   | { type: 'search'; term: string; samples: number; fraction: number; error?: string }
+  | TimelineData
   | { type: 'noSource'; frame: number; reason: string }
   | { type: 'error'; message: string };
 
 /** What every viewer page sends, single or comparison. */
 type PageMessage =
   | { type: 'ready' }
-  | { type: 'open'; frame: number; focus: boolean }
+  /** `raw`: `frame` is a profile frame (the Timeline's), not one of the current view's. */
+  | { type: 'open'; frame: number; focus: boolean; raw?: boolean }
   | { type: 'search'; tree: TreeKind; term: string; regex: boolean }
   | { type: 'metric'; name: string; ms: number }
   /** The toolbar's Export button: the host asks for a format and a file. */
@@ -190,7 +249,10 @@ export type ViewerMessage =
   | { type: 'reveal'; frame: number }
   | { type: 'sampleType'; sampleType: string }
   /** The process picker's choice of threads (a process is all its threads); null: all. */
-  | { type: 'threads'; threads: string[] | null };
+  | { type: 'threads'; threads: string[] | null }
+  | TimelineRequest
+  /** The Timeline's two ranges of this profile (ms from its start), opened as a comparison. */
+  | { type: 'compareRanges'; before: { from: number; to: number }; after: { from: number; to: number } };
 
 /** The comparison page. */
 export type DiffMessage = PageMessage | { type: 'sizeBy'; sizeBy: SizeBy } | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };

@@ -229,7 +229,7 @@ export class ViewerSession {
 }
 
 /** Only the frames a compact tree uses, with only the fields the webview shows. */
-export function frameInfos(frames: readonly Frame[], data: CompactTree): Record<number, FrameInfo> {
+export function frameInfos(frames: readonly Frame[], data: Pick<CompactTree, 'frame'>): Record<number, FrameInfo> {
   const out: Record<number, FrameInfo> = {};
   for (const f of data.frame) {
     if (f < 0 || out[f]) continue;

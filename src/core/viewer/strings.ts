@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { processStrings } from './processStrings';
+import { timelineStrings } from './timelineStrings';
 import { transformStrings } from './transformStrings';
 
 /** The webview's UI text, localized on the host side (extension or CLI) so the l10n export finds every string. */
@@ -99,5 +100,6 @@ export function webviewStrings(): Record<string, string> {
     'cat.unaccounted': t('unaccounted'),
     ...transformStrings(),
     ...processStrings(),
+    ...timelineStrings(),
   };
 }

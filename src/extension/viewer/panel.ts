@@ -7,6 +7,7 @@ import { viewerHtml } from './html';
 import { webviewOptions } from './options';
 import { unhandledMessage, type HostMessage, type PersistedState, type ViewerMessage } from './protocol';
 import { openFrameSource } from './source';
+import { rangeOf, timelineFor } from './timeline';
 import { webviewStrings } from './strings';
 
 /** Puts the viewer's page into a panel, before the profile is there: it loads while the file is read. */
@@ -151,7 +152,7 @@ export class ProfilePanel implements vscode.Disposable {
         return;
       }
       case 'open': {
-        const frame = session.frame(m.frame);
+        const frame = m.raw ? session.profile.frames[m.frame] : session.frame(m.frame);
         if (!frame) return;
         const reason = await openFrameSource(frame, m.focus);
         if (reason) this.post({ type: 'noSource', frame: m.frame, reason });
@@ -174,6 +175,14 @@ export class ProfilePanel implements vscode.Disposable {
         this.ready = false;
         setViewerPage(this.panel, this.services().context.extensionUri, this.loaded.label);
         if (this.panel.active) this.services().store.setActive(this.loaded);
+        return;
+      }
+      case 'timeline':
+        this.post(await timelineFor(session.profile, this.loaded.path, m));
+        return;
+      case 'compareRanges': {
+        const [before, after] = [m.before, m.after].map((r) => rangeOf(this.loaded, r));
+        await this.services().viewer.showDiff(before, after);
         return;
       }
       case 'metric':

@@ -7,6 +7,8 @@ import { FrameKeyTable } from './keyTable';
 const INLINE_FRAME = /^([0-9a-f]+)\s+(\S[^]*)$/i;
 
 interface StackAgg {
+  /** Index in the parser's list of distinct stacks (the timeline refers to stacks by it). */
+  id: number;
   thread: number;
   frames: Int32Array;
   weight: number;
@@ -34,6 +36,14 @@ export class PerfScriptParser {
   private readonly threadNames: string[] = [];
   private readonly threadIds = new Map<string, number>();
   private readonly stacks = new Map<number, StackAgg>();
+  private aggCount = 0;
+  /** Per sample with a timestamp: its stack, time (s) and weight; grown by doubling, outside the JS heap. */
+  private tlAgg = new Int32Array(4096);
+  private tlTime = new Float64Array(4096);
+  private tlWeight = new Float64Array(4096);
+  private tlCount = 0;
+  /** The current sample's time in s, NaN when perf printed none. */
+  private ts = NaN;
   private firstTime = Infinity;
   private lastTime = -Infinity;
   private intervalMs?: number;
@@ -171,10 +181,12 @@ export class PerfScriptParser {
     const clock = event.startsWith('cpu-clock') || event.startsWith('task-clock');
     this.timeMs = clock && period ? this.weight / 1e6 : 0;
     if (clock && period && this.intervalMs === undefined) this.intervalMs = this.timeMs;
+    this.ts = NaN;
     if (time) {
       const ts = Number(time);
       if (ts < this.firstTime) this.firstTime = ts;
       if (ts > this.lastTime) this.lastTime = ts;
+      this.ts = ts;
     }
     this.open = true;
     this.depth = 0;
@@ -202,12 +214,54 @@ export class PerfScriptParser {
       if (a.thread === this.thread && a.frames.length === depth && sameFrames(a.frames, this.stack)) {
         a.weight += this.weight;
         a.timeMs += this.timeMs;
+        this.onTimeline(a.id);
         return;
       }
     }
     // Kept leaf-first as perf lists them; reversed to the model's root-first order in end().
-    agg = { thread: this.thread, frames: this.stack.slice(0, depth), weight: this.weight, timeMs: this.timeMs, next: agg };
+    agg = { id: this.aggCount++, thread: this.thread, frames: this.stack.slice(0, depth), weight: this.weight, timeMs: this.timeMs, next: agg };
     this.stacks.set(h, agg);
+    this.onTimeline(agg.id);
+  }
+
+  private onTimeline(agg: number): void {
+    if (Number.isNaN(this.ts)) return;
+    if (this.tlCount === this.tlAgg.length) {
+      const grow = <T extends Int32Array | Float64Array>(a: T): T => {
+        const b = new (a.constructor as { new (n: number): T })(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.tlAgg = grow(this.tlAgg);
+      this.tlTime = grow(this.tlTime);
+      this.tlWeight = grow(this.tlWeight);
+    }
+    this.tlAgg[this.tlCount] = agg;
+    this.tlTime[this.tlCount] = this.ts;
+    this.tlWeight[this.tlCount++] = this.weight;
+  }
+
+  /** The samples in time order (CPUs' samples arrive slightly out of order), as tree nodes and ms from the first. */
+  private timeline(nodeOf: Int32Array): void {
+    const n = this.tlCount;
+    if (!n || n !== this.samples) return;
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    const t = this.tlTime;
+    let sorted = true;
+    for (let i = 1; i < n && sorted; i++) sorted = t[i - 1] <= t[i];
+    if (!sorted) order.sort((a, b) => t[a] - t[b] || a - b);
+    const nodes = new Uint32Array(n);
+    const times = new Float64Array(n);
+    const weights = new Float64Array(n);
+    const t0 = t[order[0]];
+    for (let i = 0; i < n; i++) {
+      const j = order[i];
+      nodes[i] = nodeOf[this.tlAgg[j]];
+      times[i] = (t[j] - t0) * 1000;
+      weights[i] = this.tlWeight[j];
+    }
+    this.builder.timeline = { nodes, times, weights };
   }
 
   /** Timestamp (s) of the latest sample seen, for progress. */
@@ -224,11 +278,13 @@ export class PerfScriptParser {
     }
     if (this.open) this.finish();
     const b = this.builder;
+    const nodeOf = new Int32Array(this.aggCount);
     for (const head of this.stacks.values()) {
       for (let a: StackAgg | undefined = head; a; a = a.next) {
-        b.sample(a.frames.reverse(), a.weight, a.timeMs, this.threadNames[a.thread]);
+        nodeOf[a.id] = b.sample(a.frames.reverse(), a.weight, a.timeMs, this.threadNames[a.thread]);
       }
     }
+    this.timeline(nodeOf);
     if (this.skipped) b.warn(l10n.t('{0} lines were not perf script samples and were skipped', String(this.skipped)));
     if (this.samples === 0) b.warn(l10n.t('no samples in the perf data'));
     if (this.firstTime <= this.lastTime) b.meta.durationMs = (this.lastTime - this.firstTime) * 1000;

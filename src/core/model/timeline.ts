@@ -1,0 +1,256 @@
+import * as l10n from '@vscode/l10n';
+import { CallTree } from './callTree';
+import { CATEGORIES, type Category } from './frame';
+import type { LineHits, Profile } from './profile';
+
+/** Times are ms from the profile's first sample, as importers keep them in `Profile.timeline`. */
+export type Timeline = NonNullable<Profile['timeline']>;
+
+/** Why a profile has no time axis, or undefined when it has one. */
+export function noTimeReason(profile: Profile): 'folded' | 'threads' | 'none' | undefined {
+  if (profile.timeline && profile.timeline.times.length > 0) return undefined;
+  if (profile.format === 'folded') return 'folded';
+  return profile.threads.length > 1 ? 'threads' : 'none';
+}
+
+/** The span the samples cover: from 0 to the last sample's end (the profile's duration when longer). */
+export function timeSpan(profile: Profile): { start: number; end: number } | undefined {
+  const tl = profile.timeline;
+  if (!tl || !tl.times.length) return undefined;
+  const last = tl.times[tl.times.length - 1] + (profile.meta.intervalMs ?? 0);
+  return { start: 0, end: Math.max(last, profile.meta.durationMs ?? 0) };
+}
+
+/** The first sample index whose time is ≥ `t` (times are in order). */
+export function lowerBound(times: ArrayLike<number>, t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (times[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Samples per time bucket, one row per category (the leaf frame's), for a stacked activity graph. */
+export interface Activity {
+  from: number;
+  to: number;
+  bucketMs: number;
+  /** Category → samples per bucket; only the categories that occur. */
+  series: Partial<Record<Category, number[]>>;
+  /** The most samples any bucket holds (all categories together). */
+  peak: number;
+  samples: number;
+}
+
+/** The activity in [from, to) cut into `buckets` equal buckets. */
+export function activity(profile: Profile, from: number, to: number, buckets: number): Activity {
+  const tl = profile.timeline;
+  const n = Math.max(1, Math.floor(buckets));
+  const width = Math.max(to - from, 1e-6) / n;
+  const out: Activity = { from, to, bucketMs: width, series: {}, peak: 0, samples: 0 };
+  if (!tl) return out;
+  const catOf = leafCategories(profile);
+  const rows = CATEGORIES.map(() => null as Float64Array | null);
+  const all = new Float64Array(n);
+  const { nodes, times } = tl;
+  const end = lowerBound(times, to);
+  for (let i = lowerBound(times, from); i < end; i++) {
+    const b = Math.min(n - 1, Math.floor((times[i] - from) / width));
+    const c = catOf[nodes[i]] ?? CATEGORIES.indexOf('unaccounted');
+    (rows[c] ??= new Float64Array(n))[b]++;
+    all[b]++;
+    out.samples++;
+  }
+  rows.forEach((r, c) => {
+    if (r) out.series[CATEGORIES[c]] = Array.from(r);
+  });
+  for (const v of all) if (v > out.peak) out.peak = v;
+  return out;
+}
+
+/** Per tree node: the index in CATEGORIES of its frame's category (the root: unaccounted). */
+function leafCategories(profile: Profile): Uint8Array {
+  const t = profile.tree;
+  const out = new Uint8Array(t.count);
+  const index = new Map(CATEGORIES.map((c, i) => [c, i]));
+  const unaccounted = index.get('unaccounted')!;
+  for (let i = 0; i < t.count; i++) {
+    const f = t.frame[i];
+    out[i] = f >= 0 && profile.frames[f] ? (index.get(profile.frames[f].category) ?? unaccounted) : unaccounted;
+  }
+  return out;
+}
+
+/** A box of the time-ordered flame chart: `frame` (a profile frame) ran from `start` to `end` at `depth` (0: outermost). */
+export interface TimeBox {
+  depth: number;
+  start: number;
+  end: number;
+  frame: number;
+}
+
+/**
+ * Stacks laid out along time in [from, to): consecutive samples sharing a call path share its boxes. Boxes
+ * shorter than `minMs` are left out (they are under a pixel); at most `maxBoxes`, longest kept. With more
+ * samples in the window than `columns`, one sample per column stands for it (the stack running at that
+ * moment), so a million samples cost what a screen's width does.
+ */
+export function timeOrdered(profile: Profile, from: number, to: number, minMs: number, maxBoxes = 50000, columns = Infinity): { boxes: TimeBox[]; depth: number; truncated: boolean } {
+  const tl = profile.timeline;
+  const boxes: TimeBox[] = [];
+  if (!tl) return { boxes, depth: 0, truncated: false };
+  const t = profile.tree;
+  const lo = lowerBound(tl.times, from);
+  const hi = lowerBound(tl.times, to);
+  let nodes: ArrayLike<number> = tl.nodes.subarray(lo, hi);
+  let times: ArrayLike<number> = tl.times.subarray(lo, hi);
+  let step = profile.meta.intervalMs ?? 0;
+  if (hi - lo > columns) {
+    const col = (to - from) / columns;
+    const pn: number[] = [];
+    const pt: number[] = [];
+    for (let c = 0; c < columns; c++) {
+      const i = lowerBound(tl.times, from + c * col);
+      if (i < hi && tl.times[i] < from + (c + 1) * col) {
+        pn.push(tl.nodes[i]);
+        pt.push(from + c * col);
+      }
+    }
+    nodes = pn;
+    times = pt;
+    step = Math.max(step, col);
+  }
+  // The open path: tree node and start per depth.
+  const openNode: number[] = [];
+  const openStart: number[] = [];
+  const path: number[] = [];
+  let maxDepth = 0;
+  const close = (keep: number, at: number) => {
+    while (openNode.length > keep) {
+      const d = openNode.length - 1;
+      const node = openNode.pop()!;
+      const start = openStart.pop()!;
+      if (at - start >= minMs) boxes.push({ depth: d, start, end: at, frame: t.frame[node] });
+    }
+  };
+  const n = times.length;
+  let prevEnd = from;
+  for (let i = 0; i < n; i++) {
+    const at = times[i];
+    // A gap of more than a few intervals without samples ends every box (the program was not running).
+    if (step > 0 && at - prevEnd > 4 * step) close(0, prevEnd);
+    path.length = 0;
+    for (let x = nodes[i]; x > 0; x = t.parent[x]) if (t.frame[x] >= 0) path.push(x);
+    path.reverse();
+    let same = 0;
+    while (same < path.length && same < openNode.length && openNode[same] === path[same]) same++;
+    close(same, at);
+    for (let d = same; d < path.length; d++) {
+      openNode.push(path[d]);
+      openStart.push(at);
+    }
+    if (path.length > maxDepth) maxDepth = path.length;
+    const next = i + 1 < n ? times[i + 1] : lo + i + 1 < tl.times.length && n === hi - lo ? tl.times[lo + i + 1] : at + step;
+    prevEnd = Math.min(next, at + (step > 0 ? 4 * step : next - at), to);
+  }
+  close(0, Math.min(prevEnd, to));
+  let truncated = false;
+  if (boxes.length > maxBoxes) {
+    boxes.sort((a, b) => b.end - b.start - (a.end - a.start));
+    boxes.length = maxBoxes;
+    truncated = true;
+  }
+  return { boxes, depth: maxDepth, truncated };
+}
+
+/**
+ * The profile restricted to the samples in [from, to) (ms from its start): tree weights, self times, line
+ * heat and the timeline follow; the nodes that ran nothing in it are dropped. A profile
+ * without a timeline comes back as it is (callers warn).
+ */
+export function restrictToRange(profile: Profile, from: number, to: number): Profile {
+  const tl = profile.timeline;
+  if (!tl) return { ...profile, warnings: [...profile.warnings, l10n.t('this profile has no sample times, so the time range was not applied')] };
+  const src = profile.tree;
+  const lo = lowerBound(tl.times, from);
+  const hi = lowerBound(tl.times, to);
+  const self = new Float64Array(src.count);
+  const w = tl.weights;
+  for (let i = lo; i < hi; i++) self[tl.nodes[i]] += w ? w[i] : 1;
+  // Self time is scaled by the share of each node's weight kept.
+  const full = CallTree.fromArrays(
+    {
+      count: src.count,
+      parent: src.parent,
+      frame: src.frame,
+      self,
+      selfTime: Array.from(self, (s, i) => (src.self[i] > 0 ? (src.selfTime[i] * s) / src.self[i] : 0)),
+    },
+    profile.frames.length,
+  );
+  // Nodes without samples in the range go, so every view sees only what ran; the timeline follows the new ids.
+  const total = full.total;
+  const moved = new Int32Array(full.count);
+  const tree = full.rewrite((i, p, out) => (moved[i] = p >= 0 && total[i] > 0 ? out.child(p, full.frame[i]) : -1));
+  const start = Math.max(0, from);
+  const end = Math.max(start, Math.min(to, timeSpan(profile)?.end ?? to));
+  const meta = { ...profile.meta, durationMs: end - start, range: { from: start, to: end } };
+  if (meta.sampleCount !== undefined && src.weight > 0) meta.sampleCount = Math.round((meta.sampleCount * tree.weight) / src.weight);
+  const threads = threadsIn(profile, tree);
+  return {
+    ...profile,
+    meta,
+    tree,
+    threads,
+    timeline: { nodes: tl.nodes.slice(lo, hi).map((n) => Math.max(0, moved[n])), times: tl.times.slice(lo, hi), ...(w ? { weights: w.slice(lo, hi) } : {}) },
+    lineHits: rangeLineHits(profile, tree),
+    deopts: profile.deopts?.filter((d) => d.timeMs >= from && d.timeMs < to),
+  };
+}
+
+/** The profile's threads with their weights in `tree` (a new tree of it: several threads are its root's children). */
+export function threadsIn(profile: Profile, tree: CallTree): Profile['threads'] {
+  if (profile.threads.length === 1) return [{ ...profile.threads[0], samples: tree.weight }];
+  const byFrame = new Map<number, number>();
+  for (const c of tree.children(0)) byFrame.set(tree.frame[c], (byFrame.get(tree.frame[c]) ?? 0) + tree.total[c]);
+  return profile.threads.map((th) => {
+    const f = profile.frames.findIndex((x) => x.category === 'program' && x.name === `thread ${th.name}`);
+    return { ...th, samples: f >= 0 ? (byFrame.get(f) ?? 0) : 0 };
+  });
+}
+
+/**
+ * Line heat of a range, from the frames' positions: a format's own line hits have no times. The leaf frame's
+ * line gets self, every line on the stack (once per stack) total.
+ */
+function rangeLineHits(profile: Profile, tree: CallTree): LineHits {
+  const out: LineHits = new Map();
+  const add = (file: string, line: number, self: number, total: number) => {
+    if (!file || line <= 0) return;
+    let m = out.get(file);
+    if (!m) out.set(file, (m = new Map()));
+    const h = m.get(line);
+    if (h) {
+      h.self += self;
+      h.total += total;
+    } else m.set(line, { self, total });
+  };
+  const seen = new Set<string>();
+  for (let i = 1; i < tree.count; i++) {
+    const w = tree.self[i];
+    if (!(w > 0)) continue;
+    seen.clear();
+    for (let n = i; n > 0; n = tree.parent[n]) {
+      const f = profile.frames[tree.frame[n]];
+      if (!f) continue;
+      const key = `${f.file}\0${f.line}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      add(f.file, f.line, n === i ? w : 0, w);
+    }
+  }
+  return out;
+}

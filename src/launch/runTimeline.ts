@@ -1,0 +1,76 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import * as l10n from '@vscode/l10n';
+import type { TimeMarker, TimeTrack } from '../core/viewer/protocol';
+import { loopFileName } from './preloadLoopDelay';
+import { profilePid } from './processRecords';
+import { readRunJson, type RunInfo } from './runFolder';
+
+/** A loop file larger than this is not a run's (10 readings a second for hours stay far under it). */
+const MAX_LOOP_FILE = 64 * 1024 * 1024;
+
+/** The run folder a profile file (or the folder itself) belongs to, with its run.json. */
+async function runOf(path: string): Promise<{ dir: string; run: Partial<RunInfo> } | undefined> {
+  const isDir = (await stat(path).catch(() => undefined))?.isDirectory();
+  for (const dir of isDir ? [path] : [dirname(path), dirname(dirname(path))]) {
+    const run = await readRunJson(dir);
+    if (run) return { dir, run };
+  }
+  return undefined;
+}
+
+/** One process's `loop-<pid>.jsonl`: its time origin (epoch ms) and readings. */
+export async function readLoopFile(file: string): Promise<{ timeOrigin?: number; at: number[]; delay: number[]; heap: number[] } | undefined> {
+  const st = await stat(file).catch(() => undefined);
+  if (!st?.isFile() || st.size > MAX_LOOP_FILE) return undefined;
+  const out = { timeOrigin: undefined as number | undefined, at: [] as number[], delay: [] as number[], heap: [] as number[] };
+  for (const line of (await readFile(file, 'utf8')).split('\n')) {
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      continue; // the last line of a process killed mid-write
+    }
+    if (Array.isArray(v) && v.length >= 3 && v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      out.at.push(v[0]);
+      out.delay.push(v[1]);
+      out.heap.push(v[2]);
+    } else if (v && typeof v === 'object' && typeof (v as { timeOrigin?: unknown }).timeOrigin === 'number') out.timeOrigin = (v as { timeOrigin: number }).timeOrigin;
+  }
+  return out;
+}
+
+/**
+ * What the run folder knows about time for the Timeline of one of its profiles: the launch's markers and the
+ * process's event-loop delay and heap tracks, in ms from the process's start (where its profile starts).
+ */
+export async function runTimeFacts(path: string): Promise<{ markers: TimeMarker[]; tracks: TimeTrack[] } | undefined> {
+  const found = await runOf(path);
+  if (!found) return undefined;
+  const { dir, run } = found;
+  const pid = profilePid(basename(path)) ?? run.nodePid ?? run.pid;
+  const loop = pid !== undefined ? await readLoopFile(join(dir, loopFileName(pid))) : undefined;
+  const proc = run.processes?.find((p) => p.pid === pid);
+  const origin = loop?.timeOrigin ?? Date.parse(proc?.startedAt ?? run.startedAt ?? '');
+  if (!Number.isFinite(origin)) return undefined;
+  const at = (iso: string | undefined) => Math.max(0, Date.parse(iso ?? '') - origin);
+  const markers: TimeMarker[] = [];
+  const label: Record<string, string> = {
+    start: l10n.t('app start'),
+    port: l10n.t('port {0} open', String(run.port ?? '')),
+    loadStart: l10n.t('load start'),
+    loadEnd: l10n.t('load end'),
+    stop: l10n.t('Stop'),
+  };
+  if (run.startedAt) markers.push({ kind: 'start', at: at(run.startedAt), label: label.start });
+  for (const e of run.events ?? []) {
+    const t = at(e.at);
+    if (Number.isFinite(t)) markers.push({ kind: e.kind, at: t, label: label[e.kind] });
+  }
+  const tracks: TimeTrack[] = [];
+  if (loop && loop.at.length) {
+    const times = loop.at.map((t) => t - origin);
+    tracks.push({ kind: 'loopDelay', pid, times, values: loop.delay }, { kind: 'heapUsed', pid, times, values: loop.heap });
+  }
+  return { markers, tracks };
+}
