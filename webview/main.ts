@@ -245,6 +245,7 @@ function buildUi(): void {
     generation++;
     save({ threads: threads ?? undefined });
     post({ type: 'threads', threads });
+    timeline?.threadsChanged();
   });
   if (processesUi) tabs.before(processesUi.el);
   ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };

@@ -56,7 +56,7 @@ function localHost(data: EmbeddedProfile): Api {
         send(session.reveal(m.frame));
         return;
       case 'timeline':
-        send(timelineData(session.profile, m));
+        send(timelineData(session.pickedProfile(), m));
         return;
       case 'open': {
         // No editor here: say where the code is instead.

@@ -97,6 +97,19 @@ export class TimelineView {
     } else this.draw();
   }
 
+  /** The process picker chose other threads: their samples are another timeline, asked for when shown. */
+  threadsChanged(): void {
+    this.data = undefined;
+    this.overview = undefined;
+    this.view = undefined;
+    this.span = undefined;
+    this.el.classList.remove('no-time');
+    delete this.el.dataset.noTime;
+    this.note.textContent = '';
+    if (this.asked && this.el.isConnected && this.el.offsetParent !== null) this.request(true);
+    else this.asked = false;
+  }
+
   /** The transform stack changed: the selection shown follows it. */
   rangeChanged(): void {
     const r = this.host.range();

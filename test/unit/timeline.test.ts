@@ -5,6 +5,7 @@ import { cpuprofileImporter } from '../../src/core/importers/cpuprofile';
 import { v8logImporter } from '../../src/core/importers/v8log';
 import { foldedImporter } from '../../src/core/importers/folded';
 import { PerfScriptParser } from '../../src/core/importers/perf';
+import { selectThreads } from '../../src/core/model/processes';
 import { functionStats, type Profile } from '../../src/core/model';
 import { activity, noTimeReason, restrictToRange, timeOrdered, timeSpan } from '../../src/core/model/timeline';
 import { applyTransforms } from '../../src/core/model/transforms';
@@ -181,4 +182,21 @@ test('perf timestamps feed the timeline: samples in time order, weighted by peri
   assert.deepEqual(r.threads.map((t) => t.samples).sort(), [1001001, 2002002]);
   const last = restrictToRange(p, 500, 600);
   assert.deepEqual(Object.keys(selfShares(last)).filter((n) => selfShares(last)[n] > 0), ['secondHot']);
+});
+
+test('the process and thread picker keeps the chosen threads\' samples on the Timeline, on their new nodes', () => {
+  const parser = new PerfScriptParser();
+  parser.push(PERF);
+  const p = parser.end();
+  assert.equal(p.threads.length, 2);
+  const main = p.threads.find((t) => t.samples === 3003003)!;
+  const only = selectThreads(p, [main.name]);
+  const tl = only.timeline!;
+  assert.ok(tl, 'one thread chosen keeps a Timeline');
+  assert.equal(noTimeReason(only), undefined);
+  assert.deepEqual(Array.from(tl.weights!), [1001001, 1001001, 1001001], 'the other thread\'s sample is gone');
+  const leaf = (i: number) => only.frames[only.tree.frame[tl.nodes[i]]].name;
+  assert.deepEqual([0, 1, 2].map(leaf), ['firstHot', 'firstHot', 'secondHot']);
+  // A range over the chosen thread reads the kept samples.
+  assert.equal(restrictToRange(only, 500, 600).tree.weight, 1001001);
 });

@@ -86,12 +86,14 @@ export function selectThreads(profile: Profile, names: readonly string[] | undef
   });
   const fold = keep.size === 1;
   const t = profile.tree;
+  // Where each node went (-1: a thread not kept), so the samples of the kept threads stay on the Timeline.
+  const moved = new Int32Array(t.count).fill(-1);
   const tree = t.rewrite(
     (i, p, out) => {
       if (p < 0) return -1;
-      if (t.parent[i] !== 0) return out.child(p, t.frame[i]);
+      if (t.parent[i] !== 0) return (moved[i] = out.child(p, t.frame[i]));
       if (!levels[t.frame[i]]) return -1;
-      return fold ? p : out.child(p, t.frame[i]);
+      return (moved[i] = fold ? p : out.child(p, t.frame[i]));
     },
     { dropRootSelf: true },
   );
@@ -100,7 +102,19 @@ export function selectThreads(profile: Profile, names: readonly string[] | undef
   const before = t.weight;
   if (meta.sampleCount !== undefined && before > 0) meta.sampleCount = Math.round((meta.sampleCount * tree.weight) / before);
   const lineHits = profile.threadLineHits ? sumLineHits(threads.map((th) => profile.threadLineHits!.get(th.name))) : linesStillThere(profile, tree);
-  return { ...profile, meta, tree, threads, lineHits, timeline: undefined, threadLineHits: undefined };
+  return { ...profile, meta, tree, threads, lineHits, timeline: profile.timeline && samplesKept(profile.timeline, moved), threadLineHits: undefined };
+}
+
+/** The timeline's samples whose node was kept, on their new nodes. */
+function samplesKept(tl: NonNullable<Profile['timeline']>, moved: Int32Array): Profile['timeline'] {
+  const idx: number[] = [];
+  for (let i = 0; i < tl.nodes.length; i++) if ((moved[tl.nodes[i]] ?? -1) >= 0) idx.push(i);
+  if (!idx.length) return undefined;
+  return {
+    nodes: Uint32Array.from(idx, (i) => moved[tl.nodes[i]]),
+    times: Float64Array.from(idx, (i) => tl.times[i]),
+    ...(tl.weights ? { weights: Float64Array.from(idx, (i) => tl.weights![i]) } : {}),
+  };
 }
 
 /** Adds `from` into `into` (per file, per line). */

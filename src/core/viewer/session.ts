@@ -35,6 +35,7 @@ export class ViewerSession {
   private view: ProfileView | undefined;
   private bottom: CallTree | undefined;
   private transformed: Profile | undefined;
+  private picked: Profile | undefined;
   private sandwiched: { generation: number; fn: FunctionKey; trees: Record<SandwichSide, CallTree> } | undefined;
   readonly wanted = new Set<TreeKind>(['top']);
   /**
@@ -68,9 +69,14 @@ export class ViewerSession {
     return this.threads !== undefined;
   }
 
+  /** The processes and threads the picker keeps, before the transforms: what the Timeline draws. */
+  pickedProfile(): Profile {
+    return (this.picked ??= selectThreads(this.profile, this.threads));
+  }
+
   /** The profile as the transforms leave it: what the views, the summary, the editor's hot spots and exports read. */
   shownProfile(): Profile {
-    return (this.transformed ??= applyTransforms(selectThreads(this.profile, this.threads), this.transforms));
+    return (this.transformed ??= applyTransforms(this.pickedProfile(), this.transforms));
   }
 
   currentView(): ProfileView {
@@ -122,6 +128,7 @@ export class ViewerSession {
    */
   setThreads(threads: string[] | undefined): HostMessage[] {
     this.threads = this.known(threads);
+    this.picked = undefined;
     this.transformed = undefined;
     this.generation++;
     this.view = undefined;
