@@ -64,7 +64,7 @@ export class TimelineView {
     this.chart = h('canvas', { class: 'tl-chart', attrs: { 'aria-label': s.tlChart, role: 'img' } });
     this.chartBox = h('div', { class: 'tl-chart-box', attrs: { tabindex: '0' } }, this.chart);
     this.note = h('div', { class: 'tl-note', attrs: { 'aria-live': 'polite' } });
-    this.card = h('div', { class: 'details tl-details' }, s.tlHint);
+    this.card = h('div', { class: 'tl-details' }, s.tlHint);
     const clearButton = h('button', { class: 'tl-clear', attrs: { type: 'button' } }, s.tlClear);
     clearButton.addEventListener('click', () => this.host.setRange(undefined));
     const whole = h('button', { class: 'tl-whole', attrs: { type: 'button' } }, s.tlWhole);
