@@ -68,7 +68,7 @@ function sniffCpuProfile(head: Buffer): boolean {
   return /"nodes"\s*:\s*\[/.test(s) && /"callFrame"\s*:/.test(s);
 }
 
-async function readJson(path: string): Promise<unknown> {
+export async function readJson(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

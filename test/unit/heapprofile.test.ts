@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { heapprofileImporter, heapProfileToModel } from '../../src/core/importers/heapprofile';
+import { cpuprofileImporter } from '../../src/core/importers/cpuprofile';
+import { loadProfile, sniffFormat } from '../../src/core/importers';
+import { functionStats, ProfileError } from '../../src/core/model';
+import { fixtures } from '../helpers/paths';
+import { tempFiles } from '../helpers/tempFiles';
+
+const fixture = join(fixtures, 'heap', 'keep-and-garbage.js');
+const file = tempFiles('nf-heapprof-', '.heapprofile');
+
+/** A real `node --heap-prof` file of the fixture: only what is still reachable when node writes it. */
+const real = (() => {
+  const dir = mkdtempSync(join(tmpdir(), 'nf-heapprof-run-'));
+  test.after(() => rmSync(dir, { recursive: true, force: true }));
+  execFileSync(process.execPath, ['--heap-prof', `--heap-prof-dir=${dir}`, '--heap-prof-interval=32768', fixture, '20'], { stdio: 'ignore' });
+  const name = readdirSync(dir).find((n) => n.endsWith('.heapprofile'));
+  assert.ok(name, 'node --heap-prof wrote no .heapprofile');
+  return join(dir, name);
+})();
+
+test('a node --heap-prof file is sniffed as a heap profile, not a .cpuprofile', async () => {
+  const head = readFileSync(real);
+  assert.equal(heapprofileImporter.sniff(head, real), true);
+  assert.equal(cpuprofileImporter.sniff(head, real), false);
+  assert.equal((await sniffFormat(real)).format, 'heapprofile');
+});
+
+test('node --heap-prof: bytes per function at its file:line, the keeping function on top', async () => {
+  const p = await loadProfile(real, { sourceMaps: false });
+  assert.equal(p.format, 'heapprofile');
+  assert.equal(p.meta.unit, 'bytes');
+  assert.equal(p.meta.sampleType, 'space');
+  const stats = functionStats(p.tree, p.frames.length).filter((s) => s.self > 0).sort((a, b) => b.self - a.self);
+  const keep = stats.find((s) => p.frames[s.frame].name === 'keepRows');
+  assert.ok(keep, 'keepRows missing');
+  assert.equal(p.frames[stats[0].frame].name, 'keepRows');
+  const f = p.frames[keep.frame];
+  assert.equal(f.file, fixture);
+  assert.equal(f.line, 7);
+  // 20 000 rows of 64 elements: at least 8 bytes an element, sampled every 32 KiB, V8 scales back up.
+  assert.ok(keep.self > 20000 * 64 * 8 * 0.7 && keep.self < 20000 * 64 * 8 * 3, `keepRows self ${keep.self}`);
+  // Line heat lands on the function's first line, in bytes.
+  assert.ok((p.lineHits.get(fixture)?.get(7)?.self ?? 0) >= keep.self);
+  // The tree's total is the sum of every node's selfSize.
+  const json = JSON.parse(readFileSync(real, 'utf8')) as { head: { selfSize: number; children: unknown[] } };
+  let sum = 0;
+  const walk = (n: { selfSize: number; children: unknown[] }) => {
+    sum += n.selfSize;
+    for (const c of n.children) walk(c as typeof n);
+  };
+  walk(json.head);
+  assert.equal(p.tree.weight, sum);
+});
+
+test("the preload's note names the sample type and the run's span", () => {
+  const text = readFileSync(real, 'utf8');
+  const json = JSON.parse(text) as Record<string, unknown>;
+  json.nodeFlame = { samples: 'allocated', samplingInterval: 32768, startTime: 1_700_000_000_000, durationMs: 1234 };
+  const p = heapProfileToModel(json, 'x.heapprofile');
+  assert.equal(p.meta.sampleType, 'allocated');
+  assert.deepEqual(p.meta.sampleTypes, [{ type: 'allocated', unit: 'bytes' }]);
+  assert.equal(p.meta.durationMs, 1234);
+  assert.equal(p.meta.mode, 'heap');
+  // The inspector's stopSampling answer ({ profile }) reads the same.
+  assert.equal(heapProfileToModel({ profile: JSON.parse(text) }).tree.weight, heapProfileToModel(JSON.parse(text)).tree.weight);
+});
+
+test('damaged heap profiles: a clear error or the nodes that can be read', async () => {
+  assert.throws(() => heapProfileToModel({ samples: [] }, 'x'), ProfileError);
+  const p = heapProfileToModel({
+    head: {
+      id: 1,
+      selfSize: 0,
+      callFrame: { functionName: '(root)', url: '' },
+      children: [
+        { id: 2, selfSize: 100, callFrame: { functionName: 'a', url: 'file:///app/a.js', lineNumber: 4, columnNumber: 0 }, children: [{ id: 3, selfSize: 'x', children: [] }] },
+        { id: 4, selfSize: -5, callFrame: { functionName: 'b', url: '', lineNumber: -1 }, children: [] },
+      ],
+    },
+  });
+  assert.equal(p.tree.weight, 100);
+  assert.equal(p.warnings.length, 1);
+  assert.deepEqual(p.lineHits.get('/app/a.js')?.get(5), { self: 100, total: 100 });
+  await assert.rejects(loadProfile(file('{"head": {"callFrame": {}, "selfSize": 1, "children": [], ')), ProfileError);
+});
