@@ -3,9 +3,11 @@
 import { saveInMemorySourceMapsOnExit } from './preloadSourceMaps';
 import { recordThisProcess } from './processRecords';
 import { cpuProfileWithoutFlag } from './preloadCpuProfile';
+import { heapProfileInProcess } from './preloadHeapProfile';
 
 recordThisProcess();
 cpuProfileWithoutFlag();
+heapProfileInProcess();
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => process.exit(0));

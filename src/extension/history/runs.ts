@@ -42,6 +42,7 @@ const KIND_OF_MODE: Record<string, RegExp> = {
   prof: /\.log$/i,
   perf: /^perf\.data$|\.perf(?:\.txt)?$/i,
   'cpu-prof': /\.cpuprofile$/i,
+  heap: /\.heapprofile$/i,
 };
 
 export async function readRun(dir: string, name: string): Promise<RunInfo | undefined> {
