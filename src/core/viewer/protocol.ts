@@ -2,6 +2,8 @@
 import type { Category, Frame } from '../model/frame';
 import type { CompactTree } from '../model/prune';
 import type { ViewOptions } from '../model/transform';
+import type { WeightUnit } from '../model/units';
+export type { WeightUnit } from '../model/units';
 import type { FunctionKey, Transform } from '../model/transforms';
 
 export type { CompactTree, FunctionKey, Transform, ViewOptions };
@@ -38,6 +40,8 @@ export interface ProfileInfo {
   /** pprof: the sample types the file has and the one shown (the page offers a picker when there are several). */
   sampleTypes?: string[];
   sampleType?: string;
+  /** What the weights count (bytes for a heap profile); samples when not given. */
+  unit?: WeightUnit;
 }
 
 export interface FindingInfo {
@@ -196,3 +200,6 @@ export function unhandledMessage(m: never): string {
   const type = (m as { type?: unknown } | null)?.type;
   return `unknown viewer message ${JSON.stringify(typeof type === 'string' ? type.slice(0, 40) : typeof type)}`;
 }
+
+/** The page says weights as the host does ("12.4 MB"): the one formatter, not a copy. */
+export { formatWeight } from '../model/units';
