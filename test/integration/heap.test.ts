@@ -5,7 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { fixtures } from '../helpers/paths';
+import { freePort } from '../helpers/net';
+import { AttachSession, listTargets, makeRunDir, parseAddress, saveAttachRun } from '../../src/launch/inspector';
+import { loadProfile } from '../../src/core/importers';
 import { runCli, runDirOf, runJson } from '../helpers/cli';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-heap-'));
@@ -95,4 +99,36 @@ test('diff of a short and a long live run: the keeping function grew, in bytes',
   assert.equal(keep.growth, keep.afterValue - keep.beforeValue);
   const text = await runCli(['diff', short, long], { cwd: work, killAfterMs: 60_000 });
   assert.match(text.stdout, /\+\d+(\.\d+)? MB\s+keepRows/);
+});
+
+test('Profile Running Process in heap mode: a sampling heap profile over the inspector, saved as profile.heapprofile', { timeout: 60_000 }, async (t) => {
+  const script = join(work, 'attached.js');
+  writeFileSync(
+    script,
+    `const kept = [];
+function keepRows() { for (let i = 0; i < 200; i++) kept.push(new Array(64).fill(i)); }
+function makeGarbage() { let s = 0; for (let i = 0; i < 2000; i++) s += new Array(64).fill(i).length; return s; }
+setInterval(() => { keepRows(); makeGarbage(); }, 5);
+`,
+  );
+  const port = await freePort();
+  const child = spawn(process.execPath, [`--inspect=127.0.0.1:${port}`, script], { stdio: ['ignore', 'ignore', 'pipe'] });
+  t.after(() => child.kill('SIGKILL'));
+  await new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => /Debugger listening/.test(String(d)) && resolve()));
+  const [target] = await listTargets(parseAddress(`127.0.0.1:${port}`));
+  const session = await AttachSession.start(target, { heap: { samplingInterval: 16384, samples: 'allocated' }, chunkMs: 500 });
+  await new Promise((r) => setTimeout(r, 1500));
+  const result = await session.stop();
+  assert.ok(result.heapProfile && !result.profile && result.samples > 0, `samples: ${result.samples}`);
+  const dir = await makeRunDir(work);
+  const saved = await saveAttachRun(dir, { ...result, heapProfile: result.heapProfile }, { target, stoppedBy: 'user' });
+  assert.match(saved.profilePath, /profile\.heapprofile$/);
+  const p = await loadProfile(saved.profilePath, { sourceMaps: false });
+  assert.deepEqual([p.format, p.meta.unit, p.meta.sampleType], ['heapprofile', 'bytes', 'allocated']);
+  const rep = await report(saved.profilePath);
+  const garbage = fn(rep, 'makeGarbage');
+  const keep = fn(rep, 'keepRows');
+  assert.ok(garbage && keep, JSON.stringify(rep.functions.slice(0, 5)));
+  assert.deepEqual([garbage.file, garbage.line, keep.line], [script, 3, 2]);
+  assert.ok(garbage.self > keep.self, `makeGarbage ${garbage.self} vs keepRows ${keep.self}`);
 });
