@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { heapprofileImporter, heapProfileToModel } from '../../src/core/importers/heapprofile';
 import { cpuprofileImporter } from '../../src/core/importers/cpuprofile';
 import { loadProfile, sniffFormat } from '../../src/core/importers';
-import { functionStats, ProfileError } from '../../src/core/model';
+import { diffFunctions, formatWeight, functionStats, ProfileError } from '../../src/core/model';
+import { changeRows } from '../../src/core/viewer/diffSession';
+import { diffToJson, diffToText, sharedUnit } from '../../src/core/exporters/diff';
 import { fixtures } from '../helpers/paths';
 import { tempFiles } from '../helpers/tempFiles';
 
@@ -88,4 +90,33 @@ test('damaged heap profiles: a clear error or the nodes that can be read', async
   assert.equal(p.warnings.length, 1);
   assert.deepEqual(p.lineHits.get('/app/a.js')?.get(5), { self: 100, total: 100 });
   await assert.rejects(loadProfile(file('{"head": {"callFrame": {}, "selfSize": 1, "children": [], ')), ProfileError);
+});
+
+test('comparing two heap profiles says how many bytes a function grew by', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nf-heapprof-long-'));
+  test.after(() => rmSync(dir, { recursive: true, force: true }));
+  execFileSync(process.execPath, ['--heap-prof', `--heap-prof-dir=${dir}`, '--heap-prof-interval=32768', fixture, '60'], { stdio: 'ignore' });
+  const long = join(dir, readdirSync(dir).find((n) => n.endsWith('.heapprofile'))!);
+  const [before, after] = [await loadProfile(real, { sourceMaps: false }), await loadProfile(long, { sourceMaps: false })];
+  const changes = diffFunctions(before, after);
+  const keep = changes.find((c) => c.name === 'keepRows')!;
+  // 20 rounds, then 60: about three times the bytes.
+  assert.ok(keep.afterValue > 2 * keep.beforeValue, `${keep.beforeValue} → ${keep.afterValue}`);
+  const rows = changeRows(changes, before.frames, 50, true);
+  assert.equal(rows.find((r) => r.name === 'keepRows')?.growth, keep.afterValue - keep.beforeValue);
+  assert.equal(changeRows(changes, before.frames)[0].growth, undefined);
+  const json = diffToJson(changes, 50, sharedUnit(before, after));
+  assert.equal(json.unit, 'bytes');
+  assert.ok((json.changes.find((c) => c.name === 'keepRows')?.growth ?? 0) > 1e6);
+  assert.match(diffToText(changes, 'a', 'b', 50, 'bytes'), /\+\d+(\.\d)? MB\s+keepRows/);
+});
+
+test('weights in words: bytes in kB/MB/GB, time in ms/s, counts whole', () => {
+  assert.equal(formatWeight(12_400_000, 'bytes'), '12.4 MB');
+  assert.equal(formatWeight(-33_200, 'bytes'), '-33.2 kB');
+  assert.equal(formatWeight(512, 'bytes'), '512 B');
+  assert.equal(formatWeight(2_500_000_000, 'bytes'), '2.5 GB');
+  assert.equal(formatWeight(35.24, 'ms'), '35.2 ms');
+  assert.equal(formatWeight(1234.5, 'samples'), '1,235');
+  assert.equal(formatWeight(12_400_000, 'bytes', 'de'), '12,4 MB');
 });

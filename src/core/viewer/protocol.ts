@@ -78,6 +78,8 @@ export interface DiffSide {
   path: string;
   format: string;
   totalWeight: number;
+  /** What its weights count; samples when not given. */
+  unit?: WeightUnit;
 }
 
 /** A row of the biggest-changes table: shares (0..1) of each profile's samples with the function on the stack. */
@@ -89,6 +91,8 @@ export interface DiffChangeInfo {
   before: number;
   after: number;
   delta: number;
+  /** After − before in the profiles' unit (bytes of two heap profiles), when both count the same thing. */
+  growth?: number;
   /** A frame of the differential graph for this function (to open its source), or -1. */
   frame: number;
 }

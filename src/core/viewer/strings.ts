@@ -80,6 +80,7 @@ export function webviewStrings(): Record<string, string> {
     shrank: t('less time after'),
     unchanged: t('unchanged'),
     changes: t('Biggest changes'),
+    growth: t('Growth'),
     diffHint: t('Width: share of all samples · colour: change of that share, after − before · click: zoom and show source'),
     offline: t('Offline copy: source links are not available here.'),
     findings: t('Findings'),
