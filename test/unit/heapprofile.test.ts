@@ -10,6 +10,10 @@ import { loadProfile, sniffFormat } from '../../src/core/importers';
 import { diffFunctions, formatWeight, functionStats, ProfileError } from '../../src/core/model';
 import { changeRows } from '../../src/core/viewer/diffSession';
 import { diffToJson, diffToText, sharedUnit } from '../../src/core/exporters/diff';
+import { gunzipSync } from 'node:zlib';
+import { Profile as PprofProfile } from 'pprof-format';
+import { exportProfile } from '../../src/core/exporters';
+import { toPprof } from '../../src/core/exporters/pprof';
 import { fixtures } from '../helpers/paths';
 import { tempFiles } from '../helpers/tempFiles';
 
@@ -119,4 +123,17 @@ test('weights in words: bytes in kB/MB/GB, time in ms/s, counts whole', () => {
   assert.equal(formatWeight(35.24, 'ms'), '35.2 ms');
   assert.equal(formatWeight(1234.5, 'samples'), '1,235');
   assert.equal(formatWeight(12_400_000, 'bytes', 'de'), '12,4 MB');
+});
+
+test('exports of a heap profile speak bytes: JSON unit, speedscope unit, SVG labels, pprof sample type', async () => {
+  const p = await loadProfile(real, { sourceMaps: false });
+  const json = JSON.parse(exportProfile(p, 'json')) as { unit: string };
+  assert.equal(json.unit, 'bytes');
+  const ss = JSON.parse(exportProfile(p, 'speedscope')) as { profiles: { unit: string }[] };
+  assert.equal(ss.profiles[0].unit, 'bytes');
+  assert.match(exportProfile(p, 'svg'), /keepRows \([^)]*keep-and-garbage\.js:7\) — \d+\.\d+% \(\d+(\.\d)? MB\)/);
+  const pb = toPprof(p);
+  const decoded = PprofProfile.decode(gunzipSync(pb));
+  const s = decoded.stringTable.strings;
+  assert.deepEqual(decoded.sampleType.map((t) => [s[Number(t.type)], s[Number(t.unit)]]), [['space', 'bytes']]);
 });
