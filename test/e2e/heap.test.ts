@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { eventually, startVSCode, repoRoot } from './helpers';
+import { cli } from '../helpers/paths';
 
 const PROFILE = 'Node Flame: Profile Node App';
 const APP = 'keep-and-garbage.js';
@@ -56,6 +58,42 @@ test('heap mode: Profile Node App draws the keeping and the garbage-making funct
     // makeGarbage allocates ten rows for each one keepRows keeps.
     assert.ok(Math.max(...shares) > 70, `the garbage maker holds most allocated bytes: ${lenses.join(' | ')}`);
     await vs.screenshot('heap-codelens');
+    failed = false;
+  } finally {
+    await vs.close({ failed });
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
+
+test('Compare Profiles… on a short and a long live heap run: the Growth column says keepRows kept MBs more', { timeout: 300_000 }, async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-heapdiff-'));
+  copyFileSync(join(repoRoot, 'test/fixtures/heap', APP), join(ws, APP));
+  const root = join(ws, '.nodeflame');
+  for (const rounds of ['5', '40']) {
+    const r = spawnSync(process.execPath, [cli, 'profile', '--mode', 'heap', '--heap-samples', 'live', '--no-report', '--out', root, '--', 'node', APP, rounds], { cwd: ws, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    // Run folders are named by the second they start in.
+    await new Promise((res) => setTimeout(res, 1100));
+  }
+  const [short, long] = readdirSync(root).filter((n) => /^\d{8}-\d{6}-heap$/.test(n)).sort();
+  const vs = await startVSCode({ workspace: ws, name: 'heap-compare' });
+  let failed = true;
+  try {
+    await vs.waitForCommand('Node Flame: Compare Profiles…');
+    await vs.runCommand('Node Flame: Compare Profiles…');
+    await eventually(() => vs.quickPickTitle(), (t) => assert.match(t, /BEFORE/));
+    await vs.quickPickSelect(new RegExp(short));
+    await eventually(() => vs.quickPickTitle(), (t) => assert.match(t, /AFTER/));
+    await vs.quickPickSelect(new RegExp(long));
+    const frame = await vs.webviewFrame('body[data-mode="diff"][data-first-paint-ms] [data-tree="diff"] g.frame', 90_000);
+    const head = await eventually(() => frame.locator('.changes-table thead th').allInnerTexts(), (h) => assert.equal(h[5], 'Growth'));
+    const row = frame.locator('.changes-table tbody tr').filter({ hasText: 'keepRows' }).first();
+    const cells = await row.locator('td').allInnerTexts();
+    console.log(`[e2e] heap compare: ${head.join(' | ')} / ${cells.join(' | ')}`);
+    // 5 000 rows kept, then 40 000: some 20 MB more.
+    const m = /^\+([\d.]+) MB$/.exec(cells[5].trim());
+    assert.ok(m && Number(m[1]) > 10, `keepRows grew by MBs: ${cells[5]}`);
+    await vs.screenshot('heap-compare');
     failed = false;
   } finally {
     await vs.close({ failed });

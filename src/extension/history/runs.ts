@@ -23,7 +23,7 @@ export interface RunInfo {
   summary?: RunSummary;
 }
 
-const PROFILE_FILE = /^(?:isolate-.*\.log|.*-v8\.log|.*\.cpuprofile|perf\.data|.*\.perf|.*\.perf\.txt|.*\.folded)$/i;
+const PROFILE_FILE = /^(?:isolate-.*\.log|.*-v8\.log|.*\.cpuprofile|.*\.heapprofile|perf\.data|.*\.perf|.*\.perf\.txt|.*\.folded)$/i;
 
 export function isProfileFile(name: string): boolean {
   return PROFILE_FILE.test(name);
