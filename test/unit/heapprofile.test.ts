@@ -14,6 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import { Profile as PprofProfile } from 'pprof-format';
 import { exportProfile } from '../../src/core/exporters';
 import { toPprof } from '../../src/core/exporters/pprof';
+import { findFindings } from '../../src/core/findings';
 import { fixtures } from '../helpers/paths';
 import { tempFiles } from '../helpers/tempFiles';
 
@@ -136,4 +137,15 @@ test('exports of a heap profile speak bytes: JSON unit, speedscope unit, SVG lab
   const decoded = PprofProfile.decode(gunzipSync(pb));
   const s = decoded.stringTable.strings;
   assert.deepEqual(decoded.sampleType.map((t) => [s[Number(t.type)], s[Number(t.unit)]]), [['space', 'bytes']]);
+});
+
+test('findings, which speak of time, are not drawn from bytes', () => {
+  const frame = (functionName: string, url: string, selfSize: number, children: unknown[] = []) => ({ id: 0, selfSize, callFrame: { functionName, url, lineNumber: 1, columnNumber: 0 }, children });
+  const heap = { head: frame('(root)', '', 0, [frame('main', 'file:///app/main.js', 100, [frame('readFileSync', 'node:fs', 900_000)])]) };
+  const p = heapProfileToModel(heap);
+  assert.deepEqual(findFindings(p), []);
+  // The same tree counted in samples is a blocking call.
+  const asSamples = heapProfileToModel(heap);
+  asSamples.meta.unit = 'samples';
+  assert.ok(findFindings(asSamples).some((f) => f.rule === 'blocking-sync'));
 });
