@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
-import { isMainThread } from 'node:worker_threads';
+import { threadId } from 'node:worker_threads';
 import { RUN_DIR_ENV } from './processRecords';
 import { HEAP_NOTE_KEY, type HeapProfileNote } from '../core/importers/heapprofile';
 
@@ -25,8 +25,9 @@ export function parseHeapProfEnv(v: string | undefined): { interval: number; sam
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * Heap mode: V8's sampling heap profiler in this process over an in-process inspector session, written
- * at exit as `Heap.<date>.<time>.<pid>.0.001.heapprofile` (the name `--heap-prof` gives). V8 marks no
+ * Heap mode: V8's sampling heap profiler in this process (and in each worker thread, which has a heap of
+ * its own) over an in-process inspector session, written at exit as
+ * `Heap.<date>.<time>.<pid>.<threadId>.001.heapprofile` (the name `--heap-prof` gives). V8 marks no
  * sample as collected or live, so one run holds one of the two: `allocated` keeps the samples of
  * objects the GC took (what the code allocated), `live` drops them and runs a full GC before the
  * profile is taken (what the code still holds at exit).
@@ -34,7 +35,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 export function heapProfileInProcess(): void {
   const dir = process.env[RUN_DIR_ENV];
   const opts = parseHeapProfEnv(process.env[HEAP_PROF_ENV]);
-  if (!dir || !opts || !isMainThread || process.execArgv.some((a) => a.startsWith('--heap-prof'))) return;
+  if (!dir || !opts || process.execArgv.some((a) => a.startsWith('--heap-prof'))) return;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Session } = require('node:inspector') as typeof Inspector;
@@ -44,7 +45,7 @@ export function heapProfileInProcess(): void {
     session.post('HeapProfiler.enable');
     session.post('HeapProfiler.startSampling', { samplingInterval: opts.interval, includeObjectsCollectedByMajorGC: keep, includeObjectsCollectedByMinorGC: keep });
     const t = new Date();
-    const name = `Heap.${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${process.pid}.0.001.heapprofile`;
+    const name = `Heap.${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${process.pid}.${threadId}.001.heapprofile`;
     process.on('exit', () => {
       // In-process inspector calls answer synchronously, as an exit handler needs.
       if (!keep) session.post('HeapProfiler.collectGarbage');

@@ -46,7 +46,7 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
     for (const f of files) {
       const pid = profilePid(basename(f));
       if (opts.pid !== undefined && pid !== opts.pid) continue;
-      const tid = /\.(\d+)\.\d+\.cpuprofile$/.exec(f)?.[1];
+      const tid = /\.(\d+)\.\d+\.(?:cpu|heap)profile$/.exec(f)?.[1];
       const p = await loadProfile(f, opts);
       const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${meta(pid).command}`.trim();
       parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid) });

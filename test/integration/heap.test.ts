@@ -132,3 +132,27 @@ setInterval(() => { keepRows(); makeGarbage(); }, 5);
   assert.deepEqual([garbage.file, garbage.line, keep.line], [script, 3, 2]);
   assert.ok(garbage.self > keep.self, `makeGarbage ${garbage.self} vs keepRows ${keep.self}`);
 });
+
+test('heap mode samples worker threads too: each thread its own .heapprofile and level', async () => {
+  const script = join(work, 'workers.js');
+  writeFileSync(
+    script,
+    `const { Worker, isMainThread } = require('worker_threads');
+if (isMainThread) new Worker(__filename).on('exit', () => console.log('worker done'));
+else {
+  const kept = [];
+  function workerKeep() { for (let i = 0; i < 20000; i++) kept.push(new Array(64).fill(i)); }
+  workerKeep();
+  globalThis.held = { kept, workerKeep };
+}
+`,
+  );
+  const r = await runCli(['profile', '--mode', 'heap', '--no-report', '--out', work, '--', 'node', script], { cwd: work, killAfterMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const dir = runDirOf(r);
+  const files = readdirSync(dir).filter((n) => n.endsWith('.heapprofile'));
+  assert.deepEqual(files.map((n) => /\.(\d+)\.001\.heapprofile$/.exec(n)?.[1]).sort(), ['0', '1']);
+  const rep = await report(dir);
+  const keep = fn(rep, 'workerKeep');
+  assert.ok(keep && keep.line === 5 && keep.self > 0.5, JSON.stringify(rep.functions.slice(0, 3)));
+});
