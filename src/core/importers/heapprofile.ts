@@ -110,7 +110,7 @@ export const heapprofileImporter: Importer = {
   sniff: (head) => sniffHeapProfile(head),
   load: async (path, opts) => {
     opts.signal?.throwIfAborted();
-    const json = await readJson(path);
+    const json = await readJson(path, (why) => l10n.t('not valid JSON, the .heapprofile is truncated or corrupt ({0})', why));
     opts.signal?.throwIfAborted();
     const profile = heapProfileToModel(json, path);
     opts.onProgress?.(1);
