@@ -43,6 +43,8 @@ test('node --heap-prof: bytes per function at its file:line, the keeping functio
   assert.equal(p.format, 'heapprofile');
   assert.equal(p.meta.unit, 'bytes');
   assert.equal(p.meta.sampleType, 'space');
+  assert.equal((await loadProfile(real, { sourceMaps: false, sampleType: 'space' })).tree.weight, p.tree.weight);
+  await assert.rejects(loadProfile(real, { sourceMaps: false, sampleType: 'live' }), /no sample type "live" in this profile \(it has: space\)/);
   const stats = functionStats(p.tree, p.frames.length).filter((s) => s.self > 0).sort((a, b) => b.self - a.self);
   const keep = stats.find((s) => p.frames[s.frame].name === 'keepRows');
   assert.ok(keep, 'keepRows missing');

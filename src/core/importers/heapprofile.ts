@@ -113,6 +113,9 @@ export const heapprofileImporter: Importer = {
     const json = await readJson(path, (why) => l10n.t('not valid JSON, the .heapprofile is truncated or corrupt ({0})', why));
     opts.signal?.throwIfAborted();
     const profile = heapProfileToModel(json, path);
+    // One run records allocated or live bytes, never both: asking for the other is an error, not a silent swap.
+    const has = profile.meta.sampleType ?? '';
+    if (opts.sampleType !== undefined && opts.sampleType !== has && opts.sampleType !== `${has}/bytes`) throw new ProfileError(l10n.t('no sample type "{0}" in this profile (it has: {1})', opts.sampleType, has), path);
     opts.onProgress?.(1);
     return profile;
   },
