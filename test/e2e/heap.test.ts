@@ -8,6 +8,7 @@ import { basename, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { eventually, startVSCode, repoRoot } from './helpers';
 import { cli } from '../helpers/paths';
+import { freePort, killTree, spawnGroup } from './helpers/processes';
 
 const PROFILE = 'Node Flame: Profile Node App';
 const APP = 'keep-and-garbage.js';
@@ -97,6 +98,54 @@ test('Compare Profiles… on a short and a long live heap run: the Growth column
     failed = false;
   } finally {
     await vs.close({ failed });
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
+
+test('Profile Running Process… with nodeFlame.attach.profile = heap: a heap profile of the live process, in bytes', { timeout: 300_000 }, async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-heapattach-'));
+  mkdirSync(join(ws, '.vscode'), { recursive: true });
+  writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'nodeFlame.attach.profile': 'heap' }));
+  writeFileSync(
+    join(ws, 'busy.js'),
+    `const kept = [];
+function keepRows() { for (let i = 0; i < 200; i++) kept.push(new Array(64).fill(i)); }
+function makeGarbage() { let s = 0; for (let i = 0; i < 2000; i++) s += new Array(64).fill(i).length; return s; }
+setInterval(() => { keepRows(); makeGarbage(); }, 5);
+`,
+  );
+  const inspectPort = await freePort();
+  const app = spawnGroup(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, 'busy.js'], { cwd: ws, stdio: 'ignore' });
+  const vs = await startVSCode({ workspace: ws, name: 'heap-attach' });
+  let failed = true;
+  try {
+    await vs.waitForCommand('Node Flame: Profile Running Process…');
+    await vs.runCommand('Node Flame: Profile Running Process…');
+    await vs.quickPickWait();
+    await vs.quickPickType(`127.0.0.1:${inspectPort}`);
+    await vs.quickPickSelect(new RegExp(`Connect to 127\\.0\\.0\\.1:${inspectPort}`));
+    const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"] .loading', 30_000);
+    await new Promise((r) => setTimeout(r, 2000));
+    await waiting.locator('vscode-button.stop-run', { hasText: 'Stop profiling' }).click();
+    const frame = await vs.webviewFrame('body[data-profile="profile.heapprofile"] svg g.frame', 60_000);
+    // The process ran long enough for TurboFan to inline the timer callback into listOnTimeout, and V8's
+    // sampling heap profiler then names only the outer function: the heap mode of a launched run turns
+    // inlining off, an attached process keeps the code it has.
+    const names = await eventually(
+      () => frame.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? '')),
+      (ns) => assert.ok(ns.some((n) => /makeGarbage|listOnTimeout/.test(n)), ns.join(' | ')),
+    );
+    console.log(`[e2e] heap attach frames: ${names.join(' | ')}`);
+    await frame.locator('[data-tree="top"] g.frame[name*="listOnTimeout"], [data-tree="top"] g.frame[name*="makeGarbage"]').first().hover();
+    const tip = await eventually(() => frame.locator('.tooltip').innerText(), (t) => assert.match(t, /\d+(\.\d)? (kB|MB)/));
+    console.log(`[e2e] heap attach tooltip: ${tip.replace(/\s+/g, ' ')}`);
+    const run = readdirSync(join(ws, '.nodeflame')).find((d) => /-attach$/.test(d))!;
+    assert.ok(existsSync(join(ws, '.nodeflame', run, 'profile.heapprofile')));
+    await vs.screenshot('heap-attach');
+    failed = false;
+  } finally {
+    await vs.close({ failed });
+    if (app.pid) await killTree(app.pid);
     rmSync(ws, { recursive: true, force: true });
   }
 });

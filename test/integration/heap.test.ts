@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fixtures } from '../helpers/paths';
 import { freePort } from '../helpers/net';
 import { AttachSession, listTargets, makeRunDir, parseAddress, saveAttachRun } from '../../src/launch/inspector';
@@ -155,4 +155,19 @@ else {
   const rep = await report(dir);
   const keep = fn(rep, 'workerKeep');
   assert.ok(keep && keep.line === 5 && keep.self > 0.5, JSON.stringify(rep.functions.slice(0, 3)));
+});
+
+test('heap mode turns TurboFan inlining off: bytes stay with the function that allocated them', async () => {
+  const inlined = join(fixtures, 'heap', 'inlined.js');
+  // Control: V8's own --heap-prof with inlining on gives keepRow's rows to the loop they were inlined into.
+  const plain = mkdtempSync(join(tmpdir(), 'nf-heap-plain-'));
+  after(() => rmSync(plain, { recursive: true, force: true }));
+  spawnSync(process.execPath, ['--heap-prof', `--heap-prof-dir=${plain}`, '--heap-prof-interval=32768', inlined]);
+  const control = await report(join(plain, readdirSync(plain).find((n) => n.endsWith('.heapprofile'))!));
+  assert.notEqual(control.functions[0].name, 'keepRow', `V8 still inlines here: ${JSON.stringify(control.functions[0])}`);
+  const r = await runCli(['profile', '--mode', 'heap', '--heap-samples', 'live', '--no-report', '--out', work, '--', 'node', inlined], { cwd: work, killAfterMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const rep = await report(runDirOf(r));
+  assert.deepEqual([rep.functions[0].name, rep.functions[0].line], ['keepRow', 6]);
+  assert.ok(rep.functions[0].self > 0.8, JSON.stringify(rep.functions.slice(0, 3)));
 });
