@@ -1,5 +1,6 @@
 import type { FrameInfo } from '../src/core/viewer/protocol';
-import { clear, fmt, h, pct } from './dom';
+import { clear, h, pct } from './dom';
+import { weightText } from './units';
 import { frameCache, SMALL, type FNode, type Strings } from './tree';
 
 const loc = (p: { file: string; line: number; column: number }) => `${p.file}${p.line ? `:${p.line}` : ''}${p.column ? `:${p.column}` : ''}`;
@@ -15,8 +16,8 @@ function facts(n: FNode, s: Strings, total: number): Row[] {
     if (f.pkg) out.push([s.package, f.pkg]);
     if (f.lib) out.push([s.library, f.lib]);
   }
-  out.push([s.self, `${pct(n.self, total)} · ${fmt(s.samples, Math.round(n.self))}`]);
-  out.push([s.total, `${pct(n.value, total)} · ${fmt(s.samples, Math.round(n.value))}`]);
+  out.push([s.self, `${pct(n.self, total)} · ${weightText(n.self, s)}`]);
+  out.push([s.total, `${pct(n.value, total)} · ${weightText(n.value, s)}`]);
   return out;
 }
 

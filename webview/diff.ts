@@ -1,5 +1,5 @@
 // The comparison mode of the viewer: a differential flame graph and the table of biggest changes.
-import type { DiffChangeInfo, DiffMessage, HostMessage, Orientation, SizeBy } from '../src/core/viewer/protocol';
+import { formatWeight, type DiffChangeInfo, type DiffMessage, type HostMessage, type Orientation, type SizeBy } from '../src/core/viewer/protocol';
 import { deltaTint, mixRgb, parseRgb, type Rgb } from './diffColor';
 import { FlameView } from './flame';
 import { orientationSelect, select } from './controls';
@@ -205,7 +205,10 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
     matched.textContent = '';
     if (c.frame >= 0) post({ type: 'open', frame: c.frame, focus });
   };
-  const head = h('tr', null, ...[s.function, s.location, s.before, s.after, s.delta].map((t, i) => h('th', { class: i >= 2 ? 'num' : '' }, t)));
+  // Two heap profiles: how many more bytes, beside the change of share.
+  const unit = init.after.unit ?? 'samples';
+  const growth = init.changes.some((c) => c.growth !== undefined);
+  const head = h('tr', null, ...[s.function, s.location, s.before, s.after, s.delta, ...(growth ? [s.growth] : [])].map((t, i) => h('th', { class: i >= 2 ? 'num' : '' }, t)));
   const body = h('tbody');
   init.changes.forEach((c, i) => {
     const row = h(
@@ -216,6 +219,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
       h('td', { class: 'num' }, share(c.before)),
       h('td', { class: 'num' }, share(c.after)),
       h('td', { class: 'num delta' }, signed(c.delta)),
+      growth ? h('td', { class: 'num growth' }, c.growth === undefined ? '' : `${c.growth > 0 ? '+' : ''}${formatWeight(c.growth, unit, document.documentElement.lang || navigator.language)}`) : null,
     );
     const sw = h('span', { class: 'swatch' });
     sw.style.backgroundColor = deltaColor(c.delta);

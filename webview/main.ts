@@ -8,6 +8,7 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
+import { setWeightUnit } from './units';
 import type { HostMessage, PersistedState, ProfileInfo, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
 import { CATEGORIES } from '../src/core/viewer/protocol';
 import { FlameView } from './flame';
@@ -453,6 +454,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       setHostMarks(m.hostMarks);
       s = m.strings;
       info = m.info;
+      setWeightUnit(info.unit);
       options = { ...m.options };
       state = { ...state, ...m.state, path: m.info.path };
       if (m.state?.tree) kind = m.state.tree;
@@ -468,6 +470,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       break;
     case 'transforms':
       info = m.info;
+      setWeightUnit(info.unit);
       if (ui) renderSummary(ui.summary, info, s, palette);
       processesUi?.update(info);
       transformsUi?.onHost(m);

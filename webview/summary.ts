@@ -1,6 +1,7 @@
 import type { ProfileInfo } from '../src/core/viewer/protocol';
 import { CATEGORIES } from '../src/core/viewer/protocol';
-import { clear, h, pct } from './dom';
+import { clear, fmt, h, pct } from './dom';
+import { weightNumber } from './units';
 import { renderFindings } from './findings';
 import type { Strings } from './tree';
 
@@ -27,7 +28,7 @@ export function renderSummary(el: HTMLElement, info: ProfileInfo, s: Strings, co
   clear(el);
   if (info.findings) renderFindings(el, info.findings, s, reveal);
   const w = info.totalWeight;
-  const row = (label: string, v: number): [string, string, string] => [label, pct(v, w), String(Math.round(v))];
+  const row = (label: string, v: number): [string, string, string] => [label, pct(v, w), weightNumber(v, s)];
   el.append(
     h('h3', null, s.tickSummary),
     table([row(s.javascript, info.tick.javascript), row(s.cpp, info.tick.cpp), row(s.gc, info.tick.gc), row(s.sharedLibraries, info.tick.sharedLibraries), row(s.unaccounted, info.tick.unaccounted), row(s.other, info.tick.other)]),
@@ -46,8 +47,8 @@ export function renderSummary(el: HTMLElement, info: ProfileInfo, s: Strings, co
     [s.nodeVersion, info.nodeVersion ?? s.unknown],
     [s.duration, info.durationMs !== null ? `${(info.durationMs / 1000).toFixed(2)} s` : s.unknown],
     [s.interval, info.intervalMs ? `${info.intervalMs.toFixed(3)} ms` : s.unknown],
-    [s.totalSamples, String(Math.round(w))],
+    (info.unit ?? 'samples') === 'samples' ? [s.totalSamples, String(Math.round(w))] : [fmt(s.totalOf, info.sampleType ?? info.unit ?? ''), weightNumber(w, s)],
   ];
-  el.append(h('h3', null, s.threads), table(info.threads.map((t) => [t.name, pct(t.samples, w), String(Math.round(t.samples))])), h('table', { class: 'kv' }, ...facts.map(([k, v]) => h('tr', null, h('th', null, k), h('td', null, v)))));
+  el.append(h('h3', null, s.threads), table(info.threads.map((t) => [t.name, pct(t.samples, w), weightNumber(t.samples, s)])), h('table', { class: 'kv' }, ...facts.map(([k, v]) => h('tr', null, h('th', null, k), h('td', null, v)))));
   if (info.warnings.length) el.append(h('h3', null, s.warnings), h('ul', { class: 'warnings' }, ...info.warnings.map((x) => h('li', null, x))));
 }

@@ -1,3 +1,4 @@
+import { weightNumber } from './units';
 import { clear, h, pct } from './dom';
 import { frameCache, SMALL, type FNode, type Strings } from './tree';
 
@@ -137,8 +138,8 @@ export class TreeTable {
       const row = h(
         'div',
         { class: `row${node === this.selected ? ' selected' : ''}`, attrs: { role: 'row', 'aria-level': String(level + 1), 'data-index': String(i) } },
-        h('div', { class: 'cell num', attrs: { title: String(node.self) } }, pct(node.self, total)),
-        h('div', { class: 'cell num', attrs: { title: String(node.value) } }, pct(node.value, total)),
+        h('div', { class: 'cell num', attrs: { title: weightNumber(node.self, this.s) } }, pct(node.self, total)),
+        h('div', { class: 'cell num', attrs: { title: weightNumber(node.value, this.s) } }, pct(node.value, total)),
         name,
         h('div', { class: 'cell loc', attrs: { title: loc } }, loc),
       );

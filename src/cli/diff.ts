@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { diffFunctions } from '../core/model';
-import { diffToHtml, diffToJson, diffToText } from '../core/exporters/diff';
+import { diffToHtml, diffToJson, diffToText, sharedUnit } from '../core/exporters/diff';
 import { comparableTotals, findRegressions, gateSummary, toGithubAnnotations, toMarkdown, type Regression } from '../core/exporters/ciReport';
 import { parseCommand, usageError, type CliCommand } from './args';
 import { loadForCli } from './load';
@@ -56,7 +56,7 @@ export async function runDiff(argv: string[]): Promise<number> {
   let out: string;
   switch (format) {
     case 'json': {
-      const json = diffToJson(changes, top);
+      const json = diffToJson(changes, top, sharedUnit(before, after));
       out = JSON.stringify(limit === undefined ? json : { ...json, failAbove: limit, regressions: regressions.map(regressionJson) }, null, 2) + '\n';
       break;
     }
@@ -70,7 +70,7 @@ export async function runDiff(argv: string[]): Promise<number> {
       out = toMarkdown(changes, { before: bp, after: ap }, comparableTotals(before, after), limit, Math.min(top, 20), regressions);
       break;
     default:
-      out = diffToText(changes, bp, ap, top);
+      out = diffToText(changes, bp, ap, top, sharedUnit(before, after));
   }
   if (values.output) await writeFile(values.output, out);
   else process.stdout.write(out);

@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { loadProfile } from '../core/importers';
 import { exportProfile } from '../core/exporters';
 import { isLaunchMode, type LaunchMode } from '../launch/modes';
+import type { HeapSamples } from '../launch/preloadHeapProfile';
 import { classifyCommand, isTypeScriptFile } from '../launch/commandLine';
 import { targetFromCommand, targetFromNodeCommand } from '../launch/target';
 import { findLoader } from '../launch/loader';
@@ -23,13 +24,15 @@ export const PROFILE = {
         'Each run gets <out>/<YYYYMMDD-HHMMSS>-<mode>/ with the raw profile and run.json; the text report is printed at the end.',
     ),
   options: {
-    mode: { type: 'string', short: 'm', default: 'prof', value: 'mode', help: () => l10n.t('prof (V8 tick log), perf (perf record, native frames) or cpu-prof (--cpu-prof)') },
+    mode: { type: 'string', short: 'm', default: 'prof', value: 'mode', help: () => l10n.t('prof (V8 tick log), perf (perf record, native frames), cpu-prof (--cpu-prof) or heap (sampling heap profile, bytes)') },
     load: { type: 'string', short: 'l', value: 'cmd', help: () => l10n.t('shell command to run once the app listens; the app is stopped when it ends') },
     port: { type: 'string', short: 'p', value: 'N', help: () => l10n.t('the port the app listens on (else read from its output)') },
     out: { type: 'string', short: 'o', default: '.nodeflame', value: 'dir', help: () => l10n.t('folder for the run folders') },
     'stop-timeout': { type: 'string', value: 's', help: () => l10n.t('seconds to wait for the app to end after a stop before killing it') },
     'port-timeout': { type: 'string', value: 's', help: () => l10n.t('seconds to wait for the port before giving up') },
     frequency: { type: 'string', short: 'F', value: 'hz', help: () => l10n.t('perf sampling frequency') },
+    'heap-interval': { type: 'string', value: 'bytes', help: () => l10n.t('heap mode: average bytes between two samples (default 32768)') },
+    'heap-samples': { type: 'string', value: 'which', help: () => l10n.t('heap mode: allocated (every sampled allocation, default) or live (only what is still reachable at exit)') },
     'no-report': { type: 'boolean', help: () => l10n.t('only record: do not print the report') },
   },
 } satisfies CliCommand;
@@ -53,14 +56,20 @@ export async function runProfile(argv: string[]): Promise<number> {
   let stopTimeout: number | undefined;
   let portTimeout: number | undefined;
   let frequency: number | undefined;
+  let heapInterval: number | undefined;
+  let heapSamples: HeapSamples | undefined;
   try {
     const m = opts.mode ?? 'prof';
-    if (!isLaunchMode(m)) throw new Error(l10n.t('unknown mode "{0}" (use prof, perf or cpu-prof)', m));
+    if (!isLaunchMode(m)) throw new Error(l10n.t('unknown mode "{0}" (use prof, perf, cpu-prof or heap)', m));
     mode = m;
     port = positiveNumber(opts.port, 'port');
     stopTimeout = positiveNumber(opts['stop-timeout'], 'stop-timeout');
     portTimeout = positiveNumber(opts['port-timeout'], 'port-timeout');
     frequency = positiveNumber(opts.frequency, 'frequency');
+    heapInterval = positiveNumber(opts['heap-interval'], 'heap-interval');
+    const hs = opts['heap-samples'];
+    if (hs !== undefined && hs !== 'allocated' && hs !== 'live') throw new Error(l10n.t('--heap-samples is allocated or live, got "{0}"', hs));
+    heapSamples = hs;
   } catch (e) {
     return usageError(PROFILE, (e as Error).message);
   }
@@ -86,6 +95,8 @@ export async function runProfile(argv: string[]): Promise<number> {
     portTimeoutMs: portTimeout && portTimeout * 1000,
     stopTimeoutMs: stopTimeout && stopTimeout * 1000,
     perfFrequency: frequency,
+    heapInterval,
+    heapSamples,
     onOutput: (text, kind) => (kind === 'stdout' || kind === 'load' ? process.stdout : process.stderr).write(text),
   });
 

@@ -7,6 +7,7 @@ import { nodeOptionsWithPreload, pathWithFirst, writeNodeShim } from './nodeShim
 import { SOURCE_MAPS_ENV } from './preloadSourceMaps';
 import { RUN_DIR_ENV } from './processRecords';
 import { CPU_PROF_ENV } from './preloadCpuProfile';
+import { HEAP_PROF_ENV, heapProfEnvValue, type HeapSamples } from './preloadHeapProfile';
 import { ANNOUNCED_MAPS_FILE } from '../core/announcedSourceMaps';
 
 export interface BuildOptions {
@@ -21,6 +22,9 @@ export interface BuildOptions {
   loader?: string[];
   perfPath?: string;
   perfFrequency?: number;
+  /** Heap mode: bytes between samples, and whether samples of collected objects are kept. */
+  heapInterval?: number;
+  heapSamples?: HeapSamples;
 }
 
 export interface LaunchCommand {
@@ -46,6 +50,9 @@ export function profilerNodeArgs(mode: LaunchMode, runDir: string): string[] {
       // --perf-basic-prof also opens V8's event log (no ticks, heap chunks only), by default in the
       // app's cwd; it goes to the run folder instead and is removed after the run (see perfSideLogs).
       return ['--perf-basic-prof', '--interpreted-frames-native-stack', `--logfile=${join(runDir, PERF_SIDE_LOG)}`];
+    case 'heap':
+      // The preload samples in-process (preloadHeapProfile.ts): --heap-prof cannot keep collected objects' samples.
+      return [];
   }
 }
 
@@ -55,6 +62,11 @@ export const PERF_SIDE_LOG = 'perf-side-v8events.txt';
 /** The side logs of a perf run among a run folder's file names. */
 export function perfSideLogs(names: string[]): string[] {
   return names.filter((n) => n.startsWith('isolate-') && n.endsWith(`-${PERF_SIDE_LOG}`));
+}
+
+/** The preload's heap-mode switch, in every process of a heap run. */
+function heapEnv(o: Pick<BuildOptions, 'mode' | 'heapInterval' | 'heapSamples'>): NodeJS.ProcessEnv {
+  return o.mode === 'heap' ? { [HEAP_PROF_ENV]: heapProfEnvValue(o.heapInterval, o.heapSamples) } : {};
 }
 
 /** The node args for a run: profiler flags, the stop handler, a TS loader and source maps, then the user's. */
@@ -86,6 +98,7 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
     NODE_OPTIONS: nodeOptionsWithPreload(o.preloadPath, o.target.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS),
     [RUN_DIR_ENV]: o.runDir,
     ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1' } : {}),
+    ...heapEnv(o),
   };
   const [command, ...args] = words;
   if (o.mode === 'perf') {
@@ -101,7 +114,7 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
 export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
   if (o.target.command?.length) return buildCommandRun(o, o.target.command);
   const nodeArgs = buildNodeArgs(o);
-  const env: NodeJS.ProcessEnv = { ...process.env, ...o.target.env, [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE), [RUN_DIR_ENV]: o.runDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...o.target.env, [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE), [RUN_DIR_ENV]: o.runDir, ...heapEnv(o) };
   const { program, args, cwd } = o.target;
   if (o.mode === 'perf') {
     const perf = perfRecordCommand({

@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
 
-export type LaunchMode = 'prof' | 'perf' | 'cpu-prof';
+export type LaunchMode = 'prof' | 'perf' | 'cpu-prof' | 'heap';
 
-export const LAUNCH_MODES: readonly LaunchMode[] = ['prof', 'perf', 'cpu-prof'];
+export const LAUNCH_MODES: readonly LaunchMode[] = ['prof', 'perf', 'cpu-prof', 'heap'];
 
 export function isLaunchMode(s: unknown): s is LaunchMode {
   return typeof s === 'string' && (LAUNCH_MODES as readonly string[]).includes(s);
@@ -39,6 +39,12 @@ export function describeModes(platform: NodeJS.Platform = process.platform): Mod
       mode: 'cpu-prof',
       label: l10n.t('V8 CPU profile (--cpu-prof)'),
       detail: l10n.t('JavaScript functions and lines only, no native frames; lowest overhead; works everywhere; written when the app exits.'),
+      available: true,
+    },
+    {
+      mode: 'heap',
+      label: l10n.t('V8 sampling heap profile (memory)'),
+      detail: l10n.t('Bytes allocated per function (or still live at exit, see nodeFlame.heapSamples); every Node process of the run; written when the app exits.'),
       available: true,
     },
   ];

@@ -4,9 +4,11 @@ import { saveInMemorySourceMapsOnExit } from './preloadSourceMaps';
 import { recordThisProcess } from './processRecords';
 import { cpuProfileWithoutFlag } from './preloadCpuProfile';
 import { recordLoopDelay } from './preloadLoopDelay';
+import { heapProfileInProcess } from './preloadHeapProfile';
 
 recordThisProcess();
 cpuProfileWithoutFlag();
+heapProfileInProcess();
 recordLoopDelay();
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {

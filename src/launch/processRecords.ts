@@ -93,7 +93,7 @@ export function readProcessRecords(runDir: string): ProcessRecord[] {
 
 /** The pid a raw profile's name holds: `isolate-<addr>-<pid>-<n>-v8.log`, `CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile`. */
 export function profilePid(name: string): number | undefined {
-  const m = /^isolate-0x[0-9a-f]+-(\d+)-/.exec(name) ?? /^CPU\.\d+\.\d+\.(\d+)\.\d+\.\d+\.cpuprofile$/.exec(name);
+  const m = /^isolate-0x[0-9a-f]+-(\d+)-/.exec(name) ?? /^(?:CPU|Heap)\.\d+\.\d+\.(\d+)\.\d+\.\d+\.(?:cpu|heap)profile$/.exec(name);
   return m ? Number(m[1]) : undefined;
 }
 

@@ -176,7 +176,7 @@ export function parseRunJson(text: string): Partial<RunInfo> | undefined {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
   const r = raw as Record<string, unknown>;
   const out: Partial<RunInfo> = { ...(r as Partial<RunInfo>) };
-  out.mode = typeof r.mode === 'string' && /^(prof|perf|cpu-prof|attach)$/.test(r.mode) ? (r.mode as RunMode) : undefined;
+  out.mode = typeof r.mode === 'string' && /^(prof|perf|cpu-prof|heap|attach)$/.test(r.mode) ? (r.mode as RunMode) : undefined;
   out.command = Array.isArray(r.command) ? r.command.filter((x): x is string => typeof x === 'string') : typeof r.command === 'string' ? [r.command] : undefined;
   out.cwd = str(r.cwd);
   out.startedAt = str(r.startedAt);
@@ -233,11 +233,12 @@ export function findRawProfiles(runDir: string, mode: LaunchMode, pid?: number):
     }
   };
   if (mode === 'perf') return names.filter((n) => n === 'perf.data' && nonEmpty(n)).map((n) => join(runDir, n));
-  if (mode === 'cpu-prof') {
-    const files = names.filter((n) => n.endsWith('.cpuprofile') && nonEmpty(n));
-    // CPU.<date>.<time>.<pid>.<threadId>.<seq>.cpuprofile
+  if (mode === 'cpu-prof' || mode === 'heap') {
+    const ext = mode === 'heap' ? '.heapprofile' : '.cpuprofile';
+    const files = names.filter((n) => n.endsWith(ext) && nonEmpty(n));
+    // CPU.<date>.<time>.<pid>.<threadId>.<seq>.cpuprofile (Heap.….heapprofile alike)
     const rank = (n: string) => {
-      const m = /\.(\d+)\.(\d+)\.(\d+)\.cpuprofile$/.exec(n);
+      const m = /\.(\d+)\.(\d+)\.(\d+)\.(?:cpu|heap)profile$/.exec(n);
       if (!m) return 2;
       if (pid !== undefined && Number(m[1]) !== pid) return 1;
       return m[2] === '0' ? 0 : 1;

@@ -48,7 +48,7 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
     const chosen = files.filter((f) => opts.pid === undefined || profilePid(basename(f)) === opts.pid);
     for (const [i, f] of chosen.entries()) {
       const pid = profilePid(basename(f));
-      const tid = /\.(\d+)\.\d+\.cpuprofile$/.exec(f)?.[1];
+      const tid = /\.(\d+)\.\d+\.(?:cpu|heap)profile$/.exec(f)?.[1];
       // Progress over the whole run: each file its share of it.
       const onProgress = opts.onProgress && ((x: number) => opts.onProgress!((i + x) / chosen.length));
       const p = await loadProfile(f, { ...opts, onProgress });

@@ -4,6 +4,7 @@ import { copyFile, rm } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { LaunchMode } from './modes';
+import type { HeapSamples } from './preloadHeapProfile';
 import type { LaunchTarget } from './target';
 import { buildLaunchCommand, perfSideLogs, type LaunchCommand } from './command';
 import { preflightPerf } from './perf';
@@ -39,6 +40,9 @@ export interface SessionOptions {
   /** Time the app gets to exit after SIGINT before the whole process tree is killed. */
   stopTimeoutMs?: number;
   perfFrequency?: number;
+  /** Heap mode: see BuildOptions. */
+  heapInterval?: number;
+  heapSamples?: HeapSamples;
   /** Where the perf preflight reads the kernel's limits; tests feed it other files. */
   perfPreflight?: { paranoidFile?: string; statusFile?: string };
   onOutput?: (text: string, kind: OutputKind) => void;
@@ -192,7 +196,7 @@ export class ProfileSession {
   async run(): Promise<RunResult> {
     const { node, version, perfPath } = await this.preflight();
     const o = this.o;
-    const cmd = buildLaunchCommand({ target: o.target, mode: o.mode, runDir: o.runDir, preloadPath: o.preloadPath, node, loader: o.loader, perfPath, perfFrequency: o.perfFrequency });
+    const cmd = buildLaunchCommand({ target: o.target, mode: o.mode, runDir: o.runDir, preloadPath: o.preloadPath, node, loader: o.loader, perfPath, perfFrequency: o.perfFrequency, heapInterval: o.heapInterval, heapSamples: o.heapSamples });
     this.command = cmd;
     // The shim folder goes with the run, and with this process if it ends first (the CLI's output pipe closed).
     const dropShim = () => cmd.shimDir && removeNodeShim(cmd.shimDir);

@@ -1,26 +1,48 @@
-import { diffFunctions, diffTree, type FunctionChange, type Profile } from '../model';
+import { diffFunctions, diffTree, formatWeight, type FunctionChange, type Profile, type WeightUnit } from '../model';
 import { escapeXml } from './svg';
 
 export interface DiffJson {
-  changes: { name: string; file: string; line: number; before: number; after: number; delta: number }[];
+  /** What beforeValue/afterValue/growth count, when both profiles count the same thing. */
+  unit?: WeightUnit;
+  changes: { name: string; file: string; line: number; before: number; after: number; delta: number; beforeValue?: number; afterValue?: number; growth?: number }[];
+}
+
+/** The unit both profiles weigh in, or undefined when they differ (a share is all they have in common). */
+export function sharedUnit(before: Profile, after: Profile): WeightUnit | undefined {
+  const u = before.meta.unit ?? 'samples';
+  return u === (after.meta.unit ?? 'samples') ? u : undefined;
 }
 
 const r4 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-export function diffToJson(changes: FunctionChange[], top = 50): DiffJson {
+export function diffToJson(changes: FunctionChange[], top = 50, unit?: WeightUnit): DiffJson {
+  const value = (x: number) => Math.round(x * 1e3) / 1e3;
   return {
-    changes: changes.slice(0, top).map((c) => ({ name: c.name, file: c.file, line: c.line, before: r4(c.before), after: r4(c.after), delta: r4(c.delta) })),
+    ...(unit ? { unit } : {}),
+    changes: changes.slice(0, top).map((c) => ({
+      name: c.name,
+      file: c.file,
+      line: c.line,
+      before: r4(c.before),
+      after: r4(c.after),
+      delta: r4(c.delta),
+      ...(unit ? { beforeValue: value(c.beforeValue), afterValue: value(c.afterValue), growth: value(c.afterValue) - value(c.beforeValue) } : {}),
+    })),
   };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
-export function diffToText(changes: FunctionChange[], before: string, after: string, top = 30): string {
-  const lines = [` Before: ${before}`, ` After:  ${after}`, '', '  before    after    delta   function'];
+export function diffToText(changes: FunctionChange[], before: string, after: string, top = 30, unit?: WeightUnit): string {
+  // Bytes, ms and objects also say how much more or less there was: a leak grows in bytes while its share may not move.
+  const grew = unit && unit !== 'samples';
+  const lines = [` Before: ${before}`, ` After:  ${after}`, '', `  before    after    delta${grew ? `  ${'growth'.padStart(10)}` : ''}   function`];
   for (const c of changes.slice(0, top)) {
     const loc = c.file ? `  ${c.file}${c.line ? ':' + c.line : ''}` : '';
-    lines.push(`${pct(c.before).padStart(8)} ${pct(c.after).padStart(8)} ${signed(c.delta).padStart(8)}   ${c.name}${loc}`);
+    const g = c.afterValue - c.beforeValue;
+    const growth = grew ? `  ${((g >= 0 ? '+' : '') + formatWeight(g, unit)).padStart(10)}` : '';
+    lines.push(`${pct(c.before).padStart(8)} ${pct(c.after).padStart(8)} ${signed(c.delta).padStart(8)}${growth}   ${c.name}${loc}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -6,7 +6,7 @@ export const SPEEDSCOPE_SCHEMA = 'https://www.speedscope.app/file-format-schema.
 interface SampledProfile {
   type: 'sampled';
   name: string;
-  unit: 'none';
+  unit: 'none' | 'bytes' | 'milliseconds';
   startValue: number;
   endValue: number;
   samples: number[][];
@@ -31,6 +31,8 @@ export function toSpeedscope(profile: Profile, name = profile.meta.source ?? 'pr
     ...(f.line ? { line: f.line } : {}),
     ...(f.column ? { col: f.column } : {}),
   }));
+  // speedscope shows bytes and milliseconds in their own units; counts stay plain.
+  const unit = profile.meta.unit === 'bytes' ? 'bytes' : profile.meta.unit === 'ms' ? 'milliseconds' : 'none';
   const byThread = new Map<string, SampledProfile>();
   const isThread = (id: number) => profile.frames[id]?.category === 'program' && profile.frames[id].name.startsWith('thread ');
   profile.tree.forEachStack((stack, self) => {
@@ -41,7 +43,7 @@ export function toSpeedscope(profile: Profile, name = profile.meta.source ?? 'pr
       s = s.slice(1);
     }
     let p = byThread.get(thread);
-    if (!p) byThread.set(thread, (p = { type: 'sampled', name: thread, unit: 'none', startValue: 0, endValue: 0, samples: [], weights: [] }));
+    if (!p) byThread.set(thread, (p = { type: 'sampled', name: thread, unit, startValue: 0, endValue: 0, samples: [], weights: [] }));
     p.samples.push([...s]);
     p.weights.push(self);
     p.endValue += self;

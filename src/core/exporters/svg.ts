@@ -1,4 +1,4 @@
-import { capped, type Category, type Profile } from '../model';
+import { capped, formatWeight, type Category, type Profile } from '../model';
 import { DEPTH_WINDOW } from '../model/prune';
 
 /** Category colours for static exports; the live viewer takes its colours from the VS Code theme. */
@@ -69,12 +69,14 @@ export function toSvg(profile: Profile, opts: SvgOptions = {}): string {
     `<rect x="0" y="0" width="${W}" height="${H}" fill="#fdfdfd"/>`,
     `<text x="${W / 2}" y="24" text-anchor="middle" font-size="16">${escapeXml(opts.title ?? 'Flame graph')}</text>`,
   );
+  const unit = profile.meta.unit ?? 'samples';
+  const weight = (w: number) => (unit === 'samples' ? `${w} samples` : unit === 'objects' ? `${Math.round(w)} objects` : formatWeight(w, unit));
   for (const r of rects) {
     const f = profile.frames[t.frame[r.node]];
     const y = H - pad - 20 - (r.depth + 1) * rowH;
     const pct = ((total[r.node] / all) * 100).toFixed(2);
     const loc = f.file ? ` (${capped(f.file)}${f.line ? ':' + f.line : ''})` : '';
-    const label = `${capped(f.name)}${loc} — ${pct}% (${total[r.node]} samples)`;
+    const label = `${capped(f.name)}${loc} — ${pct}% (${weight(total[r.node])})`;
     const chars = Math.floor((r.w - 6) / 7);
     const text = chars >= 3 ? (f.name.length > chars ? f.name.slice(0, chars - 2) + '..' : f.name) : '';
     out.push(

@@ -66,8 +66,10 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
   const nonlib = all - sum.sharedLibraries;
   const source = printable(opts.source ?? profile.meta.source ?? profile.format);
   const out = findingLines(profile);
-  out.push(l10n.t('Statistical profiling result from {0}, ({1} ticks, {2} unaccounted, 0 excluded).', source, ticks(all).trim(), ticks(sum.unaccounted).trim()));
   const m = profile.meta;
+  // --prof-process's header counts ticks; a profile weighing bytes, ms or objects says so instead.
+  if (m.unit && m.unit !== 'samples') out.push(l10n.t('Profile of {0}: {1} {2} in all, {3} unaccounted.', source, ticks(all).trim(), m.unit, ticks(sum.unaccounted).trim()));
+  else out.push(l10n.t('Statistical profiling result from {0}, ({1} ticks, {2} unaccounted, 0 excluded).', source, ticks(all).trim(), ticks(sum.unaccounted).trim()));
   unitHead = (m.unit && m.unit !== 'samples' ? m.unit : 'ticks').padStart(8);
   if (m.sampleTypes) out.push(l10n.t('Unit: {0}; sample type "{1}" (the file has: {2}).', m.unit ?? 'samples', m.sampleType ?? '', m.sampleTypes.map((x) => x.type).join(', ')));
   for (const l of m.labels ?? []) out.push(l10n.t('Label "{0}": {1} values ({2})', printable(l.key), l.distinct, l.values.slice(0, 5).map((v) => printable(v.value)).join(', ') + (l.distinct > 5 ? ', …' : '')));

@@ -22,7 +22,9 @@ export function findFindings(profile: Profile): Finding[] {
   let out = cache.get(profile);
   if (out) return out;
   out = [];
-  if (profile.tree.weight > 0) {
+  // Every rule reads time (blocking calls, GC, idle): on bytes or objects its words would be wrong.
+  const time = !profile.meta.unit || profile.meta.unit === 'samples' || profile.meta.unit === 'ms';
+  if (profile.tree.weight > 0 && time) {
     const cx = new FindingContext(profile);
     out = RULES.flatMap((rule) => rule(cx)).sort((a, b) => Number(b.severity === 'warning') - Number(a.severity === 'warning') || b.share - a.share);
   }

@@ -68,7 +68,8 @@ function sniffCpuProfile(head: Buffer): boolean {
   return /"nodes"\s*:\s*\[/.test(s) && /"callFrame"\s*:/.test(s);
 }
 
-async function readJson(path: string): Promise<unknown> {
+/** `corrupt` words the error for a file that is not JSON (the .cpuprofile's by default). */
+export async function readJson(path: string, corrupt = (why: string) => l10n.t('not valid JSON, the .cpuprofile is truncated or corrupt ({0})', why)): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -82,7 +83,7 @@ async function readJson(path: string): Promise<unknown> {
     return JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     const why = (e as Error).message.split('\n')[0];
-    throw new ProfileError(l10n.t('not valid JSON, the .cpuprofile is truncated or corrupt ({0})', why), path);
+    throw new ProfileError(corrupt(why), path);
   }
 }
 

@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { Profile, ProfileError } from '../model';
 import { cpuprofileImporter } from './cpuprofile';
 import { foldedImporter } from './folded';
+import { heapprofileImporter } from './heapprofile';
 import { perfImporter } from './perf';
 import { pprofImporter } from './pprof';
 import { v8logImporter } from './v8log';
@@ -14,7 +15,7 @@ import { NamedFileError, openNamedFile } from '../namedFiles';
 export type { ImportOptions, Importer } from './types';
 
 /** Most specific first: folded stacks are the loosest format, so they are tried last. */
-export const importers: Importer[] = [cpuprofileImporter, v8logImporter, perfImporter, pprofImporter, foldedImporter];
+export const importers: Importer[] = [heapprofileImporter, cpuprofileImporter, v8logImporter, perfImporter, pprofImporter, foldedImporter];
 
 export async function readHead(path: string, bytes = 65536): Promise<Buffer> {
   let fh;
@@ -41,7 +42,7 @@ export async function sniffFormat(path: string): Promise<Importer> {
   const head = await readHead(path);
   if (head.length === 0) throw new ProfileError(l10n.t('the file is empty'), path);
   const found = importers.find((i) => i.sniff(head, path));
-  if (!found) throw new ProfileError(l10n.t('not a profile Node Flame reads (expected a V8 tick log, .cpuprofile, perf script output, perf.data, pprof or folded stacks)'), path);
+  if (!found) throw new ProfileError(l10n.t('not a profile Node Flame reads (expected a V8 tick log, .cpuprofile, .heapprofile, perf script output, perf.data, pprof or folded stacks)'), path);
   return found;
 }
 

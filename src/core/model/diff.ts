@@ -22,6 +22,9 @@ export interface FunctionChange {
   /** Share where this was the innermost JavaScript function: its self plus the native code it called. */
   beforeOwn: number;
   afterOwn: number;
+  /** Total weight in each profile's own unit (bytes of a heap profile): what grew, not only its share. */
+  beforeValue: number;
+  afterValue: number;
 }
 
 const JS = new Set<Frame['category']>(['app', 'dependency', 'node']);
@@ -32,6 +35,7 @@ interface KeyTotals {
   total: number;
   self: number;
   own: number;
+  value: number;
 }
 
 function totalsByKey(p: Profile): Map<string, KeyTotals> {
@@ -47,7 +51,8 @@ function totalsByKey(p: Profile): Map<string, KeyTotals> {
     if (e) {
       e.self += s.self / all;
       e.total = Math.min(1, e.total + s.total / all);
-    } else out.set(k, { frame: f, total: s.total / all, self: s.self / all, own: 0 });
+      e.value = Math.min(p.tree.weight, e.value + s.total);
+    } else out.set(k, { frame: f, total: s.total / all, self: s.self / all, own: 0, value: s.total });
   }
   // Per node, the innermost JS frame on its stack (else its root-most frame), from its parent's: one
   // pass, where scanning each stack from its leaf is quadratic in a deep chain of native frames.
@@ -91,6 +96,8 @@ export function diffFunctions(before: Profile, after: Profile): FunctionChange[]
       afterSelf: y?.self ?? 0,
       beforeOwn: x?.own ?? 0,
       afterOwn: y?.own ?? 0,
+      beforeValue: x?.value ?? 0,
+      afterValue: y?.value ?? 0,
     });
   }
   const ownDelta = (c: FunctionChange) => Math.abs(c.afterOwn - c.beforeOwn);

@@ -2,7 +2,7 @@ import { CallTree } from './callTree';
 import { Frame, FrameTable } from './frame';
 import type { SampleType, WeightUnit } from './units';
 
-export type ProfileFormat = 'cpuprofile' | 'v8log' | 'perf' | 'folded' | 'pprof';
+export type ProfileFormat = 'cpuprofile' | 'v8log' | 'perf' | 'folded' | 'pprof' | 'heapprofile';
 
 /** A sample label a profile carries (pprof: `thread name`, `span id`, `trace endpoint`, …) and its heaviest values. */
 export interface LabelInfo {
@@ -26,7 +26,7 @@ export interface ProfileMeta {
    * reports that speak in ticks scale weights by sampleCount / total weight.
    */
   sampleCount?: number;
-  mode?: 'prof' | 'perf' | 'cpu-prof' | 'attach';
+  mode?: 'prof' | 'perf' | 'cpu-prof' | 'heap' | 'attach';
   startTime?: number;
   /** What the tree's weights count; samples when not given. */
   unit?: WeightUnit;

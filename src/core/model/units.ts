@@ -10,6 +10,34 @@ export interface SampleType {
   unit: string;
 }
 
+/**
+ * A weight as people read it: bytes in kB/MB/GB (powers of 1000, as DevTools shows heap sizes), time
+ * in ms or s, counts as whole numbers with the unit's word.
+ */
+export function formatWeight(value: number, unit: WeightUnit = 'samples', locale = 'en'): string {
+  const num = (x: number, digits: number) => new Intl.NumberFormat(safeLocale(locale), { maximumFractionDigits: digits }).format(x);
+  const a = Math.abs(value);
+  switch (unit) {
+    case 'bytes':
+      if (a >= 1e9) return `${num(value / 1e9, 2)} GB`;
+      if (a >= 1e6) return `${num(value / 1e6, 1)} MB`;
+      if (a >= 1e3) return `${num(value / 1e3, 1)} kB`;
+      return `${num(value, 0)} B`;
+    case 'ms':
+      return a >= 1000 ? `${num(value / 1000, 2)} s` : `${num(value, 1)} ms`;
+    default:
+      return num(Math.round(value), 0);
+  }
+}
+
+function safeLocale(locale: string): string {
+  try {
+    return Intl.NumberFormat.supportedLocalesOf(locale).length ? locale : 'en';
+  } catch {
+    return 'en';
+  }
+}
+
 const TIME: Record<string, number> = { nanoseconds: 1e-6, ns: 1e-6, microseconds: 1e-3, us: 1e-3, milliseconds: 1, ms: 1, seconds: 1e3, s: 1e3 };
 const BYTES: Record<string, number> = { bytes: 1, b: 1, kilobytes: 1024, kb: 1024, megabytes: 1024 ** 2, mb: 1024 ** 2, gigabytes: 1024 ** 3, gb: 1024 ** 3 };
 

@@ -46,8 +46,14 @@ export function sideTotals(data: CompactTree, sized: CallTree, other: Float64Arr
   return out;
 }
 
+/** Bytes, time and objects say how much more there is; sample counts of two runs of different length do not. */
+function grows(sides: { before: DiffSide; after: DiffSide }): boolean {
+  const u = sides.before.unit ?? 'samples';
+  return u !== 'samples' && u === (sides.after.unit ?? 'samples');
+}
+
 /** The table's rows: `diffFunctions` order, each with a graph frame of the same function to open. */
-export function changeRows(changes: FunctionChange[], frames: readonly Frame[], max = MAX_CHANGES): DiffChangeInfo[] {
+export function changeRows(changes: FunctionChange[], frames: readonly Frame[], max = MAX_CHANGES, withGrowth = false): DiffChangeInfo[] {
   const byKey = new Map<string, number>();
   frames.forEach((f, i) => {
     const k = functionKey(f);
@@ -61,6 +67,7 @@ export function changeRows(changes: FunctionChange[], frames: readonly Frame[], 
     before: c.before,
     after: c.after,
     delta: c.delta,
+    ...(withGrowth ? { growth: c.afterValue - c.beforeValue } : {}),
     frame: byKey.get(functionKey({ name: c.name, file: c.file, line: c.line, column: 0, category: c.category })) ?? -1,
   }));
 }
@@ -89,7 +96,7 @@ export class DiffSession {
   }
 
   init(strings: Record<string, string>): HostMessage {
-    return { type: 'init', kind: 'diff', before: this.sides.before, after: this.sides.after, changes: changeRows(this.changes, this.diff.frames), strings };
+    return { type: 'init', kind: 'diff', before: this.sides.before, after: this.sides.after, changes: changeRows(this.changes, this.diff.frames, MAX_CHANGES, grows(this.sides)), strings };
   }
 
   tree(sizeBy: SizeBy, expand?: { node: number; small: boolean; minWeight: number }): HostMessage {

@@ -3,6 +3,8 @@ import type { Category, Frame } from '../model/frame';
 import type { CompactTree } from '../model/prune';
 import type { ViewOptions } from '../model/transform';
 import type { ProcessRow } from '../model/processes';
+import type { WeightUnit } from '../model/units';
+export type { WeightUnit } from '../model/units';
 import type { FunctionKey, Transform } from '../model/transforms';
 
 export type { CompactTree, FunctionKey, ProcessRow, Transform, ViewOptions };
@@ -100,6 +102,8 @@ export interface ProfileInfo {
   processes?: ProcessRow[];
   shownThreads?: string[] | null;
   allWeight?: number;
+  /** What the weights count (bytes for a heap profile); samples when not given. */
+  unit?: WeightUnit;
 }
 
 export interface FindingInfo {
@@ -138,6 +142,8 @@ export interface DiffSide {
   path: string;
   format: string;
   totalWeight: number;
+  /** What its weights count; samples when not given. */
+  unit?: WeightUnit;
 }
 
 /** A row of the biggest-changes table: shares (0..1) of each profile's samples with the function on the stack. */
@@ -149,6 +155,8 @@ export interface DiffChangeInfo {
   before: number;
   after: number;
   delta: number;
+  /** After − before in the profiles' unit (bytes of two heap profiles), when both count the same thing. */
+  growth?: number;
   /** A frame of the differential graph for this function (to open its source), or -1. */
   frame: number;
 }
@@ -267,3 +275,6 @@ export function unhandledMessage(m: never): string {
   const type = (m as { type?: unknown } | null)?.type;
   return `unknown viewer message ${JSON.stringify(typeof type === 'string' ? type.slice(0, 40) : typeof type)}`;
 }
+
+/** The page says weights as the host does ("12.4 MB"): the one formatter, not a copy. */
+export { formatWeight } from '../model/units';

@@ -224,6 +224,7 @@ export class ViewerSession {
       durationMs: p.meta.durationMs,
       intervalMs: p.meta.intervalMs,
       totalWeight: p.tree.weight,
+      unit: p.meta.unit ?? 'samples',
       threads: p.threads.map((t) => ({ name: t.name, samples: t.samples })),
       warnings: p.warnings,
       categories,

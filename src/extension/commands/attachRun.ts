@@ -23,7 +23,8 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
   const where = target.pid ? `${target.title || target.url} (pid ${target.pid}, ${target.address})` : `${target.title || target.url} (${target.address})`;
   services.log.info(`attach: connecting to ${where} ${target.webSocketDebuggerUrl}`);
 
-  const session = await AttachSession.start(target, { samplingIntervalUs });
+  const heap = cfg.get<string>('attach.profile') === 'heap' ? { samplingInterval: cfg.get<number>('heapSamplingInterval') || 32768, samples: cfg.get<string>('heapSamples') === 'live' ? ('live' as const) : ('allocated' as const) } : undefined;
+  const session = await AttachSession.start(target, { samplingIntervalUs, heap });
   let stoppedBy: StoppedBy = 'user';
   let resolveStop!: () => void;
   const stopped = new Promise<void>((r) => (resolveStop = r));
@@ -114,10 +115,11 @@ interface Recorded {
 async function showResult(services: Services, result: AttachResult, r: Recorded): Promise<void> {
   const { target, stoppedBy, samplingIntervalUs, loadCommand } = r;
   const folders = vscode.workspace.workspaceFolders ?? [];
-  if (!result.profile) throw result.lost ?? new InspectorError('lost', vscode.l10n.t('No profile was received.'));
+  const received = result.profile ? { ...result, profile: result.profile } : result.heapProfile ? { ...result, heapProfile: result.heapProfile } : undefined;
+  if (!received) throw result.lost ?? new InspectorError('lost', vscode.l10n.t('No profile was received.'));
   const mapPath = workspacePathMapper(folders);
   const dir = await makeRunDir(runsRoot(services.context, folders[0]));
-  const saved = await saveAttachRun(dir, { ...result, profile: result.profile }, { target, stoppedBy, samplingIntervalUs, loadCommand, loadExitCode: r.loadExit(), mapPath });
+  const saved = await saveAttachRun(dir, received, { target, stoppedBy, samplingIntervalUs, loadCommand, loadExitCode: r.loadExit(), mapPath });
   const mappedCount = Object.keys(saved.mapped).length;
   services.log.info(`attach: ${result.samples} samples in ${result.durationMs} ms, stopped by ${stoppedBy}; saved ${saved.profilePath}; ${mappedCount} remote paths mapped`);
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { HotspotState } from './hotspotState';
-import { count, functionName, pct } from './format';
+import { amount, count, functionName, pct, shareOf } from './format';
 
 export const REVEAL_COMMAND = 'nodeFlame.revealInFlameGraph';
 
@@ -28,11 +28,15 @@ export class HotFunctionLenses implements vscode.CodeLensProvider {
       ];
     }
     const threshold = vscode.workspace.getConfiguration('nodeFlame').get<number>('codeLens.threshold', 1) / 100;
+    const meta = hs.loaded.profile.meta;
+    const samples = (meta.unit ?? 'samples') === 'samples';
     return lib.hotFunctions(hs.file, threshold).map((f) => {
       const line = Math.min(f.line - 1, doc.lineCount - 1);
       const col = Math.max(0, Math.min(f.column - 1, doc.lineAt(line).text.length));
       return new vscode.CodeLens(new vscode.Range(line, col, line, col), {
-        title: vscode.l10n.t('🔥 {0} total · {1} self · {2} samples', pct(f.totalShare), pct(f.selfShare), count(f.total)),
+        title: samples
+          ? vscode.l10n.t('🔥 {0} total · {1} self · {2} samples', pct(f.totalShare), pct(f.selfShare), count(f.total))
+          : vscode.l10n.t('🔥 {0} · {1} · {2} self', shareOf(f.totalShare, meta), amount(f.total, meta), pct(f.selfShare)),
         tooltip: vscode.l10n.t('{0}: show in the flame graph ({1})', functionName(f.name), hs.loaded.label),
         command: REVEAL_COMMAND,
         arguments: [hs.loaded.id, f.frame],

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { HotspotState } from './hotspotState';
-import { pct } from './format';
+import { shareOf } from './format';
 
 /** Yellow to red; the alpha keeps text readable on light and dark themes alike. */
 const COLOURS = ['#f5d33f', '#f5a623', '#f0782e', '#e4472b', '#c8102e'];
@@ -97,7 +97,7 @@ export class LineHeat implements vscode.Disposable {
           const end = ed.document.lineAt(l.line - 1).range.end;
           labels.push({
             range: new vscode.Range(end, end),
-            renderOptions: { after: { contentText: vscode.l10n.t('🔥 {0} of samples on this line', pct(l.share)) } },
+            renderOptions: { after: { contentText: vscode.l10n.t('🔥 {0} on this line', shareOf(l.share, hs.loaded.profile.meta)) } },
           });
         }
       }

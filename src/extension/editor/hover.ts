@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { FunctionHotspot, HotspotIndex, Neighbour } from '../../core/model/hotspots';
-import type { Frame } from '../../core/model';
+import type { Frame, Profile } from '../../core/model';
 import type { HotspotLib, HotspotState } from './hotspotState';
-import { count, functionName, pct } from './format';
+import { amount, functionName, pct, shareOf } from './format';
 import { REVEAL_COMMAND } from './codeLens';
 
 /** Hover on a profiled function's first line (or a hot line): its weight, callers and callees. */
@@ -20,10 +20,10 @@ export class HotspotHover implements vscode.HoverProvider {
     const md = new vscode.MarkdownString(undefined, true);
     // Only our own reveal command may run from the hover; names in it come from the profile.
     md.isTrusted = { enabledCommands: [REVEAL_COMMAND] };
-    for (const f of fns) appendFunction(lib, md, hs.index, hs.loaded.profile.frames, f, hs.loaded.id);
+    for (const f of fns) appendFunction(lib, md, hs.index, hs.loaded.profile, f, hs.loaded.id);
     if (heat) {
       md.appendMarkdown(`$(flame) `);
-      md.appendText(vscode.l10n.t('This line: {0} of samples ({1} running on it, {2} in calls from it)', pct(heat.share), pct(hs.index.weight ? heat.self / hs.index.weight : 0), pct(hs.index.weight ? Math.max(0, heat.total - heat.self) / hs.index.weight : 0)));
+      md.appendText(vscode.l10n.t('This line: {0} ({1} running on it, {2} in calls from it)', shareOf(heat.share, hs.loaded.profile.meta), pct(hs.index.weight ? heat.self / hs.index.weight : 0), pct(hs.index.weight ? Math.max(0, heat.total - heat.self) / hs.index.weight : 0)));
       md.appendMarkdown('\n\n');
     }
     return new vscode.Hover(md);
@@ -37,11 +37,12 @@ function label(frames: Frame[], n: Neighbour): string {
   return `${functionName(f.name)}${where}`.replace(/[\r\n]+/g, ' ');
 }
 
-function appendFunction(lib: HotspotLib, md: vscode.MarkdownString, index: HotspotIndex, frames: Frame[], f: FunctionHotspot, profileId: string): void {
+function appendFunction(lib: HotspotLib, md: vscode.MarkdownString, index: HotspotIndex, profile: Profile, f: FunctionHotspot, profileId: string): void {
+  const frames = profile.frames;
   md.appendMarkdown('**');
   md.appendText(functionName(f.name).replace(/[\r\n]+/g, ' '));
   md.appendMarkdown('**\n\n');
-  md.appendText(vscode.l10n.t('{0} total · {1} self · {2} samples', pct(f.totalShare), pct(f.selfShare), count(f.total)));
+  md.appendText(vscode.l10n.t('{0} total · {1} self · {2}', shareOf(f.totalShare, profile.meta), pct(f.selfShare), amount(f.total, profile.meta)));
   const args = encodeURIComponent(JSON.stringify([profileId, f.frame]));
   md.appendMarkdown(` · [${escapeLinkText(vscode.l10n.t('Show in flame graph'))}](command:${REVEAL_COMMAND}?${args})\n\n`);
   const { callers, callees } = lib.callersAndCallees(index, f, 5);

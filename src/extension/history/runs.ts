@@ -23,7 +23,7 @@ export interface RunInfo {
   summary?: RunSummary;
 }
 
-const PROFILE_FILE = /^(?:isolate-.*\.log|.*-v8\.log|.*\.cpuprofile|perf\.data|.*\.perf|.*\.perf\.txt|.*\.folded)$/i;
+const PROFILE_FILE = /^(?:isolate-.*\.log|.*-v8\.log|.*\.cpuprofile|.*\.heapprofile|perf\.data|.*\.perf|.*\.perf\.txt|.*\.folded)$/i;
 
 export function isProfileFile(name: string): boolean {
   return PROFILE_FILE.test(name);
@@ -42,6 +42,7 @@ const KIND_OF_MODE: Record<string, RegExp> = {
   prof: /\.log$/i,
   perf: /^perf\.data$|\.perf(?:\.txt)?$/i,
   'cpu-prof': /\.cpuprofile$/i,
+  heap: /\.heapprofile$/i,
 };
 
 export async function readRun(dir: string, name: string): Promise<RunInfo | undefined> {

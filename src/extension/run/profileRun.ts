@@ -54,6 +54,8 @@ export async function profileTarget(
     portTimeoutMs: cfg.get<number>('waitForPortTimeout', 30) * 1000,
     stopTimeoutMs: cfg.get<number>('stopTimeout', 10) * 1000,
     perfFrequency: cfg.get<number>('perf.frequency', 0) || undefined,
+    heapInterval: cfg.get<number>('heapSamplingInterval', 32768) || undefined,
+    heapSamples: cfg.get<string>('heapSamples', 'allocated') === 'live' ? 'live' : 'allocated',
     onOutput: (text, kind) => terminal.write(text, kind === 'info' ? 'info' : kind === 'load' ? 'load' : undefined),
     onState: (st) => progress?.report({ message: stateMessage(st, session.port) }),
   });

@@ -8,7 +8,7 @@ import { unhandledMessage, type DiffMessage, type DiffSide, type HostMessage, ty
 import { openFrameSource } from './source';
 import { webviewStrings } from './strings';
 
-const side = (p: LoadedProfile): DiffSide => ({ label: p.label, path: p.path, format: p.profile.format, totalWeight: p.profile.tree.weight });
+const side = (p: LoadedProfile): DiffSide => ({ label: p.label, path: p.path, format: p.profile.format, totalWeight: p.profile.tree.weight, unit: p.profile.meta.unit ?? 'samples' });
 
 /** The comparison webview: the same page as a profile's, started in its differential mode. */
 export class DiffPanel implements vscode.Disposable {

@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CpuProfile } from './cpuprofile';
-import type { AttachResult } from './session';
+import type { AttachResult, SamplingHeapProfile } from './session';
+import { HEAP_NOTE_KEY } from '../../core/importers/heapprofile';
 import type { InspectorTarget } from './endpoints';
 import { createRunDir, RUN_JSON_VERSION, writeRunJson, type StopReason } from '../runFolder';
 
@@ -35,7 +36,7 @@ export interface SavedAttachRun {
  * script paths are rewritten to local ones before saving, so the file opens right later too and
  * source maps next to the local scripts are found by the ordinary loader.
  */
-export async function saveAttachRun(dir: string, result: AttachResult & { profile: CpuProfile }, info: AttachRunInfo): Promise<SavedAttachRun> {
+export async function saveAttachRun(dir: string, result: AttachResult & ({ profile: CpuProfile } | { heapProfile: SamplingHeapProfile }), info: AttachRunInfo): Promise<SavedAttachRun> {
   const mapped: Record<string, string> = {};
   const local = (url: string): string => {
     if (!info.mapPath || !url) return url;
@@ -45,21 +46,41 @@ export async function saveAttachRun(dir: string, result: AttachResult & { profil
     mapped[url] = to;
     return pathToFileURL(to).href;
   };
-  const profile: CpuProfile = {
-    ...result.profile,
-    nodes: result.profile.nodes.map((n) => ({ ...n, callFrame: { ...n.callFrame, url: local(n.callFrame.url) } })),
-  };
+  let name: string;
+  let text: string;
+  if (result.profile) {
+    const cpu = result.profile;
+    name = 'profile.cpuprofile';
+    text = JSON.stringify({ ...cpu, nodes: cpu.nodes.map((n) => ({ ...n, callFrame: { ...n.callFrame, url: local(n.callFrame.url) } })) });
+  } else {
+    const heap = (result as { heapProfile: SamplingHeapProfile }).heapProfile;
+    type HeapNode = SamplingHeapProfile['head'];
+    // Iterative: the profiled app's deep recursion must not overflow this stack.
+    const head: HeapNode = { ...heap.head, children: [] };
+    const todo: [HeapNode, HeapNode][] = [[heap.head, head]];
+    while (todo.length) {
+      const [from, to] = todo.pop()!;
+      to.callFrame = { ...from.callFrame, url: local(from.callFrame.url) };
+      for (const c of from.children ?? []) {
+        const copy: HeapNode = { ...c, children: [] };
+        to.children.push(copy);
+        todo.push([c, copy]);
+      }
+    }
+    name = 'profile.heapprofile';
+    text = JSON.stringify({ head, samples: heap.samples ?? [], ...(result.heapNote ? { [HEAP_NOTE_KEY]: result.heapNote } : {}) });
+  }
   const sourceMaps: Record<string, string> = {};
   for (const [url, map] of Object.entries(result.sourceMaps)) sourceMaps[local(url)] = map;
 
-  const profilePath = join(dir, 'profile.cpuprofile');
-  await writeFile(profilePath, JSON.stringify(profile));
+  const profilePath = join(dir, name);
+  await writeFile(profilePath, text);
   await writeFile(join(dir, 'sourcemaps.json'), JSON.stringify(sourceMaps));
   await writeRunJson(dir, {
     version: RUN_JSON_VERSION,
     mode: 'attach',
     command: ['attach', info.target.address, info.target.title].filter(Boolean),
-    profiles: ['profile.cpuprofile'],
+    profiles: [name],
     target: { address: info.target.address, title: info.target.title, url: info.target.url, pid: info.target.pid },
     nodeVersion: result.nodeVersion,
     startedAt: new Date(result.startedAt).toISOString(),

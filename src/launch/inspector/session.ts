@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { CdpSession } from './cdp';
-import { mergeCpuProfiles, sampleCount, type CpuProfile } from './cpuprofile';
+import { mergeCpuProfiles, sampleCount, type CallFrame, type CpuProfile } from './cpuprofile';
+import type { HeapProfileNote } from '../../core/importers/heapprofile';
 import { InspectorError } from './errors';
 import { nodeVersionOf, type InspectorTarget } from './endpoints';
 
@@ -15,11 +16,22 @@ export interface AttachOptions {
   /** Collect scripts' source map URLs with `Debugger.scriptParsed` (default true). */
   sourceMaps?: boolean;
   connectTimeoutMs?: number;
+  /** Record a sampling heap profile instead of a CPU profile (bytes between samples, which samples). */
+  heap?: { samplingInterval: number; samples: HeapProfileNote['samples'] };
+}
+
+/** A sampling heap profile as the inspector returns it (`HeapProfiler.SamplingHeapProfile`). */
+export interface SamplingHeapProfile {
+  head: { callFrame: CallFrame; selfSize: number; id: number; children: SamplingHeapProfile['head'][] };
+  samples?: { size: number; nodeId: number; ordinal: number }[];
 }
 
 export interface AttachResult {
   /** Undefined when nothing was received (the connection dropped before the first piece). */
   profile?: CpuProfile;
+  /** Heap mode: the sampling heap profile (the latest one received when the connection dropped), and what its samples are. */
+  heapProfile?: SamplingHeapProfile;
+  heapNote?: HeapProfileNote;
   samples: number;
   /** Pieces merged into `profile`. */
   parts: number;
@@ -35,6 +47,8 @@ export interface AttachResult {
 /** A running CPU profile in another process, over the inspector protocol. */
 export class AttachSession {
   private readonly parts: CpuProfile[] = [];
+  private heapProfile: SamplingHeapProfile | undefined;
+  private heap: AttachOptions['heap'];
   private readonly sourceMaps: Record<string, string> = {};
   private lost: InspectorError | undefined;
   private op: Promise<unknown> = Promise.resolve();
@@ -68,11 +82,18 @@ export class AttachSession {
         await cdp.send('Debugger.enable');
         await cdp.send('Debugger.setSkipAllPauses', { skip: true });
       }
-      await cdp.send('Profiler.enable');
-      if (opts.samplingIntervalUs && opts.samplingIntervalUs > 0) {
-        await cdp.send('Profiler.setSamplingInterval', { interval: Math.round(opts.samplingIntervalUs) });
+      s.heap = opts.heap;
+      if (opts.heap) {
+        const keep = opts.heap.samples === 'allocated';
+        await cdp.send('HeapProfiler.enable');
+        await cdp.send('HeapProfiler.startSampling', { samplingInterval: Math.max(1, Math.round(opts.heap.samplingInterval)), includeObjectsCollectedByMajorGC: keep, includeObjectsCollectedByMinorGC: keep });
+      } else {
+        await cdp.send('Profiler.enable');
+        if (opts.samplingIntervalUs && opts.samplingIntervalUs > 0) {
+          await cdp.send('Profiler.setSamplingInterval', { interval: Math.round(opts.samplingIntervalUs) });
+        }
+        await cdp.send('Profiler.start');
       }
-      await cdp.send('Profiler.start');
       // Lets a process started with --inspect-wait run; a no-op for running ones.
       await cdp.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
     } catch (e) {
@@ -94,6 +115,11 @@ export class AttachSession {
     this.op = this.op.then(async () => {
       if (this.lost || this.stopping) return;
       try {
+        if (this.heap) {
+          // Stopping would drop the heap samples so far: a copy of them is kept instead.
+          this.heapProfile = (await this.cdp.send<{ profile: SamplingHeapProfile }>('HeapProfiler.getSamplingProfile')).profile;
+          return;
+        }
         const { profile } = await this.cdp.send<{ profile: CpuProfile }>('Profiler.stop');
         this.parts.push(profile);
         await this.cdp.send('Profiler.start');
@@ -113,7 +139,17 @@ export class AttachSession {
   private async finish(): Promise<AttachResult> {
     clearInterval(this.timer);
     await this.op;
-    if (!this.lost) {
+    if (!this.lost && this.heap) {
+      try {
+        // live: what a full GC leaves is what the app still holds.
+        if (this.heap.samples === 'live') await this.cdp.send('HeapProfiler.collectGarbage');
+        this.heapProfile = (await this.cdp.send<{ profile: SamplingHeapProfile }>('HeapProfiler.stopSampling')).profile;
+        await this.cdp.send('HeapProfiler.disable').catch(() => undefined);
+        await this.cdp.send('Debugger.disable').catch(() => undefined);
+      } catch (e) {
+        this.lost = e instanceof InspectorError ? e : new InspectorError('lost', String(e));
+      }
+    } else if (!this.lost) {
       try {
         const { profile } = await this.cdp.send<{ profile: CpuProfile }>('Profiler.stop');
         this.parts.push(profile);
@@ -125,17 +161,21 @@ export class AttachSession {
     }
     this.cdp.close();
     const profile = this.parts.length ? mergeCpuProfiles(this.parts) : undefined;
+    const heapProfile = this.heapProfile;
+    const heapNote: HeapProfileNote | undefined = this.heap && { samples: this.heap.samples, samplingInterval: this.heap.samplingInterval, startTime: this.startedAt, durationMs: Date.now() - this.startedAt };
+    const got = profile ? sampleCount(profile) : (heapProfile?.samples?.length ?? 0);
     const lost = this.lost
       ? new InspectorError(
           this.lost.code,
-          profile
-            ? l10n.t('{0} Kept the {1} samples received before that; the last few seconds are missing.', this.lost.message, String(sampleCount(profile)))
+          profile || heapProfile
+            ? l10n.t('{0} Kept the {1} samples received before that; the last few seconds are missing.', this.lost.message, String(got))
             : l10n.t('{0} No samples were received: the inspector sends the profile only when profiling stops.', this.lost.message),
         )
       : undefined;
     return {
       profile,
-      samples: profile ? sampleCount(profile) : 0,
+      ...(heapProfile ? { heapProfile, heapNote } : {}),
+      samples: got,
       parts: this.parts.length,
       lost,
       sourceMaps: { ...this.sourceMaps },

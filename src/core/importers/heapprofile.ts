@@ -1,0 +1,122 @@
+import * as l10n from '@vscode/l10n';
+import { type Profile, ProfileBuilder, ProfileError } from '../model';
+import { cpuFrame, readJson } from './cpuprofile';
+import type { Importer } from './types';
+
+interface HeapNode {
+  id: number;
+  callFrame: { functionName?: string; url?: string; lineNumber?: number; columnNumber?: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** What Node Flame's heap preload adds beside V8's fields: which samples the file holds. */
+export interface HeapProfileNote {
+  /** `allocated`: samples of collected objects kept too; `live`: only objects alive when written (after a full GC). */
+  samples: 'allocated' | 'live';
+  samplingInterval?: number;
+  /** ms since the epoch when sampling began, and how long it ran. */
+  startTime?: number;
+  durationMs?: number;
+}
+
+/** The key of that note in a `.heapprofile`; DevTools and VS Code read `head` and `samples` only. */
+export const HEAP_NOTE_KEY = 'nodeFlame';
+
+/** The sample type a heap profile's bytes are named by: what the note says they are, else V8's neutral "space". */
+export function heapSampleType(note: HeapProfileNote | undefined): string {
+  return note?.samples ?? 'space';
+}
+
+function sniffHeapProfile(head: Buffer): boolean {
+  const s = head.toString('utf8', 0, Math.min(head.length, 65536)).replace(/^\uFEFF/, '').trimStart();
+  if (!s.startsWith('{')) return false;
+  return /"head"\s*:\s*\{/.test(s) && /"callFrame"\s*:/.test(s) && /"selfSize"\s*:/.test(s);
+}
+
+const finite = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0);
+
+function asNote(x: unknown): HeapProfileNote | undefined {
+  if (!x || typeof x !== 'object') return undefined;
+  const n = x as Record<string, unknown>;
+  if (n.samples !== 'allocated' && n.samples !== 'live') return undefined;
+  return {
+    samples: n.samples,
+    ...(finite(n.samplingInterval) ? { samplingInterval: finite(n.samplingInterval) } : {}),
+    ...(finite(n.startTime) ? { startTime: finite(n.startTime) } : {}),
+    ...(finite(n.durationMs) ? { durationMs: finite(n.durationMs) } : {}),
+  };
+}
+
+/**
+ * Builds the model from a parsed sampling heap profile (`node --heap-prof`, DevTools' "Allocation
+ * sampling", `HeapProfiler.stopSampling`): each node's `selfSize` is the bytes V8 estimates its
+ * function allocated, so the tree weighs bytes. V8 records only where a function starts, so line heat
+ * sits on that line.
+ */
+export function heapProfileToModel(json: unknown, source?: string): Profile {
+  let p = json as { head?: HeapNode; samples?: unknown[]; profile?: unknown; [HEAP_NOTE_KEY]?: unknown };
+  // The inspector's `HeapProfiler.stopSampling` result wraps the profile.
+  if (p && typeof p === 'object' && !p.head && p.profile && typeof p.profile === 'object') p = p.profile as typeof p;
+  if (!p || typeof p !== 'object' || !p.head || typeof p.head !== 'object') throw new ProfileError(l10n.t('not a .heapprofile: no "head" node'), source);
+  const note = asNote(p[HEAP_NOTE_KEY]);
+  const sampleType = heapSampleType(note);
+  const b = new ProfileBuilder('heapprofile', {
+    durationMs: note?.durationMs ?? null,
+    unit: 'bytes',
+    sampleTypes: [{ type: sampleType, unit: 'bytes' }],
+    sampleType,
+    ...(note?.startTime ? { startTime: note.startTime } : {}),
+    ...(note ? { mode: 'heap' as const } : {}),
+    ...(source ? { source } : {}),
+  });
+  // Per node: its model node and the (file, line) keys of its stack, each once, for inclusive line bytes.
+  const todo: { n: HeapNode; parent: number; lines: readonly string[]; depth: number }[] = [{ n: p.head, parent: 0, lines: [], depth: 0 }];
+  const lineTotal = new Map<string, { file: string; line: number; self: number; total: number }>();
+  let bad = 0;
+  const seen = new Set<unknown>();
+  while (todo.length) {
+    const { n, parent, lines, depth } = todo.pop()!;
+    if (!n || typeof n !== 'object' || seen.has(n) || !n.callFrame || typeof n.callFrame !== 'object') {
+      bad++;
+      continue;
+    }
+    seen.add(n);
+    const cf = n.callFrame;
+    const f = depth === 0 ? null : cpuFrame({ functionName: typeof cf.functionName === 'string' ? cf.functionName : '', url: typeof cf.url === 'string' ? cf.url : '', lineNumber: Number.isSafeInteger(cf.lineNumber) ? cf.lineNumber : -1, columnNumber: Number.isSafeInteger(cf.columnNumber) ? cf.columnNumber : -1 });
+    const node = f ? b.tree.child(parent, b.frame(f)) : parent;
+    let here = lines;
+    let own: string | undefined;
+    if (f && f.file && f.line > 0) {
+      own = `${f.line}\0${f.file}`;
+      if (!lines.includes(own)) here = [...lines, own];
+      if (!lineTotal.has(own)) lineTotal.set(own, { file: f.file, line: f.line, self: 0, total: 0 });
+    }
+    const self = finite(n.selfSize);
+    if (self > 0) {
+      b.tree.addSelf(node, self);
+      for (const k of here) lineTotal.get(k)!.total += self;
+      if (own) lineTotal.get(own)!.self += self;
+    }
+    if (Array.isArray(n.children)) for (const c of n.children) todo.push({ n: c, parent: node, lines: here, depth: depth + 1 });
+  }
+  for (const h of lineTotal.values()) if (h.total > 0) b.lineHit(h.file, h.line, h.self, h.total);
+  if (bad) b.warn(l10n.t('{0} nodes of the heap profile lack a "callFrame" or repeat; they are left out', bad));
+  return b.build();
+}
+
+export const heapprofileImporter: Importer = {
+  format: 'heapprofile',
+  sniff: (head) => sniffHeapProfile(head),
+  load: async (path, opts) => {
+    opts.signal?.throwIfAborted();
+    const json = await readJson(path, (why) => l10n.t('not valid JSON, the .heapprofile is truncated or corrupt ({0})', why));
+    opts.signal?.throwIfAborted();
+    const profile = heapProfileToModel(json, path);
+    // One run records allocated or live bytes, never both: asking for the other is an error, not a silent swap.
+    const has = profile.meta.sampleType ?? '';
+    if (opts.sampleType !== undefined && opts.sampleType !== has && opts.sampleType !== `${has}/bytes`) throw new ProfileError(l10n.t('no sample type "{0}" in this profile (it has: {1})', opts.sampleType, has), path);
+    opts.onProgress?.(1);
+    return profile;
+  },
+};
