@@ -3,7 +3,20 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.nodeflame/**', 'examples/**/node_modules/**', 'test/fixtures/**', '.vscode-test/**', 'test/e2e/.artifacts/**', 'bench/.work/**', 'media/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      '.nodeflame/**',
+      'examples/**/node_modules/**',
+      'test/fixtures/**',
+      '.vscode-test/**',
+      'test/e2e/.artifacts/**',
+      'bench/.work/**',
+      'media/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -36,11 +49,18 @@ function houseRules() {
   const notLaunch = ban('**/launch/**', 'src/core is below src/launch.');
   return [
     group(['src/core/**/*.ts'], [notExtension, notCli, notLaunch], ['src/core/model/**']),
-    group(['src/core/model/**/*.ts'], [notExtension, notCli, notLaunch, ban('**/importers/**', 'The model knows no format: importers build it, not the reverse.')]),
+    group(
+      ['src/core/model/**/*.ts'],
+      [notExtension, notCli, notLaunch, ban('**/importers/**', 'The model knows no format: importers build it, not the reverse.')],
+    ),
     group(['src/launch/**/*.ts'], [notExtension, notCli]),
     group(['src/cli/**/*.ts'], [notExtension]),
     // The page speaks to the host only through the protocol; offline.ts is the export's own bundle and runs the session.
-    group(['webview/**/*.ts'], [{ regex: '^(\\.\\./)+src/(?!core/viewer/protocol$)', message: 'The webview imports only src/core/viewer/protocol from src/.' }], ['webview/offline.ts']),
+    group(
+      ['webview/**/*.ts'],
+      [{ regex: '^(\\.\\./)+src/(?!core/viewer/protocol$)', message: 'The webview imports only src/core/viewer/protocol from src/.' }],
+      ['webview/offline.ts'],
+    ),
     group(['webview/offline.ts'], [notExtension, notCli, notLaunch]),
   ];
 }

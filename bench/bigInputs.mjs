@@ -30,7 +30,12 @@ export async function makePerf(file, target, seeds) {
   const span = Math.max(...times) - Math.min(...times) + 0.005;
   // The JSON report's `samples` is the total weight: perf periods.
   const weight = [...body.matchAll(/^\S.*? \d+\.\d+:\s+(\d+) /gm)].reduce((a, m) => a + Number(m[1]), 0);
-  const reps = await writeRepeated(file, target, head, (k) => body.replace(/^(\S.*? )(\d+\.\d+)(:)/gm, (_, a, t, c) => `${a}${(Number(t) + k * span).toFixed(6)}${c}`) + '\n');
+  const reps = await writeRepeated(
+    file,
+    target,
+    head,
+    (k) => body.replace(/^(\S.*? )(\d+\.\d+)(:)/gm, (_, a, t, c) => `${a}${(Number(t) + k * span).toFixed(6)}${c}`) + '\n',
+  );
   return { samples: weight * reps, reps };
 }
 
@@ -42,7 +47,12 @@ export async function makeV8Log(file, target, seeds) {
   const ts = ticks.map((l) => Number(l.split(',')[2]));
   const span = Math.max(...ts) - Math.min(...ts) + 1000;
   const parts = ticks.map((l) => l.split(','));
-  const reps = await writeRepeated(file, target, head, (k) => parts.map((f) => `${f[0]},${f[1]},${Number(f[2]) + k * span},${f.slice(3).join(',')}`).join('\n') + '\n');
+  const reps = await writeRepeated(
+    file,
+    target,
+    head,
+    (k) => parts.map((f) => `${f[0]},${f[1]},${Number(f[2]) + k * span},${f.slice(3).join(',')}`).join('\n') + '\n',
+  );
   return { samples: ticks.length * reps, reps };
 }
 
@@ -67,4 +77,3 @@ export function writeTreeFolded(file, n, extra = []) {
   writeFileSync(file, `${lines.join('\n')}\n`);
   return lines;
 }
-

@@ -23,7 +23,14 @@ writeFileSync(files.sorted, `${lines.sort().join('\n')}\n`);
 console.log(`input: ${files.tree} (${(statSync(files.tree).size / 1048576).toFixed(1)} MB, ${lines.length} lines), and sorted`);
 
 const esbuild = await import('esbuild');
-await esbuild.build({ entryPoints: [join(root, 'src/core/importers/index.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: loader, logLevel: 'warning' });
+await esbuild.build({
+  entryPoints: [join(root, 'src/core/importers/index.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  outfile: loader,
+  logLevel: 'warning',
+});
 
 const cli = join(root, 'dist/cli.js');
 for (const [label, file] of Object.entries(files)) {
@@ -37,12 +44,17 @@ for (const [label, file] of Object.entries(files)) {
   const ms = (v) => (Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'n/a');
   console.log(`\n${label}: best of ${RUNS} runs each, interleaved; CPU = user+sys of the process`);
   const base = inferno ? { wall: best(rows.inferno, 'wall'), cpu: best(rows.inferno, 'cpu') } : undefined;
-  if (base) console.log(`inferno-flamegraph → SVG              wall ${ms(base.wall)}  cpu ${ms(base.cpu)}  peak ${best(rows.inferno, 'rss').toFixed(0)} MB`);
+  if (base)
+    console.log(
+      `inferno-flamegraph → SVG              wall ${ms(base.wall)}  cpu ${ms(base.cpu)}  peak ${best(rows.inferno, 'rss').toFixed(0)} MB`,
+    );
   else console.log('inferno-flamegraph: missing (cargo install inferno); no anchor');
   const w = best(rows.svg, 'wall');
   const c = best(rows.svg, 'cpu');
   const ratio = base ? `  ratio wall ${(w / base.wall).toFixed(2)}×  cpu ${(c / base.cpu).toFixed(2)}×` : '';
   console.log(`node-flame report --format svg        wall ${ms(w)}  cpu ${ms(c)}  peak ${best(rows.svg, 'rss').toFixed(0)} MB${ratio}`);
   const got = rows.load.map((r) => JSON.parse(r.stdout));
-  console.log(`read into the model, in a fresh process: best ${ms(Math.min(...got.map((g) => g.ms)))} (${got[0].nodes} nodes, weight ${got[0].weight})`);
+  console.log(
+    `read into the model, in a fresh process: best ${ms(Math.min(...got.map((g) => g.ms)))} (${got[0].nodes} nodes, weight ${got[0].weight})`,
+  );
 }

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 
 /** A command on PATH or in ~/.cargo/bin (where `cargo install inferno` puts it). */
 export function which(cmd) {
-  for (const d of (process.env.PATH ?? '').split(':').concat(join(homedir(), '.cargo/bin'))) if (d && existsSync(join(d, cmd))) return join(d, cmd);
+  for (const d of (process.env.PATH ?? '').split(':').concat(join(homedir(), '.cargo/bin')))
+    if (d && existsSync(join(d, cmd))) return join(d, cmd);
   return undefined;
 }
 
@@ -18,7 +19,9 @@ const hasTime = existsSync('/usr/bin/time');
  */
 export function timed(cmd, args, out) {
   const t0 = performance.now();
-  const r = hasTime ? spawnSync('/usr/bin/time', ['-f', '%U %S %M', cmd, ...args], { maxBuffer: 1 << 28, encoding: 'utf8' }) : spawnSync(cmd, args, { maxBuffer: 1 << 28, encoding: 'utf8' });
+  const r = hasTime
+    ? spawnSync('/usr/bin/time', ['-f', '%U %S %M', cmd, ...args], { maxBuffer: 1 << 28, encoding: 'utf8' })
+    : spawnSync(cmd, args, { maxBuffer: 1 << 28, encoding: 'utf8' });
   const wall = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
   const [u, s, kb] = hasTime ? r.stderr.trim().split('\n').pop().split(' ').map(Number) : [NaN, NaN, NaN];

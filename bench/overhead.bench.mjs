@@ -48,7 +48,8 @@ http.createServer((req, res) => res.end(render(n++))).listen(Number(process.env.
 );
 
 /** The load command, with autocannon's JSON report written to `out`. */
-const loadCommand = (out) => `"${process.execPath}" "${autocannon}" -j -c ${CONNECTIONS} -d ${DURATION} http://127.0.0.1:$NODE_FLAME_PORT/ > "${out}"`;
+const loadCommand = (out) =>
+  `"${process.execPath}" "${autocannon}" -j -c ${CONNECTIONS} -d ${DURATION} http://127.0.0.1:$NODE_FLAME_PORT/ > "${out}"`;
 /** Autocannon's mean requests/s, and the app's CPU µs per request it answered. */
 const result = (out) => {
   const cpu = JSON.parse(readFileSync(`${out}.cpu`, 'utf8'));
@@ -57,7 +58,10 @@ const result = (out) => {
 
 /** No profiler: the app on its own, the same load once it listens. */
 async function plain(out) {
-  const child = spawn(process.execPath, [app], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NF_OVERHEAD_CPU: `${out}.cpu` } });
+  const child = spawn(process.execPath, [app], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NF_OVERHEAD_CPU: `${out}.cpu` },
+  });
   const port = await new Promise((resolve, reject) => {
     let text = '';
     child.stdout.on('data', (d) => {
@@ -75,7 +79,11 @@ async function plain(out) {
 
 /** Under node-flame in one mode; the profile is written but not read (--no-report). */
 function profiled(mode, out) {
-  const r = spawnSync(process.execPath, [cli, 'profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--load', loadCommand(out), '--', process.execPath, app], { encoding: 'utf8', env: { ...process.env, NF_OVERHEAD_CPU: `${out}.cpu` } });
+  const r = spawnSync(
+    process.execPath,
+    [cli, 'profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--load', loadCommand(out), '--', process.execPath, app],
+    { encoding: 'utf8', env: { ...process.env, NF_OVERHEAD_CPU: `${out}.cpu` } },
+  );
   if (r.status !== 0) throw new Error(`${mode}: exit ${r.status}: ${r.stderr}`);
   return result(out);
 }
@@ -88,17 +96,23 @@ for (let round = 1; round <= ROUNDS; round++) {
     const out = join(work, `${m}-${round}.json`);
     results[m].push(m === 'none' ? await plain(out) : profiled(m, out));
   }
-  console.log(`round ${round}: ${modes.map((m) => `${m} ${Math.round(results[m].at(-1).rps)} req/s ${results[m].at(-1).cpuPerRequest.toFixed(0)} µs`).join(' · ')}`);
+  console.log(
+    `round ${round}: ${modes.map((m) => `${m} ${Math.round(results[m].at(-1).rps)} req/s ${results[m].at(-1).cpuPerRequest.toFixed(0)} µs`).join(' · ')}`,
+  );
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const of = (m, k) => results[m].map((r) => r[k]);
 const base = { rps: median(of('none', 'rps')), cpu: median(of('none', 'cpuPerRequest')) };
-console.log(`\nmedian of ${ROUNDS} rounds of ${DURATION} s (autocannon -c ${CONNECTIONS}), Node ${process.version}, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}:`);
+console.log(
+  `\nmedian of ${ROUNDS} rounds of ${DURATION} s (autocannon -c ${CONNECTIONS}), Node ${process.version}, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}:`,
+);
 console.log(`  mode      req/s  (min–max)      vs none   app CPU µs/request  vs none`);
 for (const m of modes) {
   const rps = median(of(m, 'rps'));
   const cpu = median(of(m, 'cpuPerRequest'));
   const range = `(${Math.round(Math.min(...of(m, 'rps')))}–${Math.round(Math.max(...of(m, 'rps')))})`.padEnd(14);
   const vs = (x) => (m === 'none' ? '       ' : x.toFixed(3).padStart(7));
-  console.log(`  ${m.padEnd(9)}${String(Math.round(rps)).padStart(6)}  ${range} ${vs(rps / base.rps)}   ${cpu.toFixed(1).padStart(10)}          ${vs(cpu / base.cpu)}`);
+  console.log(
+    `  ${m.padEnd(9)}${String(Math.round(rps)).padStart(6)}  ${range} ${vs(rps / base.rps)}   ${cpu.toFixed(1).padStart(10)}          ${vs(cpu / base.cpu)}`,
+  );
 }

@@ -47,7 +47,11 @@ console.log(acc);
 `,
   );
   const data = join(work, 'mixed.data');
-  const rec = spawnSync(perf, ['record', '-F', '999', '-g', '-o', data, '--', process.execPath, '--perf-basic-prof', '--interpreted-frames-native-stack', app], { encoding: 'utf8' });
+  const rec = spawnSync(
+    perf,
+    ['record', '-F', '999', '-g', '-o', data, '--', process.execPath, '--perf-basic-prof', '--interpreted-frames-native-stack', app],
+    { encoding: 'utf8' },
+  );
   if (rec.status !== 0) {
     console.log(`perf record failed: ${rec.stderr}`);
     process.exit(1);
@@ -68,7 +72,14 @@ console.log(`input: ${text} (${(size / 1048576).toFixed(1)} MB)`);
 
 // The importer bundled once, so the child measures parsing, not TypeScript.
 const esbuild = await import('esbuild');
-await esbuild.build({ entryPoints: [join(root, 'src/core/importers/index.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: loader, logLevel: 'warning' });
+await esbuild.build({
+  entryPoints: [join(root, 'src/core/importers/index.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  outfile: loader,
+  logLevel: 'warning',
+});
 
 const rows = { inferno: [], load: [], cli: [] };
 let loaded;
@@ -77,7 +88,9 @@ for (let i = 0; i < RUNS; i++) {
   const l = timed(process.execPath, [fileURLToPath(import.meta.url), '--load', text]);
   loaded = JSON.parse(l.stdout);
   rows.load.push(l);
-  rows.cli.push(timed(process.execPath, [join(root, 'dist/cli.js'), 'report', text, '--format', 'folded', '-o', join(work, 'ours.folded')]));
+  rows.cli.push(
+    timed(process.execPath, [join(root, 'dist/cli.js'), 'report', text, '--format', 'folded', '-o', join(work, 'ours.folded')]),
+  );
 }
 
 const best = (xs, k) => Math.min(...xs.map((x) => x[k]));
@@ -91,13 +104,24 @@ for (const [k, label] of [
 ]) {
   const w = best(rows[k], 'wall');
   const c = best(rows[k], 'cpu');
-  console.log(`${label.padEnd(38)} wall ${fmt(w)}  cpu ${fmt(c)}  ratio wall ${(w / base.wall).toFixed(2)}×  cpu ${(c / base.cpu).toFixed(2)}×`);
+  console.log(
+    `${label.padEnd(38)} wall ${fmt(w)}  cpu ${fmt(c)}  ratio wall ${(w / base.wall).toFixed(2)}×  cpu ${(c / base.cpu).toFixed(2)}×`,
+  );
 }
-console.log(`in-process parse time (no node startup): best ${fmt(best(rows.load.map((r) => ({ ms: JSON.parse(r.stdout).ms })), 'ms'))}`);
+console.log(
+  `in-process parse time (no node startup): best ${fmt(
+    best(
+      rows.load.map((r) => ({ ms: JSON.parse(r.stdout).ms })),
+      'ms',
+    ),
+  )}`,
+);
 
 // Same answer: total weight of inferno's folded output equals the model's.
 const infernoWeight = readFileSync(join(work, 'inferno.folded'), 'utf8')
   .split('\n')
   .filter(Boolean)
   .reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
-console.log(`total weight: inferno ${infernoWeight}, model ${loaded.weight} (${infernoWeight === loaded.weight ? 'equal' : 'DIFFERENT'}); ${loaded.frames} frames, ${loaded.nodes} nodes`);
+console.log(
+  `total weight: inferno ${infernoWeight}, model ${loaded.weight} (${infernoWeight === loaded.weight ? 'equal' : 'DIFFERENT'}); ${loaded.frames} frames, ${loaded.nodes} nodes`,
+);

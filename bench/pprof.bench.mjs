@@ -24,7 +24,14 @@ timed(process.execPath, [cli, 'report', tree, '--format', 'pprof', '-o', big]);
 const files = [big, ...process.argv.slice(2)];
 
 const esbuild = await import('esbuild');
-await esbuild.build({ entryPoints: [join(root, 'src/core/importers/index.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: loader, logLevel: 'warning' });
+await esbuild.build({
+  entryPoints: [join(root, 'src/core/importers/index.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  outfile: loader,
+  logLevel: 'warning',
+});
 
 const go = which('go');
 for (const file of files) {
@@ -36,14 +43,21 @@ for (const file of files) {
   }
   const best = (xs, k) => Math.min(...xs.map((x) => x[k]));
   const ms = (v) => (Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'n/a');
-  console.log(`\n${file} (${(statSync(file).size / 1024).toFixed(0)} KB): best of ${RUNS} runs each, interleaved; CPU = user+sys of the process`);
+  console.log(
+    `\n${file} (${(statSync(file).size / 1024).toFixed(0)} KB): best of ${RUNS} runs each, interleaved; CPU = user+sys of the process`,
+  );
   const base = go ? { wall: best(rows.go, 'wall'), cpu: best(rows.go, 'cpu') } : undefined;
-  if (base) console.log(`go tool pprof -top -nodecount=20     wall ${ms(base.wall)}  cpu ${ms(base.cpu)}  peak ${best(rows.go, 'rss').toFixed(0)} MB`);
+  if (base)
+    console.log(
+      `go tool pprof -top -nodecount=20     wall ${ms(base.wall)}  cpu ${ms(base.cpu)}  peak ${best(rows.go, 'rss').toFixed(0)} MB`,
+    );
   else console.log('go: missing; no anchor');
   const w = best(rows.report, 'wall');
   const c = best(rows.report, 'cpu');
   const ratio = base ? `  ratio wall ${(w / base.wall).toFixed(2)}×  cpu ${(c / base.cpu).toFixed(2)}×` : '';
   console.log(`node-flame report --format json -n 20 wall ${ms(w)}  cpu ${ms(c)}  peak ${best(rows.report, 'rss').toFixed(0)} MB${ratio}`);
   const got = rows.load.map((r) => JSON.parse(r.stdout));
-  console.log(`read into the model, in a fresh process: best ${ms(Math.min(...got.map((g) => g.ms)))} (${got[0].nodes} nodes, weight ${got[0].weight})`);
+  console.log(
+    `read into the model, in a fresh process: best ${ms(Math.min(...got.map((g) => g.ms)))} (${got[0].nodes} nodes, weight ${got[0].weight})`,
+  );
 }

@@ -6,7 +6,9 @@ import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv[2];
-for (const f of readdirSync(here).filter((n) => n.endsWith('.bench.mjs')).sort()) {
+for (const f of readdirSync(here)
+  .filter((n) => n.endsWith('.bench.mjs'))
+  .sort()) {
   if (only && !f.includes(only)) continue;
   console.log(`\n=== ${f} ===`);
   const r = spawnSync(process.execPath, [join(here, f)], { stdio: 'inherit' });

@@ -90,6 +90,12 @@ const flame = timed([cli, 'report', log, '--format', 'json']);
 const summary = JSON.parse(flame.out);
 const unacc = /\((\d+) ticks, (\d+) unaccounted/.exec(prof.out);
 const cpu = (t) => (isNaN(t.cpu) ? '' : ` (${t.cpu.toFixed(2)} s CPU)`);
-console.log(`node --prof-process : ${(prof.ms / 1000).toFixed(2)} s${cpu(prof)}, peak RSS ${prof.mb.toFixed(0)} MB${unacc ? `, ${unacc[2]}/${unacc[1]} ticks unaccounted` : ''}`);
-console.log(`node-flame report   : ${(flame.ms / 1000).toFixed(2)} s${cpu(flame)}, peak RSS ${flame.mb.toFixed(0)} MB, ${summary.samples} samples, attributed ${(summary.attributed * 100).toFixed(1)}%`);
-console.log(`speed-up ${(prof.ms / flame.ms).toFixed(1)}× wall${isNaN(prof.cpu) ? '' : `, ${(prof.cpu / flame.cpu).toFixed(1)}× CPU`}, peak RSS ratio ${(flame.mb / prof.mb).toFixed(2)} (node-flame / --prof-process)`);
+console.log(
+  `node --prof-process : ${(prof.ms / 1000).toFixed(2)} s${cpu(prof)}, peak RSS ${prof.mb.toFixed(0)} MB${unacc ? `, ${unacc[2]}/${unacc[1]} ticks unaccounted` : ''}`,
+);
+console.log(
+  `node-flame report   : ${(flame.ms / 1000).toFixed(2)} s${cpu(flame)}, peak RSS ${flame.mb.toFixed(0)} MB, ${summary.samples} samples, attributed ${(summary.attributed * 100).toFixed(1)}%`,
+);
+console.log(
+  `speed-up ${(prof.ms / flame.ms).toFixed(1)}× wall${isNaN(prof.cpu) ? '' : `, ${(prof.cpu / flame.cpu).toFixed(1)}× CPU`}, peak RSS ratio ${(flame.mb / prof.mb).toFixed(2)} (node-flame / --prof-process)`,
+);

@@ -27,7 +27,14 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
  * A module bundled into both files would have two copies of its state, so the build stops unless it
  * is one of these stateless ones (@vscode/l10n is configured by each file).
  */
-const SHARED_OK = new Set(['node_modules/@vscode/l10n/dist/main.js', 'src/extension/viewer/coreSource.ts', 'src/extension/viewer/mapSource.ts', 'src/extension/viewer/options.ts', 'src/launch/runsDir.ts', 'src/core/model/units.ts']);
+const SHARED_OK = new Set([
+  'node_modules/@vscode/l10n/dist/main.js',
+  'src/extension/viewer/coreSource.ts',
+  'src/extension/viewer/mapSource.ts',
+  'src/extension/viewer/options.ts',
+  'src/launch/runsDir.ts',
+  'src/core/model/units.ts',
+]);
 
 function lazySplit() {
   const targets = new Map();
@@ -42,7 +49,10 @@ function lazySplit() {
         targets.set(key, r.path);
         return { path: key, namespace: 'lazy' };
       });
-      b.onLoad({ filter: /.*/, namespace: 'lazy' }, (a) => ({ contents: `module.exports = require('./features.js')(${JSON.stringify(a.path)});`, loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'lazy' }, (a) => ({
+        contents: `module.exports = require('./features.js')(${JSON.stringify(a.path)});`,
+        loader: 'js',
+      }));
     },
   };
   // Each module initializes when first asked for, as it would inside one bundle.
@@ -59,7 +69,14 @@ module.exports = (key) => modules[key]();
 
 async function buildExtension() {
   const split = lazySplit();
-  const shell = await esbuild.build({ ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode', './features.js'], plugins: [split.plugin], metafile: true });
+  const shell = await esbuild.build({
+    ...node,
+    entryPoints: { extension: 'src/extension/extension.ts' },
+    outdir: 'dist',
+    external: ['vscode', './features.js'],
+    plugins: [split.plugin],
+    metafile: true,
+  });
   const features = await esbuild.build({
     ...node,
     stdin: { contents: split.entry(), resolveDir: root, sourcefile: 'features-entry.js', loader: 'js' },
@@ -68,22 +85,44 @@ async function buildExtension() {
     metafile: true,
   });
   // A worktree whose node_modules is a symlink sees packages by their real path (../../x/node_modules/...).
-  const inputs = (r) => Object.values(r.metafile.outputs).flatMap((o) => Object.keys(o.inputs).map((f) => f.replace(/^(\.\.\/)+.*?node_modules\//, 'node_modules/')));
+  const inputs = (r) =>
+    Object.values(r.metafile.outputs).flatMap((o) =>
+      Object.keys(o.inputs).map((f) => f.replace(/^(\.\.\/)+.*?node_modules\//, 'node_modules/')),
+    );
   const inFeatures = new Set(inputs(features));
   const twice = inputs(shell).filter((f) => inFeatures.has(f) && !SHARED_OK.has(f));
-  if (twice.length) throw new Error(`bundled into both dist/extension.js and dist/features.js, so their state would not be shared: ${twice.join(', ')}. Import them only from one side, or list them in SHARED_OK if they hold no state.`);
+  if (twice.length)
+    throw new Error(
+      `bundled into both dist/extension.js and dist/features.js, so their state would not be shared: ${twice.join(', ')}. Import them only from one side, or list them in SHARED_OK if they hold no state.`,
+    );
 }
 
 const builds = [
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: { worker: 'src/launch/importWorker.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { 'preload-stop': 'src/launch/preloadStop.ts' }, outdir: 'dist' },
-  { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: { webview: 'webview/main.ts', 'webview-offline': 'webview/offlinePage.ts' }, outdir: 'dist', loader: { '.css': 'css' } },
+  {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    entryPoints: { webview: 'webview/main.ts', 'webview-offline': 'webview/offlinePage.ts' },
+    outdir: 'dist',
+    loader: { '.css': 'css' },
+  },
 ];
 if (!production) {
   const tests = findTests(join(root, 'test'));
   if (tests.length) {
-    builds.push({ ...node, sourcemap: true, minify: false, entryPoints: tests.map((t) => relative(root, t)), outdir: 'out', outbase: '.', external: ['vscode', 'playwright-core', 'ws'] });
+    builds.push({
+      ...node,
+      sourcemap: true,
+      minify: false,
+      entryPoints: tests.map((t) => relative(root, t)),
+      outdir: 'out',
+      outbase: '.',
+      external: ['vscode', 'playwright-core', 'ws'],
+    });
   }
 }
 

@@ -67,7 +67,8 @@ export function scanSources(dir = join(root, 'src')) {
       if (ts.isCallExpression(n) && (isL10nT(n.expression) || (ts.isIdentifier(n.expression) && aliases.has(n.expression.text)))) {
         const arg = n.arguments[0];
         const e = arg && entry(arg);
-        if (e === undefined) problems.push(`${where(n)}: the text of ${n.getText().slice(0, 80)} is computed at run time, so it cannot be translated`);
+        if (e === undefined)
+          problems.push(`${where(n)}: the text of ${n.getText().slice(0, 80)} is computed at run time, so it cannot be translated`);
         else if (!strings.has(e.key)) strings.set(e.key, { ...e, where: where(n) });
       }
       ts.forEachChild(n, visit);

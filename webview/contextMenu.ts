@@ -23,7 +23,12 @@ export function showMenu(items: MenuItem[], x: number, y: number, label: string)
   closeMenu();
   if (!items.length) return;
   const buttons = items.map((it) =>
-    h('button', { class: 'menu-item', attrs: { type: 'button', role: 'menuitem', tabindex: '-1' } }, h('span', { class: 'menu-label' }, it.label), it.key ? h('span', { class: 'menu-key' }, it.key) : null),
+    h(
+      'button',
+      { class: 'menu-item', attrs: { type: 'button', role: 'menuitem', tabindex: '-1' } },
+      h('span', { class: 'menu-label' }, it.label),
+      it.key ? h('span', { class: 'menu-key' }, it.key) : null,
+    ),
   );
   const el = h('div', { class: 'context-menu', attrs: { role: 'menu', 'aria-label': label } }, ...buttons);
   buttons.forEach((b, i) =>

@@ -18,7 +18,13 @@ export function select<T extends string>(values: Array<[T, string]>, value: T): 
 
 /** Flame (root at the bottom) or icicle (root at the top); `onChange` remembers the choice. */
 export function orientationSelect(s: Strings, value: Orientation, onChange: (o: Orientation) => void): Select {
-  const el = select<Orientation>([['flame', s.orientFlame], ['icicle', s.orientIcicle]], value);
+  const el = select<Orientation>(
+    [
+      ['flame', s.orientFlame],
+      ['icicle', s.orientIcicle],
+    ],
+    value,
+  );
   el.classList.add('orientation');
   el.setAttribute('aria-label', s.orientation);
   el.setAttribute('title', s.orientation);

@@ -3,7 +3,8 @@ import { clear, h, pct } from './dom';
 import { weightText } from './units';
 import { frameCache, SMALL, type FNode, type Strings } from './tree';
 
-const loc = (p: { file: string; line: number; column: number }) => `${p.file}${p.line ? `:${p.line}` : ''}${p.column ? `:${p.column}` : ''}`;
+const loc = (p: { file: string; line: number; column: number }) =>
+  `${p.file}${p.line ? `:${p.line}` : ''}${p.column ? `:${p.column}` : ''}`;
 
 function facts(n: FNode, s: Strings, total: number): Row[] {
   const f: FrameInfo | undefined = frameCache.get(n.frame);

@@ -1,5 +1,12 @@
 // The comparison mode of the viewer: a differential flame graph and the table of biggest changes.
-import { formatWeight, type DiffChangeInfo, type DiffMessage, type HostMessage, type Orientation, type SizeBy } from '../src/core/viewer/protocol';
+import {
+  formatWeight,
+  type DiffChangeInfo,
+  type DiffMessage,
+  type HostMessage,
+  type Orientation,
+  type SizeBy,
+} from '../src/core/viewer/protocol';
 import { deltaTint, mixRgb, parseRgb, type Rgb } from './diffColor';
 import { FlameView } from './flame';
 import { orientationSelect, select } from './controls';
@@ -32,12 +39,26 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
   document.body.dataset.profile = `${init.before.label} → ${init.after.label}`;
 
   // Theme colours for growth, shrinkage and no change, resolved through hidden swatches.
-  const swatches = h('div', { class: 'palette', attrs: { 'aria-hidden': 'true' } }, h('span', { class: 'diff-up' }), h('span', { class: 'diff-down' }), h('span', { class: 'diff-same' }), h('span', { class: 'cat-match' }), h('span', { class: 'cat-small' }));
+  const swatches = h(
+    'div',
+    { class: 'palette', attrs: { 'aria-hidden': 'true' } },
+    h('span', { class: 'diff-up' }),
+    h('span', { class: 'diff-down' }),
+    h('span', { class: 'diff-same' }),
+    h('span', { class: 'cat-match' }),
+    h('span', { class: 'cat-small' }),
+  );
   document.body.append(swatches);
   let colors: { up: Rgb; down: Rgb; same: Rgb; match: string; small: string };
   const readColors = () => {
     const [up, down, same, match, small] = Array.from(swatches.children).map((el) => getComputedStyle(el).backgroundColor);
-    colors = { up: parseRgb(up) ?? [214, 69, 65], down: parseRgb(down) ?? [55, 121, 224], same: parseRgb(same) ?? [128, 128, 128], match, small };
+    colors = {
+      up: parseRgb(up) ?? [214, 69, 65],
+      down: parseRgb(down) ?? [55, 121, 224],
+      same: parseRgb(same) ?? [128, 128, 128],
+      match,
+      small,
+    };
   };
   readColors();
   const deltaColor = (delta: number) => {
@@ -56,7 +77,13 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
   // The page's hover card (made before the host said which mode this is), or a new one.
   let tooltipEl = document.querySelector<HTMLElement>('body > .tooltip');
   if (!tooltipEl) document.body.append((tooltipEl = h('div', { class: 'tooltip', attrs: { role: 'tooltip' } })));
-  const sizeSelect = select<SizeBy>([['after', s.sizeAfter], ['before', s.sizeBefore]], sizeBy);
+  const sizeSelect = select<SizeBy>(
+    [
+      ['after', s.sizeAfter],
+      ['before', s.sizeBefore],
+    ],
+    sizeBy,
+  );
   sizeSelect.classList.add('size-by');
   sizeSelect.addEventListener('change', () => {
     sizeBy = sizeSelect.value as SizeBy;
@@ -78,7 +105,13 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
   const exportButton = button('export', s.export, () => post({ type: 'export' }));
   exportButton.classList.add('export');
   exportButton.setAttribute('title', s.export);
-  const title = h('span', { class: 'diff-title' }, h('span', { class: 'side before' }, init.before.label), ' → ', h('span', { class: 'side after' }, init.after.label));
+  const title = h(
+    'span',
+    { class: 'diff-title' },
+    h('span', { class: 'side before' }, init.before.label),
+    ' → ',
+    h('span', { class: 'side after' }, init.after.label),
+  );
   const toolbar = h(
     'div',
     { class: 'toolbar' },
@@ -118,7 +151,20 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
   // Until a frame is picked the strip explains the picture; the legend above it has only the colours.
   const details = h('div', { class: 'details diff-details', attrs: { 'aria-live': 'polite' } }, h('span', { class: 'dim' }, s.diffHint));
   const changes = h('div', { class: 'changes' });
-  app.append(h('div', { class: 'diff-view' }, errorEl, toolbar, crumbs, charts, legend, details, h('h3', { class: 'changes-title' }, s.changes), changes));
+  app.append(
+    h(
+      'div',
+      { class: 'diff-view' },
+      errorEl,
+      toolbar,
+      crumbs,
+      charts,
+      legend,
+      details,
+      h('h3', { class: 'changes-title' }, s.changes),
+      changes,
+    ),
+  );
 
   // ---- details and tooltip: before %, after %, change ----
   const fill = (el: HTMLElement, name: string, file: string, line: number, f: Figures, color: string) => {
@@ -144,7 +190,8 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
     placeTooltip(tooltipEl, ev);
   };
 
-  const requestExpand = (n: FNode) => post({ type: 'diffExpand', sizeBy, node: n.host, small: n.frame === SMALL, minWeight: thresholds.get(n) ?? 0 });
+  const requestExpand = (n: FNode) =>
+    post({ type: 'diffExpand', sizeBy, node: n.host, small: n.frame === SMALL, minWeight: thresholds.get(n) ?? 0 });
   const renderCrumbs = (n: FNode) => {
     clear(crumbs);
     pathOf(n).forEach((x, i, all) => {
@@ -201,14 +248,22 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
     fill(details, c.name, c.file, c.line, c, deltaColor(c.delta));
     // Highlight where the function is in the graph; the search box says it is a highlight.
     search.value = c.name;
-    flame.search((n) => n.frame === c.frame || (frameCache.get(n.frame)?.name === c.name && (frameCache.get(n.frame)?.file ?? '') === c.file));
+    flame.search(
+      (n) => n.frame === c.frame || (frameCache.get(n.frame)?.name === c.name && (frameCache.get(n.frame)?.file ?? '') === c.file),
+    );
     matched.textContent = '';
     if (c.frame >= 0) post({ type: 'open', frame: c.frame, focus });
   };
   // Two heap profiles: how many more bytes, beside the change of share.
   const unit = init.after.unit ?? 'samples';
   const growth = init.changes.some((c) => c.growth !== undefined);
-  const head = h('tr', null, ...[s.function, s.location, s.before, s.after, s.delta, ...(growth ? [s.growth] : [])].map((t, i) => h('th', { class: i >= 2 ? 'num' : '' }, t)));
+  const head = h(
+    'tr',
+    null,
+    ...[s.function, s.location, s.before, s.after, s.delta, ...(growth ? [s.growth] : [])].map((t, i) =>
+      h('th', { class: i >= 2 ? 'num' : '' }, t),
+    ),
+  );
   const body = h('tbody');
   init.changes.forEach((c, i) => {
     const row = h(
@@ -219,7 +274,15 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
       h('td', { class: 'num' }, share(c.before)),
       h('td', { class: 'num' }, share(c.after)),
       h('td', { class: 'num delta' }, signed(c.delta)),
-      growth ? h('td', { class: 'num growth' }, c.growth === undefined ? '' : `${c.growth > 0 ? '+' : ''}${formatWeight(c.growth, unit, document.documentElement.lang || navigator.language)}`) : null,
+      growth
+        ? h(
+            'td',
+            { class: 'num growth' },
+            c.growth === undefined
+              ? ''
+              : `${c.growth > 0 ? '+' : ''}${formatWeight(c.growth, unit, document.documentElement.lang || navigator.language)}`,
+          )
+        : null,
     );
     const sw = h('span', { class: 'swatch' });
     sw.style.backgroundColor = deltaColor(c.delta);

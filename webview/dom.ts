@@ -1,11 +1,16 @@
 // Builds DOM without markup strings: every text is set as a text node, so profile names can never become HTML.
 type Child = Node | string | null | undefined | false;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: { class?: string; attrs?: Record<string, string> } | null = null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: { class?: string; attrs?: Record<string, string> } | null = null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (props?.class) el.className = props.class;
   if (props?.attrs) for (const [k, v] of Object.entries(props.attrs)) el.setAttribute(k, v);
-  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  for (const c of children)
+    if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'string' ? document.createTextNode(c) : c);
   return el;
 }
 

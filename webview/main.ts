@@ -24,7 +24,11 @@ import { mountTransforms, type TransformsUi } from './transformsUi';
 import { processPicker, type ProcessPicker } from './processes';
 import { TimelineView } from './timeline';
 
-declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; getState(): PersistedState | undefined; setState(s: PersistedState): void };
+declare function acquireVsCodeApi(): {
+  postMessage(m: WebviewMessage): void;
+  getState(): PersistedState | undefined;
+  setState(s: PersistedState): void;
+};
 mark('modules');
 const vscode = acquireVsCodeApi();
 const post = (m: WebviewMessage) => vscode.postMessage(m);
@@ -58,7 +62,13 @@ const save = (patch: Partial<PersistedState>) => {
 const total = () => info?.totalWeight ?? 0;
 
 // ---- colours from the theme: each category's CSS variable resolved through a hidden swatch ----
-const paletteEl = h('div', { class: 'palette', attrs: { 'aria-hidden': 'true' } }, ...CATEGORIES.map((c) => h('span', { class: `cat-${c}` })), h('span', { class: 'cat-match' }), h('span', { class: 'cat-small' }));
+const paletteEl = h(
+  'div',
+  { class: 'palette', attrs: { 'aria-hidden': 'true' } },
+  ...CATEGORIES.map((c) => h('span', { class: `cat-${c}` })),
+  h('span', { class: 'cat-match' }),
+  h('span', { class: 'cat-small' }),
+);
 document.body.append(paletteEl);
 function readPalette(): void {
   palette = {};
@@ -90,7 +100,10 @@ if (app.dataset.stop) {
   app.append(stop);
 }
 
-const charts: Record<TreeKind, HTMLDivElement> = { top: h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'top' } }), bottom: h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'bottom' } }) };
+const charts: Record<TreeKind, HTMLDivElement> = {
+  top: h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'top' } }),
+  bottom: h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'bottom' } }),
+};
 let flames: Record<TreeKind, FlameView>;
 let tables: Record<TreeKind, TreeTable>;
 let ui: {
@@ -151,14 +164,26 @@ function buildUi(): void {
   reset.setAttribute('icon', 'home');
   reset.textContent = s.reset;
   reset.addEventListener('click', () => flames[kind].resetZoom());
-  const treeSelect = select<TreeKind>([['top', s.topDown], ['bottom', s.bottomUp]], kind);
+  const treeSelect = select<TreeKind>(
+    [
+      ['top', s.topDown],
+      ['bottom', s.bottomUp],
+    ],
+    kind,
+  );
   treeSelect.classList.add('tree-select');
   treeSelect.addEventListener('change', () => showTree(treeSelect.value as TreeKind));
   const orientation = orientationSelect(s, state.orientation ?? 'flame', (o) => {
     save({ orientation: o });
     flames.top.setRootAtTop(o === 'icicle');
   });
-  const mergeBy = select<'function' | 'line'>([['function', s.byFunction], ['line', s.byLine]], options.mergeBy ?? 'function');
+  const mergeBy = select<'function' | 'line'>(
+    [
+      ['function', s.byFunction],
+      ['line', s.byLine],
+    ],
+    options.mergeBy ?? 'function',
+  );
   mergeBy.classList.add('merge-by');
   mergeBy.addEventListener('change', () => setOptions({ mergeBy: mergeBy.value as 'function' | 'line' }));
   const toolbar = h(
@@ -193,7 +218,13 @@ function buildUi(): void {
   const details = h('div', { class: 'details', attrs: { 'aria-live': 'polite' } }, s.hint);
   const chartBox = h('div', { class: 'charts' }, charts.top, charts.bottom);
 
-  const tableSelect = select<TreeKind>([['top', s.topDownTable], ['bottom', s.bottomUpTable]], 'top');
+  const tableSelect = select<TreeKind>(
+    [
+      ['top', s.topDownTable],
+      ['bottom', s.bottomUpTable],
+    ],
+    'top',
+  );
   const filter = textfield(s.filter, (v) => {
     tables.top.setFilter(v);
     tables.bottom.setFilter(v);
@@ -242,12 +273,14 @@ function buildUi(): void {
   });
   app.append(tabs);
   // Each choice is a new generation of trees, as a new transform stack is.
-  processesUi = info && processPicker(info, s, (threads) => {
-    generation++;
-    save({ threads: threads ?? undefined });
-    post({ type: 'threads', threads });
-    timeline?.threadsChanged();
-  });
+  processesUi =
+    info &&
+    processPicker(info, s, (threads) => {
+      generation++;
+      save({ threads: threads ?? undefined });
+      post({ type: 'threads', threads });
+      timeline?.threadsChanged();
+    });
   if (processesUi) tabs.before(processesUi.el);
   ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };
   if (state.tab) tabs.selectedIndex = Number(state.tab);
@@ -265,7 +298,10 @@ function buildUi(): void {
     tooltip: (n: FNode | undefined, ev?: MouseEvent) => showTooltip(tooltipEl, n, ev, s, total()),
     metric,
   };
-  flames = { top: new FlameView(charts.top, state.orientation === 'icicle', flameHost), bottom: new FlameView(charts.bottom, true, flameHost, 'zoomed') };
+  flames = {
+    top: new FlameView(charts.top, state.orientation === 'icicle', flameHost),
+    bottom: new FlameView(charts.bottom, true, flameHost, 'zoomed'),
+  };
   const tableHost = (k: TreeKind) => ({
     total,
     color: colorOf,
@@ -277,7 +313,21 @@ function buildUi(): void {
   tables = { top: new TreeTable(tableBoxes.top, s, tableHost('top')), bottom: new TreeTable(tableBoxes.bottom, s, tableHost('bottom')) };
   new ResizeObserver(() => flames[kind].resize()).observe(chartBox);
   showTree(kind);
-  const parts = { post, save, strings: () => s, newGeneration: () => void generation++, state, charts, flames, tableBoxes, tables, tab: () => ui.tabs.selectedIndex, kind: () => kind, color: colorOf, matchColor: () => matchColor };
+  const parts = {
+    post,
+    save,
+    strings: () => s,
+    newGeneration: () => void generation++,
+    state,
+    charts,
+    flames,
+    tableBoxes,
+    tables,
+    tab: () => ui.tabs.selectedIndex,
+    kind: () => kind,
+    color: colorOf,
+    matchColor: () => matchColor,
+  };
   transformsUi = mountTransforms(app, { ...parts, tooltip: (n, ev) => showTooltip(tooltipEl, n, ev, s, total()) });
 }
 

@@ -18,7 +18,8 @@ export function startupMarks(): string {
   const out: Record<string, number> = {};
   const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
   if (nav) {
-    for (const k of ['workerStart', 'fetchStart', 'requestStart', 'responseStart', 'responseEnd', 'domInteractive'] as const) if (nav[k]) out[`page.${k}`] = nav[k];
+    for (const k of ['workerStart', 'fetchStart', 'requestStart', 'responseStart', 'responseEnd', 'domInteractive'] as const)
+      if (nav[k]) out[`page.${k}`] = nav[k];
   }
   for (const r of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
     const name = r.name.split('/').pop()!.split('?')[0];
@@ -28,11 +29,13 @@ export function startupMarks(): string {
   Object.assign(out, marks);
   for (const [k, v] of Object.entries(hostMarks)) out[`host.${k}`] = v - performance.timeOrigin;
   out.epoch = performance.timeOrigin;
-  return Object.entries(out)
-    .sort((a, b) => a[1] - b[1])
-    .filter(([k]) => k !== 'epoch')
-    .map(([k, v]) => `${k} ${v.toFixed(0)}`)
-    .join(', ') + ` (document started at ${new Date(performance.timeOrigin).toISOString()})`;
+  return (
+    Object.entries(out)
+      .sort((a, b) => a[1] - b[1])
+      .filter(([k]) => k !== 'epoch')
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join(', ') + ` (document started at ${new Date(performance.timeOrigin).toISOString()})`
+  );
 }
 
 /** When the parser met this page's first stylesheet: VS Code had written our HTML into its frame by then. */

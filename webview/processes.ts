@@ -34,7 +34,18 @@ export function processPicker(info: ProfileInfo, s: Strings, choose: (threads: s
     clear(head);
     head.append(
       h('span', { class: 'proc-title' }, s.procTitle),
-      h('span', { class: 'proc-state', attrs: { 'data-shown': String(shown.size), 'data-of': String(every.length), 'data-share': String(whole > 0 ? shownWeight / whole : 0) } }, shown.size === every.length ? fmt(s.procAll, every.length) : fmt(s.procSome, shown.size, every.length, pct(shownWeight, whole))),
+      h(
+        'span',
+        {
+          class: 'proc-state',
+          attrs: {
+            'data-shown': String(shown.size),
+            'data-of': String(every.length),
+            'data-share': String(whole > 0 ? shownWeight / whole : 0),
+          },
+        },
+        shown.size === every.length ? fmt(s.procAll, every.length) : fmt(s.procSome, shown.size, every.length, pct(shownWeight, whole)),
+      ),
     );
     clear(list);
     const all = h('button', { class: 'proc-all', attrs: { type: 'button' } }, s.procShowAll);
@@ -60,13 +71,32 @@ export function processPicker(info: ProfileInfo, s: Strings, choose: (threads: s
         }
         ask(next);
       });
-      const name = h('label', { class: 'proc-name' }, box, r.pid !== undefined && !r.thread ? h('span', { class: 'proc-pid' }, String(r.pid)) : null, r.label);
+      const name = h(
+        'label',
+        { class: 'proc-name' },
+        box,
+        r.pid !== undefined && !r.thread ? h('span', { class: 'proc-pid' }, String(r.pid)) : null,
+        r.label,
+      );
       if (r.startedAt && r.pid !== undefined) name.title = fmt(s.procStarted, r.pid, new Date(r.startedAt).toLocaleTimeString());
       const only = h('button', { class: 'proc-only', attrs: { type: 'button', title: s.procOnlyHint } }, s.procOnly);
       only.hidden = mine.length === 0 || (shown.size === mine.length && mine.every((t) => shown.has(t)));
       only.addEventListener('click', () => ask(new Set(mine)));
       const share = h('span', { class: 'proc-share num' }, mine.length ? pct(r.samples, whole) : s.procNoSamples);
-      const row = h('div', { class: r.thread ? 'proc-row proc-thread' : 'proc-row', attrs: { 'data-pid': r.pid === undefined ? '' : String(r.pid), 'data-share': String(whole > 0 ? r.samples / whole : 0), 'data-shown': String(box.checked) } }, name, share, only);
+      const row = h(
+        'div',
+        {
+          class: r.thread ? 'proc-row proc-thread' : 'proc-row',
+          attrs: {
+            'data-pid': r.pid === undefined ? '' : String(r.pid),
+            'data-share': String(whole > 0 ? r.samples / whole : 0),
+            'data-shown': String(box.checked),
+          },
+        },
+        name,
+        share,
+        only,
+      );
       row.style.paddingLeft = `${r.depth * 16}px`;
       list.append(row);
     }

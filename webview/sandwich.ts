@@ -38,9 +38,16 @@ export class SandwichView {
   constructor(private readonly host: SandwichHost) {
     const s = host.strings();
     this.title = h('span', { class: 'sw-title' });
-    const close = h('button', { class: 'sw-close codicon codicon-close', attrs: { type: 'button', title: s.close, 'aria-label': s.close } });
+    const close = h('button', {
+      class: 'sw-close codicon codicon-close',
+      attrs: { type: 'button', title: s.close, 'aria-label': s.close },
+    });
     close.addEventListener('click', () => this.close());
-    const chart = (side: SandwichSide) => h('div', { class: 'chart', attrs: { tabindex: '0', 'data-sandwich': side, 'aria-label': side === 'callers' ? s.swCallers : s.swCallees } });
+    const chart = (side: SandwichSide) =>
+      h('div', {
+        class: 'chart',
+        attrs: { tabindex: '0', 'data-sandwich': side, 'aria-label': side === 'callers' ? s.swCallers : s.swCallees },
+      });
     this.charts = { callers: chart('callers'), callees: chart('callees') };
     this.el = h(
       'section',
@@ -62,7 +69,10 @@ export class SandwichView {
       metric: () => undefined,
     });
     // Callers grow upward from the function (a flame graph); callees hang below it (an icicle).
-    this.flames = { callers: new FlameView(this.charts.callers, false, flameHost('callers')), callees: new FlameView(this.charts.callees, true, flameHost('callees')) };
+    this.flames = {
+      callers: new FlameView(this.charts.callers, false, flameHost('callers')),
+      callees: new FlameView(this.charts.callees, true, flameHost('callees')),
+    };
     this.el.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && !this.zoomedIn()) {
         this.close();
@@ -113,7 +123,14 @@ export class SandwichView {
   }
 
   private expand(side: SandwichSide, n: FNode): void {
-    this.host.post({ type: 'sandwichExpand', generation: this.generation, side, node: n.host, small: n.frame === SMALL, minWeight: this.thresholds.get(n) ?? 0 });
+    this.host.post({
+      type: 'sandwichExpand',
+      generation: this.generation,
+      side,
+      node: n.host,
+      small: n.frame === SMALL,
+      minWeight: this.thresholds.get(n) ?? 0,
+    });
   }
 
   onHost(m: Extract<HostMessage, { type: 'sandwich' }>): void {
@@ -132,7 +149,8 @@ export class SandwichView {
     if (m.expand) {
       if (m.generation !== this.generation) return;
       const root = this.roots[m.expand.side];
-      const target = root && findNode(root, (n) => n.host === m.expand!.node && (m.expand!.small ? n.frame === SMALL : n.frame !== SMALL) && n.pruned);
+      const target =
+        root && findNode(root, (n) => n.host === m.expand!.node && (m.expand!.small ? n.frame === SMALL : n.frame !== SMALL) && n.pruned);
       if (!root || !target) return;
       graft(target, build(m.expand.data));
       this.flames[m.expand.side].setRoot(root, this.flames[m.expand.side].zoomed ?? target);

@@ -24,14 +24,27 @@ function table(rows: Array<[string, string, string?]>, swatches?: Map<string, st
 }
 
 /** The Summary tab: the tick processor's groups, our categories, and how the profile was taken. */
-export function renderSummary(el: HTMLElement, info: ProfileInfo, s: Strings, colors: Record<string, string>, reveal?: (frame: number) => void): void {
+export function renderSummary(
+  el: HTMLElement,
+  info: ProfileInfo,
+  s: Strings,
+  colors: Record<string, string>,
+  reveal?: (frame: number) => void,
+): void {
   clear(el);
   if (info.findings) renderFindings(el, info.findings, s, reveal);
   const w = info.totalWeight;
   const row = (label: string, v: number): [string, string, string] => [label, pct(v, w), weightNumber(v, s)];
   el.append(
     h('h3', null, s.tickSummary),
-    table([row(s.javascript, info.tick.javascript), row(s.cpp, info.tick.cpp), row(s.gc, info.tick.gc), row(s.sharedLibraries, info.tick.sharedLibraries), row(s.unaccounted, info.tick.unaccounted), row(s.other, info.tick.other)]),
+    table([
+      row(s.javascript, info.tick.javascript),
+      row(s.cpp, info.tick.cpp),
+      row(s.gc, info.tick.gc),
+      row(s.sharedLibraries, info.tick.sharedLibraries),
+      row(s.unaccounted, info.tick.unaccounted),
+      row(s.other, info.tick.other),
+    ]),
   );
   const sw = new Map<string, string>();
   const cats = CATEGORIES.filter((c) => info.categories[c] > 0).map((c) => {
@@ -47,8 +60,15 @@ export function renderSummary(el: HTMLElement, info: ProfileInfo, s: Strings, co
     [s.nodeVersion, info.nodeVersion ?? s.unknown],
     [s.duration, info.durationMs !== null ? `${(info.durationMs / 1000).toFixed(2)} s` : s.unknown],
     [s.interval, info.intervalMs ? `${info.intervalMs.toFixed(3)} ms` : s.unknown],
-    (info.unit ?? 'samples') === 'samples' ? [s.totalSamples, String(Math.round(w))] : [fmt(s.totalOf, info.sampleType ?? info.unit ?? ''), weightNumber(w, s)],
+    (info.unit ?? 'samples') === 'samples'
+      ? [s.totalSamples, String(Math.round(w))]
+      : [fmt(s.totalOf, info.sampleType ?? info.unit ?? ''), weightNumber(w, s)],
   ];
-  el.append(h('h3', null, s.threads), table(info.threads.map((t) => [t.name, pct(t.samples, w), weightNumber(t.samples, s)])), h('table', { class: 'kv' }, ...facts.map(([k, v]) => h('tr', null, h('th', null, k), h('td', null, v)))));
-  if (info.warnings.length) el.append(h('h3', null, s.warnings), h('ul', { class: 'warnings' }, ...info.warnings.map((x) => h('li', null, x))));
+  el.append(
+    h('h3', null, s.threads),
+    table(info.threads.map((t) => [t.name, pct(t.samples, w), weightNumber(t.samples, s)])),
+    h('table', { class: 'kv' }, ...facts.map(([k, v]) => h('tr', null, h('th', null, k), h('td', null, v)))),
+  );
+  if (info.warnings.length)
+    el.append(h('h3', null, s.warnings), h('ul', { class: 'warnings' }, ...info.warnings.map((x) => h('li', null, x))));
 }

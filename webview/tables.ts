@@ -45,7 +45,14 @@ export class TreeTable {
       return cell;
     };
     this.headers = { self: sortable('self', s.self), total: sortable('total', s.total) };
-    const head = h('div', { class: 'row head', attrs: { role: 'row' } }, this.headers.self, this.headers.total, h('div', { class: 'cell name', attrs: { role: 'columnheader' } }, s.function), h('div', { class: 'cell loc', attrs: { role: 'columnheader' } }, s.location));
+    const head = h(
+      'div',
+      { class: 'row head', attrs: { role: 'row' } },
+      this.headers.self,
+      this.headers.total,
+      h('div', { class: 'cell name', attrs: { role: 'columnheader' } }, s.function),
+      h('div', { class: 'cell loc', attrs: { role: 'columnheader' } }, s.location),
+    );
     this.spacer = h('div', { class: 'spacer' });
     this.body = h('div', { class: 'rows' });
     this.viewport = h('div', { class: 'viewport', attrs: { role: 'treegrid', tabindex: '0' } }, this.spacer, this.body);
@@ -97,7 +104,8 @@ export class TreeTable {
     const f = this.filter;
     const keep = f ? new Set<FNode>() : undefined;
     if (keep) {
-      const test = (n: FNode) => n.frame !== SMALL && (n.name.toLowerCase().includes(f) || (frameCache.get(n.frame)?.file ?? '').toLowerCase().includes(f));
+      const test = (n: FNode) =>
+        n.frame !== SMALL && (n.name.toLowerCase().includes(f) || (frameCache.get(n.frame)?.file ?? '').toLowerCase().includes(f));
       const mark = (n: FNode): boolean => {
         let any = test(n);
         for (const c of n.children ?? []) if (mark(c)) any = true;
@@ -137,7 +145,10 @@ export class TreeTable {
       const loc = f?.file ? `${f.file}${f.line ? `:${f.line}` : ''}${f.column ? `:${f.column}` : ''}` : (f?.lib ?? '');
       const row = h(
         'div',
-        { class: `row${node === this.selected ? ' selected' : ''}`, attrs: { role: 'row', 'aria-level': String(level + 1), 'data-index': String(i) } },
+        {
+          class: `row${node === this.selected ? ' selected' : ''}`,
+          attrs: { role: 'row', 'aria-level': String(level + 1), 'data-index': String(i) },
+        },
         h('div', { class: 'cell num', attrs: { title: weightNumber(node.self, this.s) } }, pct(node.self, total)),
         h('div', { class: 'cell num', attrs: { title: weightNumber(node.value, this.s) } }, pct(node.value, total)),
         name,
@@ -176,7 +187,8 @@ export class TreeTable {
       this.selected = r.node;
       const y = this.rows.indexOf(r) * ROW;
       if (y < this.viewport.scrollTop) this.viewport.scrollTop = y;
-      else if (y + ROW > this.viewport.scrollTop + this.viewport.clientHeight) this.viewport.scrollTop = y + ROW - this.viewport.clientHeight;
+      else if (y + ROW > this.viewport.scrollTop + this.viewport.clientHeight)
+        this.viewport.scrollTop = y + ROW - this.viewport.clientHeight;
       this.paint();
     };
     const n = this.selected;

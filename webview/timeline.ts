@@ -46,7 +46,9 @@ export class TimelineView {
   private view: { from: number; to: number } | undefined;
   private asked = false;
   private pending: ReturnType<typeof setTimeout> | undefined;
-  private drag: { where: 'graph' | 'chart'; x0: number; t0: number; view0: { from: number; to: number }; select: boolean; moved: boolean } | undefined;
+  private drag:
+    | { where: 'graph' | 'chart'; x0: number; t0: number; view0: { from: number; to: number }; select: boolean; moved: boolean }
+    | undefined;
   /** A selection being dragged, before it is sent. */
   private selecting: { from: number; to: number } | undefined;
   private frames = new Map<number, FrameInfo>();
@@ -74,12 +76,21 @@ export class TimelineView {
     this.compare.disabled = true;
     this.compare.addEventListener('click', () => {
       const r = this.host.range();
-      if (r && this.span && r.to < this.span.end) this.host.post({ type: 'compareRanges', before: { from: r.from, to: r.to }, after: { from: r.to, to: this.span.end } });
+      if (r && this.span && r.to < this.span.end)
+        this.host.post({ type: 'compareRanges', before: { from: r.from, to: r.to }, after: { from: r.to, to: this.span.end } });
     });
     this.el = h(
       'div',
       { class: 'timeline-tab' },
-      h('div', { class: 'toolbar' }, h('span', { class: 'tl-title' }, s.tlActivity), h('span', { class: 'grow' }), this.compare, whole, clearButton),
+      h(
+        'div',
+        { class: 'toolbar' },
+        h('span', { class: 'tl-title' }, s.tlActivity),
+        h('span', { class: 'grow' }),
+        this.compare,
+        whole,
+        clearButton,
+      ),
       this.note,
       h('div', { class: 'tl-graphs' }, this.graph, this.tracksEl),
       this.chartBox,
@@ -302,7 +313,9 @@ export class TimelineView {
     const t = this.chartTime(e.clientX - this.chartBox.getBoundingClientRect().left);
     const b = d.boxes;
     let best = -1;
-    for (let i = 0; i < b.frame.length; i++) if (b.depth[i] === depth && b.start[i] <= t && b.end[i] > t && (best < 0 || b.end[i] - b.start[i] < b.end[best] - b.start[best])) best = i;
+    for (let i = 0; i < b.frame.length; i++)
+      if (b.depth[i] === depth && b.start[i] <= t && b.end[i] > t && (best < 0 || b.end[i] - b.start[i] < b.end[best] - b.start[best]))
+        best = i;
     return best;
   }
 
@@ -372,7 +385,10 @@ export class TimelineView {
       return;
     }
     const s = this.host.strings();
-    fillCard(this.tooltip, fmt(s.tlBlocked, msText(st.peak)), [[s.tlStart, msText(st.from)], [s.tlDuration, msText(st.to - st.from)]]);
+    fillCard(this.tooltip, fmt(s.tlBlocked, msText(st.peak)), [
+      [s.tlStart, msText(st.from)],
+      [s.tlDuration, msText(st.to - st.from)],
+    ]);
     placeTooltip(this.tooltip, e);
   }
 

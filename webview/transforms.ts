@@ -111,12 +111,18 @@ export class Transforms {
       const chip = h('button', { class: 'crumb xf-chip', attrs: { type: 'button', title: s.xfBackTo, 'data-kind': t.kind } }, label);
       if (i === this.stack.length - 1) chip.setAttribute('aria-current', 'true');
       chip.addEventListener('click', () => i < this.stack.length - 1 && this.set(this.stack.slice(0, i + 1)));
-      const remove = h('button', { class: 'xf-remove codicon codicon-close', attrs: { type: 'button', title: s.xfRemove, 'aria-label': fmt(s.xfRemoveOne, label) } });
+      const remove = h('button', {
+        class: 'xf-remove codicon codicon-close',
+        attrs: { type: 'button', title: s.xfRemove, 'aria-label': fmt(s.xfRemoveOne, label) },
+      });
       remove.addEventListener('click', () => this.set(this.stack.filter((_, j) => j !== i)));
       crumbs.append(h('span', { class: 'xf-item' }, chip, remove));
     });
     // A plain input: the page's text fields are web components, and this one has to keep its text across redraws.
-    const input = h('input', { class: 'exclude', attrs: { type: 'text', placeholder: s.xfExcludePlaceholder, 'aria-label': s.xfExcludePlaceholder, spellcheck: 'false' } });
+    const input = h('input', {
+      class: 'exclude',
+      attrs: { type: 'text', placeholder: s.xfExcludePlaceholder, 'aria-label': s.xfExcludePlaceholder, spellcheck: 'false' },
+    });
     input.value = keep;
     const go = () => {
       const v = input.value.trim();
@@ -144,7 +150,11 @@ export class Transforms {
       const path = pathOf(n)
         .filter((x) => x.frame >= 0 && x.frame !== SMALL)
         .map((x) => keyOf(frameCache.get(x.frame)!));
-      items.push({ label: tree === 'bottom' ? s.xfFocusCallers : s.xfFocusSubtree, key: '⇧F', run: () => this.push({ kind: 'focus-subtree', path, inverted: tree === 'bottom' || undefined }) });
+      items.push({
+        label: tree === 'bottom' ? s.xfFocusCallers : s.xfFocusSubtree,
+        key: '⇧F',
+        run: () => this.push({ kind: 'focus-subtree', path, inverted: tree === 'bottom' || undefined }),
+      });
     }
     items.push({ label: s.xfMergeFunction, key: 'M', run: () => this.push({ kind: 'merge-function', fn }) });
     const pkg = packageOf(f);

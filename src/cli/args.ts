@@ -27,7 +27,9 @@ export interface CliCommand<T extends OptionTable = OptionTable> {
   options: T;
 }
 
-export type CliValues<T extends OptionTable> = { [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : T[K]['multiple'] extends true ? string[] : string };
+export type CliValues<T extends OptionTable> = {
+  [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : T[K]['multiple'] extends true ? string[] : string;
+};
 
 export interface Parsed<T extends OptionTable> {
   values: CliValues<T>;
@@ -76,7 +78,12 @@ export function mainHelp(commands: CliCommand[]): string {
     [
       l10n.t('usage: {0}', 'node-flame <command> [options]'),
       l10n.t('Commands:') + '\n' + table(commands.map((c) => [c.name, c.summary()])),
-      l10n.t('Options:') + '\n' + table([['-h, --help', l10n.t('show this help')], ['-v, --version', l10n.t('print the version of node-flame')]]),
+      l10n.t('Options:') +
+        '\n' +
+        table([
+          ['-h, --help', l10n.t('show this help')],
+          ['-v, --version', l10n.t('print the version of node-flame')],
+        ]),
       l10n.t('"{0}" lists the options of a command.', 'node-flame <command> --help'),
     ].join('\n\n') + '\n'
   );
@@ -84,12 +91,17 @@ export function mainHelp(commands: CliCommand[]): string {
 
 /** Prints a usage problem the way every command does (one line naming it, then where help is); exit code 2. */
 export function usageError(cmd: CliCommand, message: string): number {
-  process.stderr.write(`node-flame ${cmd.name}: ${message}\n${l10n.t('usage: {0}', synopsis(cmd))}\n${l10n.t('"{0}" lists the options.', `node-flame ${cmd.name} --help`)}\n`);
+  process.stderr.write(
+    `node-flame ${cmd.name}: ${message}\n${l10n.t('usage: {0}', synopsis(cmd))}\n${l10n.t('"{0}" lists the options.', `node-flame ${cmd.name} --help`)}\n`,
+  );
   return 2;
 }
 
 /** The problem with one option word, or undefined when the table accepts it. */
-function optionProblem(options: OptionTable, token: { name: string; rawName: string; value?: string; inlineValue?: boolean }): string | undefined {
+function optionProblem(
+  options: OptionTable,
+  token: { name: string; rawName: string; value?: string; inlineValue?: boolean },
+): string | undefined {
   const o = options[token.name];
   if (!o) return l10n.t('unknown option "{0}"', token.rawName);
   if (o.type === 'string' && token.value === undefined) return l10n.t('option "{0}" needs a value', token.rawName);

@@ -2,7 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { diffFunctions } from '../core/model';
 import { diffToHtml, diffToJson, diffToText, sharedUnit } from '../core/exporters/diff';
-import { comparableTotals, findRegressions, gateSummary, toGithubAnnotations, toMarkdown, type Regression } from '../core/exporters/ciReport';
+import {
+  comparableTotals,
+  findRegressions,
+  gateSummary,
+  toGithubAnnotations,
+  toMarkdown,
+  type Regression,
+} from '../core/exporters/ciReport';
 import { parseCommand, usageError, type CliCommand } from './args';
 import { loadForCli } from './load';
 import { applyTransforms, type Transform } from '../core/model/transforms';
@@ -15,17 +22,36 @@ export const DIFF = {
   summary: () => l10n.t('compare two profiles (any formats): the functions whose share of the time changed most'),
   details: () =>
     l10n.t(
-      'With --fail-above N the exit code is 3 when a function\'s self share grew by more than N percentage points (0 otherwise, 2 on bad input): a CI gate.\n' +
-        '--format github prints GitHub Actions annotations at those functions\' lines; --format markdown a table for a pull-request comment.',
+      "With --fail-above N the exit code is 3 when a function's self share grew by more than N percentage points (0 otherwise, 2 on bad input): a CI gate.\n" +
+        "--format github prints GitHub Actions annotations at those functions' lines; --format markdown a table for a pull-request comment.",
     ),
   options: {
     format: { type: 'string', short: 'f', default: 'text', value: 'format', help: () => l10n.t('one of: {0}', FORMATS.join(', ')) },
     top: { type: 'string', short: 'n', default: '50', value: 'N', help: () => l10n.t('list the N largest changes (text and json)') },
     output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
-    'fail-above': { type: 'string', value: 'points', help: () => l10n.t("exit with 3 when a function's self share grew by more than this many percentage points") },
-    'sample-type': { type: 'string', value: 'type', help: () => l10n.t("pprof: the sample type to compare (cpu, wall, alloc_space, …); default: the file's default, else its last") },
-    'before-range': { type: 'string', value: 'from:to', help: () => l10n.t('compare only this time range of the before profile (ms from its start; either end may be left out): e.g. startup vs the rest of one profile') },
-    'after-range': { type: 'string', value: 'from:to', help: () => l10n.t('compare only this time range of the after profile (ms from its start; either end may be left out)') },
+    'fail-above': {
+      type: 'string',
+      value: 'points',
+      help: () => l10n.t("exit with 3 when a function's self share grew by more than this many percentage points"),
+    },
+    'sample-type': {
+      type: 'string',
+      value: 'type',
+      help: () => l10n.t("pprof: the sample type to compare (cpu, wall, alloc_space, …); default: the file's default, else its last"),
+    },
+    'before-range': {
+      type: 'string',
+      value: 'from:to',
+      help: () =>
+        l10n.t(
+          'compare only this time range of the before profile (ms from its start; either end may be left out): e.g. startup vs the rest of one profile',
+        ),
+    },
+    'after-range': {
+      type: 'string',
+      value: 'from:to',
+      help: () => l10n.t('compare only this time range of the after profile (ms from its start; either end may be left out)'),
+    },
   },
 } satisfies CliCommand;
 
@@ -42,22 +68,31 @@ export async function runDiff(argv: string[]): Promise<number> {
   let limit: number | undefined;
   if (values['fail-above'] !== undefined) {
     limit = Number(values['fail-above']);
-    if (values['fail-above'].trim() === '' || !Number.isFinite(limit) || limit < 0) return usageError(DIFF, l10n.t('--fail-above wants a number of percentage points (0 or more), not "{0}"', values['fail-above']));
+    if (values['fail-above'].trim() === '' || !Number.isFinite(limit) || limit < 0)
+      return usageError(DIFF, l10n.t('--fail-above wants a number of percentage points (0 or more), not "{0}"', values['fail-above']));
   }
   const top = Math.max(1, Number(values.top) || 50);
-  const ranges: (Transform[] | string)[] = [rangeOption('before-range', values['before-range']), rangeOption('after-range', values['after-range'])];
+  const ranges: (Transform[] | string)[] = [
+    rangeOption('before-range', values['before-range']),
+    rangeOption('after-range', values['after-range']),
+  ];
   for (const r of ranges) if (typeof r === 'string') return usageError(DIFF, r);
   const [bp, ap] = positionals;
   const opts = { sampleType: values['sample-type'] };
-  const [before, after] = (await Promise.all([loadForCli(bp, opts), loadForCli(ap, opts)])).map((p, i) => applyTransforms(p, ranges[i] as Transform[]));
+  const [before, after] = (await Promise.all([loadForCli(bp, opts), loadForCli(ap, opts)])).map((p, i) =>
+    applyTransforms(p, ranges[i] as Transform[]),
+  );
   const changes = diffFunctions(before, after);
   // Without a limit, github annotates every function that grew at all.
-  const regressions: Regression[] = limit !== undefined || format === 'github' ? findRegressions(changes, before, after, limit ?? 0, process.cwd()) : [];
+  const regressions: Regression[] =
+    limit !== undefined || format === 'github' ? findRegressions(changes, before, after, limit ?? 0, process.cwd()) : [];
   let out: string;
   switch (format) {
     case 'json': {
       const json = diffToJson(changes, top, sharedUnit(before, after));
-      out = JSON.stringify(limit === undefined ? json : { ...json, failAbove: limit, regressions: regressions.map(regressionJson) }, null, 2) + '\n';
+      out =
+        JSON.stringify(limit === undefined ? json : { ...json, failAbove: limit, regressions: regressions.map(regressionJson) }, null, 2) +
+        '\n';
       break;
     }
     case 'html':
@@ -93,5 +128,13 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 function regressionJson(r: Regression) {
   const c = r.change;
-  return { name: c.name, file: c.file, line: c.line, before: r4(r.before), after: r4(r.after), points: r4(r.growth), ...(r.file ? { at: { file: r.file, line: r.line } } : {}) };
+  return {
+    name: c.name,
+    file: c.file,
+    line: c.line,
+    before: r4(r.before),
+    after: r4(r.after),
+    points: r4(r.growth),
+    ...(r.file ? { at: { file: r.file, line: r.line } } : {}),
+  };
 }

@@ -24,15 +24,31 @@ export const PROFILE = {
         'Each run gets <out>/<YYYYMMDD-HHMMSS>-<mode>/ with the raw profile and run.json; the text report is printed at the end.',
     ),
   options: {
-    mode: { type: 'string', short: 'm', default: 'prof', value: 'mode', help: () => l10n.t('prof (V8 tick log), perf (perf record, native frames), cpu-prof (--cpu-prof) or heap (sampling heap profile, bytes)') },
-    load: { type: 'string', short: 'l', value: 'cmd', help: () => l10n.t('shell command to run once the app listens; the app is stopped when it ends') },
+    mode: {
+      type: 'string',
+      short: 'm',
+      default: 'prof',
+      value: 'mode',
+      help: () =>
+        l10n.t('prof (V8 tick log), perf (perf record, native frames), cpu-prof (--cpu-prof) or heap (sampling heap profile, bytes)'),
+    },
+    load: {
+      type: 'string',
+      short: 'l',
+      value: 'cmd',
+      help: () => l10n.t('shell command to run once the app listens; the app is stopped when it ends'),
+    },
     port: { type: 'string', short: 'p', value: 'N', help: () => l10n.t('the port the app listens on (else read from its output)') },
     out: { type: 'string', short: 'o', default: '.nodeflame', value: 'dir', help: () => l10n.t('folder for the run folders') },
     'stop-timeout': { type: 'string', value: 's', help: () => l10n.t('seconds to wait for the app to end after a stop before killing it') },
     'port-timeout': { type: 'string', value: 's', help: () => l10n.t('seconds to wait for the port before giving up') },
     frequency: { type: 'string', short: 'F', value: 'hz', help: () => l10n.t('perf sampling frequency') },
     'heap-interval': { type: 'string', value: 'bytes', help: () => l10n.t('heap mode: average bytes between two samples (default 32768)') },
-    'heap-samples': { type: 'string', value: 'which', help: () => l10n.t('heap mode: allocated (every sampled allocation, default) or live (only what is still reachable at exit)') },
+    'heap-samples': {
+      type: 'string',
+      value: 'which',
+      help: () => l10n.t('heap mode: allocated (every sampled allocation, default) or live (only what is still reachable at exit)'),
+    },
     'no-report': { type: 'boolean', help: () => l10n.t('only record: do not print the report') },
   },
 } satisfies CliCommand;
@@ -68,7 +84,8 @@ export async function runProfile(argv: string[]): Promise<number> {
     frequency = positiveNumber(opts.frequency, 'frequency');
     heapInterval = positiveNumber(opts['heap-interval'], 'heap-interval');
     const hs = opts['heap-samples'];
-    if (hs !== undefined && hs !== 'allocated' && hs !== 'live') throw new Error(l10n.t('--heap-samples is allocated or live, got "{0}"', hs));
+    if (hs !== undefined && hs !== 'allocated' && hs !== 'live')
+      throw new Error(l10n.t('--heap-samples is allocated or live, got "{0}"', hs));
     heapSamples = hs;
   } catch (e) {
     return usageError(PROFILE, (e as Error).message);

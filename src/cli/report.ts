@@ -13,12 +13,30 @@ export const REPORT = {
   summary: () => l10n.t('read a profile (tick log, perf.data, perf script, .cpuprofile, pprof, folded) and print or export a report'),
   options: {
     format: { type: 'string', short: 'f', default: 'text', value: 'format', help: () => l10n.t('one of: {0}', exportFormats().join(', ')) },
-    top: { type: 'string', short: 'n', value: 'N', help: () => l10n.t('keep the N heaviest functions (json: 50 when not given; text: all)') },
+    top: {
+      type: 'string',
+      short: 'n',
+      value: 'N',
+      help: () => l10n.t('keep the N heaviest functions (json: 50 when not given; text: all)'),
+    },
     output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
     'no-source-maps': { type: 'boolean', help: () => l10n.t('do not map JavaScript frames through source maps') },
-    pid: { type: 'string', value: 'N', help: () => l10n.t('run folder: report only this process (default: every process of the run, merged)') },
-    'sample-type': { type: 'string', value: 'type', help: () => l10n.t("pprof: the sample type to weigh by (cpu, wall, alloc_space, inuse_objects, …); default: the file's default, else its last") },
-    label: { type: 'string', value: 'key=value', help: () => l10n.t('pprof: keep only the samples with this label value (e.g. "thread name=Main Event Loop")') },
+    pid: {
+      type: 'string',
+      value: 'N',
+      help: () => l10n.t('run folder: report only this process (default: every process of the run, merged)'),
+    },
+    'sample-type': {
+      type: 'string',
+      value: 'type',
+      help: () =>
+        l10n.t("pprof: the sample type to weigh by (cpu, wall, alloc_space, inuse_objects, …); default: the file's default, else its last"),
+    },
+    label: {
+      type: 'string',
+      value: 'key=value',
+      help: () => l10n.t('pprof: keep only the samples with this label value (e.g. "thread name=Main Event Loop")'),
+    },
     ...TRANSFORM_OPTIONS,
   },
 } satisfies CliCommand;
@@ -58,11 +76,19 @@ export async function runReport(argv: string[]): Promise<number> {
   const [file] = positionals;
   // A run folder is read whole: every process's profile, merged.
   const sourceMaps = !values['no-source-maps'];
-  const loaded = isRunFolder(file) ? await loadRunProfile(file, { sourceMaps, pid }) : await loadForCli(file, { sourceMaps, sampleType: values['sample-type'], labels });
+  const loaded = isRunFolder(file)
+    ? await loadRunProfile(file, { sourceMaps, pid })
+    : await loadForCli(file, { sourceMaps, sampleType: values['sample-type'], labels });
   for (const w of loaded.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', w) + '\n');
-  for (const t of transforms) for (const name of unmatched(loaded.frames, t)) process.stderr.write(l10n.t('node-flame: warning: no function or package named "{0}" in this profile', name) + '\n');
+  for (const t of transforms)
+    for (const name of unmatched(loaded.frames, t))
+      process.stderr.write(l10n.t('node-flame: warning: no function or package named "{0}" in this profile', name) + '\n');
   const profile = applyTransforms(loaded, transforms);
-  const out = exportProfileData(profile, format, { top, source: file, startTime: format === 'pprof' ? await fileStartTime(file, profile) : undefined });
+  const out = exportProfileData(profile, format, {
+    top,
+    source: file,
+    startTime: format === 'pprof' ? await fileStartTime(file, profile) : undefined,
+  });
   if (!values.output) {
     process.stdout.write(out);
     return 0;
@@ -70,7 +96,9 @@ export async function runReport(argv: string[]): Promise<number> {
   try {
     await writeFile(values.output, out);
   } catch (e) {
-    process.stderr.write(l10n.t('node-flame report: cannot write {0}: {1}', values.output, (e as NodeJS.ErrnoException).code ?? (e as Error).message) + '\n');
+    process.stderr.write(
+      l10n.t('node-flame report: cannot write {0}: {1}', values.output, (e as NodeJS.ErrnoException).code ?? (e as Error).message) + '\n',
+    );
     return 2;
   }
   return 0;

@@ -4,14 +4,51 @@ import type { OptionTable } from './args';
 
 /** The call-tree transform options, rows of every command that writes a report; applied in the order given. */
 export const TRANSFORM_OPTIONS = {
-  focus: { type: 'string', multiple: true, value: 'name', help: () => l10n.t('focus on a function: its calls from everywhere become the root, samples without it are dropped (repeatable; transforms apply in the order given)') },
-  'focus-subtree': { type: 'string', multiple: true, value: 'a;b;c', help: () => l10n.t('keep only the samples under this call path from the root') },
-  merge: { type: 'string', multiple: true, value: 'name', help: () => l10n.t('merge a function into its callers: its frames go, its time stays with the caller') },
-  'merge-package': { type: 'string', multiple: true, value: 'pkg', help: () => l10n.t('fold consecutive frames of a package or folder into the first (node_modules/<pkg>, node:internal, a folder)') },
-  'collapse-recursion': { type: 'string', multiple: true, value: 'name', help: () => l10n.t("fold a function's recursive calls, direct or through others, into its outermost call") },
+  focus: {
+    type: 'string',
+    multiple: true,
+    value: 'name',
+    help: () =>
+      l10n.t(
+        'focus on a function: its calls from everywhere become the root, samples without it are dropped (repeatable; transforms apply in the order given)',
+      ),
+  },
+  'focus-subtree': {
+    type: 'string',
+    multiple: true,
+    value: 'a;b;c',
+    help: () => l10n.t('keep only the samples under this call path from the root'),
+  },
+  merge: {
+    type: 'string',
+    multiple: true,
+    value: 'name',
+    help: () => l10n.t('merge a function into its callers: its frames go, its time stays with the caller'),
+  },
+  'merge-package': {
+    type: 'string',
+    multiple: true,
+    value: 'pkg',
+    help: () => l10n.t('fold consecutive frames of a package or folder into the first (node_modules/<pkg>, node:internal, a folder)'),
+  },
+  'collapse-recursion': {
+    type: 'string',
+    multiple: true,
+    value: 'name',
+    help: () => l10n.t("fold a function's recursive calls, direct or through others, into its outermost call"),
+  },
   drop: { type: 'string', multiple: true, value: 'name', help: () => l10n.t('drop the samples that have this function on the stack') },
-  exclude: { type: 'string', multiple: true, value: 'regex', help: () => l10n.t('remove frames whose name matches this regular expression (their time goes to the caller)') },
-  from: { type: 'string', value: 'ms', help: () => l10n.t("keep only the samples taken at or after this time (ms from the profile's start)") },
+  exclude: {
+    type: 'string',
+    multiple: true,
+    value: 'regex',
+    help: () => l10n.t('remove frames whose name matches this regular expression (their time goes to the caller)'),
+  },
+  from: {
+    type: 'string',
+    value: 'ms',
+    help: () => l10n.t("keep only the samples taken at or after this time (ms from the profile's start)"),
+  },
   to: { type: 'string', value: 'ms', help: () => l10n.t("keep only the samples taken before this time (ms from the profile's start)") },
 } satisfies OptionTable;
 
@@ -69,7 +106,8 @@ export function transformsFrom(order: { name: string; value?: string }[]): Trans
       case 'from':
       case 'to': {
         const ms = Number(value);
-        if (value.trim() === '' || !Number.isFinite(ms) || ms < 0) return l10n.t('--{0} wants milliseconds from the profile\'s start (0 or more), not "{1}"', name, value);
+        if (value.trim() === '' || !Number.isFinite(ms) || ms < 0)
+          return l10n.t('--{0} wants milliseconds from the profile\'s start (0 or more), not "{1}"', name, value);
         if (name === 'from') from = ms;
         else to = ms;
         break;

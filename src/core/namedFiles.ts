@@ -50,7 +50,15 @@ function refuse(path: string, st: Stats | null, maxBytes: number, e?: unknown): 
     return new NamedFileError(path, 'unreadable', l10n.t('cannot read: {0}', code ?? (e as Error | undefined)?.message ?? '?'));
   }
   if (!st.isFile()) return new NamedFileError(path, 'not-regular', l10n.t('not read: it is {0}, not a regular file', kindOf(st)));
-  return new NamedFileError(path, 'too-big', l10n.t('not read: {0} MB is more than the {1} MB allowed for this kind of file', (st.size / 2 ** 20).toFixed(1), (maxBytes / 2 ** 20).toFixed(1)));
+  return new NamedFileError(
+    path,
+    'too-big',
+    l10n.t(
+      'not read: {0} MB is more than the {1} MB allowed for this kind of file',
+      (st.size / 2 ** 20).toFixed(1),
+      (maxBytes / 2 ** 20).toFixed(1),
+    ),
+  );
 }
 
 const fits = (st: Stats, maxBytes: number) => st.isFile() && st.size <= maxBytes;
@@ -59,7 +67,10 @@ const fits = (st: Stats, maxBytes: number) => st.isFile() && st.size <= maxBytes
 export function withTimeout<T>(p: Promise<T>, ms: number, path: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const t = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new NamedFileError(path, 'timeout', l10n.t('not read: no answer within {0} s', String(Math.round(ms / 1000))))), ms);
+    timer = setTimeout(
+      () => reject(new NamedFileError(path, 'timeout', l10n.t('not read: no answer within {0} s', String(Math.round(ms / 1000))))),
+      ms,
+    );
   });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }

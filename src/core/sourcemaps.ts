@@ -5,7 +5,14 @@ import { AnyMap, decodedMappings, GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, origi
 import { classifyJsFile, type Frame, type LineHits, type Profile, type SourcePosition } from './model';
 import { fileUrlToPathAnyOs } from './paths';
 import { readNamedText, readNamedTextSync, regularFile } from './namedFiles';
-import { applyOverride, compileOverrides, DEFAULT_PATH_OVERRIDES, DEFAULT_RESOLVE_LOCATIONS, mapAllowed, type SourceMapOptions } from './sourceMapPaths';
+import {
+  applyOverride,
+  compileOverrides,
+  DEFAULT_PATH_OVERRIDES,
+  DEFAULT_RESOLVE_LOCATIONS,
+  mapAllowed,
+  type SourceMapOptions,
+} from './sourceMapPaths';
 
 export type { SourceMapOptions } from './sourceMapPaths';
 
@@ -93,7 +100,12 @@ async function loadMapFor(file: string): Promise<LoadedMap | null> {
     if (st) mapFile = { path: mapPath, stamp: stampOf(st) };
   }
   if (!json) return null;
-  return { map: parseMap(json, mapUrl), code: code.length <= MAX_KEPT_CODE_CHARS ? code : undefined, mapDir: dirname(fileUrlToPathAnyOs(mapUrl)), mapFile };
+  return {
+    map: parseMap(json, mapUrl),
+    code: code.length <= MAX_KEPT_CODE_CHARS ? code : undefined,
+    mapDir: dirname(fileUrlToPathAnyOs(mapUrl)),
+    mapFile,
+  };
 }
 
 const isFile = (p: string) => isAbsolute(p) && !!statSync(p, { throwIfNoEntry: false })?.isFile();
@@ -125,14 +137,17 @@ export function resolveSources(m: LoadedMap, opts: SourceMapOptions = {}): Resol
     const resolved = map.resolvedSources[i] ?? null;
     const joined = raw === null ? null : root && !/^[a-z][\w+.-]*:/i.test(raw) && !isAbsolute(raw) ? root.replace(/\/?$/, '/') + raw : raw;
     const cands: string[] = [];
-    const over = (joined !== null ? applyOverride(joined, overrides) : undefined) ?? (resolved ? applyOverride(resolved, overrides) : undefined);
+    const over =
+      (joined !== null ? applyOverride(joined, overrides) : undefined) ?? (resolved ? applyOverride(resolved, overrides) : undefined);
     if (over) cands.push(over);
     const resolvedPath = resolved && /^file:/i.test(resolved) ? fileUrlToPathAnyOs(resolved) : undefined;
     if (resolvedPath) cands.push(resolvedPath);
     if (raw && (isAbsolute(raw) || /^[a-z]:[\\/]/i.test(raw))) cands.push(raw);
     const url = /^[a-z][\w+.-]*:\/\/[^/]*\/+(.*)$/i.exec(resolved ?? joined ?? '');
     if (url && !/^file:/i.test(resolved ?? joined ?? '') && m.mapDir) {
-      const rest = safeDecodeUri(url[1]).replace(/^(?:\.\/)+/, '').replace(/^~\//, 'node_modules/');
+      const rest = safeDecodeUri(url[1])
+        .replace(/^(?:\.\/)+/, '')
+        .replace(/^~\//, 'node_modules/');
       if (rest && !rest.startsWith('../')) for (const d of ancestors(m.mapDir, 6)) cands.push(join(d, rest));
     }
     for (const c of cands) {
@@ -396,7 +411,15 @@ export async function applySourceMaps(profile: Profile, cache: SourceMapCache = 
     if (!o) continue;
     const { category, pkg } = classifyJsFile(o.file);
     const name = originalName(x, f, o) ?? f.name;
-    const next: Frame = { ...f, name, file: o.file, line: o.line, column: o.column, category, generated: { file: f.file, line: f.line, column: f.column } };
+    const next: Frame = {
+      ...f,
+      name,
+      file: o.file,
+      line: o.line,
+      column: o.column,
+      category,
+      generated: { file: f.file, line: f.line, column: f.column },
+    };
     if (pkg) next.pkg = pkg;
     else delete next.pkg;
     profile.frames[i] = next;
@@ -425,7 +448,12 @@ export async function applySourceMaps(profile: Profile, cache: SourceMapCache = 
 }
 
 /** The text of a map's source that is not on disk, for a read-only editor: found by the path reports give it. */
-export async function sourceContentOf(generatedFile: string, file: string, opts: SourceMapOptions = {}, cache: SourceMapCache = sharedCache): Promise<string | undefined> {
+export async function sourceContentOf(
+  generatedFile: string,
+  file: string,
+  opts: SourceMapOptions = {},
+  cache: SourceMapCache = sharedCache,
+): Promise<string | undefined> {
   const m = await cache.get(generatedFile);
   if (!m) return undefined;
   const sources = resolveSources(m, opts);

@@ -30,22 +30,22 @@ export function serveImports(load: (path: string, opts: ImportOptions) => Promis
     load(req.path, { ...req.options, onProgress })
       .finally(() => clearInterval(heartbeat))
       .then(
-      (profile) => {
-        const { packed, transfer } = packProfile(profile);
-        post({ type: 'done', id: req.id, profile: packed, ms: performance.now() - t0 }, transfer);
-      },
-      (e: unknown) => {
-        const err = e instanceof Error ? e : new Error(String(e));
-        post({
-          type: 'error',
-          id: req.id,
-          profileError: err instanceof ProfileError,
-          name: err.name,
-          message: err.message,
-          file: err instanceof ProfileError ? err.file : undefined,
-          stack: err.stack,
-        });
-      },
-    );
+        (profile) => {
+          const { packed, transfer } = packProfile(profile);
+          post({ type: 'done', id: req.id, profile: packed, ms: performance.now() - t0 }, transfer);
+        },
+        (e: unknown) => {
+          const err = e instanceof Error ? e : new Error(String(e));
+          post({
+            type: 'error',
+            id: req.id,
+            profileError: err instanceof ProfileError,
+            name: err.name,
+            message: err.message,
+            file: err instanceof ProfileError ? err.file : undefined,
+            stack: err.stack,
+          });
+        },
+      );
   });
 }

@@ -31,7 +31,14 @@ export class ImportCancelled extends Error {
 export class ImportWorker {
   private readonly worker: Worker;
   private seq = 0;
-  private pending?: { id: number; path: string; resolve: (p: Profile) => void; reject: (e: Error) => void; onProgress?: (f: number) => void; onAlive?: () => void };
+  private pending?: {
+    id: number;
+    path: string;
+    resolve: (p: Profile) => void;
+    reject: (e: Error) => void;
+    onProgress?: (f: number) => void;
+    onAlive?: () => void;
+  };
   private dead?: Error;
 
   /** `l10nBundle`: the host's translations, so the worker's warnings and errors speak the UI's language. */
@@ -73,12 +80,27 @@ export class ImportWorker {
         void this.worker.terminate();
       };
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      const done = <T>(f: (x: T) => void) => (x: T) => {
-        opts.signal?.removeEventListener('abort', onAbort);
-        f(x);
-      };
+      const done =
+        <T>(f: (x: T) => void) =>
+        (x: T) => {
+          opts.signal?.removeEventListener('abort', onAbort);
+          f(x);
+        };
       this.pending = { id, path, resolve: done(resolve), reject: done(reject), onProgress: opts.onProgress, onAlive: opts.onAlive };
-      const req: WorkerRequest = { type: 'load', id, path, options: { sourceMaps: opts.sourceMaps, mapsFile: opts.mapsFile, untrusted: opts.untrusted, sampleType: opts.sampleType, pathMapping: opts.pathMapping, pathMappingFormats: opts.pathMappingFormats, sourceMapOptions: opts.sourceMapOptions } };
+      const req: WorkerRequest = {
+        type: 'load',
+        id,
+        path,
+        options: {
+          sourceMaps: opts.sourceMaps,
+          mapsFile: opts.mapsFile,
+          untrusted: opts.untrusted,
+          sampleType: opts.sampleType,
+          pathMapping: opts.pathMapping,
+          pathMappingFormats: opts.pathMappingFormats,
+          sourceMapOptions: opts.sourceMapOptions,
+        },
+      };
       this.worker.postMessage(req);
     });
   }
@@ -93,7 +115,12 @@ export class ImportWorker {
 }
 
 /** Imports `path` in a fresh worker that is ended afterwards (or on abort). */
-export async function loadProfileInWorker(workerPath: string, path: string, opts: WorkerLoadOptions = {}, l10nBundle?: Record<string, unknown>): Promise<Profile> {
+export async function loadProfileInWorker(
+  workerPath: string,
+  path: string,
+  opts: WorkerLoadOptions = {},
+  l10nBundle?: Record<string, unknown>,
+): Promise<Profile> {
   const w = new ImportWorker(workerPath, l10nBundle);
   try {
     return await w.load(path, opts);

@@ -2,7 +2,10 @@ import type { PackedProfile } from './model/transfer';
 import type { ImportOptions } from './importers/types';
 
 /** The import options that cross to the worker: plain data (a path mapper's `exists` does not cross). */
-export type WorkerOptions = Pick<ImportOptions, 'sourceMaps' | 'mapsFile' | 'untrusted' | 'sampleType' | 'pathMapping' | 'pathMappingFormats' | 'sourceMapOptions'>;
+export type WorkerOptions = Pick<
+  ImportOptions,
+  'sourceMaps' | 'mapsFile' | 'untrusted' | 'sampleType' | 'pathMapping' | 'pathMappingFormats' | 'sourceMapOptions'
+>;
 
 /** What the import worker (src/core/worker.ts) accepts. */
 export interface WorkerRequest {

@@ -63,15 +63,32 @@ export async function loadInWorker(path: string, opts: WorkerImportOptions): Pro
     armStall();
     try {
       // Bundled next to dist/extension.js by scripts/build.mjs.
-      return await loadProfileInWorker(join(__dirname, 'worker.js'), path, { ...opts.mapping, signal: ac.signal, onProgress, onAlive: arm, untrusted: opts.untrusted, sampleType: opts.sampleType }, vscode.l10n.bundle);
+      return await loadProfileInWorker(
+        join(__dirname, 'worker.js'),
+        path,
+        { ...opts.mapping, signal: ac.signal, onProgress, onAlive: arm, untrusted: opts.untrusted, sampleType: opts.sampleType },
+        vscode.l10n.bundle,
+      );
     } catch (e) {
       if (e instanceof ImportCancelled && timedOut === 'stalled') {
         const secs = String(Math.round((opts.idleTimeoutMs * STALL_FACTOR) / 1000));
-        throw new ImportTimedOut(vscode.l10n.t('Node Flame stopped reading {0}: it made no progress for {1} s (10 × the setting nodeFlame.importTimeoutSeconds).', name, secs));
+        throw new ImportTimedOut(
+          vscode.l10n.t(
+            'Node Flame stopped reading {0}: it made no progress for {1} s (10 × the setting nodeFlame.importTimeoutSeconds).',
+            name,
+            secs,
+          ),
+        );
       }
       if (e instanceof ImportCancelled && timedOut) {
         const secs = String(Math.round(opts.idleTimeoutMs / 1000));
-        throw new ImportTimedOut(vscode.l10n.t('Node Flame stopped reading {0}: its reader was stuck for {1} s (setting nodeFlame.importTimeoutSeconds). The file may be damaged or built to be slow to read.', name, secs));
+        throw new ImportTimedOut(
+          vscode.l10n.t(
+            'Node Flame stopped reading {0}: its reader was stuck for {1} s (setting nodeFlame.importTimeoutSeconds). The file may be damaged or built to be slow to read.',
+            name,
+            secs,
+          ),
+        );
       }
       if (e instanceof ImportCancelled) throw new vscode.CancellationError();
       throw e;
@@ -83,6 +100,9 @@ export async function loadInWorker(path: string, opts: WorkerImportOptions): Pro
   };
   if (!opts.notify) return run();
   return Promise.resolve(
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Node Flame: reading {0}', name), cancellable: true }, (progress, token) => run(progress, token)),
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Node Flame: reading {0}', name), cancellable: true },
+      (progress, token) => run(progress, token),
+    ),
   );
 }

@@ -10,7 +10,11 @@ export async function isLargeProfile(path: string): Promise<boolean> {
     const s = await stat(path);
     if (!s.isDirectory()) return s.size > WORKER_IMPORT_BYTES;
     let total = 0;
-    for (const name of await readdir(path)) total += await stat(join(path, name)).then((x) => (x.isFile() ? x.size : 0), () => 0);
+    for (const name of await readdir(path))
+      total += await stat(join(path, name)).then(
+        (x) => (x.isFile() ? x.size : 0),
+        () => 0,
+      );
     return total > WORKER_IMPORT_BYTES;
   } catch {
     return false; // the importer reports a missing file in its own words

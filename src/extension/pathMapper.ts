@@ -4,7 +4,9 @@ import { createPathMapper, type PathMapper, type PathMapperOptions } from '../co
 import { DEFAULT_PATH_OVERRIDES, DEFAULT_RESOLVE_LOCATIONS, type SourceMapOptions } from '../core/sourceMapPaths';
 
 /** `nodeFlame.pathMapping` (with `${workspaceFolder}`) plus the workspace folders as roots for path-tail matches, as plain data for the import worker. */
-export function workspacePathMapping(folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? []): PathMapperOptions {
+export function workspacePathMapping(
+  folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? [],
+): PathMapperOptions {
   const cfg = vscode.workspace.getConfiguration('nodeFlame', folders[0]?.uri);
   const raw = cfg.get<Record<string, string>>('pathMapping') ?? {};
   const ws = folders[0]?.uri.fsPath ?? '';
@@ -22,7 +24,9 @@ export function workspacePathMapper(folders: readonly vscode.WorkspaceFolder[] =
 }
 
 /** `nodeFlame.sourceMapPathOverrides` and `nodeFlame.resolveSourceMapLocations`, `${workspaceFolder}` the first folder. */
-export function workspaceSourceMapOptions(folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? []): Omit<SourceMapOptions, 'mapPath'> {
+export function workspaceSourceMapOptions(
+  folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? [],
+): Omit<SourceMapOptions, 'mapPath'> {
   const cfg = vscode.workspace.getConfiguration('nodeFlame', folders[0]?.uri);
   const ws = folders[0]?.uri.fsPath;
   const overrides = cfg.get<Record<string, string>>('sourceMapPathOverrides') ?? { ...DEFAULT_PATH_OVERRIDES };

@@ -106,7 +106,14 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
     // perf puts its own folders (/usr/lib/perf-core, /usr/bin) first on PATH for its workload, ahead
     // of the shim: `env` sets PATH back before the command starts.
     const workload = ['env', `PATH=${env.PATH}`, command, ...args];
-    return { command: o.perfPath ?? 'perf', args: ['record', '-F', String(hz), '-g', '-o', join(o.runDir, 'perf.data'), '--', ...workload], cwd: o.target.cwd, env, nodeArgs, shimDir };
+    return {
+      command: o.perfPath ?? 'perf',
+      args: ['record', '-F', String(hz), '-g', '-o', join(o.runDir, 'perf.data'), '--', ...workload],
+      cwd: o.target.cwd,
+      env,
+      nodeArgs,
+      shimDir,
+    };
   }
   return { command, args, cwd: o.target.cwd, env, nodeArgs, shimDir };
 }
@@ -114,7 +121,13 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
 export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
   if (o.target.command?.length) return buildCommandRun(o, o.target.command);
   const nodeArgs = buildNodeArgs(o);
-  const env: NodeJS.ProcessEnv = { ...process.env, ...o.target.env, [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE), [RUN_DIR_ENV]: o.runDir, ...heapEnv(o) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...o.target.env,
+    [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE),
+    [RUN_DIR_ENV]: o.runDir,
+    ...heapEnv(o),
+  };
   const { program, args, cwd } = o.target;
   if (o.mode === 'perf') {
     const perf = perfRecordCommand({

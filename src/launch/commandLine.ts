@@ -45,8 +45,19 @@ export function splitCommandLine(line: string): string[] {
 
 /** Node options that take their value as the next argument. */
 const NODE_OPTS_WITH_VALUE = new Set([
-  '-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions',
-  '--title', '--env-file', '--stack-size', '--max-old-space-size', '--inspect-port', '--input-type',
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '-C',
+  '--conditions',
+  '--title',
+  '--env-file',
+  '--stack-size',
+  '--max-old-space-size',
+  '--inspect-port',
+  '--input-type',
 ]);
 
 export interface NodeCommand {

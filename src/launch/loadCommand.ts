@@ -28,7 +28,14 @@ export interface LoadOptions {
 export function runLoadCommand(command: string, o: LoadOptions): LoadRun {
   const win = process.platform === 'win32';
   const [shell, args] = win ? [process.env.ComSpec ?? 'cmd.exe', ['/d', '/s', '/c', `"${command}"`]] : ['/bin/sh', ['-c', command]];
-  const child = spawn(shell, args, { cwd: o.cwd, env: o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, windowsVerbatimArguments: win, detached: !win });
+  const child = spawn(shell, args, {
+    cwd: o.cwd,
+    env: o.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+    windowsVerbatimArguments: win,
+    detached: !win,
+  });
   for (const stream of [child.stdout, child.stderr]) {
     const lines = new LineTail(0);
     stream.setEncoding('utf8');

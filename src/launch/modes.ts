@@ -38,13 +38,17 @@ export function describeModes(platform: NodeJS.Platform = process.platform): Mod
     {
       mode: 'cpu-prof',
       label: l10n.t('V8 CPU profile (--cpu-prof)'),
-      detail: l10n.t('JavaScript functions and lines only, no native frames; lowest overhead; works everywhere; written when the app exits.'),
+      detail: l10n.t(
+        'JavaScript functions and lines only, no native frames; lowest overhead; works everywhere; written when the app exits.',
+      ),
       available: true,
     },
     {
       mode: 'heap',
       label: l10n.t('V8 sampling heap profile (memory)'),
-      detail: l10n.t('Bytes allocated per function (or still live at exit, see nodeFlame.heapSamples); every Node process of the run; written when the app exits.'),
+      detail: l10n.t(
+        'Bytes allocated per function (or still live at exit, see nodeFlame.heapSamples); every Node process of the run; written when the app exits.',
+      ),
       available: true,
     },
   ];

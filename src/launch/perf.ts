@@ -12,7 +12,9 @@ export const PERF_NODE_FLAGS = ['--perf-basic-prof', '--interpreted-frames-nativ
 export type PerfPreflight = { ok: true; perfPath: string } | { ok: false; message: string };
 
 const INSTALL_HINT = (): string =>
-  l10n.t('Install it: Debian: sudo apt install linux-perf; Ubuntu: sudo apt install linux-tools-$(uname -r) linux-tools-generic; Fedora/RHEL: sudo dnf install perf.');
+  l10n.t(
+    'Install it: Debian: sudo apt install linux-perf; Ubuntu: sudo apt install linux-tools-$(uname -r) linux-tools-generic; Fedora/RHEL: sudo dnf install perf.',
+  );
 
 /** CAP_SYS_ADMIN (21) or CAP_PERFMON (38) in the effective set lift the paranoid limit. */
 const CAP_SYS_ADMIN = 21n;
@@ -22,7 +24,9 @@ const CAP_PERFMON = 38n;
  * Checks that `perf record` can work here, cheapest check first, and says how to fix what cannot.
  * `paranoidFile` and `statusFile` default to the live `/proc` files; tests point them elsewhere.
  */
-export async function preflightPerf(opts: { perfPath?: string; paranoidFile?: string; statusFile?: string; platform?: NodeJS.Platform } = {}): Promise<PerfPreflight> {
+export async function preflightPerf(
+  opts: { perfPath?: string; paranoidFile?: string; statusFile?: string; platform?: NodeJS.Platform } = {},
+): Promise<PerfPreflight> {
   const platform = opts.platform ?? process.platform;
   if (platform !== 'linux') {
     return {
@@ -73,24 +77,37 @@ async function perfmonCapable(statusFile: string): Promise<boolean> {
  */
 function probe(perfPath: string): Promise<PerfPreflight> {
   return new Promise((resolve) => {
-    execFile(perfPath, ['stat', '-e', 'cpu-clock:u', '-x', ',', '-o', '/dev/null', '--', 'true'], { timeout: 10000 }, (err, _stdout, stderr) => {
-      if (!err) return resolve({ ok: true, perfPath });
-      const text = String(stderr);
-      if (/not found for kernel/i.test(text)) {
-        return resolve({ ok: false, message: l10n.t('perf is installed, but not for the running kernel. Run: sudo apt install linux-tools-$(uname -r)') });
-      }
-      const paranoid = /perf_event_paranoid setting is (-?\d+)/.exec(text);
-      if (paranoid && Number(paranoid[1]) > 2) return resolve({ ok: false, message: paranoidMessage(Number(paranoid[1])) });
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return resolve({ ok: false, message: `${l10n.t('"{0}" could not be run.', perfPath)} ${INSTALL_HINT()}` });
-      const detail = text.trim().split('\n').find((l) => l.trim()) ?? String(err.message);
-      resolve({
-        ok: false,
-        message: l10n.t(
-          'perf is installed but the kernel refused perf_event_open ({0}). In a container, start it with --cap-add PERFMON (or --cap-add SYS_ADMIN) and --security-opt seccomp=unconfined, and on the host run: sudo sysctl kernel.perf_event_paranoid=2. Otherwise use --mode prof.',
-          detail.trim(),
-        ),
-      });
-    });
+    execFile(
+      perfPath,
+      ['stat', '-e', 'cpu-clock:u', '-x', ',', '-o', '/dev/null', '--', 'true'],
+      { timeout: 10000 },
+      (err, _stdout, stderr) => {
+        if (!err) return resolve({ ok: true, perfPath });
+        const text = String(stderr);
+        if (/not found for kernel/i.test(text)) {
+          return resolve({
+            ok: false,
+            message: l10n.t('perf is installed, but not for the running kernel. Run: sudo apt install linux-tools-$(uname -r)'),
+          });
+        }
+        const paranoid = /perf_event_paranoid setting is (-?\d+)/.exec(text);
+        if (paranoid && Number(paranoid[1]) > 2) return resolve({ ok: false, message: paranoidMessage(Number(paranoid[1])) });
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+          return resolve({ ok: false, message: `${l10n.t('"{0}" could not be run.', perfPath)} ${INSTALL_HINT()}` });
+        const detail =
+          text
+            .trim()
+            .split('\n')
+            .find((l) => l.trim()) ?? String(err.message);
+        resolve({
+          ok: false,
+          message: l10n.t(
+            'perf is installed but the kernel refused perf_event_open ({0}). In a container, start it with --cap-add PERFMON (or --cap-add SYS_ADMIN) and --security-opt seccomp=unconfined, and on the host run: sudo sysctl kernel.perf_event_paranoid=2. Otherwise use --mode prof.',
+            detail.trim(),
+          ),
+        });
+      },
+    );
   });
 }
 
@@ -98,7 +115,15 @@ function probe(perfPath: string): Promise<PerfPreflight> {
  * `perf record -F <hz> -g -o <output> -- node --perf-basic-prof --interpreted-frames-native-stack …`.
  * Frame-pointer call graphs (`-g`): DWARF unwinding made files 15× bigger and rarely reached the root.
  */
-export function perfRecordCommand(opts: { perfPath?: string; hz?: number; output: string; node: string; nodeArgs: string[]; program: string; args: string[] }): {
+export function perfRecordCommand(opts: {
+  perfPath?: string;
+  hz?: number;
+  output: string;
+  node: string;
+  nodeArgs: string[];
+  program: string;
+  args: string[];
+}): {
   command: string;
   args: string[];
 } {

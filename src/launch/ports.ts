@@ -64,7 +64,11 @@ export async function isPortOpen(port: number): Promise<boolean> {
  * Polls until the port accepts connections. Resolves false on timeout or abort; `port` may be a
  * function so a port seen later in the app's output is picked up.
  */
-export async function waitForPort(port: number | (() => number | undefined), timeoutMs: number, signal?: AbortSignal): Promise<number | undefined> {
+export async function waitForPort(
+  port: number | (() => number | undefined),
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
   const deadline = Date.now() + timeoutMs;
   while (!signal?.aborted && Date.now() < deadline) {
     const p = typeof port === 'function' ? port() : port;

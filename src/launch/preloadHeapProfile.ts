@@ -50,7 +50,11 @@ export function heapProfileInProcess(): void {
     session.connect();
     const keep = opts.samples === 'allocated';
     session.post('HeapProfiler.enable');
-    session.post('HeapProfiler.startSampling', { samplingInterval: opts.interval, includeObjectsCollectedByMajorGC: keep, includeObjectsCollectedByMinorGC: keep });
+    session.post('HeapProfiler.startSampling', {
+      samplingInterval: opts.interval,
+      includeObjectsCollectedByMajorGC: keep,
+      includeObjectsCollectedByMinorGC: keep,
+    });
     const t = new Date();
     const name = `Heap.${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${process.pid}.${threadId}.001.heapprofile`;
     process.on('exit', () => {
@@ -58,7 +62,12 @@ export function heapProfileInProcess(): void {
       if (!keep) session.post('HeapProfiler.collectGarbage');
       session.post('HeapProfiler.stopSampling', (err, r) => {
         if (err) return;
-        const note: HeapProfileNote = { samples: opts.samples, samplingInterval: opts.interval, startTime: t.getTime(), durationMs: Date.now() - t.getTime() };
+        const note: HeapProfileNote = {
+          samples: opts.samples,
+          samplingInterval: opts.interval,
+          startTime: t.getTime(),
+          durationMs: Date.now() - t.getTime(),
+        };
         writeFileSync(join(dir, name), JSON.stringify({ ...r.profile, [HEAP_NOTE_KEY]: note }));
       });
     });

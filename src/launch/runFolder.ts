@@ -177,7 +177,11 @@ export function parseRunJson(text: string): Partial<RunInfo> | undefined {
   const r = raw as Record<string, unknown>;
   const out: Partial<RunInfo> = { ...(r as Partial<RunInfo>) };
   out.mode = typeof r.mode === 'string' && /^(prof|perf|cpu-prof|heap|attach)$/.test(r.mode) ? (r.mode as RunMode) : undefined;
-  out.command = Array.isArray(r.command) ? r.command.filter((x): x is string => typeof x === 'string') : typeof r.command === 'string' ? [r.command] : undefined;
+  out.command = Array.isArray(r.command)
+    ? r.command.filter((x): x is string => typeof x === 'string')
+    : typeof r.command === 'string'
+      ? [r.command]
+      : undefined;
   out.cwd = str(r.cwd);
   out.startedAt = str(r.startedAt);
   out.durationMs = num(r.durationMs);
@@ -186,10 +190,19 @@ export function parseRunJson(text: string): Partial<RunInfo> | undefined {
   out.exitCode = numOrNull(r.exitCode);
   out.profiles = Array.isArray(r.profiles) ? r.profiles.filter((x): x is string => typeof x === 'string') : undefined;
   out.processes = Array.isArray(r.processes)
-    ? (r.processes as RunProcess[]).filter((p) => !!p && typeof p === 'object' && Number.isInteger(p.pid)).map((p) => ({ ...p, profiles: Array.isArray(p.profiles) ? p.profiles.filter((x) => typeof x === 'string') : [] }))
+    ? (r.processes as RunProcess[])
+        .filter((p) => !!p && typeof p === 'object' && Number.isInteger(p.pid))
+        .map((p) => ({ ...p, profiles: Array.isArray(p.profiles) ? p.profiles.filter((x) => typeof x === 'string') : [] }))
     : undefined;
   out.events = Array.isArray(r.events)
-    ? (r.events as RunEvent[]).filter((e) => !!e && typeof e === 'object' && typeof e.kind === 'string' && typeof e.at === 'string' && /^(port|loadStart|loadEnd|stop)$/.test(e.kind))
+    ? (r.events as RunEvent[]).filter(
+        (e) =>
+          !!e &&
+          typeof e === 'object' &&
+          typeof e.kind === 'string' &&
+          typeof e.at === 'string' &&
+          /^(port|loadStart|loadEnd|stop)$/.test(e.kind),
+      )
     : undefined;
   const s = r.summary as RunSummary | undefined;
   out.summary = s && typeof s === 'object' && typeof s.samples === 'number' ? s : undefined;

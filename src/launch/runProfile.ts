@@ -33,15 +33,27 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
   const mode = isLaunchMode(info.mode) ? info.mode : undefined;
   const files = info.profiles?.length ? info.profiles.map((p) => join(runDir, p)) : mode ? findRawProfiles(runDir, mode) : [];
   // A ProfileError, so the import worker passes it on as the reader's own words (not as a crash).
-  if (!files.length) throw new ProfileError(l10n.t('The run folder {0} holds no profile: the run may have ended before any process wrote one.', runDir), runDir);
+  if (!files.length)
+    throw new ProfileError(
+      l10n.t('The run folder {0} holds no profile: the run may have ended before any process wrote one.', runDir),
+      runDir,
+    );
   const processes = info.processes ?? [];
   const byPid = new Map(processes.map((p) => [p.pid, p]));
-  const meta = (pid: number): ProcessMeta => ({ pid, ppid: byPid.get(pid)?.ppid ?? null, command: byPid.get(pid) ? shortCommand(byPid.get(pid)) : '', startedAt: byPid.get(pid)?.startedAt });
+  const meta = (pid: number): ProcessMeta => ({
+    pid,
+    ppid: byPid.get(pid)?.ppid ?? null,
+    command: byPid.get(pid) ? shortCommand(byPid.get(pid)) : '',
+    startedAt: byPid.get(pid)?.startedAt,
+  });
   let profile: Profile;
   if (mode === 'perf' || files.every((f) => profilePid(basename(f)) === undefined)) {
     // perf.data holds every process already, each thread with its pid.
     const nodePid = info.nodePid;
-    profile = await loadProfile(files[0], { ...opts, mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined) });
+    profile = await loadProfile(files[0], {
+      ...opts,
+      mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined),
+    });
     if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
   } else {
     const parts: MergePart[] = [];
@@ -55,13 +67,19 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
       const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${meta(pid).command}`.trim();
       parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid) });
     }
-    if (!parts.length) throw new ProfileError(l10n.t('The run folder {0} holds no profile of process {1}.', runDir, String(opts.pid)), runDir);
-    profile = parts.length === 1 ? parts[0].profile : mergeProfiles(parts, { ...parts[0].profile.meta, durationMs: Math.max(...parts.map((p) => p.profile.meta.durationMs ?? 0)) });
-    for (const part of parts) if (parts.length === 1 && part.pid !== undefined) profile.threads = profile.threads.map((t) => ({ ...t, pid: part.pid }));
+    if (!parts.length)
+      throw new ProfileError(l10n.t('The run folder {0} holds no profile of process {1}.', runDir, String(opts.pid)), runDir);
+    profile =
+      parts.length === 1
+        ? parts[0].profile
+        : mergeProfiles(parts, { ...parts[0].profile.meta, durationMs: Math.max(...parts.map((p) => p.profile.meta.durationMs ?? 0)) });
+    for (const part of parts)
+      if (parts.length === 1 && part.pid !== undefined) profile.threads = profile.threads.map((t) => ({ ...t, pid: part.pid }));
   }
   const seen = new Set(profile.threads.map((t) => t.pid).filter((p): p is number => p !== undefined));
   const listed = processes.filter((p) => opts.pid === undefined || p.pid === opts.pid).map((p) => meta(p.pid));
-  for (const pid of seen) if (!byPid.has(pid)) listed.push({ pid, ppid: null, command: profile.threads.find((t) => t.pid === pid)?.name ?? '' });
+  for (const pid of seen)
+    if (!byPid.has(pid)) listed.push({ pid, ppid: null, command: profile.threads.find((t) => t.pid === pid)?.name ?? '' });
   profile.meta.processes = listed;
   if (mode) profile.meta.mode ??= mode;
   if (info.command) profile.meta.command ??= info.command.join(' ');
@@ -83,7 +101,8 @@ function keepProcess(profile: Profile, pid: number): Profile {
   };
   profile.tree.forEachStack((stack, self, selfTime) => {
     const level = profile.frames[stack[0]];
-    if (level?.category === 'program' && levels.has(level.name)) b.sample(stack.slice(1).map(id), self, selfTime, level.name.slice('thread '.length));
+    if (level?.category === 'program' && levels.has(level.name))
+      b.sample(stack.slice(1).map(id), self, selfTime, level.name.slice('thread '.length));
   });
   for (const t of mine) b.threadInfo(t.name, { pid: t.pid, tid: t.tid });
   return b.build();

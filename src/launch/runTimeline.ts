@@ -20,7 +20,9 @@ async function runOf(path: string): Promise<{ dir: string; run: Partial<RunInfo>
 }
 
 /** One process's `loop-<pid>.jsonl`: its time origin (epoch ms) and readings. */
-export async function readLoopFile(file: string): Promise<{ timeOrigin?: number; at: number[]; delay: number[]; heap: number[] } | undefined> {
+export async function readLoopFile(
+  file: string,
+): Promise<{ timeOrigin?: number; at: number[]; delay: number[]; heap: number[] } | undefined> {
   const st = await stat(file).catch(() => undefined);
   if (!st?.isFile() || st.size > MAX_LOOP_FILE) return undefined;
   const out = { timeOrigin: undefined as number | undefined, at: [] as number[], delay: [] as number[], heap: [] as number[] };
@@ -35,7 +37,8 @@ export async function readLoopFile(file: string): Promise<{ timeOrigin?: number;
       out.at.push(v[0]);
       out.delay.push(v[1]);
       out.heap.push(v[2]);
-    } else if (v && typeof v === 'object' && typeof (v as { timeOrigin?: unknown }).timeOrigin === 'number') out.timeOrigin = (v as { timeOrigin: number }).timeOrigin;
+    } else if (v && typeof v === 'object' && typeof (v as { timeOrigin?: unknown }).timeOrigin === 'number')
+      out.timeOrigin = (v as { timeOrigin: number }).timeOrigin;
   }
   return out;
 }

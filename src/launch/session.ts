@@ -196,7 +196,18 @@ export class ProfileSession {
   async run(): Promise<RunResult> {
     const { node, version, perfPath } = await this.preflight();
     const o = this.o;
-    const cmd = buildLaunchCommand({ target: o.target, mode: o.mode, runDir: o.runDir, preloadPath: o.preloadPath, node, loader: o.loader, perfPath, perfFrequency: o.perfFrequency, heapInterval: o.heapInterval, heapSamples: o.heapSamples });
+    const cmd = buildLaunchCommand({
+      target: o.target,
+      mode: o.mode,
+      runDir: o.runDir,
+      preloadPath: o.preloadPath,
+      node,
+      loader: o.loader,
+      perfPath,
+      perfFrequency: o.perfFrequency,
+      heapInterval: o.heapInterval,
+      heapSamples: o.heapSamples,
+    });
     this.command = cmd;
     // The shim folder goes with the run, and with this process if it ends first (the CLI's output pipe closed).
     const dropShim = () => cmd.shimDir && removeNodeShim(cmd.shimDir);
@@ -230,7 +241,10 @@ export class ProfileSession {
     this.info(l10n.t('Node Flame: profiling with {0} → {1}', o.mode, o.runDir));
 
     app.stdin?.on('error', () => {});
-    for (const [stream, kind] of [[app.stdout, 'stdout'], [app.stderr, 'stderr']] as const) {
+    for (const [stream, kind] of [
+      [app.stdout, 'stdout'],
+      [app.stderr, 'stderr'],
+    ] as const) {
       stream?.setEncoding('utf8');
       stream?.on('data', (text: string) => {
         o.onOutput?.(text, kind);
@@ -287,7 +301,10 @@ export class ProfileSession {
     let error: LaunchError | undefined = this.loadError;
     if (!error && code !== 0 && this.stopReason === 'exit') error = errors.exitNonZero(code, signal, this.appTail.lines);
     if (!error && !profiles.length) error = errors.noProfile(o.runDir, this.killed);
-    if (this.killed) this.info(l10n.t('Node Flame: the app did not stop within {0} s and was killed.', String((o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT) / 1000)));
+    if (this.killed)
+      this.info(
+        l10n.t('Node Flame: the app did not stop within {0} s and was killed.', String((o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT) / 1000)),
+      );
 
     const info: RunInfo = {
       version: 1,
@@ -307,7 +324,10 @@ export class ProfileSession {
       profiles: profiles.map((p) => relative(o.runDir, p)),
       mapsFile: this.mapsFile && basename(this.mapsFile),
       error: error?.message,
-      processes: runProcesses(records, profiles.map((p) => relative(o.runDir, p))),
+      processes: runProcesses(
+        records,
+        profiles.map((p) => relative(o.runDir, p)),
+      ),
       events: this.events.length ? this.events : undefined,
     };
     await writeRunJson(o.runDir, info);

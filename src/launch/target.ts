@@ -22,7 +22,14 @@ export interface LaunchTarget {
   command?: string[];
 }
 
-export type TargetSource = 'setting' | 'launch.json' | 'package.json main' | 'package.json start' | 'package.json script' | 'active file' | 'command line';
+export type TargetSource =
+  | 'setting'
+  | 'launch.json'
+  | 'package.json main'
+  | 'package.json start'
+  | 'package.json script'
+  | 'active file'
+  | 'command line';
 
 export interface TargetCandidate {
   target: LaunchTarget;
@@ -56,11 +63,19 @@ export function targetFromLaunchConfig(cfg: Record<string, unknown>, folder: str
   if (cfg.request !== 'launch' || !(cfg.type === 'node' || cfg.type === 'pwa-node')) return undefined;
   const cwd = abs(typeof cfg.cwd === 'string' && cfg.cwd ? expand(cfg.cwd, folder) : folder, folder);
   const env = Object.fromEntries(Object.entries(stringRecord(cfg.env)).map(([k, v]) => [k, expand(v, folder)]));
-  const runtime = typeof cfg.runtimeExecutable === 'string' && cfg.runtimeExecutable && cfg.runtimeExecutable !== 'node' ? expand(cfg.runtimeExecutable, folder) : undefined;
+  const runtime =
+    typeof cfg.runtimeExecutable === 'string' && cfg.runtimeExecutable && cfg.runtimeExecutable !== 'node'
+      ? expand(cfg.runtimeExecutable, folder)
+      : undefined;
   const program = typeof cfg.program === 'string' && cfg.program ? abs(expand(cfg.program, folder), cwd) : undefined;
   // npm, yarn, pnpm, nodemon, tsx …: VS Code runs `<runtimeExecutable> <runtimeArgs> [program] <args>`, so do we.
   if (runtime && !isNodeExecutable(runtime)) {
-    const words = [runtime, ...stringArray(cfg.runtimeArgs).map((a) => expand(a, folder)), ...(program ? [program] : []), ...stringArray(cfg.args).map((a) => expand(a, folder))];
+    const words = [
+      runtime,
+      ...stringArray(cfg.runtimeArgs).map((a) => expand(a, folder)),
+      ...(program ? [program] : []),
+      ...stringArray(cfg.args).map((a) => expand(a, folder)),
+    ];
     return targetFromCommand(words, env, cwd);
   }
   if (!program) return undefined;
@@ -129,7 +144,12 @@ export function launchJsonCandidates(configurations: unknown, folder: string): T
   for (const c of configurations) {
     if (!c || typeof c !== 'object') continue;
     const t = targetFromLaunchConfig(c as Record<string, unknown>, folder);
-    if (t) out.push({ target: t, source: 'launch.json', label: typeof (c as { name?: unknown }).name === 'string' ? (c as { name: string }).name : t.program });
+    if (t)
+      out.push({
+        target: t,
+        source: 'launch.json',
+        label: typeof (c as { name?: unknown }).name === 'string' ? (c as { name: string }).name : t.program,
+      });
   }
   return out;
 }

@@ -33,7 +33,11 @@ test('the packaged extension installs, activates without errors and lists its co
     const hostLog = vs.extensionHostLog();
     const hostErrors = hostLog.split('\n').filter((l) => l.includes(extensionId) && /\[error\]|Activating extension .* failed/i.test(l));
     assert.deepEqual(hostErrors, [], 'extension host logged errors for node-flame');
-    assert.match(hostLog, new RegExp(`ExtensionService#_doActivateExtension ${extensionId.replace('.', '\\.')}`), 'extension host never activated node-flame');
+    assert.match(
+      hostLog,
+      new RegExp(`ExtensionService#_doActivateExtension ${extensionId.replace('.', '\\.')}`),
+      'extension host never activated node-flame',
+    );
     const errs = (await vs.notifications({ all: true })).filter((n) => /node.?flame/i.test(n) && /error|fail/i.test(n));
     assert.deepEqual(errs, []);
 

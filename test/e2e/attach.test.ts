@@ -9,7 +9,9 @@ import { freePort, killTree, spawnGroup } from './helpers/processes';
 import { startTargetServer } from '../helpers/attachTarget';
 
 function hit(port: number): Promise<void> {
-  return new Promise((resolve) => get({ host: '127.0.0.1', port, path: '/' }, (r) => r.resume().on('end', () => resolve())).on('error', () => resolve()));
+  return new Promise((resolve) =>
+    get({ host: '127.0.0.1', port, path: '/' }, (r) => r.resume().on('end', () => resolve())).on('error', () => resolve()),
+  );
 }
 
 test('"Profile Running Process…" on a server started with --inspect: typed address, Stop → flame graph', { timeout: 300_000 }, async () => {
@@ -32,12 +34,18 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
 
     const deadline = Date.now() + 20_000;
     while (!(await vs.statusBarTexts()).some((t) => /Profiling \(attached\)/.test(t))) {
-      assert.ok(Date.now() < deadline, `no "Profiling (attached)" status bar item; status bar: ${JSON.stringify(await vs.statusBarTexts())}`);
+      assert.ok(
+        Date.now() < deadline,
+        `no "Profiling (attached)" status bar item; status bar: ${JSON.stringify(await vs.statusBarTexts())}`,
+      );
       await new Promise((r) => setTimeout(r, 200));
     }
     // The flame graph's panel waits open while the process is profiled.
     const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"] .loading', 30_000);
-    await eventually(() => waiting.locator('.loading').innerText(), (t) => assert.match(t, /The flame graph opens here when the run ends/));
+    await eventually(
+      () => waiting.locator('.loading').innerText(),
+      (t) => assert.match(t, /The flame graph opens here when the run ends/),
+    );
     await vs.screenshot('attach-profiling');
     const loadUntil = Date.now() + 2000;
     while (Date.now() < loadUntil) await hit(appPort);
@@ -51,7 +59,10 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
       await new Promise((r) => setTimeout(r, 250));
     }
     await vs.screenshot('attach-flamegraph');
-    await eventually(() => vs.statusBarTexts(), (bar) => assert.ok(!bar.some((t) => /Profiling \(attached\)/.test(t)), 'the Stop item is gone'));
+    await eventually(
+      () => vs.statusBarTexts(),
+      (bar) => assert.ok(!bar.some((t) => /Profiling \(attached\)/.test(t)), 'the Stop item is gone'),
+    );
 
     const runs = readdirSync(join(ws, '.nodeflame')).filter((d) => /^\d{8}-\d{6}-attach$/.test(d));
     assert.equal(runs.length, 1, `one attach run folder: ${runs}`);
@@ -72,58 +83,71 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
   }
 });
 
-test('"Profile Running Process…" on the guide app started with --inspect=127.0.0.1:<random port>: picked from the list, no dialog, pbkdf2Sync drawn', { timeout: 300_000 }, async () => {
-  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-attach-inspect-'));
-  mkdirSync(join(ws, '.nodeflame'));
-  copyFileSync(join(repoRoot, 'examples/express-auth/app.js'), join(ws, 'app.js'));
-  const [inspectPort, appPort] = [await freePort(), await freePort()];
-  const app = spawnGroup(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, 'app.js'], {
-    cwd: ws,
-    env: { ...process.env, PORT: String(appPort), NODE_PATH: join(repoRoot, 'node_modules') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    app.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
-    app.once('exit', (c) => reject(new Error(`app exited (${c}) before listening`)));
-  });
-  const base = `http://127.0.0.1:${appPort}`;
-  assert.equal((await fetch(`${base}/newUser?username=matt&password=password`)).status, 200);
-  const vs = await startVSCode({ workspace: ws, name: 'attach-inspect' });
-  let failed = true;
-  try {
-    await vs.waitForLog(/activated in/, 'nodeFlame', 60_000);
-    await vs.waitForCommand('Node Flame: Profile Running Process…');
-    await vs.runCommand('Node Flame: Profile Running Process…');
-    await vs.quickPickWait();
-    // The process's row (label "node <pid>"; a typed number would be offered as an address instead).
-    await vs.quickPickType('app.js');
-    // The list says where its inspector is, from the command line.
-    const described = vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: `node ${app.pid}` }).locator('.label-description');
-    await eventually(() => described.first().innerText({ timeout: 1_000 }), (d) => assert.equal(d.trim(), `inspector on 127.0.0.1:${inspectPort}`), 30_000);
-    await vs.quickPickSelect(new RegExp(`^node\\S* ${app.pid}$`), 30_000);
-    await eventually(
-      async () => [await vs.dialogMessage(), await vs.statusBarTexts()] as const,
-      ([dialog, bar]) => {
-        assert.equal(dialog, undefined, `no "Enable the inspector" dialog: ${dialog}`);
-        assert.ok(bar.some((t) => /Profiling \(attached\)/.test(t)), `attached: ${JSON.stringify(bar)}`);
-      },
-      20_000,
-    );
-    const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"] .loading', 30_000);
-    for (let i = 0; i < 30; i++) await fetch(`${base}/auth?username=matt&password=password`);
-    assert.equal(await vs.dialogMessage(), undefined, 'still no dialog');
-    await waiting.locator('vscode-button.stop-run', { hasText: 'Stop profiling' }).click();
-    const frame = await vs.webviewFrame('#app svg g.frame[name="pbkdf2Sync"]', 60_000);
-    assert.ok(await frame.locator('g.frame[name="pbkdf2Sync"]').count(), 'pbkdf2Sync is drawn');
-    const run = readdirSync(join(ws, '.nodeflame')).find((d) => /^\d{8}-\d{6}-attach$/.test(d));
-    assert.ok(run, 'an attach run folder');
-    const info = JSON.parse(readFileSync(join(ws, '.nodeflame', run, 'run.json'), 'utf8'));
-    assert.equal(info.target.address, `127.0.0.1:${inspectPort}`, 'connected at the port the command line names');
-    assert.equal(app.exitCode, null, 'the app keeps running');
-    failed = false;
-  } finally {
-    await vs.close({ failed });
-    if (app.pid) await killTree(app.pid);
-    rmSync(ws, { recursive: true, force: true });
-  }
-});
+test(
+  '"Profile Running Process…" on the guide app started with --inspect=127.0.0.1:<random port>: picked from the list, no dialog, pbkdf2Sync drawn',
+  { timeout: 300_000 },
+  async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-attach-inspect-'));
+    mkdirSync(join(ws, '.nodeflame'));
+    copyFileSync(join(repoRoot, 'examples/express-auth/app.js'), join(ws, 'app.js'));
+    const [inspectPort, appPort] = [await freePort(), await freePort()];
+    const app = spawnGroup(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, 'app.js'], {
+      cwd: ws,
+      env: { ...process.env, PORT: String(appPort), NODE_PATH: join(repoRoot, 'node_modules') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      app.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
+      app.once('exit', (c) => reject(new Error(`app exited (${c}) before listening`)));
+    });
+    const base = `http://127.0.0.1:${appPort}`;
+    assert.equal((await fetch(`${base}/newUser?username=matt&password=password`)).status, 200);
+    const vs = await startVSCode({ workspace: ws, name: 'attach-inspect' });
+    let failed = true;
+    try {
+      await vs.waitForLog(/activated in/, 'nodeFlame', 60_000);
+      await vs.waitForCommand('Node Flame: Profile Running Process…');
+      await vs.runCommand('Node Flame: Profile Running Process…');
+      await vs.quickPickWait();
+      // The process's row (label "node <pid>"; a typed number would be offered as an address instead).
+      await vs.quickPickType('app.js');
+      // The list says where its inspector is, from the command line.
+      const described = vs.page
+        .locator('.quick-input-widget .monaco-list-row', { hasText: `node ${app.pid}` })
+        .locator('.label-description');
+      await eventually(
+        () => described.first().innerText({ timeout: 1_000 }),
+        (d) => assert.equal(d.trim(), `inspector on 127.0.0.1:${inspectPort}`),
+        30_000,
+      );
+      await vs.quickPickSelect(new RegExp(`^node\\S* ${app.pid}$`), 30_000);
+      await eventually(
+        async () => [await vs.dialogMessage(), await vs.statusBarTexts()] as const,
+        ([dialog, bar]) => {
+          assert.equal(dialog, undefined, `no "Enable the inspector" dialog: ${dialog}`);
+          assert.ok(
+            bar.some((t) => /Profiling \(attached\)/.test(t)),
+            `attached: ${JSON.stringify(bar)}`,
+          );
+        },
+        20_000,
+      );
+      const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"] .loading', 30_000);
+      for (let i = 0; i < 30; i++) await fetch(`${base}/auth?username=matt&password=password`);
+      assert.equal(await vs.dialogMessage(), undefined, 'still no dialog');
+      await waiting.locator('vscode-button.stop-run', { hasText: 'Stop profiling' }).click();
+      const frame = await vs.webviewFrame('#app svg g.frame[name="pbkdf2Sync"]', 60_000);
+      assert.ok(await frame.locator('g.frame[name="pbkdf2Sync"]').count(), 'pbkdf2Sync is drawn');
+      const run = readdirSync(join(ws, '.nodeflame')).find((d) => /^\d{8}-\d{6}-attach$/.test(d));
+      assert.ok(run, 'an attach run folder');
+      const info = JSON.parse(readFileSync(join(ws, '.nodeflame', run, 'run.json'), 'utf8'));
+      assert.equal(info.target.address, `127.0.0.1:${inspectPort}`, 'connected at the port the command line names');
+      assert.equal(app.exitCode, null, 'the app keeps running');
+      failed = false;
+    } finally {
+      await vs.close({ failed });
+      if (app.pid) await killTree(app.pid);
+      rmSync(ws, { recursive: true, force: true });
+    }
+  },
+);

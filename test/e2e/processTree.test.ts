@@ -19,7 +19,10 @@ function hotShare(frame: Frame): Promise<{ ratio: number; levels: number }> {
     const width = (g: Element) => g.querySelector('rect')?.getBoundingClientRect().width ?? 0;
     const root = Math.max(...gs.map(width));
     const hot = Math.max(0, ...gs.filter((g) => /countPrimes/.test(g.getAttribute('name') ?? '')).map(width));
-    return { ratio: root > 0 ? hot / root : 0, levels: gs.filter((g) => /^thread pid /.test(g.getAttribute('name') ?? '') && width(g) > 0).length };
+    return {
+      ratio: root > 0 ? hot / root : 0,
+      levels: gs.filter((g) => /^thread pid /.test(g.getAttribute('name') ?? '') && width(g) > 0).length,
+    };
   });
 }
 
@@ -31,101 +34,133 @@ function picker(frame: Frame) {
       shown: state?.getAttribute('data-shown') ?? '',
       share: Number(state?.getAttribute('data-share')),
       text: state?.textContent ?? '',
-      rows: [...document.querySelectorAll<HTMLElement>('.proc-row')].map((r) => ({ pid: Number(r.dataset.pid), share: Number(r.dataset.share), indent: parseFloat(r.style.paddingLeft) || 0, shown: r.dataset.shown === 'true', text: r.textContent ?? '' })),
+      rows: [...document.querySelectorAll<HTMLElement>('.proc-row')].map((r) => ({
+        pid: Number(r.dataset.pid),
+        share: Number(r.dataset.share),
+        indent: parseFloat(r.style.paddingLeft) || 0,
+        shown: r.dataset.shown === 'true',
+        text: r.textContent ?? '',
+      })),
     };
   });
 }
 
-test('Profile Node App: the package.json start script of a process tree, every process profiled, the worker\'s function drawn', { timeout: 600_000 }, async () => {
-  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-tree-'));
-  cpSync(join(repoRoot, 'examples', 'process-tree'), ws, { recursive: true });
-  mkdirSync(join(ws, 'node_modules', '.bin'), { recursive: true });
-  symlinkSync('../../bin/pt-serve.js', join(ws, 'node_modules', '.bin', 'pt-serve'));
-  mkdirSync(join(ws, '.vscode'), { recursive: true });
-  const load = 'for i in $(seq 30); do curl -s http://127.0.0.1:$NODE_FLAME_PORT/ >/dev/null; done';
-  writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'nodeFlame.mode': 'cpu-prof', 'nodeFlame.loadCommand': load }));
-  const vs = await startVSCode({ workspace: ws, name: 'process-tree' });
-  let failed = true;
-  try {
-    await vs.waitForCommand(PROFILE);
-    await vs.runCommand(PROFILE);
-    await vs.quickPickWait(30_000);
-    await vs.quickPickSelect('npm run start', 15_000);
-    const root = join(ws, '.nodeflame');
-    let dir = '';
-    let info: { processes?: { pid: number; command: string[] }[]; stoppedBy?: string } = {};
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline && !info.stoppedBy; ) {
-      await vs.page.waitForTimeout(500);
-      const name = existsSync(root) ? readdirSync(root).find((n) => /^\d{8}-\d{6}-cpu-prof/.test(n) && existsSync(join(root, n, 'run.json'))) : undefined;
-      if (!name) continue;
-      dir = join(root, name);
-      try {
-        info = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as typeof info;
-      } catch {
-        // being written
+test(
+  "Profile Node App: the package.json start script of a process tree, every process profiled, the worker's function drawn",
+  { timeout: 600_000 },
+  async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-tree-'));
+    cpSync(join(repoRoot, 'examples', 'process-tree'), ws, { recursive: true });
+    mkdirSync(join(ws, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync('../../bin/pt-serve.js', join(ws, 'node_modules', '.bin', 'pt-serve'));
+    mkdirSync(join(ws, '.vscode'), { recursive: true });
+    const load = 'for i in $(seq 30); do curl -s http://127.0.0.1:$NODE_FLAME_PORT/ >/dev/null; done';
+    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'nodeFlame.mode': 'cpu-prof', 'nodeFlame.loadCommand': load }));
+    const vs = await startVSCode({ workspace: ws, name: 'process-tree' });
+    let failed = true;
+    try {
+      await vs.waitForCommand(PROFILE);
+      await vs.runCommand(PROFILE);
+      await vs.quickPickWait(30_000);
+      await vs.quickPickSelect('npm run start', 15_000);
+      const root = join(ws, '.nodeflame');
+      let dir = '';
+      let info: { processes?: { pid: number; command: string[] }[]; stoppedBy?: string } = {};
+      for (const deadline = Date.now() + 120_000; Date.now() < deadline && !info.stoppedBy; ) {
+        await vs.page.waitForTimeout(500);
+        const name = existsSync(root)
+          ? readdirSync(root).find((n) => /^\d{8}-\d{6}-cpu-prof/.test(n) && existsSync(join(root, n, 'run.json')))
+          : undefined;
+        if (!name) continue;
+        dir = join(root, name);
+        try {
+          info = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as typeof info;
+        } catch {
+          // being written
+        }
       }
+      assert.equal(info.stoppedBy, 'load', JSON.stringify(info));
+      assert.ok((info.processes?.length ?? 0) >= 3, JSON.stringify(info.processes?.map((p) => p.command.slice(-1))));
+      const frame = await vs.webviewFrame(`body[data-profile="${dir.split('/').pop()}"][data-first-paint-ms] svg g.frame`, 120_000);
+      const names = await frame.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? ''));
+      assert.ok(
+        names.some((n) => /countPrimes/.test(n)),
+        `the worker's countPrimes is drawn: ${names.slice(0, 30).join(' | ')}`,
+      );
+      await vs.screenshot('process-tree');
+
+      // The picker: the process tree (indented by parent pid) with each one's share of the samples, all shown.
+      const procs = info.processes ?? [];
+      const worker = procs.find((p) => p.command.some((w) => w.endsWith('worker.js')));
+      const server = procs.find((p) => p.command.some((w) => w.endsWith('server.js')));
+      assert.ok(worker && server, JSON.stringify(procs.map((p) => p.command.slice(-1))));
+      await frame.click('details.processes > summary');
+      const all = await eventually(
+        () => picker(frame),
+        (p) => {
+          assert.ok(p.rows.filter((r) => r.share > 0).length >= 3, `≥ 3 processes with samples: ${JSON.stringify(p.rows)}`);
+          assert.ok(
+            p.rows.every((r) => r.shown),
+            'all shown at first',
+          );
+          assert.equal(p.share, 1);
+        },
+      );
+      const w = all.rows.find((r) => r.pid === worker.pid);
+      const sv = all.rows.find((r) => r.pid === server.pid);
+      assert.ok(w && sv, JSON.stringify(all.rows));
+      assert.ok(w.indent > sv.indent, `the worker under the server that forked it: ${JSON.stringify(all.rows)}`);
+      assert.ok(w.share > 0 && w.share < 1, `the worker's share: ${w.share}`);
+      assert.ok(
+        Math.abs(all.rows.filter((r) => r.share > 0).reduce((a, r) => a + r.share, 0) - 1) < 1e-6,
+        'the shares add up to all samples',
+      );
+      const before = await hotShare(frame);
+      assert.ok(before.levels >= 2, `a level per process while all are shown: ${JSON.stringify(before)}`);
+
+      // Only the worker: its tree alone (no process levels) is the root, the figures the worker's.
+      await frame.click(`.proc-row[data-pid="${worker.pid}"] .proc-only`);
+      const one = await eventually(
+        () => picker(frame),
+        (p) => {
+          assert.equal(p.shown, '1', p.text);
+          assert.ok(Math.abs(p.share - w.share) < 1e-9, `${p.share} vs ${w.share}`);
+          assert.deepEqual(
+            p.rows.filter((r) => r.shown).map((r) => r.pid),
+            [worker.pid],
+          );
+        },
+      );
+      assert.notEqual(one.text, all.text, 'the heading says what is shown');
+      const after = await eventually(
+        () => hotShare(frame),
+        (h) => {
+          assert.equal(h.levels, 0, `no process level left: ${JSON.stringify(h)}`);
+          // The root is the worker's samples now (idle waits for requests included): countPrimes's part of it
+          // grows by 1 / the worker's share.
+          const expected = before.ratio / w.share;
+          assert.ok(
+            Math.abs(h.ratio - expected) < 0.25 * expected,
+            `countPrimes ${h.ratio.toFixed(3)} of the worker's root, ${before.ratio.toFixed(3)} of all, worker ${w.share.toFixed(3)}`,
+          );
+        },
+      );
+      await vs.screenshot('process-tree-worker');
+      // Show all again: back to every process.
+      await frame.click('.proc-all');
+      await eventually(
+        () => hotShare(frame),
+        (h) => assert.ok(h.levels >= 2 && Math.abs(h.ratio - before.ratio) < 0.02, JSON.stringify({ h, before, after })),
+      );
+      // VS Code itself names the workspace folder on its command line: only the fixture's processes count.
+      const left = spawnSync('pgrep', ['-af', ws], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((l) => /pt-serve|server\.js|worker\.js/.test(l) && !l.includes('pgrep'));
+      assert.deepEqual(left, [], 'no process of the run left');
+      failed = false;
+    } finally {
+      await vs.close({ failed });
+      rmSync(ws, { recursive: true, force: true });
     }
-    assert.equal(info.stoppedBy, 'load', JSON.stringify(info));
-    assert.ok((info.processes?.length ?? 0) >= 3, JSON.stringify(info.processes?.map((p) => p.command.slice(-1))));
-    const frame = await vs.webviewFrame(`body[data-profile="${dir.split('/').pop()}"][data-first-paint-ms] svg g.frame`, 120_000);
-    const names = await frame.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? ''));
-    assert.ok(names.some((n) => /countPrimes/.test(n)), `the worker's countPrimes is drawn: ${names.slice(0, 30).join(' | ')}`);
-    await vs.screenshot('process-tree');
-
-    // The picker: the process tree (indented by parent pid) with each one's share of the samples, all shown.
-    const procs = info.processes ?? [];
-    const worker = procs.find((p) => p.command.some((w) => w.endsWith('worker.js')));
-    const server = procs.find((p) => p.command.some((w) => w.endsWith('server.js')));
-    assert.ok(worker && server, JSON.stringify(procs.map((p) => p.command.slice(-1))));
-    await frame.click('details.processes > summary');
-    const all = await eventually(
-      () => picker(frame),
-      (p) => {
-        assert.ok(p.rows.filter((r) => r.share > 0).length >= 3, `≥ 3 processes with samples: ${JSON.stringify(p.rows)}`);
-        assert.ok(p.rows.every((r) => r.shown), 'all shown at first');
-        assert.equal(p.share, 1);
-      },
-    );
-    const w = all.rows.find((r) => r.pid === worker.pid);
-    const sv = all.rows.find((r) => r.pid === server.pid);
-    assert.ok(w && sv, JSON.stringify(all.rows));
-    assert.ok(w.indent > sv.indent, `the worker under the server that forked it: ${JSON.stringify(all.rows)}`);
-    assert.ok(w.share > 0 && w.share < 1, `the worker's share: ${w.share}`);
-    assert.ok(Math.abs(all.rows.filter((r) => r.share > 0).reduce((a, r) => a + r.share, 0) - 1) < 1e-6, 'the shares add up to all samples');
-    const before = await hotShare(frame);
-    assert.ok(before.levels >= 2, `a level per process while all are shown: ${JSON.stringify(before)}`);
-
-    // Only the worker: its tree alone (no process levels) is the root, the figures the worker's.
-    await frame.click(`.proc-row[data-pid="${worker.pid}"] .proc-only`);
-    const one = await eventually(
-      () => picker(frame),
-      (p) => {
-        assert.equal(p.shown, '1', p.text);
-        assert.ok(Math.abs(p.share - w.share) < 1e-9, `${p.share} vs ${w.share}`);
-        assert.deepEqual(p.rows.filter((r) => r.shown).map((r) => r.pid), [worker.pid]);
-      },
-    );
-    assert.notEqual(one.text, all.text, 'the heading says what is shown');
-    const after = await eventually(
-      () => hotShare(frame),
-      (h) => {
-        assert.equal(h.levels, 0, `no process level left: ${JSON.stringify(h)}`);
-        // The root is the worker's samples now (idle waits for requests included): countPrimes's part of it
-        // grows by 1 / the worker's share.
-        const expected = before.ratio / w.share;
-        assert.ok(Math.abs(h.ratio - expected) < 0.25 * expected, `countPrimes ${h.ratio.toFixed(3)} of the worker's root, ${before.ratio.toFixed(3)} of all, worker ${w.share.toFixed(3)}`);
-      },
-    );
-    await vs.screenshot('process-tree-worker');
-    // Show all again: back to every process.
-    await frame.click('.proc-all');
-    await eventually(() => hotShare(frame), (h) => assert.ok(h.levels >= 2 && Math.abs(h.ratio - before.ratio) < 0.02, JSON.stringify({ h, before, after })));
-    // VS Code itself names the workspace folder on its command line: only the fixture's processes count.
-    const left = spawnSync('pgrep', ['-af', ws], { encoding: 'utf8' }).stdout.split('\n').filter((l) => /pt-serve|server\.js|worker\.js/.test(l) && !l.includes('pgrep'));
-    assert.deepEqual(left, [], 'no process of the run left');
-    failed = false;
-  } finally {
-    await vs.close({ failed });
-    rmSync(ws, { recursive: true, force: true });
-  }
-});
+  },
+);

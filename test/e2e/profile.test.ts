@@ -99,24 +99,43 @@ setInterval(() => work(), 5);
       assert.ok(main, `a profile in ${dir}: ${readdirSync(dir).join(', ')}`);
       const frame = await vs.webviewFrame(`body[data-profile="${basename(main)}"][data-first-paint-ms] svg g.frame`, 120_000);
       const names = await frameNames(frame);
-      console.log(`[e2e] ${mode}: command → flame graph in ${Date.now() - t0} ms, app exit → painted ${await exitToPaint(frame, info)} ms, ${names.length} frames drawn`);
-      assert.ok(names.some((n) => /pbkdf2Sync/.test(n)), `${mode}: pbkdf2Sync is drawn`);
-      assert.ok(names.some((n) => n.includes(HANDLER) || /app\.js:23/.test(n)), `${mode}: the /auth handler is drawn: ${names.filter((n) => n.includes('app.js')).join(' | ')}`);
+      console.log(
+        `[e2e] ${mode}: command → flame graph in ${Date.now() - t0} ms, app exit → painted ${await exitToPaint(frame, info)} ms, ${names.length} frames drawn`,
+      );
+      assert.ok(
+        names.some((n) => /pbkdf2Sync/.test(n)),
+        `${mode}: pbkdf2Sync is drawn`,
+      );
+      assert.ok(
+        names.some((n) => n.includes(HANDLER) || /app\.js:23/.test(n)),
+        `${mode}: the /auth handler is drawn: ${names.filter((n) => n.includes('app.js')).join(' | ')}`,
+      );
       // The run's terminal panel is open under the graph: pbkdf2Sync and the frame with the most self time
       // (OpenSSL's SHA-512 where native frames are recorded) are on screen as the graph opens, nothing scrolled.
       // perf's frame-pointer stacks lose OpenSSL's callers (SHA-512 hangs from [unknown], apart from pbkdf2Sync's
       // tower): there the hottest frame is what must show, and where pbkdf2Sync is gets printed.
       const view = await expectHotPathVisible(frame, 'top', { pbkdf2Sync: mode !== 'perf', native: mode !== 'cpu-prof' });
-      await eventually(() => vs.page.locator('.part.panel').isVisible(), (open) => assert.ok(open, 'the terminal panel is open'));
+      await eventually(
+        () => vs.page.locator('.part.panel').isVisible(),
+        (open) => assert.ok(open, 'the terminal panel is open'),
+      );
       console.log(`[e2e] ${mode}: ${describeView(view)}`);
       await vs.screenshot(`profile-${mode}`);
       assert.equal(leftovers(mark), '', `${mode}: no process left`);
       if (mode === 'perf') assert.ok(!existsSync(`/tmp/perf-${info.nodePid as number}.map`), 'perf JIT map removed from /tmp');
-      await eventually(() => vs.statusBarTexts(), (bar) => assert.ok(!bar.some((t) => t.includes('Profiling…')), 'status bar item gone'));
+      await eventually(
+        () => vs.statusBarTexts(),
+        (bar) => assert.ok(!bar.some((t) => t.includes('Profiling…')), 'status bar item gone'),
+      );
     }
 
     // The spec's figure: a 20 s --prof run under load, from the app's exit to the painted flame graph.
-    writeSettings(ws, { ...base, 'nodeFlame.mode': 'prof', 'nodeFlame.env': await env(), 'nodeFlame.loadCommand': loadCommand.replace('-a 24', '-d 20') });
+    writeSettings(ws, {
+      ...base,
+      'nodeFlame.mode': 'prof',
+      'nodeFlame.env': await env(),
+      'nodeFlame.loadCommand': loadCommand.replace('-a 24', '-d 20'),
+    });
     await vs.page.waitForTimeout(1500);
     const before20 = runs(ws);
     await vs.runCommand(PROFILE);
@@ -129,7 +148,12 @@ setInterval(() => work(), 5);
     );
 
     // A server with no load command: Stop from the status bar.
-    writeSettings(ws, { 'nodeFlame.program': 'server.js', 'nodeFlame.args': [mark], 'nodeFlame.mode': 'cpu-prof', 'nodeFlame.env': await env() });
+    writeSettings(ws, {
+      'nodeFlame.program': 'server.js',
+      'nodeFlame.args': [mark],
+      'nodeFlame.mode': 'cpu-prof',
+      'nodeFlame.env': await env(),
+    });
     await vs.page.waitForTimeout(1500);
     const before = runs(ws);
     await vs.runCommand(PROFILE);
@@ -137,8 +161,14 @@ setInterval(() => work(), 5);
     await stop.waitFor({ timeout: 30_000 });
     // The flame graph's panel is open while the app runs: its page loads now, not after the exit.
     const waiting = await vs.webviewFrame('#app[data-loading*="profiling server.js"] .loading', 30_000);
-    await eventually(() => waiting.locator('.loading').innerText(), (t) => assert.match(t, /profiling server\.js\. The flame graph opens here when the run ends/));
-    await eventually(() => waiting.locator('vscode-button.stop-run').innerText(), (t) => assert.equal(t, 'Stop profiling'));
+    await eventually(
+      () => waiting.locator('.loading').innerText(),
+      (t) => assert.match(t, /profiling server\.js\. The flame graph opens here when the run ends/),
+    );
+    await eventually(
+      () => waiting.locator('vscode-button.stop-run').innerText(),
+      (t) => assert.equal(t, 'Stop profiling'),
+    );
     await vs.page.waitForTimeout(1500);
     await vs.screenshot('profiling-stop');
     // The user goes back to the code while the app runs; the result still comes to the front.
@@ -150,7 +180,10 @@ setInterval(() => work(), 5);
     assert.match(main, /\.cpuprofile$/);
     const frame = await vs.webviewFrame(`body[data-profile="${basename(main)}"] svg g.frame`, 60_000);
     const names = await frameNames(frame);
-    assert.ok(names.some((n) => /work/.test(n)), `the server's work() is drawn: ${names.slice(0, 20).join(' | ')}`);
+    assert.ok(
+      names.some((n) => /work/.test(n)),
+      `the server's work() is drawn: ${names.slice(0, 20).join(' | ')}`,
+    );
     const activeTab = vs.page.locator('.part.editor .editor-group-container.active .tab.active');
     await activeTab.filter({ hasText: `Flame graph: ${basename(main)}` }).waitFor({ timeout: 10_000 });
     assert.equal(leftovers(mark), '', 'no process left after Stop');
@@ -176,7 +209,10 @@ test('Profile Node App in an untrusted workspace says why it cannot run, and run
       await vs.page.waitForTimeout(250);
       texts = await vs.notifications();
     }
-    assert.ok(texts.some((t) => /profiling runs this workspace's code, so it is not available in an untrusted workspace/.test(t)), `notifications: ${texts.join(' | ')}`);
+    assert.ok(
+      texts.some((t) => /profiling runs this workspace's code, so it is not available in an untrusted workspace/.test(t)),
+      `notifications: ${texts.join(' | ')}`,
+    );
     assert.equal(leftovers(mark), '', 'nothing was started');
     assert.deepEqual(runs(ws), [], 'no run folder');
     failed = false;

@@ -25,7 +25,10 @@ async function enterOnCrunch(vs: VSCode, prof: string, label: string): Promise<F
     assert.fail(`crunchNumbers is not drawn (${e.message.split('\n')[0]}); drawn: ${drawn.slice(0, 30).join(' | ')}`);
   });
   await hot.click();
-  await frame.locator('.details').filter({ hasText: `hot.ts:${CRUNCH_LINE}` }).waitFor({ timeout: 15_000 });
+  await frame
+    .locator('.details')
+    .filter({ hasText: `hot.ts:${CRUNCH_LINE}` })
+    .waitFor({ timeout: 15_000 });
   await frame.locator('[data-tree="top"]').focus();
   await vs.page.keyboard.press('Enter');
   return frame;
@@ -40,50 +43,64 @@ async function activeAt(vs: VSCode, path: RegExp, line: number) {
   return ed;
 }
 
-test('esbuild --minify bundle: Enter on crunchNumbers opens src/hot.ts:6; webpack bundle, sources deleted: it opens from sourcesContent at hot.ts:6 with CodeLens and heat', { timeout: 600_000 }, async () => {
-  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-smap-'));
-  try {
-    writeProject(ws);
-    const esbuildProf = cpuProfile(await buildEsbuild(ws), join(ws, 'prof-esbuild'));
-    const prof = cpuProfile(await buildWebpack(ws), join(ws, 'prof'));
-    const vs = await startVSCode({ workspace: ws, name: 'sourcemaps', viewport: { width: 1400, height: 900 } });
-    let failed = true;
+test(
+  'esbuild --minify bundle: Enter on crunchNumbers opens src/hot.ts:6; webpack bundle, sources deleted: it opens from sourcesContent at hot.ts:6 with CodeLens and heat',
+  { timeout: 600_000 },
+  async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-smap-'));
     try {
-      await vs.waitForCommand(SHOW);
-      // A minified esbuild bundle with its sources on disk: Enter opens the file itself at the line.
-      await enterOnCrunch(vs, esbuildProf, esbuildProf.split('/').pop()!);
-      const onDisk = await activeAt(vs, /src\/hot\.ts$/, CRUNCH_LINE);
-      assert.deepEqual([onDisk?.file, onDisk?.line], ['src/hot.ts', CRUNCH_LINE]);
-      await vs.runCommand('View: Close All Editors');
+      writeProject(ws);
+      const esbuildProf = cpuProfile(await buildEsbuild(ws), join(ws, 'prof-esbuild'));
+      const prof = cpuProfile(await buildWebpack(ws), join(ws, 'prof'));
+      const vs = await startVSCode({ workspace: ws, name: 'sourcemaps', viewport: { width: 1400, height: 900 } });
+      let failed = true;
+      try {
+        await vs.waitForCommand(SHOW);
+        // A minified esbuild bundle with its sources on disk: Enter opens the file itself at the line.
+        await enterOnCrunch(vs, esbuildProf, esbuildProf.split('/').pop()!);
+        const onDisk = await activeAt(vs, /src\/hot\.ts$/, CRUNCH_LINE);
+        assert.deepEqual([onDisk?.file, onDisk?.line], ['src/hot.ts', CRUNCH_LINE]);
+        await vs.runCommand('View: Close All Editors');
 
-      // The webpack bundle's sources deleted: its map's text opens read-only.
-      rmSync(join(ws, 'src'), { recursive: true });
-      await enterOnCrunch(vs, prof, prof.split('/').pop()!);
-      const ed = await activeAt(vs, /src\/hot\.ts/, CRUNCH_LINE);
-      assert.match(ed?.path ?? '', /src\/hot\.ts/, JSON.stringify(ed));
-      assert.equal(ed?.line, CRUNCH_LINE);
-      const lines = vs.page.locator('.part.editor .editor-group-container.active .view-lines .view-line');
-      await lines.filter({ hasText: /export\sfunction\scrunchNumbers/ }).first().waitFor({ timeout: 15_000 });
-      // CodeLens works in the read-only document too.
-      let lens = '';
-      for (let i = 0; i < 80 && !LENS.test(lens); i++) {
-        lens = (await vs.page.$$eval('.part.editor .editor-group-container.active .codelens-decoration', (els) => els.map((el) => (el as HTMLElement).innerText).join('\n'))).replace(/\u00a0/g, ' ');
-        if (!LENS.test(lens)) await vs.page.waitForTimeout(250);
+        // The webpack bundle's sources deleted: its map's text opens read-only.
+        rmSync(join(ws, 'src'), { recursive: true });
+        await enterOnCrunch(vs, prof, prof.split('/').pop()!);
+        const ed = await activeAt(vs, /src\/hot\.ts/, CRUNCH_LINE);
+        assert.match(ed?.path ?? '', /src\/hot\.ts/, JSON.stringify(ed));
+        assert.equal(ed?.line, CRUNCH_LINE);
+        const lines = vs.page.locator('.part.editor .editor-group-container.active .view-lines .view-line');
+        await lines
+          .filter({ hasText: /export\sfunction\scrunchNumbers/ })
+          .first()
+          .waitFor({ timeout: 15_000 });
+        // CodeLens works in the read-only document too.
+        let lens = '';
+        for (let i = 0; i < 80 && !LENS.test(lens); i++) {
+          lens = (
+            await vs.page.$$eval('.part.editor .editor-group-container.active .codelens-decoration', (els) =>
+              els.map((el) => (el as HTMLElement).innerText).join('\n'),
+            )
+          ).replace(/\u00a0/g, ' ');
+          if (!LENS.test(lens)) await vs.page.waitForTimeout(250);
+        }
+        assert.match(lens, LENS);
+        // Line heat too: the gutter bar our decorations draw.
+        let marks = 0;
+        for (let i = 0; i < 40 && marks === 0; i++) {
+          marks = await vs.page.$$eval(
+            '.part.editor .editor-group-container.active .margin .cgmr',
+            (els) => els.filter((el) => getComputedStyle(el).backgroundImage.includes('data:image/svg+xml')).length,
+          );
+          if (marks === 0) await vs.page.waitForTimeout(250);
+        }
+        assert.ok(marks > 0, 'heat marks in the gutter of the read-only document');
+        await vs.screenshot('sourcemaps-sources-content');
+        failed = false;
+      } finally {
+        await vs.close({ failed });
       }
-      assert.match(lens, LENS);
-      // Line heat too: the gutter bar our decorations draw.
-      let marks = 0;
-      for (let i = 0; i < 40 && marks === 0; i++) {
-        marks = await vs.page.$$eval('.part.editor .editor-group-container.active .margin .cgmr', (els) => els.filter((el) => getComputedStyle(el).backgroundImage.includes('data:image/svg+xml')).length);
-        if (marks === 0) await vs.page.waitForTimeout(250);
-      }
-      assert.ok(marks > 0, 'heat marks in the gutter of the read-only document');
-      await vs.screenshot('sourcemaps-sources-content');
-      failed = false;
     } finally {
-      await vs.close({ failed });
+      rmSync(ws, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(ws, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -94,15 +94,29 @@ test('transforms and the sandwich view: focus, merge, sandwich, export, reload',
     await onFrame(frame, '[data-tree="top"]', 'pbkdf2Sync', 'Focus on function');
     await chipsAre(frame, ['Focus: pbkdf2Sync']);
     // app.js is no longer in the tree: its CodeLens goes.
-    await until('no CodeLens on app.js', () => lenses.count(), (n) => n === 0);
+    await until(
+      'no CodeLens on app.js',
+      () => lenses.count(),
+      (n) => n === 0,
+    );
     const focused = await until(
       'pbkdf2Sync is the root',
       () => drawn(frame),
-      (d) => d.kids.length === 1 && d.kids[0][0] === 'pbkdf2Sync' && d.kids[0][1] === d.root && d.root > 0 && d.root < total && !d.names.includes('handle'),
+      (d) =>
+        d.kids.length === 1 &&
+        d.kids[0][0] === 'pbkdf2Sync' &&
+        d.kids[0][1] === d.root &&
+        d.root > 0 &&
+        d.root < total &&
+        !d.names.includes('handle'),
     );
     // The hover card (a click would open pbkdf2Sync's source over app.js).
     await frame.locator('[data-tree="top"] g.frame[name="pbkdf2Sync"]').first().hover();
-    await until('the hover card says 100 %', () => frame.locator('.tooltip').innerText(), (t) => /Total\s*100(\.0)?%/.test(t));
+    await until(
+      'the hover card says 100 %',
+      () => frame.locator('.tooltip').innerText(),
+      (t) => /Total\s*100(\.0)?%/.test(t),
+    );
     console.log(`[e2e] focus on pbkdf2Sync: ${focused.root} of ${total} samples, root at 100 %`);
     await vs.screenshot('transforms-focus');
 
@@ -114,7 +128,10 @@ test('transforms and the sandwich view: focus, merge, sandwich, export, reload',
     // The file shows up before its text is in it: wait for whole lines.
     const text = await until(
       'the export is written',
-      async () => readdirSync(ws).filter((f) => f.endsWith('.folded')).map((f) => readFileSync(join(ws, f), 'utf8'))[0] ?? '',
+      async () =>
+        readdirSync(ws)
+          .filter((f) => f.endsWith('.folded'))
+          .map((f) => readFileSync(join(ws, f), 'utf8'))[0] ?? '',
       (t) => t.endsWith('\n'),
     );
     const stacks = text.trim().split('\n');
@@ -128,8 +145,16 @@ test('transforms and the sandwich view: focus, merge, sandwich, export, reload',
     // Remove the focus; merge every `handle` (Express has several functions of that name): none is left, same total.
     await frame.locator('.flame-tab .xf-remove').first().click();
     await chipsAre(frame, []);
-    await until('the whole profile is back', () => drawn(frame), (d) => d.root === total);
-    await until('the CodeLens is back', () => lenses.count(), (n) => n > 0);
+    await until(
+      'the whole profile is back',
+      () => drawn(frame),
+      (d) => d.root === total,
+    );
+    await until(
+      'the CodeLens is back',
+      () => lenses.count(),
+      (n) => n > 0,
+    );
     const merged: string[] = [];
     for (let i = 0; i < 10; i++) {
       const d = await drawn(frame);
@@ -137,15 +162,27 @@ test('transforms and the sandwich view: focus, merge, sandwich, export, reload',
       await onFrame(frame, '[data-tree="top"]', 'handle', 'Merge function');
       merged.push('Merge: handle');
       await chipsAre(frame, merged);
-      await until('the merged tree is drawn', () => frame.evaluate(() => document.querySelectorAll('.flame-tab .xf-chip').length), (n) => n === merged.length);
+      await until(
+        'the merged tree is drawn',
+        () => frame.evaluate(() => document.querySelectorAll('.flame-tab .xf-chip').length),
+        (n) => n === merged.length,
+      );
     }
-    const after = await until('no handle frame is drawn', () => drawn(frame), (d) => !d.names.includes('handle') && d.root === total);
+    const after = await until(
+      'no handle frame is drawn',
+      () => drawn(frame),
+      (d) => !d.names.includes('handle') && d.root === total,
+    );
     assert.ok(after.names.includes(HANDLER), 'the handler is still there');
     // Over the whole tree, not just what is drawn: the host's search finds no frame named handle.
     await frame.click('vscode-checkbox:has-text("Regex")');
     await frame.click('vscode-textfield.search');
     await vs.page.keyboard.type('^handle$');
-    await until('search finds no handle', () => frame.locator('.matched').innerText(), (t) => /^0(\.0+)?% of samples matched/.test(t));
+    await until(
+      'search finds no handle',
+      () => frame.locator('.matched').innerText(),
+      (t) => /^0(\.0+)?% of samples matched/.test(t),
+    );
     await frame.click('vscode-textfield.search');
     await vs.page.keyboard.press('Control+A');
     await vs.page.keyboard.press('Backspace');
@@ -154,21 +191,39 @@ test('transforms and the sandwich view: focus, merge, sandwich, export, reload',
 
     // The sandwich on pbkdf2Sync: the /auth handler among its callers, the PBKDF2 job among its callees.
     await onFrame(frame, '[data-tree="top"]', 'pbkdf2Sync', 'Sandwich view');
-    const callers = await until('the sandwich callers', () => drawn(frame, '[data-sandwich="callers"]'), (d) => d.top === 'pbkdf2Sync' && d.names.includes(HANDLER));
-    const callees = await until('the sandwich callees', () => drawn(frame, '[data-sandwich="callees"]'), (d) => d.top === 'pbkdf2Sync' && d.names.some((n) => /PBKDF2/.test(n)));
+    const callers = await until(
+      'the sandwich callers',
+      () => drawn(frame, '[data-sandwich="callers"]'),
+      (d) => d.top === 'pbkdf2Sync' && d.names.includes(HANDLER),
+    );
+    const callees = await until(
+      'the sandwich callees',
+      () => drawn(frame, '[data-sandwich="callees"]'),
+      (d) => d.top === 'pbkdf2Sync' && d.names.some((n) => /PBKDF2/.test(n)),
+    );
     assert.equal(callers.root, callees.root, 'both halves weigh what pbkdf2Sync does');
-    console.log(`[e2e] sandwich on pbkdf2Sync: callers ${callers.kids.map((k) => k[0]).join(' | ')}; callees ${callees.kids.map((k) => k[0]).join(' | ')}`);
+    console.log(
+      `[e2e] sandwich on pbkdf2Sync: callers ${callers.kids.map((k) => k[0]).join(' | ')}; callees ${callees.kids.map((k) => k[0]).join(' | ')}`,
+    );
     await vs.screenshot('transforms-sandwich');
     // Each half zooms on its own.
     await frame.locator('[data-sandwich="callers"] g.frame', { hasText: HANDLER }).first().click();
-    await until('callers zoomed', () => drawn(frame, '[data-sandwich="callees"]'), (d) => d.root === callees.root);
+    await until(
+      'callers zoomed',
+      () => drawn(frame, '[data-sandwich="callees"]'),
+      (d) => d.root === callees.root,
+    );
     await frame.locator('.sandwich .sw-close').click();
 
     // After a reload the stack is still applied, and shown.
     await vs.runCommand('Developer: Reload Window');
     frame = await vs.webviewFrame(ready, 120_000);
     await chipsAre(frame, merged);
-    const reloaded = await until('the reloaded tree is merged', () => drawn(frame), (d) => d.root === total && d.names.length > 5);
+    const reloaded = await until(
+      'the reloaded tree is merged',
+      () => drawn(frame),
+      (d) => d.root === total && d.names.length > 5,
+    );
     assert.ok(!reloaded.names.includes('handle'), 'still no handle after the reload');
 
     assert.deepEqual(vs.cspViolations(), [], 'no CSP violations');

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   const only = arg('only')?.split(',').map(Number) ?? (from ? Array.from({ length: cases }, (_, i) => from + i) : undefined);
   const crashDir = join(repoRoot, 'test', 'fuzz', 'crashes');
   const seeds = loadSeeds(join(fixtures, 'fuzz'));
-  console.log(`fuzz: ${only ? only.length : cases} cases, seed ${fuzzSeed}, ${jobs} workers, seeds ${seeds.map((s) => `${s.name} (${s.bytes.length} B)`).join(', ')}`);
+  console.log(
+    `fuzz: ${only ? only.length : cases} cases, seed ${fuzzSeed}, ${jobs} workers, seeds ${seeds.map((s) => `${s.name} (${s.bytes.length} B)`).join(', ')}`,
+  );
   let last = Date.now();
   // Ctrl-C (or --minutes) ends the run early with a summary of the cases run so far.
   const stop = new AbortController();
@@ -50,7 +52,11 @@ async function main(): Promise<void> {
       `${res.profiles} profiles (${res.withWarnings} with warnings), ${res.profileErrors} ProfileErrors, ${res.exportRefusals} export refusals, ${res.failures.length} failures; ` +
       `slowest ${Math.round(res.slowest.ms)} ms (${res.slowest.seed} #${res.slowest.n})`,
   );
-  console.log(`per seed: ${Object.entries(res.perSeed).map(([k, v]) => `${k} ${v.cases} cases, ${(v.ms / v.cases).toFixed(1)} ms mean import`).join('; ')}`);
+  console.log(
+    `per seed: ${Object.entries(res.perSeed)
+      .map(([k, v]) => `${k} ${v.cases} cases, ${(v.ms / v.cases).toFixed(1)} ms mean import`)
+      .join('; ')}`,
+  );
   for (const [kind, fs] of byKind) {
     console.log(`\n${kind}: ${fs.length}`);
     // Same first line of detail = same bug: show each once.

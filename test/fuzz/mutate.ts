@@ -232,7 +232,23 @@ function textMutation(r: Rand, format: SeedFormat, s: string, ops: string[]): st
   }
 }
 
-const HOSTILE_VALUES: unknown[] = [1e308, -1, -1e308, 2 ** 53 + 1, 0, null, 'NaN', 'x', [], {}, true, 'x'.repeat(100000), [[[[[]]]]], 0.5, -0.5];
+const HOSTILE_VALUES: unknown[] = [
+  1e308,
+  -1,
+  -1e308,
+  2 ** 53 + 1,
+  0,
+  null,
+  'NaN',
+  'x',
+  [],
+  {},
+  true,
+  'x'.repeat(100000),
+  [[[[[]]]]],
+  0.5,
+  -0.5,
+];
 
 /** Containers and keys of a JSON value, breadth first, for picking a place to damage. */
 function places(root: unknown, limit = 5000): { obj: Record<string, unknown> | unknown[]; key: string | number }[] {
@@ -398,18 +414,33 @@ function weightedChain(r: Rand, format: SeedFormat, s: string, ops: string[]): s
   }
   if (format === 'perf') {
     const header = lines(s).find((l) => /^\S.*:\s*$/.test(l)) ?? 'node 1/1 1.000000: 1 cpu-clock:';
-    const frames = Array.from({ length: Math.min(depth, 30000) }, (_, k) => `\t    ${(0x7f0000001000 + k * 16).toString(16)} f${k} (/tmp/perf-1.map)`);
+    const frames = Array.from(
+      { length: Math.min(depth, 30000) },
+      (_, k) => `\t    ${(0x7f0000001000 + k * 16).toString(16)} f${k} (/tmp/perf-1.map)`,
+    );
     return `${s}\n${header}\n${frames.join('\n')}\n`;
   }
   if (format === 'v8log') {
-    const code = Array.from({ length: Math.min(depth, 2000) }, (_, k) => `code-creation,JS,10,100,0x${(0x50000 + k * 64).toString(16)},64,f${k} /a.js:${k + 1}:1,0x${(0x900000 + k * 16).toString(16)},~`);
+    const code = Array.from(
+      { length: Math.min(depth, 2000) },
+      (_, k) =>
+        `code-creation,JS,10,100,0x${(0x50000 + k * 64).toString(16)},64,f${k} /a.js:${k + 1}:1,0x${(0x900000 + k * 16).toString(16)},~`,
+    );
     const stack = Array.from({ length: depth }, (_, k) => `0x${(0x50010 + (k % 2000) * 64).toString(16)}`).join(',');
     return `${s}\n${code.join('\n')}\ntick,0x50010,5000000,0,0x0,0,${stack}\n`;
   }
   return s;
 }
 
-const EXTREME_WEIGHTS = ['1e308', '9007199254740991', '9007199254740993', '1.7976931348623157e308', '9'.repeat(400), '4294967295', '1e-320'];
+const EXTREME_WEIGHTS = [
+  '1e308',
+  '9007199254740991',
+  '9007199254740993',
+  '1.7976931348623157e308',
+  '9'.repeat(400),
+  '4294967295',
+  '1e-320',
+];
 
 /** Weights at the edge of what doubles hold, on several lines at once (their sum is the danger). */
 function extremeWeights(r: Rand, format: SeedFormat, s: string, ops: string[]): string {
@@ -433,8 +464,14 @@ function oneName(r: Rand, format: SeedFormat, s: string, ops: string[]): string 
   const out: string[] = [];
   for (let k = 0; k < n; k++) {
     if (format === 'folded') out.push(`main;f /a.js:${k + 1}:1 1`);
-    else if (format === 'v8log') out.push(`code-creation,JS,10,100,0x${(0x4000000 + k * 64).toString(16)},64,f /a.js:${k + 1}:1,0x${(0x9000000 + k * 16).toString(16)},~\ntick,0x${(0x4000010 + k * 64).toString(16)},${6000000 + k},0,0x0,0`);
-    else if (format === 'perf') out.push(`node 1/1 ${(9000 + k / 1000).toFixed(6)}: 1 cpu-clock:\n\t    ${(0x7f0000100000 + k * 16).toString(16)} JS:*f /a.js:${k + 1}:1 (/tmp/perf-1.map)\n`);
+    else if (format === 'v8log')
+      out.push(
+        `code-creation,JS,10,100,0x${(0x4000000 + k * 64).toString(16)},64,f /a.js:${k + 1}:1,0x${(0x9000000 + k * 16).toString(16)},~\ntick,0x${(0x4000010 + k * 64).toString(16)},${6000000 + k},0,0x0,0`,
+      );
+    else if (format === 'perf')
+      out.push(
+        `node 1/1 ${(9000 + k / 1000).toFixed(6)}: 1 cpu-clock:\n\t    ${(0x7f0000100000 + k * 16).toString(16)} JS:*f /a.js:${k + 1}:1 (/tmp/perf-1.map)\n`,
+      );
   }
   ops.push(`one-name:${n}`);
   const add = out.join('\n');
@@ -461,7 +498,10 @@ export function shapeMutation(r: Rand, format: SeedFormat, s: string, ops: strin
 
 /** The same for a `.cpuprofile`: a chain past the window with hit counts all along, extreme hit counts, a huge name. */
 export function jsonShapeMutation(r: Rand, json: unknown, ops: string[]): string {
-  const doc = structuredClone(json) as { nodes?: { id: number; hitCount?: number; callFrame?: { functionName?: string }; children?: number[] }[]; samples?: number[] };
+  const doc = structuredClone(json) as {
+    nodes?: { id: number; hitCount?: number; callFrame?: { functionName?: string }; children?: number[] }[];
+    samples?: number[];
+  };
   const nodes = doc.nodes;
   if (!Array.isArray(nodes) || nodes.length < 2) return JSON.stringify(doc);
   const kind = int(r, 3);
@@ -471,7 +511,13 @@ export function jsonShapeMutation(r: Rand, json: unknown, ops: string[]): string
     const last = nodes[nodes.length - 1];
     last.children = [...(last.children ?? []), base];
     const hits = r() < 0.5 ? 1 : pick(r, [1e308, 2 ** 53 + 2, 1e15]);
-    for (let d = 0; d < depth; d++) nodes.push({ id: base + d, callFrame: { ...(last.callFrame ?? {}), functionName: `f${d % 50}` }, hitCount: d + 1 === depth || r() < 0.01 ? hits : 1, children: d + 1 < depth ? [base + d + 1] : [] });
+    for (let d = 0; d < depth; d++)
+      nodes.push({
+        id: base + d,
+        callFrame: { ...(last.callFrame ?? {}), functionName: `f${d % 50}` },
+        hitCount: d + 1 === depth || r() < 0.01 ? hits : 1,
+        children: d + 1 < depth ? [base + d + 1] : [],
+      });
     // Without a sample list the hit counts are the weights.
     if (r() < 0.7) delete doc.samples;
     ops.push(`json-weighted-chain:${depth}:${hits}`);

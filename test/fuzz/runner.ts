@@ -97,7 +97,8 @@ export function checkProfile(p: Profile): string | null {
   for (let i = 0; i < p.frames.length; i++) {
     const f = p.frames[i];
     if (typeof f.name !== 'string' || typeof f.file !== 'string') return `frame ${i} name/file not strings`;
-    if (!Number.isInteger(f.line) || f.line < 0 || !Number.isInteger(f.column) || f.column < 0) return `frame ${i} at line ${f.line} column ${f.column}`;
+    if (!Number.isInteger(f.line) || f.line < 0 || !Number.isInteger(f.column) || f.column < 0)
+      return `frame ${i} at line ${f.line} column ${f.column}`;
     if (!CATEGORIES.includes(f.category)) return `frame ${i} category ${f.category}`;
   }
   const d = p.meta.durationMs;
@@ -110,7 +111,9 @@ export function checkProfile(p: Profile): string | null {
       if (!Number.isFinite(times[i])) return `timeline sample ${i} at ${times[i]}`;
     }
   }
-  for (const w of p.warnings) if (typeof w !== 'string' || w.length > 2000 || /[\r\n]/.test(w)) return `warning not one short line: ${JSON.stringify(String(w).slice(0, 200))}`;
+  for (const w of p.warnings)
+    if (typeof w !== 'string' || w.length > 2000 || /[\r\n]/.test(w))
+      return `warning not one short line: ${JSON.stringify(String(w).slice(0, 200))}`;
   return null;
 }
 
@@ -136,7 +139,17 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
   const hangMs = o.hangMs ?? 10000;
   const jobs = o.jobs ?? 2;
   const tmp = mkdtempSync(join(tmpdir(), 'nf-fuzz-'));
-  const res: FuzzResult = { cases: 0, profiles: 0, withWarnings: 0, profileErrors: 0, exportRefusals: 0, failures: [], ms: 0, slowest: { ms: 0, seed: '', n: -1 }, perSeed: {} };
+  const res: FuzzResult = {
+    cases: 0,
+    profiles: 0,
+    withWarnings: 0,
+    profileErrors: 0,
+    exportRefusals: 0,
+    failures: [],
+    ms: 0,
+    slowest: { ms: 0, seed: '', n: -1 },
+    perSeed: {},
+  };
   const list = o.only ?? Array.from({ length: o.cases }, (_, i) => i);
   let next = 0;
   const t0 = performance.now();
@@ -152,7 +165,13 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<'hang'>((resolve) => (timer = setTimeout(() => resolve('hang'), hangMs)));
     try {
-      const r = await Promise.race([slot.worker.load(slot.file, { sourceMaps: !!slot.sourceMaps }).then((profile) => ({ profile }), (error: Error) => ({ error })), limit]);
+      const r = await Promise.race([
+        slot.worker.load(slot.file, { sourceMaps: !!slot.sourceMaps }).then(
+          (profile) => ({ profile }),
+          (error: Error) => ({ error }),
+        ),
+        limit,
+      ]);
       const ms = performance.now() - start;
       if (r === 'hang') {
         await slot.worker.terminate();
@@ -192,14 +211,24 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
         ps.ms += r.ms;
         const base = { seed: seed.name, n, ops, ms: Math.round(r.ms) };
         if (r.hang) fail({ ...base, kind: 'hang', detail: `still running after ${hangMs} ms` }, seed, bytes);
-        else if (r.ms > slowFor) fail({ ...base, kind: 'slow', detail: `took ${Math.round(r.ms)} ms twice (limit ${Math.round(slowFor)} ms for ${bytes.length} bytes)` }, seed, bytes);
+        else if (r.ms > slowFor)
+          fail(
+            {
+              ...base,
+              kind: 'slow',
+              detail: `took ${Math.round(r.ms)} ms twice (limit ${Math.round(slowFor)} ms for ${bytes.length} bytes)`,
+            },
+            seed,
+            bytes,
+          );
         if (r.error) {
           if (r.error instanceof ImportCancelled || !(r.error instanceof ProfileError)) {
             fail({ ...base, kind: 'crash', detail: (r.error.stack ?? r.error.message).split('\n').slice(0, 6).join('\n') }, seed, bytes);
           } else {
             res.profileErrors++;
             const m = r.error.message;
-            if (!m || /[\r\n]/.test(m) || m.length > 1000) fail({ ...base, kind: 'error-message', detail: `not one short line: ${JSON.stringify(m.slice(0, 300))}` }, seed, bytes);
+            if (!m || /[\r\n]/.test(m) || m.length > 1000)
+              fail({ ...base, kind: 'error-message', detail: `not one short line: ${JSON.stringify(m.slice(0, 300))}` }, seed, bytes);
           }
         } else if (r.profile) {
           res.profiles++;
@@ -216,7 +245,12 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
             } catch (e) {
               // A format that cannot hold the profile (stacks too deep to write whole) says so in one line.
               if (e instanceof ProfileError && !/[\r\n]/.test(e.message)) res.exportRefusals++;
-              else fail({ ...base, kind: 'export', detail: `${fmt}: ${((e as Error).stack ?? String(e)).split('\n').slice(0, 6).join('\n')}` }, seed, bytes);
+              else
+                fail(
+                  { ...base, kind: 'export', detail: `${fmt}: ${((e as Error).stack ?? String(e)).split('\n').slice(0, 6).join('\n')}` },
+                  seed,
+                  bytes,
+                );
             }
           }
           // The viewer's steps for the shapes they are there for, and for every eighth case besides.
@@ -224,12 +258,21 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
             try {
               display(r.profile);
             } catch (e) {
-              fail({ ...base, kind: 'export', detail: `viewer: ${((e as Error).stack ?? String(e)).split('\n').slice(0, 6).join('\n')}` }, seed, bytes);
+              fail(
+                { ...base, kind: 'export', detail: `viewer: ${((e as Error).stack ?? String(e)).split('\n').slice(0, 6).join('\n')}` },
+                seed,
+                bytes,
+              );
             }
           }
           // Exports and viewer steps run here, not in the worker: a step over the limit is a hang all the same.
           const after = performance.now() - t0;
-          if (after > hangMs) fail({ ...base, ms: Math.round(after), kind: 'hang', detail: `exports and viewer steps took ${Math.round(after)} ms` }, seed, bytes);
+          if (after > hangMs)
+            fail(
+              { ...base, ms: Math.round(after), kind: 'hang', detail: `exports and viewer steps took ${Math.round(after)} ms` },
+              seed,
+              bytes,
+            );
         }
         o.onProgress?.(res.cases);
       }

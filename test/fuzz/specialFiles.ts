@@ -31,7 +31,20 @@ export function specialPaths(): string[] {
   const beside = join(dir, 'beside.js');
   writeFileSync(beside, 'function f() {}\n');
   execFileSync('mkfifo', [`${beside}.map`]);
-  made = [fifo, join(dir, 'folder'), join(dir, 'zero'), join(dir, 'stdin'), join(dir, 'fifo-link'), ...scripts, beside, '/dev/zero', '/dev/null', '/dev/stdin', '/proc/self/fd/0', '/'];
+  made = [
+    fifo,
+    join(dir, 'folder'),
+    join(dir, 'zero'),
+    join(dir, 'stdin'),
+    join(dir, 'fifo-link'),
+    ...scripts,
+    beside,
+    '/dev/zero',
+    '/dev/null',
+    '/dev/stdin',
+    '/proc/self/fd/0',
+    '/',
+  ];
   return made;
 }
 
@@ -44,7 +57,12 @@ export function specialFileMutation(r: Rand, format: SeedFormat, s: string, ops:
   const at = Math.floor(r() * ls.length);
   if (format === 'v8log') {
     // As a library (read for its ELF headers, then nm), and as the script of a sampled function.
-    const lines = [`shared-library,${p},0x7f1000000000,0x7f1000100000,0`, `code-creation,JS,10,100,0x7f2000000000,256,f ${p}:1:1,0x7f3000000000,~`, 'tick,0x7f1000000010,5000,0,0x0,0', 'tick,0x7f2000000010,5001,0,0x0,0'];
+    const lines = [
+      `shared-library,${p},0x7f1000000000,0x7f1000100000,0`,
+      `code-creation,JS,10,100,0x7f2000000000,256,f ${p}:1:1,0x7f3000000000,~`,
+      'tick,0x7f1000000010,5000,0,0x0,0',
+      'tick,0x7f2000000010,5001,0,0x0,0',
+    ];
     ls.splice(Math.max(1, at), 0, ...lines);
     return ls.join('\n');
   }

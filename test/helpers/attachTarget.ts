@@ -32,7 +32,11 @@ export interface TargetServer {
  * Writes `server.js` into `dir` and starts it there with `nodeArgs` (e.g. `--inspect=…`).
  * `spawnWith` lets a caller start it in a process group of its own.
  */
-export function startTargetServer(dir: string, nodeArgs: string[], spawnWith: (cmd: string, args: string[], opts: SpawnOptions) => ChildProcess = spawn): TargetServer {
+export function startTargetServer(
+  dir: string,
+  nodeArgs: string[],
+  spawnWith: (cmd: string, args: string[], opts: SpawnOptions) => ChildProcess = spawn,
+): TargetServer {
   const script = join(dir, 'server.js');
   writeFileSync(script, SERVER);
   const child = spawnWith(process.execPath, [...nodeArgs, script], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -52,7 +52,10 @@ export function writeProject(dir: string): void {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'flame-fixture', version: '1.0.0', private: true }));
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'es2020', module: 'commonjs', moduleResolution: 'node', sourceMap: true, strict: true }, include: ['src'] }),
+    JSON.stringify({
+      compilerOptions: { target: 'es2020', module: 'commonjs', moduleResolution: 'node', sourceMap: true, strict: true },
+      include: ['src'],
+    }),
   );
   // ts-loader resolves `typescript` from the project it builds.
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
@@ -63,13 +66,24 @@ export function writeProject(dir: string): void {
 export async function buildEsbuild(dir: string): Promise<string> {
   const esbuild = load('esbuild') as typeof import('esbuild');
   const out = join(dir, 'dist-esbuild', 'app.js');
-  await esbuild.build({ entryPoints: [join(dir, 'src', 'main.ts')], bundle: true, minify: true, platform: 'node', sourcemap: true, outfile: out, logLevel: 'silent' });
+  await esbuild.build({
+    entryPoints: [join(dir, 'src', 'main.ts')],
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    sourcemap: true,
+    outfile: out,
+    logLevel: 'silent',
+  });
   return out;
 }
 
 /** webpack (production: minified by its terser) with ts-loader and `devtool: source-map`: sources like `webpack://flame-fixture/./src/hot.ts`. */
 export async function buildWebpack(dir: string): Promise<string> {
-  const webpack = load('webpack') as (cfg: object, cb: (err: Error | null, stats?: { hasErrors(): boolean; toString(o?: object): string }) => void) => void;
+  const webpack = load('webpack') as (
+    cfg: object,
+    cb: (err: Error | null, stats?: { hasErrors(): boolean; toString(o?: object): string }) => void,
+  ) => void;
   const outDir = join(dir, 'dist-webpack');
   await new Promise<void>((res, rej) =>
     webpack(
@@ -82,7 +96,15 @@ export async function buildWebpack(dir: string): Promise<string> {
         output: { path: outDir, filename: 'app.js' },
         resolve: { extensions: ['.ts', '.js'] },
         resolveLoader: { modules: [join(repoRoot, 'node_modules')] },
-        module: { rules: [{ test: /\.ts$/, loader: 'ts-loader', options: { transpileOnly: true, compilerOptions: { module: 'esnext', target: 'es2020' } } }] },
+        module: {
+          rules: [
+            {
+              test: /\.ts$/,
+              loader: 'ts-loader',
+              options: { transpileOnly: true, compilerOptions: { module: 'esnext', target: 'es2020' } },
+            },
+          ],
+        },
       },
       (err, stats) => (err ? rej(err) : stats?.hasErrors() ? rej(new Error(stats.toString({ colors: false }))) : res()),
     ),
@@ -102,7 +124,10 @@ export async function buildRollup(dir: string): Promise<string> {
     },
     transform(code, id) {
       if (!id.endsWith('.ts')) return null;
-      const out = ts.transpileModule(code, { fileName: id, compilerOptions: { sourceMap: true, target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext } });
+      const out = ts.transpileModule(code, {
+        fileName: id,
+        compilerOptions: { sourceMap: true, target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext },
+      });
       return { code: out.outputText.replace(/\/\/# sourceMappingURL=.*$/m, ''), map: out.sourceMapText! };
     },
   };
@@ -118,7 +143,15 @@ export function buildTsc(dir: string): string {
   const outDir = join(dir, 'dist-tsc');
   const r = spawnSync(
     process.execPath,
-    [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json'), '--outDir', outDir, '--sourceRoot', pathToFileURL(join(dir, 'src')).href + '/'],
+    [
+      join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      join(dir, 'tsconfig.json'),
+      '--outDir',
+      outDir,
+      '--sourceRoot',
+      pathToFileURL(join(dir, 'src')).href + '/',
+    ],
     { encoding: 'utf8', timeout: 120_000 },
   );
   if (r.status !== 0) throw new Error(`tsc failed: ${r.stdout}${r.stderr}`);

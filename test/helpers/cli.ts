@@ -64,5 +64,8 @@ export function marker(prefix: string): string {
 /** The processes whose command line holds `mark` ('' when none is left). */
 export function leftovers(mark: string): string {
   const r = spawnSync('pgrep', ['-af', mark], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter((l) => l.trim() && !l.includes('pgrep')).join('\n');
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.trim() && !l.includes('pgrep'))
+    .join('\n');
 }

@@ -13,8 +13,14 @@ export function datadogPprof(under: string): Promise<{ dir: string } | { skip: s
   if (!p) {
     p = (async () => {
       const dir = join(under, 'dd');
-      const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, '@datadog/pprof'], { encoding: 'utf8', timeout: 300_000 });
-      if (r.status !== 0) return { skip: `npm could not install @datadog/pprof here (${r.status ?? r.error?.message}): ${r.stderr.split('\n').slice(-5).join(' ')}` };
+      const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, '@datadog/pprof'], {
+        encoding: 'utf8',
+        timeout: 300_000,
+      });
+      if (r.status !== 0)
+        return {
+          skip: `npm could not install @datadog/pprof here (${r.status ?? r.error?.message}): ${r.stderr.split('\n').slice(-5).join(' ')}`,
+        };
       return { dir: join(dir, 'node_modules', '@datadog', 'pprof') };
     })();
     installs.set(under, p);
@@ -63,5 +69,10 @@ export function runHotProgram(ddPprof: string, dir: string): { program: string; 
   writeFileSync(program, HOT);
   const run = spawnSync(process.execPath, [program], { cwd: dir, env: { ...process.env, DD_PPROF: ddPprof }, encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
-  return { program, hotLine: HOT.split('\n').findIndex((l) => l.startsWith('function hotLoop')) + 1, wall: join(dir, 'wall.pb.gz'), heap: join(dir, 'heap.pb.gz') };
+  return {
+    program,
+    hotLine: HOT.split('\n').findIndex((l) => l.startsWith('function hotLoop')) + 1,
+    wall: join(dir, 'wall.pb.gz'),
+    heap: join(dir, 'heap.pb.gz'),
+  };
 }

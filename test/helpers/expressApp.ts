@@ -33,7 +33,12 @@ export async function profileExpressApp(o: ExpressProfileOptions): Promise<strin
   const out = typeof o.profiler === 'object' ? o.cwd : (o.out ?? o.cwd);
   // The launcher's preload turns SIGINT into a normal exit, which --cpu-prof and exit-time writers need.
   const stop = ['-r', join(repoRoot, 'dist', 'preload-stop.js')];
-  const flags = o.profiler === 'prof' ? ['--prof'] : o.profiler === 'cpu-prof' ? [...stop, '--cpu-prof', `--cpu-prof-dir=${out}`] : [...stop, '-r', o.profiler.preload];
+  const flags =
+    o.profiler === 'prof'
+      ? ['--prof']
+      : o.profiler === 'cpu-prof'
+        ? [...stop, '--cpu-prof', `--cpu-prof-dir=${out}`]
+        : [...stop, '-r', o.profiler.preload];
   if (o.profiler === 'cpu-prof') mkdirSync(out, { recursive: true });
   const port = await freePort();
   const env = { ...process.env, PORT: String(port), NODE_PATH: join(repoRoot, 'node_modules') };
@@ -47,7 +52,11 @@ export async function profileExpressApp(o: ExpressProfileOptions): Promise<strin
     const base = `http://127.0.0.1:${port}`;
     assert.equal((await fetch(`${base}/newUser?username=matt&password=password`)).status, 200);
     const amount = 'seconds' in o.load ? ['-d', String(o.load.seconds)] : ['-a', String(o.load.requests)];
-    const load = spawn(process.execPath, [autocannon, ...amount, '-c', String(o.load.connections), `${base}/auth?username=matt&password=password`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const load = spawn(
+      process.execPath,
+      [autocannon, ...amount, '-c', String(o.load.connections), `${base}/auth?username=matt&password=password`],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     load.stderr.on('data', (d) => (stderr += d));
     const code = await new Promise((r) => load.once('close', r));

@@ -10,15 +10,29 @@ const cache = join(homedir(), '.cache', 'node-flame-go');
 /** Why Google's pprof cannot run here (no `go`), or undefined when it can. */
 export function goMissing(): string | undefined {
   const r = spawnSync('go', ['version'], { encoding: 'utf8' });
-  return r.error || r.status !== 0 ? `go is not installed (${r.error?.message ?? r.stderr.trim()}): Google's pprof cannot be run` : undefined;
+  return r.error || r.status !== 0
+    ? `go is not installed (${r.error?.message ?? r.stderr.trim()}): Google's pprof cannot be run`
+    : undefined;
 }
 
 /** `pprof <args>` through `go run github.com/google/pprof@latest`; throws with its output when it fails. */
 export function goPprof(args: string[]): string {
   mkdirSync(cache, { recursive: true });
-  const env = { ...process.env, GOPATH: join(cache, 'gopath'), GOMODCACHE: join(cache, 'gopath', 'pkg', 'mod'), GOCACHE: join(cache, 'build'), GOFLAGS: '-buildvcs=false' };
-  const r = spawnSync('go', ['run', 'github.com/google/pprof@latest', ...args], { encoding: 'utf8', env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`go run github.com/google/pprof@latest ${args.join(' ')} failed (${r.status ?? r.error?.message}):\n${r.stderr}`);
+  const env = {
+    ...process.env,
+    GOPATH: join(cache, 'gopath'),
+    GOMODCACHE: join(cache, 'gopath', 'pkg', 'mod'),
+    GOCACHE: join(cache, 'build'),
+    GOFLAGS: '-buildvcs=false',
+  };
+  const r = spawnSync('go', ['run', 'github.com/google/pprof@latest', ...args], {
+    encoding: 'utf8',
+    env,
+    timeout: 600_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0)
+    throw new Error(`go run github.com/google/pprof@latest ${args.join(' ')} failed (${r.status ?? r.error?.message}):\n${r.stderr}`);
   return r.stdout;
 }
 

@@ -40,17 +40,32 @@ export const fileOf = (i: number, name: string) => `/app/${name.replace(/[/ ]/g,
 /** A small profile in each format whose function and file names are all of HOSTILE. */
 export const writers: Record<string, () => string> = {
   cpuprofile: () => {
-    const nodes = [{ id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1 }, children: HOSTILE.map((_, i) => i + 2) }];
-    HOSTILE.forEach((name, i) => nodes.push({ id: i + 2, callFrame: { functionName: name, url: `file://${fileOf(i, name)}`, lineNumber: 2, columnNumber: 4 }, children: [] }));
+    const nodes = [
+      { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1 }, children: HOSTILE.map((_, i) => i + 2) },
+    ];
+    HOSTILE.forEach((name, i) =>
+      nodes.push({
+        id: i + 2,
+        callFrame: { functionName: name, url: `file://${fileOf(i, name)}`, lineNumber: 2, columnNumber: 4 },
+        children: [],
+      }),
+    );
     const samples = HOSTILE.flatMap((_, i) => Array(i + 1).fill(i + 2));
     return JSON.stringify({ nodes, startTime: 0, endTime: samples.length * 1000, samples, timeDeltas: samples.map(() => 1000) });
   },
   folded: () => HOSTILE.map((name, i) => `main /app/main.js:1;${name} ${fileOf(i, name)}:3:5 ${i + 1}`).join('\n') + '\n',
   perf: () =>
-    HOSTILE.map((name, i) => `node 4242/4242 100.${String(i).padStart(6, '0')}: 1001001 cpu-clock:\n\t    7f0000001${i}00 ${name} (/tmp/perf-4242.map)\n\t    7f0000000100 main (/tmp/perf-4242.map)\n`).join('\n') + '\n',
+    HOSTILE.map(
+      (name, i) =>
+        `node 4242/4242 100.${String(i).padStart(6, '0')}: 1001001 cpu-clock:\n\t    7f0000001${i}00 ${name} (/tmp/perf-4242.map)\n\t    7f0000000100 main (/tmp/perf-4242.map)\n`,
+    ).join('\n') + '\n',
   v8log: () => {
     const lines = ['v8-version,11,3,244,8,-node.38,0', 'v8-platform,linux,linux', 'profiler,begin,1000'];
-    HOSTILE.forEach((name, i) => lines.push(`code-creation,JS,10,${100 + i},0x${(0x10000 + i * 0x1000).toString(16)},256,${v8Escape(`${name} ${fileOf(i, name)}:3:5`)},0x${(0x90000 + i * 16).toString(16)},~`));
+    HOSTILE.forEach((name, i) =>
+      lines.push(
+        `code-creation,JS,10,${100 + i},0x${(0x10000 + i * 0x1000).toString(16)},256,${v8Escape(`${name} ${fileOf(i, name)}:3:5`)},0x${(0x90000 + i * 16).toString(16)},~`,
+      ),
+    );
     HOSTILE.forEach((_, i) => {
       for (let k = 0; k <= i; k++) lines.push(`tick,0x${(0x10010 + i * 0x1000).toString(16)},${2000 + i * 100 + k},0,0x0,0`);
     });
@@ -144,7 +159,8 @@ export function v8logNormal(bytes: number): string {
 /** A V8 log listing `count` shared libraries (as a process with many native addons would), then a few ticks. */
 export function v8logSharedLibraries(count: number, base = '/nonexistent/lib'): string {
   const lines: string[] = [];
-  for (let i = 0; i < count; i++) lines.push(`shared-library,${base}${i}.so,${hex(0x7f0000000000 + i * 0x100000)},${hex(0x7f0000000000 + i * 0x100000 + 0x80000)},0`);
+  for (let i = 0; i < count; i++)
+    lines.push(`shared-library,${base}${i}.so,${hex(0x7f0000000000 + i * 0x100000)},${hex(0x7f0000000000 + i * 0x100000 + 0x80000)},0`);
   lines.push('shared-library-end');
   for (let i = 0; i < 100; i++) lines.push(`tick,${hex(0x7f0000000000 + (i % count) * 0x100000 + 0x10)},${2000 + i},0,0x0,0`);
   return V8_HEAD + lines.join('\n') + '\n';
@@ -152,23 +168,44 @@ export function v8logSharedLibraries(count: number, base = '/nonexistent/lib'): 
 
 /** A `.cpuprofile` whose call tree is one chain `depth` deep, with leaves' hit counts (no sample list). */
 export function cpuprofileChain(depth: number, leafHits: number[]): string {
-  const nodes: object[] = [{ id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2] }];
+  const nodes: object[] = [
+    { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2] },
+  ];
   for (let d = 0; d < depth; d++) {
     const id = d + 2;
     const children = d + 1 < depth ? [id + 1] : leafHits.map((_, k) => depth + 2 + k);
-    nodes.push({ id, callFrame: { functionName: `f${d}`, url: `file:///app/x${d % 100}.js`, lineNumber: d % 1000, columnNumber: 2 }, hitCount: 1, children });
+    nodes.push({
+      id,
+      callFrame: { functionName: `f${d}`, url: `file:///app/x${d % 100}.js`, lineNumber: d % 1000, columnNumber: 2 },
+      hitCount: 1,
+      children,
+    });
   }
-  leafHits.forEach((hitCount, k) => nodes.push({ id: depth + 2 + k, callFrame: { functionName: `leaf${k}`, url: 'file:///app/leaf.js', lineNumber: k, columnNumber: 2 }, hitCount, children: [] }));
+  leafHits.forEach((hitCount, k) =>
+    nodes.push({
+      id: depth + 2 + k,
+      callFrame: { functionName: `leaf${k}`, url: 'file:///app/leaf.js', lineNumber: k, columnNumber: 2 },
+      hitCount,
+      children: [],
+    }),
+  );
   return JSON.stringify({ nodes, startTime: 0, endTime: 1e6 });
 }
 
 /** An ordinary `.cpuprofile` with `count` nodes: a bushy tree a few levels deep. */
 export function cpuprofileBushy(count: number): string {
-  const nodes: { id: number; callFrame: object; hitCount: number; children: number[] }[] = [{ id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [] }];
+  const nodes: { id: number; callFrame: object; hitCount: number; children: number[] }[] = [
+    { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [] },
+  ];
   for (let i = 2; i <= count; i++) {
     const parent = nodes[Math.floor((i - 2) / 8)];
     parent.children.push(i);
-    nodes.push({ id: i, callFrame: { functionName: `f${i}`, url: `file:///app/x${i % 100}.js`, lineNumber: i % 1000, columnNumber: 2 }, hitCount: 1 + (i % 7), children: [] });
+    nodes.push({
+      id: i,
+      callFrame: { functionName: `f${i}`, url: `file:///app/x${i % 100}.js`, lineNumber: i % 1000, columnNumber: 2 },
+      hitCount: 1 + (i % 7),
+      children: [],
+    });
   }
   return JSON.stringify({ nodes, startTime: 0, endTime: 1e6 });
 }

@@ -20,7 +20,10 @@ process.stdout.write(JSON.stringify({ added, files: Object.keys(require.cache) }
 
 test('loading the extension bundle only registers: no launcher, inspector, importer or worker builtins, no dist/features.js', () => {
   const bundle = join(repoRoot, 'dist', 'extension.js');
-  const { added, files } = JSON.parse(execFileSync(process.execPath, ['-e', probe, bundle], { encoding: 'utf8' })) as { added: string[]; files: string[] };
+  const { added, files } = JSON.parse(execFileSync(process.execPath, ['-e', probe, bundle], { encoding: 'utf8' })) as {
+    added: string[];
+    files: string[];
+  };
   assert.ok(existsSync(join(repoRoot, 'dist', 'features.js')), 'the build writes the lazily loaded code to dist/features.js');
   assert.deepEqual(files, [bundle], 'only dist/extension.js is read at load; dist/features.js waits for the first use');
   // ws needs zlib/http/https/net/tls, the launcher child_process, big imports worker_threads, importers readline.

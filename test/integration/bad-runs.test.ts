@@ -6,7 +6,18 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -100,7 +111,9 @@ test('port busy: the app dies of EADDRINUSE; the message names the port, how to 
     const out = join(work, 'runs-port');
     const mark = marker();
     const before = readdirSync(work);
-    const r = await runCli(['profile', '--mode', 'cpu-prof', '--out', out, '--no-report', '--', 'node', 'port-app.js', mark], { env: { PORT: String(port) } });
+    const r = await runCli(['profile', '--mode', 'cpu-prof', '--out', out, '--no-report', '--', 'node', 'port-app.js', mark], {
+      env: { PORT: String(port) },
+    });
     assert.equal(r.code, 1);
     const msg = /node-flame profile: (.*)/.exec(r.stderr)?.[1] ?? '';
     assert.match(msg, new RegExp(`^The app exited with code 1\\. Port ${port} is already in use \\(EADDRINUSE\\)`));
@@ -112,9 +125,15 @@ test('port busy: the app dies of EADDRINUSE; the message names the port, how to 
     // With a load command waiting for the port, and an app that logs the error and lingers: the port in
     // the error is not taken for the app's (it is open: the other process holds it), the load does not run.
     const mark2 = marker();
-    const l = await runCli(['profile', '--mode', 'prof', '--out', out, '--no-report', '--load', `echo load-${mark2}`, '--', 'node', 'port-linger.js', mark2], { env: { PORT: String(port) } });
+    const l = await runCli(
+      ['profile', '--mode', 'prof', '--out', out, '--no-report', '--load', `echo load-${mark2}`, '--', 'node', 'port-linger.js', mark2],
+      { env: { PORT: String(port) } },
+    );
     assert.equal(l.code, 1);
-    assert.match(l.stderr, new RegExp(`before it listened on a port, so the load command did not run\\. Port ${port} is already in use \\(EADDRINUSE\\)`));
+    assert.match(
+      l.stderr,
+      new RegExp(`before it listened on a port, so the load command did not run\\. Port ${port} is already in use \\(EADDRINUSE\\)`),
+    );
     assert.doesNotMatch(l.stdout, /load-nfbad/);
     assertClean(mark2, work, [...before, 'runs-port'], runDirOf(l));
   } finally {
@@ -130,7 +149,10 @@ test('node missing: PATH without node, and a nodePath that is not an executable;
   const a = await runCli(['profile', '--out', out, '--', 'node', 'sentinel.js', sentinel], { env: { PATH: emptyBin } });
   assert.equal(a.code, 1);
   // The CLI names its own way to choose node (the word after "--"), not the editor's setting.
-  assert.match(a.stderr, /^node-flame profile: Node\.js not found: "node" could not be run \(ENOENT\)\. Install Node\.js, or give the full path of node after "--", for example: -- \/usr\/local\/bin\/node app\.js$/m);
+  assert.match(
+    a.stderr,
+    /^node-flame profile: Node\.js not found: "node" could not be run \(ENOENT\)\. Install Node\.js, or give the full path of node after "--", for example: -- \/usr\/local\/bin\/node app\.js$/m,
+  );
   assert.ok(!a.stderr.includes('nodeFlame.nodePath'), a.stderr);
 
   const notExec = join(work, 'not-a-node');
@@ -141,63 +163,79 @@ test('node missing: PATH without node, and a nodePath that is not an executable;
   assert.match(b.stderr, new RegExp(`Node\\.js not found: "${escapeRe(notExec)}" could not be run \\(EACCES\\)\\. .*after "--"`));
 
   assert.ok(!existsSync(sentinel), 'the app did not run');
-  assert.deepEqual(readdirSync(out).filter((n) => n !== '.gitignore'), [], 'no empty run folder left');
-  assert.equal(leftovers(sentinel), '');
-});
-
-test('perf missing (PATH without perf): the preflight names the install command, exits non-zero, starts nothing', { skip: process.platform !== 'linux' }, async () => {
-  const bin = join(work, 'node-only-bin');
-  mkdirSync(bin, { recursive: true });
-  symlinkSync(process.execPath, join(bin, 'node'));
-  const out = join(work, 'runs-perf-missing');
-  const sentinel = join(work, `ran-${marker()}`);
-  const r = await runCli(['profile', '--mode', 'perf', '--out', out, '--', 'node', 'sentinel.js', sentinel], { env: { PATH: bin } });
-  assert.equal(r.code, 1);
-  assert.match(
-    r.stderr,
-    /^node-flame profile: "perf" was not found on PATH\. Install it: Debian: sudo apt install linux-perf; Ubuntu: sudo apt install linux-tools-\$\(uname -r\) linux-tools-generic; Fedora\/RHEL: sudo dnf install perf\.$/m,
+  assert.deepEqual(
+    readdirSync(out).filter((n) => n !== '.gitignore'),
+    [],
+    'no empty run folder left',
   );
-  assert.ok(!existsSync(sentinel), 'the app did not run');
-  assert.deepEqual(readdirSync(out).filter((n) => n !== '.gitignore'), [], 'no empty run folder left');
   assert.equal(leftovers(sentinel), '');
 });
 
-test('perf_event_paranoid above 2 (preflight fed a fake value): the sysctl to run, and the session starts nothing', { skip: process.platform !== 'linux' }, async () => {
-  const paranoid = join(work, 'paranoid');
-  const noCaps = join(work, 'status-no-caps');
-  writeFileSync(paranoid, '3\n');
-  writeFileSync(noCaps, 'Name:\tnode\nCapEff:\t0000000000000000\n');
-  const sentinel = join(work, `ran-${marker()}`);
-  const runDir = join(work, 'runs-paranoid');
-  mkdirSync(runDir);
-  const session = new ProfileSession({
-    target: { program: join(work, 'sentinel.js'), args: [sentinel], env: {}, cwd: work, nodeArgs: [] },
-    mode: 'perf',
-    runDir,
-    preloadPath,
-    perfPreflight: { paranoidFile: paranoid, statusFile: noCaps },
-  });
-  await assert.rejects(session.run(), (e: unknown) => {
-    assert.ok(e instanceof LaunchError);
-    assert.equal(e.code, 'perf-preflight');
-    assert.equal(
-      e.message,
-      'perf cannot sample: kernel.perf_event_paranoid is 3, and profiling your own processes needs 2 or lower. Run: sudo sysctl kernel.perf_event_paranoid=2 (to keep it after a reboot: echo kernel.perf_event_paranoid=2 | sudo tee /etc/sysctl.d/99-perf.conf).',
+test(
+  'perf missing (PATH without perf): the preflight names the install command, exits non-zero, starts nothing',
+  { skip: process.platform !== 'linux' },
+  async () => {
+    const bin = join(work, 'node-only-bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const out = join(work, 'runs-perf-missing');
+    const sentinel = join(work, `ran-${marker()}`);
+    const r = await runCli(['profile', '--mode', 'perf', '--out', out, '--', 'node', 'sentinel.js', sentinel], { env: { PATH: bin } });
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /^node-flame profile: "perf" was not found on PATH\. Install it: Debian: sudo apt install linux-perf; Ubuntu: sudo apt install linux-tools-\$\(uname -r\) linux-tools-generic; Fedora\/RHEL: sudo dnf install perf\.$/m,
     );
-    return true;
-  });
-  assert.equal(session.command, undefined, 'no command was built');
-  assert.ok(!existsSync(sentinel), 'the app did not run');
-  assert.deepEqual(readdirSync(runDir), []);
+    assert.ok(!existsSync(sentinel), 'the app did not run');
+    assert.deepEqual(
+      readdirSync(out).filter((n) => n !== '.gitignore'),
+      [],
+      'no empty run folder left',
+    );
+    assert.equal(leftovers(sentinel), '');
+  },
+);
 
-  // CAP_PERFMON (bit 38) lifts the limit: the preflight then goes on to the real perf probe.
-  if (hasPerf) {
-    const perfmon = join(work, 'status-perfmon');
-    writeFileSync(perfmon, `CapEff:\t${(1n << 38n).toString(16).padStart(16, '0')}\n`);
-    const ok = await preflightPerf({ paranoidFile: paranoid, statusFile: perfmon });
-    assert.equal(ok.ok, true, JSON.stringify(ok));
-  }
-});
+test(
+  'perf_event_paranoid above 2 (preflight fed a fake value): the sysctl to run, and the session starts nothing',
+  { skip: process.platform !== 'linux' },
+  async () => {
+    const paranoid = join(work, 'paranoid');
+    const noCaps = join(work, 'status-no-caps');
+    writeFileSync(paranoid, '3\n');
+    writeFileSync(noCaps, 'Name:\tnode\nCapEff:\t0000000000000000\n');
+    const sentinel = join(work, `ran-${marker()}`);
+    const runDir = join(work, 'runs-paranoid');
+    mkdirSync(runDir);
+    const session = new ProfileSession({
+      target: { program: join(work, 'sentinel.js'), args: [sentinel], env: {}, cwd: work, nodeArgs: [] },
+      mode: 'perf',
+      runDir,
+      preloadPath,
+      perfPreflight: { paranoidFile: paranoid, statusFile: noCaps },
+    });
+    await assert.rejects(session.run(), (e: unknown) => {
+      assert.ok(e instanceof LaunchError);
+      assert.equal(e.code, 'perf-preflight');
+      assert.equal(
+        e.message,
+        'perf cannot sample: kernel.perf_event_paranoid is 3, and profiling your own processes needs 2 or lower. Run: sudo sysctl kernel.perf_event_paranoid=2 (to keep it after a reboot: echo kernel.perf_event_paranoid=2 | sudo tee /etc/sysctl.d/99-perf.conf).',
+      );
+      return true;
+    });
+    assert.equal(session.command, undefined, 'no command was built');
+    assert.ok(!existsSync(sentinel), 'the app did not run');
+    assert.deepEqual(readdirSync(runDir), []);
+
+    // CAP_PERFMON (bit 38) lifts the limit: the preflight then goes on to the real perf probe.
+    if (hasPerf) {
+      const perfmon = join(work, 'status-perfmon');
+      writeFileSync(perfmon, `CapEff:\t${(1n << 38n).toString(16).padStart(16, '0')}\n`);
+      const ok = await preflightPerf({ paranoidFile: paranoid, statusFile: perfmon });
+      assert.equal(ok.ok, true, JSON.stringify(ok));
+    }
+  },
+);
 
 // Spaces and non-ASCII in the program path, the cwd and the run folder (.nodeflame/ inside the cwd).
 const spaced = join(work, 'x', 'dir with spaces', '한글 ü');
@@ -220,7 +258,11 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
     // the report line of the hot function: name, then the file with its spaces and Hangul intact
     assert.match(r.stdout, new RegExp(`\\bhotSpaced ${escapeRe(join(spaced, 'app.js'))}:1:\\d+`));
     if (mode === 'perf') {
-      assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('isolate-')), [], 'V8 side log of --perf-basic-prof removed');
+      assert.deepEqual(
+        readdirSync(dir).filter((n) => n.startsWith('isolate-')),
+        [],
+        'V8 side log of --perf-basic-prof removed',
+      );
     }
     assertClean(mark, spaced, ['.nodeflame', 'app.js'], dir);
   });
@@ -283,17 +325,30 @@ async function buildSymlinkedWorkspace(): Promise<void> {
   mkdirSync(join(wsReal, 'src'), { recursive: true });
   writeFileSync(join(wsReal, 'src', 'hot.ts'), HOT_TS);
   writeFileSync(join(wsReal, 'src', 'main.ts'), `import { crunch } from './hot';\nconsole.log('acc', crunch({ ms: 500 }));\n`);
-  await esbuild.build({ entryPoints: [join(wsReal, 'src', 'main.ts')], bundle: true, platform: 'node', sourcemap: true, outfile: join(wsReal, 'dist', 'app.js'), logLevel: 'silent' });
+  await esbuild.build({
+    entryPoints: [join(wsReal, 'src', 'main.ts')],
+    bundle: true,
+    platform: 'node',
+    sourcemap: true,
+    outfile: join(wsReal, 'dist', 'app.js'),
+    logLevel: 'silent',
+  });
   symlinkSync(wsReal, wsLink, 'dir');
 }
 
-for (const [mode, preserve] of [['cpu-prof', false], ['prof', false], ['cpu-prof', true]] as const) {
+for (const [mode, preserve] of [
+  ['cpu-prof', false],
+  ['prof', false],
+  ['cpu-prof', true],
+] as const) {
   test(`${mode}${preserve ? ' --preserve-symlinks-main' : ''}: program through a symlinked workspace; source maps apply and an editor path of either spelling finds the file`, async () => {
     await buildSymlinkedWorkspace();
     const mark = marker();
     const out = join(work, 'runs-sym');
     const nodeArgs = preserve ? ['--preserve-symlinks', '--preserve-symlinks-main'] : [];
-    const r = await runCli(['profile', '--mode', mode, '--out', out, '--', 'node', ...nodeArgs, join(wsLink, 'dist', 'app.js'), mark], { cwd: wsLink });
+    const r = await runCli(['profile', '--mode', mode, '--out', out, '--', 'node', ...nodeArgs, join(wsLink, 'dist', 'app.js'), mark], {
+      cwd: wsLink,
+    });
     assert.equal(r.code, 0, r.stderr);
     const dir = runDirOf(r);
     // Node runs the main module by its real path unless told to keep symlinks; the report follows node.

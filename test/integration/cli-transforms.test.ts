@@ -13,7 +13,8 @@ interface Report {
   functions: { name: string; file: string | null; self: number; total: number }[];
 }
 
-const report = (file: string, ...args: string[]) => spawnSync(process.execPath, [cli, 'report', file, ...args], { encoding: 'utf8', env: { ...process.env, NODE_FLAME_LANG: 'en' } });
+const report = (file: string, ...args: string[]) =>
+  spawnSync(process.execPath, [cli, 'report', file, ...args], { encoding: 'utf8', env: { ...process.env, NODE_FLAME_LANG: 'en' } });
 const json = (file: string, ...args: string[]): Report => {
   const r = report(file, '--format', 'json', '--top', '1000', ...args);
   assert.equal(r.status, 0, r.stderr);
@@ -32,16 +33,26 @@ test('report --focus / --merge / --drop / --exclude on the Express app (tick log
     // One entry per frame: a tick log has pbkdf2Sync in two V8 tiers, which never call each other here.
     const share = all.functions.filter((f) => f.name === 'pbkdf2Sync').reduce((a, f) => a + f.total, 0);
     assert.ok(share > 0.3 && share < 1, `${profiler}: pbkdf2Sync before: ${share}`);
-    assert.ok(all.functions.some((f) => f.name === 'handle'), `${profiler}: express's handle is in the plain report`);
+    assert.ok(
+      all.functions.some((f) => f.name === 'handle'),
+      `${profiler}: express's handle is in the plain report`,
+    );
 
     const focused = json(file, '--focus', 'pbkdf2Sync');
     const root = focused.functions.filter((f) => f.name === 'pbkdf2Sync');
     assert.equal(root.length, 1, `${profiler}: one pbkdf2Sync`);
     assert.equal(root[0].total, 1, `${profiler}: pbkdf2Sync is the whole focused profile`);
-    assert.ok(Math.abs(focused.samples - share * all.samples) <= 1e-3 * all.samples, `${profiler}: focused samples ${focused.samples} = pbkdf2Sync's share of ${all.samples}`);
+    assert.ok(
+      Math.abs(focused.samples - share * all.samples) <= 1e-3 * all.samples,
+      `${profiler}: focused samples ${focused.samples} = pbkdf2Sync's share of ${all.samples}`,
+    );
     assert.ok(!focused.functions.some((f) => f.name === 'handle'), `${profiler}: nothing above pbkdf2Sync is left`);
     // The tick log sees the native hashing under pbkdf2Sync; a .cpuprofile counts it as pbkdf2Sync's own.
-    if (profiler === 'prof') assert.ok(focused.functions.some((f) => /sha512/i.test(f.name) && f.self > 0.2), `${profiler}: the hashing is under pbkdf2Sync`);
+    if (profiler === 'prof')
+      assert.ok(
+        focused.functions.some((f) => /sha512/i.test(f.name) && f.self > 0.2),
+        `${profiler}: the hashing is under pbkdf2Sync`,
+      );
 
     const merged = json(file, '--merge', 'handle');
     assert.ok(!merged.functions.some((f) => f.name === 'handle'), `${profiler}: no handle after --merge handle`);
@@ -54,7 +65,10 @@ test('report --focus / --merge / --drop / --exclude on the Express app (tick log
     // In order: merging handle then focusing on it finds nothing; the other way round keeps the focus.
     const a = report(file, '--format', 'folded', '--focus', 'pbkdf2Sync', '--exclude', '^pbkdf2Sync$');
     assert.equal(a.status, 0, a.stderr);
-    assert.ok(a.stdout.trim().length > 0 && !/(^|;)pbkdf2Sync(;| )/m.test(a.stdout), `${profiler}: excluded after focusing: ${a.stdout.slice(0, 200)}`);
+    assert.ok(
+      a.stdout.trim().length > 0 && !/(^|;)pbkdf2Sync(;| )/m.test(a.stdout),
+      `${profiler}: excluded after focusing: ${a.stdout.slice(0, 200)}`,
+    );
     const b = report(file, '--format', 'folded', '--exclude', '^pbkdf2Sync$', '--focus', 'pbkdf2Sync');
     assert.equal(b.status, 0, b.stderr);
     assert.equal(b.stdout.trim(), '', `${profiler}: focusing on an excluded function leaves nothing`);

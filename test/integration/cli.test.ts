@@ -41,7 +41,11 @@ test('node-flame --help and -h: exit 0, one line per command, the version option
 
 test('node-flame <command> --help: exit 0, usage line, every option of the command on one line', () => {
   for (const c of COMMANDS) {
-    for (const args of [[c.name, '--help'], [c.name, '-h'], ['help', c.name]]) {
+    for (const args of [
+      [c.name, '--help'],
+      [c.name, '-h'],
+      ['help', c.name],
+    ]) {
       const r = run(args);
       assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stderr, '');
@@ -57,7 +61,10 @@ test('node-flame <command> --help: exit 0, usage line, every option of the comma
     }
   }
   // Options people look for, in case a table loses them.
-  assert.match(run(['report', '--help']).stdout, /--format <format> +one of: text, json, folded, cpuprofile, speedscope, html, svg, pprof \(default: text\)/);
+  assert.match(
+    run(['report', '--help']).stdout,
+    /--format <format> +one of: text, json, folded, cpuprofile, speedscope, html, svg, pprof \(default: text\)/,
+  );
   assert.match(run(['diff', '--help']).stdout, /-o, --output <file> +write to this file/);
   assert.match(run(['profile', '--help']).stdout, /-m, --mode <mode> +prof .*\(default: prof\)/);
   // --help wins over a mistake beside it, and a help after "--" belongs to the app, not to profile.

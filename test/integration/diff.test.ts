@@ -8,7 +8,8 @@ import { cli } from '../helpers/paths';
 import { expressExample as example, profileExpressApp } from '../helpers/expressApp';
 
 /** --cpu-prof of `app.js` in `dir` under the guide's load (a user, then 40 /auth requests) into `out`. */
-const profileApp = (dir: string, out: string) => profileExpressApp({ cwd: dir, profiler: 'cpu-prof', out, load: { requests: 40, connections: 8 } });
+const profileApp = (dir: string, out: string) =>
+  profileExpressApp({ cwd: dir, profiler: 'cpu-prof', out, load: { requests: 40, connections: 8 } });
 
 test('diff of the guide app before (pbkdf2Sync) and after (async pbkdf2): pbkdf2Sync drops first', { timeout: 120_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'nf-diff-'));

@@ -10,7 +10,12 @@ import { freePort } from '../helpers/net';
 // examples/native-heavy under perf, as its README says: the time of /export is zlib's C code, and
 // perf mode shows it (deflate_slow, longest_match in the node binary) under the JavaScript handler.
 const perfVersion = process.platform === 'linux' ? spawnSync('perf', ['--version'], { encoding: 'utf8' }) : undefined;
-const skip = perfVersion?.status === 0 ? false : process.platform !== 'linux' ? 'perf is Linux only' : `perf is not installed (${perfVersion?.error?.message ?? perfVersion?.stderr.trim()})`;
+const skip =
+  perfVersion?.status === 0
+    ? false
+    : process.platform !== 'linux'
+      ? 'perf is Linux only'
+      : `perf is not installed (${perfVersion?.error?.message ?? perfVersion?.stderr.trim()})`;
 if (skip) console.log(`# skipping the native-heavy example: ${skip}`);
 
 const server = join(repoRoot, 'examples', 'native-heavy', 'server.js');
@@ -34,20 +39,38 @@ test('native-heavy under perf: zlib C frames on top, under compressExport and ha
   try {
     const port = await freePort();
     const load = `"${process.execPath}" "${autocannon}" -c 2 -d 3 http://localhost:${port}/export`;
-    const r = spawnSync(process.execPath, [cli, 'profile', '--mode', 'perf', '--out', out, '--port', String(port), '--load', load, '--', 'node', server], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      timeout: 90_000,
-      env: { ...process.env, PORT: String(port) },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'profile', '--mode', 'perf', '--out', out, '--port', String(port), '--load', load, '--', 'node', server],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 90_000,
+        env: { ...process.env, PORT: String(port) },
+      },
+    );
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /\d+ requests in/, 'the load ran');
 
     const cxx = section(r.stdout, 'C++');
-    console.log(`perf C++ top: ${cxx.slice(0, 4).map((c) => `${c.name} ${c.pct}%`).join('; ')}`);
+    console.log(
+      `perf C++ top: ${cxx
+        .slice(0, 4)
+        .map((c) => `${c.name} ${c.pct}%`)
+        .join('; ')}`,
+    );
     const zlib = cxx.filter((c) => /^(longest_match|deflate_slow|fill_window|compress_block) \[.*node.*\]$/.test(c.name));
-    assert.ok(zlib.some((c) => c.name.startsWith('longest_match')), `longest_match in [C++]: ${cxx.slice(0, 5).map((c) => c.name).join(' | ')}`);
-    assert.ok(zlib.some((c) => c.name.startsWith('deflate_slow')), 'deflate_slow in [C++]');
+    assert.ok(
+      zlib.some((c) => c.name.startsWith('longest_match')),
+      `longest_match in [C++]: ${cxx
+        .slice(0, 5)
+        .map((c) => c.name)
+        .join(' | ')}`,
+    );
+    assert.ok(
+      zlib.some((c) => c.name.startsWith('deflate_slow')),
+      'deflate_slow in [C++]',
+    );
     assert.match(cxx[0].name, /^(longest_match|deflate_slow) /, 'zlib is the hottest native code');
     const zlibPct = zlib.reduce((s, c) => s + c.pct, 0);
     assert.ok(zlibPct >= 30, `zlib holds ${zlibPct}% of the samples`);
@@ -61,7 +84,11 @@ test('native-heavy under perf: zlib C frames on top, under compressExport and ha
     const depth = (l: string) => /^\s+\d+\s+[\d.]+%(\s+)/.exec(l)?.[1].length ?? -1;
     const end = lines.findIndex((l, i) => i > first && depth(l) <= depth(lines[first]));
     const chain = lines.slice(first, end < 0 ? undefined : end).join('\n');
-    assert.match(chain, /ZlibContext[\s\S]*zlibBufferSync[\s\S]*compressExport .*native-heavy\/server\.js:22[\s\S]*handleExport .*server\.js:26/, chain);
+    assert.match(
+      chain,
+      /ZlibContext[\s\S]*zlibBufferSync[\s\S]*compressExport .*native-heavy\/server\.js:22[\s\S]*handleExport .*server\.js:26/,
+      chain,
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -25,7 +25,10 @@ function declLine(file: string, name: string): number {
 }
 
 function report(profile: string, ...args: string[]): JsonReport {
-  const r = spawnSync(process.execPath, [cli, 'report', profile, '--format', 'json', '--top', '300', ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [cli, 'report', profile, '--format', 'json', '--top', '300', ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as JsonReport;
 }
@@ -35,7 +38,24 @@ async function profileExample(mode: string): Promise<{ profile: string; runDir: 
   const load = `"${process.execPath}" "${autocannon}" -c 4 -d 2 http://localhost:${port}/report?rows=50`;
   const r = spawnSync(
     process.execPath,
-    [cli, 'profile', '--mode', mode, '--no-report', '--out', out, '--port', String(port), '--load', load, '--', 'node', '--import', 'tsx', join(srcDir, 'server.ts')],
+    [
+      cli,
+      'profile',
+      '--mode',
+      mode,
+      '--no-report',
+      '--out',
+      out,
+      '--port',
+      String(port),
+      '--load',
+      load,
+      '--',
+      'node',
+      '--import',
+      'tsx',
+      join(srcDir, 'server.ts'),
+    ],
     { cwd: repoRoot, encoding: 'utf8', timeout: 90_000, env: { ...process.env, PORT: String(port) } },
   );
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
@@ -63,25 +83,38 @@ function assertMappedToTs(j: JsonReport): JsonReport['functions'] {
 }
 
 function describe(fs: JsonReport['functions']): string {
-  return fs.slice(0, 6).map((f) => `${f.name} ${f.file?.slice(srcDir.length + 1)}:${f.line} self ${(f.self * 100).toFixed(1)}% total ${(f.total * 100).toFixed(1)}%`).join('; ');
+  return fs
+    .slice(0, 6)
+    .map(
+      (f) =>
+        `${f.name} ${f.file?.slice(srcDir.length + 1)}:${f.line} self ${(f.self * 100).toFixed(1)}% total ${(f.total * 100).toFixed(1)}%`,
+    )
+    .join('; ');
 }
 
-test('typescript-server under --cpu-prof: the hot path at its src/*.ts lines, through the run\'s in-memory source maps', { timeout: 120_000 }, async () => {
-  const { profile, runDir } = await profileExample('cpu-prof');
-  assert.ok(existsSync(join(runDir, 'sourcemaps.json')), 'the preload saved the transpiled scripts\' maps');
-  const j = report(profile);
-  const ours = assertMappedToTs(j).sort((a, b) => b.self - a.self);
-  console.log(`cpu-prof: ${j.samples} samples; ${describe(ours)}`);
-  // movingAverage may be inlined into sparkline or renderRow; whichever holds it is on top of our frames.
-  assert.ok(['movingAverage', 'sparkline', 'renderRow'].includes(ours[0].name), describe(ours));
-  const renderRow = ours.find((f) => f.name === 'renderRow');
-  assert.ok(renderRow && renderRow.total >= ours[0].self, 'renderRow holds the hot path');
+test(
+  "typescript-server under --cpu-prof: the hot path at its src/*.ts lines, through the run's in-memory source maps",
+  { timeout: 120_000 },
+  async () => {
+    const { profile, runDir } = await profileExample('cpu-prof');
+    assert.ok(existsSync(join(runDir, 'sourcemaps.json')), "the preload saved the transpiled scripts' maps");
+    const j = report(profile);
+    const ours = assertMappedToTs(j).sort((a, b) => b.self - a.self);
+    console.log(`cpu-prof: ${j.samples} samples; ${describe(ours)}`);
+    // movingAverage may be inlined into sparkline or renderRow; whichever holds it is on top of our frames.
+    assert.ok(['movingAverage', 'sparkline', 'renderRow'].includes(ours[0].name), describe(ours));
+    const renderRow = ours.find((f) => f.name === 'renderRow');
+    assert.ok(renderRow && renderRow.total >= ours[0].self, 'renderRow holds the hot path');
 
-  // Without the saved maps the same frames point into tsx's output instead.
-  const raw = report(profile, '--no-source-maps');
-  const rawRow = raw.functions.find((f) => f.name === 'renderRow');
-  assert.ok(rawRow && rawRow.line !== declLine(join(srcDir, 'render.ts'), 'renderRow'), `generated position ${rawRow?.line}:${rawRow?.column}`);
-});
+    // Without the saved maps the same frames point into tsx's output instead.
+    const raw = report(profile, '--no-source-maps');
+    const rawRow = raw.functions.find((f) => f.name === 'renderRow');
+    assert.ok(
+      rawRow && rawRow.line !== declLine(join(srcDir, 'render.ts'), 'renderRow'),
+      `generated position ${rawRow?.line}:${rawRow?.column}`,
+    );
+  },
+);
 
 test('typescript-server under --prof: movingAverage on top at src/chart.ts:14', { timeout: 120_000 }, async () => {
   const { profile } = await profileExample('prof');

@@ -9,51 +9,67 @@ import { join } from 'node:path';
 import { loadProfile } from '../../src/core/importers';
 import { exportWithCli, HOSTILE, recordProfLog, topShares, writeHostileFolded } from '../helpers/exportFixture';
 
-test('exports: .cpuprofile from a --prof log re-imports with the same top functions; speedscope has $schema; HTML is one strict page', { timeout: 180_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'nf-export-'));
-  try {
-    const log = recordProfLog(dir);
-    const original = await loadProfile(log);
+test(
+  'exports: .cpuprofile from a --prof log re-imports with the same top functions; speedscope has $schema; HTML is one strict page',
+  { timeout: 180_000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nf-export-'));
+    try {
+      const log = recordProfLog(dir);
+      const original = await loadProfile(log);
 
-    // .cpuprofile round trip.
-    const cpu = join(dir, 'out.cpuprofile');
-    exportWithCli(log, 'cpuprofile', cpu);
-    const again = await loadProfile(cpu);
-    assert.equal(again.format, 'cpuprofile');
-    const a = topShares(original, 5);
-    const b = topShares(again, 8);
-    console.log(`[export] --prof top: ${[...a].map(([k, v]) => `${k} ${(v * 100).toFixed(1)}%`).join(', ')}`);
-    console.log(`[export] re-imported: ${[...b].slice(0, 5).map(([k, v]) => `${k} ${(v * 100).toFixed(1)}%`).join(', ')}`);
-    assert.equal([...b.keys()][0], [...a.keys()][0], 'the same hottest function');
-    for (const [name, share] of a) {
-      assert.ok(b.has(name), `${name} is among the re-imported top functions`);
-      assert.ok(Math.abs(b.get(name)! - share) < 0.01, `${name}: ${share} vs ${b.get(name)}`);
+      // .cpuprofile round trip.
+      const cpu = join(dir, 'out.cpuprofile');
+      exportWithCli(log, 'cpuprofile', cpu);
+      const again = await loadProfile(cpu);
+      assert.equal(again.format, 'cpuprofile');
+      const a = topShares(original, 5);
+      const b = topShares(again, 8);
+      console.log(`[export] --prof top: ${[...a].map(([k, v]) => `${k} ${(v * 100).toFixed(1)}%`).join(', ')}`);
+      console.log(
+        `[export] re-imported: ${[...b]
+          .slice(0, 5)
+          .map(([k, v]) => `${k} ${(v * 100).toFixed(1)}%`)
+          .join(', ')}`,
+      );
+      assert.equal([...b.keys()][0], [...a.keys()][0], 'the same hottest function');
+      for (const [name, share] of a) {
+        assert.ok(b.has(name), `${name} is among the re-imported top functions`);
+        assert.ok(Math.abs(b.get(name)! - share) < 0.01, `${name}: ${share} vs ${b.get(name)}`);
+      }
+      assert.ok(Math.abs(again.tree.weight - original.tree.weight) <= 1, 'same number of samples');
+
+      // speedscope's file format names its schema.
+      const ss = join(dir, 'out.speedscope.json');
+      exportWithCli(log, 'speedscope', ss);
+      const doc = JSON.parse(readFileSync(ss, 'utf8')) as {
+        $schema: string;
+        shared: { frames: { name: string }[] };
+        profiles: { weights: number[] }[];
+      };
+      assert.equal(doc.$schema, 'https://www.speedscope.app/file-format-schema.json');
+      assert.ok(doc.shared.frames.some((f) => f.name === [...a.keys()][0]));
+      assert.equal(
+        doc.profiles.reduce((s, p) => s + p.weights.reduce((x, y) => x + y, 0), 0),
+        original.tree.weight,
+      );
+
+      // The HTML viewer, from the --prof log and from a folded file with hostile names: one page, nothing fetched.
+      const page1 = join(dir, 'prof.html');
+      exportWithCli(log, 'html', page1);
+      const prof = readFileSync(page1, 'utf8');
+      assert.ok(prof.includes(JSON.stringify([...a.keys()][0]).slice(1, -1)), 'the hottest function is in the embedded profile');
+      const folded = join(dir, 'hostile.folded');
+      writeHostileFolded(folded);
+      const page2 = join(dir, 'hostile.html');
+      exportWithCli(folded, 'html', page2);
+      const html = readFileSync(page2, 'utf8');
+      assert.match(html, /http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+'/);
+      assert.equal(html.split('</script>').length - 1, 2, 'only the two script elements close: the data cannot');
+      for (const name of HOSTILE) assert.ok(!html.includes(name), `${name} is not in the page as written`);
+      console.log(`[export] html: ${(prof.length / 1024).toFixed(0)} KiB for ${original.tree.count} nodes`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-    assert.ok(Math.abs(again.tree.weight - original.tree.weight) <= 1, 'same number of samples');
-
-    // speedscope's file format names its schema.
-    const ss = join(dir, 'out.speedscope.json');
-    exportWithCli(log, 'speedscope', ss);
-    const doc = JSON.parse(readFileSync(ss, 'utf8')) as { $schema: string; shared: { frames: { name: string }[] }; profiles: { weights: number[] }[] };
-    assert.equal(doc.$schema, 'https://www.speedscope.app/file-format-schema.json');
-    assert.ok(doc.shared.frames.some((f) => f.name === [...a.keys()][0]));
-    assert.equal(doc.profiles.reduce((s, p) => s + p.weights.reduce((x, y) => x + y, 0), 0), original.tree.weight);
-
-    // The HTML viewer, from the --prof log and from a folded file with hostile names: one page, nothing fetched.
-    const page1 = join(dir, 'prof.html');
-    exportWithCli(log, 'html', page1);
-    const prof = readFileSync(page1, 'utf8');
-    assert.ok(prof.includes(JSON.stringify([...a.keys()][0]).slice(1, -1)), 'the hottest function is in the embedded profile');
-    const folded = join(dir, 'hostile.folded');
-    writeHostileFolded(folded);
-    const page2 = join(dir, 'hostile.html');
-    exportWithCli(folded, 'html', page2);
-    const html = readFileSync(page2, 'utf8');
-    assert.match(html, /http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+'/);
-    assert.equal(html.split('</script>').length - 1, 2, 'only the two script elements close: the data cannot');
-    for (const name of HOSTILE) assert.ok(!html.includes(name), `${name} is not in the page as written`);
-    console.log(`[export] html: ${(prof.length / 1024).toFixed(0)} KiB for ${original.tree.count} nodes`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -8,7 +8,6 @@ import { cli } from '../helpers/paths';
 import { expressExample, profileExpressApp } from '../helpers/expressApp';
 import type { JsonFinding } from '../../src/core/findings';
 
-
 const dirs: string[] = [];
 test.after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 function tempDir(): string {
@@ -18,7 +17,10 @@ function tempDir(): string {
 }
 
 function report(log: string, format: 'json' | 'text' = 'json'): string {
-  const r = spawnSync(process.execPath, [cli, 'report', log, '--format', format], { encoding: 'utf8', env: { ...process.env, NODE_FLAME_LANG: 'en' } });
+  const r = spawnSync(process.execPath, [cli, 'report', log, '--format', format], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_FLAME_LANG: 'en' },
+  });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
 }
@@ -49,37 +51,41 @@ function lineOf(file: string, text: string, after = 0): number {
 
 const load = { requests: 60, connections: 4 } as const;
 
-test('the guide app under --prof: a blocking-call finding at the /auth handler’s pbkdf2Sync line, suggesting crypto.pbkdf2; the async app has none', { timeout: 180_000 }, async () => {
-  const ws = tempDir();
-  copyFileSync(join(expressExample, 'app.js'), join(ws, 'app.js'));
-  const log = await profileExpressApp({ cwd: ws, profiler: 'prof', load });
-  const app = join(ws, 'app.js');
-  const line = lineOf(app, 'crypto.pbkdf2Sync(', lineOf(app, "app.get('/auth'"));
-  const found = findings(log);
-  const blocking = found.filter((f) => f.rule === 'blocking-sync');
-  assert.equal(blocking.length, 1, JSON.stringify(found, null, 1));
-  const [f] = blocking;
-  assert.equal(f.file, app);
-  assert.equal(f.line, line, `pbkdf2Sync is called at line ${line}`);
-  assert.equal(f.severity, 'warning');
-  assert.ok(f.share > 0.2 && f.share <= 1, `share ${f.share}`);
-  assert.match(f.message, /crypto\.pbkdf2Sync/);
-  assert.match(f.message, /asynchronous crypto\.pbkdf2 /);
-  assert.match(f.message, new RegExp(`${(f.share * 100).toFixed(1).replace('.', '\\.')}%`));
-  // The text report leads with the findings.
-  const text = report(log, 'text').split('\n');
-  assert.equal(text[0].trim(), '[Findings]:');
-  assert.ok(text[1].includes(`blocking-sync ${app}:${line}`), text.slice(0, 3).join('\n'));
+test(
+  'the guide app under --prof: a blocking-call finding at the /auth handler’s pbkdf2Sync line, suggesting crypto.pbkdf2; the async app has none',
+  { timeout: 180_000 },
+  async () => {
+    const ws = tempDir();
+    copyFileSync(join(expressExample, 'app.js'), join(ws, 'app.js'));
+    const log = await profileExpressApp({ cwd: ws, profiler: 'prof', load });
+    const app = join(ws, 'app.js');
+    const line = lineOf(app, 'crypto.pbkdf2Sync(', lineOf(app, "app.get('/auth'"));
+    const found = findings(log);
+    const blocking = found.filter((f) => f.rule === 'blocking-sync');
+    assert.equal(blocking.length, 1, JSON.stringify(found, null, 1));
+    const [f] = blocking;
+    assert.equal(f.file, app);
+    assert.equal(f.line, line, `pbkdf2Sync is called at line ${line}`);
+    assert.equal(f.severity, 'warning');
+    assert.ok(f.share > 0.2 && f.share <= 1, `share ${f.share}`);
+    assert.match(f.message, /crypto\.pbkdf2Sync/);
+    assert.match(f.message, /asynchronous crypto\.pbkdf2 /);
+    assert.match(f.message, new RegExp(`${(f.share * 100).toFixed(1).replace('.', '\\.')}%`));
+    // The text report leads with the findings.
+    const text = report(log, 'text').split('\n');
+    assert.equal(text[0].trim(), '[Findings]:');
+    assert.ok(text[1].includes(`blocking-sync ${app}:${line}`), text.slice(0, 3).join('\n'));
 
-  const asyncWs = tempDir();
-  copyFileSync(join(expressExample, 'app-async.js'), join(asyncWs, 'app.js'));
-  const asyncLog = await profileExpressApp({ cwd: asyncWs, profiler: 'prof', load });
-  const asyncFound = findings(asyncLog);
-  assert.deepEqual(
-    asyncFound.filter((x) => x.rule === 'blocking-sync'),
-    [],
-  );
-});
+    const asyncWs = tempDir();
+    copyFileSync(join(expressExample, 'app-async.js'), join(asyncWs, 'app.js'));
+    const asyncLog = await profileExpressApp({ cwd: asyncWs, profiler: 'prof', load });
+    const asyncFound = findings(asyncLog);
+    assert.deepEqual(
+      asyncFound.filter((x) => x.rule === 'blocking-sync'),
+      [],
+    );
+  },
+);
 
 test('a zlib-heavy program: a finding naming deflateSync at its line', { timeout: 60_000 }, () => {
   const { log, file } = profileProgram(`const zlib = require('zlib');

@@ -31,7 +31,10 @@ interface Report {
 }
 
 async function heapRun(args: string[], rounds = 20): Promise<string> {
-  const r = await runCli(['profile', '--mode', 'heap', '--no-report', '--out', work, ...args, '--', 'node', fixture, String(rounds)], { cwd: work, killAfterMs: 60_000 });
+  const r = await runCli(['profile', '--mode', 'heap', '--no-report', '--out', work, ...args, '--', 'node', fixture, String(rounds)], {
+    cwd: work,
+    killAfterMs: 60_000,
+  });
   assert.equal(r.code, 0, r.stderr);
   return runDirOf(r);
 }
@@ -74,8 +77,14 @@ test('heap mode, live: what is still reachable at exit puts the keeping function
 
 test('heap mode follows forked processes: one .heapprofile each, read as one profile', async () => {
   const parent = join(work, 'parent.js');
-  writeFileSync(parent, `const { fork } = require('child_process');\nfork(${JSON.stringify(fixture)}, ['10']).on('exit', () => console.log('child done'));\n`);
-  const r = await runCli(['profile', '--mode', 'heap', '--no-report', '--out', work, '--', 'node', parent], { cwd: work, killAfterMs: 60_000 });
+  writeFileSync(
+    parent,
+    `const { fork } = require('child_process');\nfork(${JSON.stringify(fixture)}, ['10']).on('exit', () => console.log('child done'));\n`,
+  );
+  const r = await runCli(['profile', '--mode', 'heap', '--no-report', '--out', work, '--', 'node', parent], {
+    cwd: work,
+    killAfterMs: 60_000,
+  });
   assert.equal(r.code, 0, r.stderr);
   const dir = runDirOf(r);
   assert.equal(readdirSync(dir).filter((n) => n.endsWith('.heapprofile')).length, 2);
@@ -101,37 +110,41 @@ test('diff of a short and a long live run: the keeping function grew, in bytes',
   assert.match(text.stdout, /\+\d+(\.\d+)? MB\s+keepRows/);
 });
 
-test('Profile Running Process in heap mode: a sampling heap profile over the inspector, saved as profile.heapprofile', { timeout: 60_000 }, async (t) => {
-  const script = join(work, 'attached.js');
-  writeFileSync(
-    script,
-    `const kept = [];
+test(
+  'Profile Running Process in heap mode: a sampling heap profile over the inspector, saved as profile.heapprofile',
+  { timeout: 60_000 },
+  async (t) => {
+    const script = join(work, 'attached.js');
+    writeFileSync(
+      script,
+      `const kept = [];
 function keepRows() { for (let i = 0; i < 200; i++) kept.push(new Array(64).fill(i)); }
 function makeGarbage() { let s = 0; for (let i = 0; i < 2000; i++) s += new Array(64).fill(i).length; return s; }
 setInterval(() => { keepRows(); makeGarbage(); }, 5);
 `,
-  );
-  const port = await freePort();
-  const child = spawn(process.execPath, [`--inspect=127.0.0.1:${port}`, script], { stdio: ['ignore', 'ignore', 'pipe'] });
-  t.after(() => child.kill('SIGKILL'));
-  await new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => /Debugger listening/.test(String(d)) && resolve()));
-  const [target] = await listTargets(parseAddress(`127.0.0.1:${port}`));
-  const session = await AttachSession.start(target, { heap: { samplingInterval: 16384, samples: 'allocated' }, chunkMs: 500 });
-  await new Promise((r) => setTimeout(r, 1500));
-  const result = await session.stop();
-  assert.ok(result.heapProfile && !result.profile && result.samples > 0, `samples: ${result.samples}`);
-  const dir = await makeRunDir(work);
-  const saved = await saveAttachRun(dir, { ...result, heapProfile: result.heapProfile }, { target, stoppedBy: 'user' });
-  assert.match(saved.profilePath, /profile\.heapprofile$/);
-  const p = await loadProfile(saved.profilePath, { sourceMaps: false });
-  assert.deepEqual([p.format, p.meta.unit, p.meta.sampleType], ['heapprofile', 'bytes', 'allocated']);
-  const rep = await report(saved.profilePath);
-  const garbage = fn(rep, 'makeGarbage');
-  const keep = fn(rep, 'keepRows');
-  assert.ok(garbage && keep, JSON.stringify(rep.functions.slice(0, 5)));
-  assert.deepEqual([garbage.file, garbage.line, keep.line], [script, 3, 2]);
-  assert.ok(garbage.self > keep.self, `makeGarbage ${garbage.self} vs keepRows ${keep.self}`);
-});
+    );
+    const port = await freePort();
+    const child = spawn(process.execPath, [`--inspect=127.0.0.1:${port}`, script], { stdio: ['ignore', 'ignore', 'pipe'] });
+    t.after(() => child.kill('SIGKILL'));
+    await new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => /Debugger listening/.test(String(d)) && resolve()));
+    const [target] = await listTargets(parseAddress(`127.0.0.1:${port}`));
+    const session = await AttachSession.start(target, { heap: { samplingInterval: 16384, samples: 'allocated' }, chunkMs: 500 });
+    await new Promise((r) => setTimeout(r, 1500));
+    const result = await session.stop();
+    assert.ok(result.heapProfile && !result.profile && result.samples > 0, `samples: ${result.samples}`);
+    const dir = await makeRunDir(work);
+    const saved = await saveAttachRun(dir, { ...result, heapProfile: result.heapProfile }, { target, stoppedBy: 'user' });
+    assert.match(saved.profilePath, /profile\.heapprofile$/);
+    const p = await loadProfile(saved.profilePath, { sourceMaps: false });
+    assert.deepEqual([p.format, p.meta.unit, p.meta.sampleType], ['heapprofile', 'bytes', 'allocated']);
+    const rep = await report(saved.profilePath);
+    const garbage = fn(rep, 'makeGarbage');
+    const keep = fn(rep, 'keepRows');
+    assert.ok(garbage && keep, JSON.stringify(rep.functions.slice(0, 5)));
+    assert.deepEqual([garbage.file, garbage.line, keep.line], [script, 3, 2]);
+    assert.ok(garbage.self > keep.self, `makeGarbage ${garbage.self} vs keepRows ${keep.self}`);
+  },
+);
 
 test('heap mode samples worker threads too: each thread its own .heapprofile and level', async () => {
   const script = join(work, 'workers.js');
@@ -147,7 +160,10 @@ else {
 }
 `,
   );
-  const r = await runCli(['profile', '--mode', 'heap', '--no-report', '--out', work, '--', 'node', script], { cwd: work, killAfterMs: 60_000 });
+  const r = await runCli(['profile', '--mode', 'heap', '--no-report', '--out', work, '--', 'node', script], {
+    cwd: work,
+    killAfterMs: 60_000,
+  });
   assert.equal(r.code, 0, r.stderr);
   const dir = runDirOf(r);
   const files = readdirSync(dir).filter((n) => n.endsWith('.heapprofile'));
@@ -165,7 +181,10 @@ test('heap mode turns TurboFan inlining off: bytes stay with the function that a
   spawnSync(process.execPath, ['--heap-prof', `--heap-prof-dir=${plain}`, '--heap-prof-interval=32768', inlined]);
   const control = await report(join(plain, readdirSync(plain).find((n) => n.endsWith('.heapprofile'))!));
   assert.notEqual(control.functions[0].name, 'keepRow', `V8 still inlines here: ${JSON.stringify(control.functions[0])}`);
-  const r = await runCli(['profile', '--mode', 'heap', '--heap-samples', 'live', '--no-report', '--out', work, '--', 'node', inlined], { cwd: work, killAfterMs: 60_000 });
+  const r = await runCli(['profile', '--mode', 'heap', '--heap-samples', 'live', '--no-report', '--out', work, '--', 'node', inlined], {
+    cwd: work,
+    killAfterMs: 60_000,
+  });
   assert.equal(r.code, 0, r.stderr);
   const rep = await report(runDirOf(r));
   assert.deepEqual([rep.functions[0].name, rep.functions[0].line], ['keepRow', 6]);

@@ -16,7 +16,11 @@ test.after(() => rmSync(dir, { recursive: true, force: true }));
 /** A log naming `libs`, one tick in each at `at` (a symbol's link address, which equals its file offset in libuuid). */
 function logNaming(name: string, libs: string[], at: number): string {
   const lines = ['v8-version,11,3,244,8,-node.38,0', 'v8-platform,linux,linux'];
-  libs.forEach((l, i) => lines.push(`shared-library,${l},0x${(0x7f0000000000 + i * 0x100000).toString(16)},0x${(0x7f0000000000 + i * 0x100000 + 0x40000).toString(16)},0`));
+  libs.forEach((l, i) =>
+    lines.push(
+      `shared-library,${l},0x${(0x7f0000000000 + i * 0x100000).toString(16)},0x${(0x7f0000000000 + i * 0x100000 + 0x40000).toString(16)},0`,
+    ),
+  );
   lines.push('shared-library-end', 'profiler,begin,1000');
   libs.forEach((_, i) => lines.push(`tick,0x${(0x7f0000000000 + i * 0x100000 + at + 4).toString(16)},${2000 + i},0,0x0,0`));
   const p = join(dir, name);
@@ -79,59 +83,69 @@ function symbolOffset(): number {
 
 const cacheBytes = (d: string) => (existsSync(d) ? readdirSync(d).reduce((a, n) => a + statSync(join(d, n)).size, 0) : 0);
 
-test('300 libraries: nm runs in a pool of about the number of cores, and the symbol cache keeps to its cap', { skip: !LIB && 'no libz.so.1 here' }, async () => {
-  const at = symbolOffset();
-  // 300 copies of one library: 300 files to the importer and its cache (links to one file would be read once).
-  const libs = Array.from({ length: 300 }, (_, i) => {
-    const p = join(dir, `libuuid-${i}.so.1`);
-    copyFileSync(LIB!, p);
-    return p;
-  });
-  const log = logNaming('many-v8.log', libs, at);
-  const cache = join(dir, 'cache-many');
-  const capMb = 0.02;
-  const r = await report(log, { NODE_FLAME_CACHE: cache, NODE_FLAME_CACHE_MAX_MB: String(capMb) });
-  const bytes = cacheBytes(join(cache, 'symbols'));
-  const files = readdirSync(join(cache, 'symbols')).length;
-  console.log(`[libs] ${libs.length} libraries (${(statSync(log).size / 1024).toFixed(0)} KB log): exit ${r.code} in ${r.ms} ms; at most ${r.mostNm} nm at once (pool ${availableParallelism()}); cache ${files} files, ${(bytes / 1024).toFixed(0)} KB (cap ${(capMb * 1024).toFixed(0)} KB)`);
-  assert.equal(r.code, 0, r.stderr);
-  assert.ok(r.mostNm >= 1, 'nm processes were seen');
-  assert.ok(r.mostNm <= availableParallelism(), `${r.mostNm} nm processes at once`);
-  const one = bytes / files;
-  assert.ok(bytes <= capMb * 2 ** 20 + one, `cache ${bytes} bytes over the ${capMb} MB cap`);
-  assert.ok(files < libs.length, 'old entries were removed');
-  assert.ok(JSON.parse(r.stdout).totalSamples === libs.length || r.stdout.includes(String(libs.length)), 'every tick counted');
-});
+test(
+  '300 libraries: nm runs in a pool of about the number of cores, and the symbol cache keeps to its cap',
+  { skip: !LIB && 'no libz.so.1 here' },
+  async () => {
+    const at = symbolOffset();
+    // 300 copies of one library: 300 files to the importer and its cache (links to one file would be read once).
+    const libs = Array.from({ length: 300 }, (_, i) => {
+      const p = join(dir, `libuuid-${i}.so.1`);
+      copyFileSync(LIB!, p);
+      return p;
+    });
+    const log = logNaming('many-v8.log', libs, at);
+    const cache = join(dir, 'cache-many');
+    const capMb = 0.02;
+    const r = await report(log, { NODE_FLAME_CACHE: cache, NODE_FLAME_CACHE_MAX_MB: String(capMb) });
+    const bytes = cacheBytes(join(cache, 'symbols'));
+    const files = readdirSync(join(cache, 'symbols')).length;
+    console.log(
+      `[libs] ${libs.length} libraries (${(statSync(log).size / 1024).toFixed(0)} KB log): exit ${r.code} in ${r.ms} ms; at most ${r.mostNm} nm at once (pool ${availableParallelism()}); cache ${files} files, ${(bytes / 1024).toFixed(0)} KB (cap ${(capMb * 1024).toFixed(0)} KB)`,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.mostNm >= 1, 'nm processes were seen');
+    assert.ok(r.mostNm <= availableParallelism(), `${r.mostNm} nm processes at once`);
+    const one = bytes / files;
+    assert.ok(bytes <= capMb * 2 ** 20 + one, `cache ${bytes} bytes over the ${capMb} MB cap`);
+    assert.ok(files < libs.length, 'old entries were removed');
+    assert.ok(JSON.parse(r.stdout).totalSamples === libs.length || r.stdout.includes(String(libs.length)), 'every tick counted');
+  },
+);
 
-test('a corrupt symbol cache file (offsets going backwards) is replaced, not a RangeError', { skip: !LIB && 'no libz.so.1 here' }, async () => {
-  const log = logNaming('one-v8.log', [LIB!], symbolOffset());
-  const cache = join(dir, 'cache-corrupt');
-  const first = await report(log, { NODE_FLAME_CACHE: cache });
-  assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stdout, new RegExp(SYMBOL), 'the tick is named by its symbol');
-  const [name] = readdirSync(join(cache, 'symbols'));
-  const file = join(cache, 'symbols', name);
-  const good = readFileSync(file);
-  const n = good.readUInt32LE(4);
-  const offsetsAt = 8 + n * 16;
-  for (const [label, corrupt] of [
-    [
-      'offsets backwards',
-      (b: Buffer) => {
-        for (let i = 0; i <= n; i++) b.writeUInt32LE((n - i) * 7, offsetsAt + i * 4);
-      },
-    ],
-    ['count too large', (b: Buffer) => b.writeUInt32LE(0xfffffff0, 4)],
-    ['cut short', null],
-  ] as const) {
-    const b = Buffer.from(good);
-    if (corrupt) corrupt(b);
-    writeFileSync(file, label === 'cut short' ? b.subarray(0, offsetsAt + 10) : b);
-    const r = await report(log, { NODE_FLAME_CACHE: cache });
-    console.log(`[libs] corrupt cache (${label}): exit ${r.code} in ${r.ms} ms; stderr ${JSON.stringify(r.stderr.slice(0, 120))}`);
-    assert.equal(r.code, 0, `${label}: ${r.stderr}`);
-    assert.doesNotMatch(r.stderr, /RangeError|\n\s+at /, `${label}: no stack trace`);
-    assert.match(r.stdout, new RegExp(SYMBOL), `${label}: the symbol is named again`);
-    assert.deepEqual(readFileSync(file), good, `${label}: the cache file was written again`);
-  }
-});
+test(
+  'a corrupt symbol cache file (offsets going backwards) is replaced, not a RangeError',
+  { skip: !LIB && 'no libz.so.1 here' },
+  async () => {
+    const log = logNaming('one-v8.log', [LIB!], symbolOffset());
+    const cache = join(dir, 'cache-corrupt');
+    const first = await report(log, { NODE_FLAME_CACHE: cache });
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, new RegExp(SYMBOL), 'the tick is named by its symbol');
+    const [name] = readdirSync(join(cache, 'symbols'));
+    const file = join(cache, 'symbols', name);
+    const good = readFileSync(file);
+    const n = good.readUInt32LE(4);
+    const offsetsAt = 8 + n * 16;
+    for (const [label, corrupt] of [
+      [
+        'offsets backwards',
+        (b: Buffer) => {
+          for (let i = 0; i <= n; i++) b.writeUInt32LE((n - i) * 7, offsetsAt + i * 4);
+        },
+      ],
+      ['count too large', (b: Buffer) => b.writeUInt32LE(0xfffffff0, 4)],
+      ['cut short', null],
+    ] as const) {
+      const b = Buffer.from(good);
+      if (corrupt) corrupt(b);
+      writeFileSync(file, label === 'cut short' ? b.subarray(0, offsetsAt + 10) : b);
+      const r = await report(log, { NODE_FLAME_CACHE: cache });
+      console.log(`[libs] corrupt cache (${label}): exit ${r.code} in ${r.ms} ms; stderr ${JSON.stringify(r.stderr.slice(0, 120))}`);
+      assert.equal(r.code, 0, `${label}: ${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /RangeError|\n\s+at /, `${label}: no stack trace`);
+      assert.match(r.stdout, new RegExp(SYMBOL), `${label}: the symbol is named again`);
+      assert.deepEqual(readFileSync(file), good, `${label}: the cache file was written again`);
+    }
+  },
+);

@@ -44,7 +44,10 @@ w.on('exit', () => console.log('worker done'));
 const marker = () => newMarker('nfmark');
 
 /** `node-flame profile` in the work folder, killed after 60 s; `interruptWhen` sends SIGINT once the output matches (like Ctrl+C). */
-function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; interruptWhen?: RegExp; interruptDelayMs?: number } = {}): Promise<CliRun> {
+function runCli(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; interruptWhen?: RegExp; interruptDelayMs?: number } = {},
+): Promise<CliRun> {
   return runCliIn(['profile', ...args], { ...opts, cwd: opts.cwd ?? work, killAfterMs: 60_000 });
 }
 
@@ -65,7 +68,11 @@ test('cpu-prof: a script that ends by itself → run folder, run.json, maps, tex
   const profiles = info.profiles as string[];
   assert.equal(profiles.length, 1);
   assert.match(profiles[0], /\.cpuprofile$/);
-  if (process.platform === 'linux') assert.ok(readdirSync(dir).some((f) => /^proc-maps-\d+\.txt$/.test(f)), 'maps captured');
+  if (process.platform === 'linux')
+    assert.ok(
+      readdirSync(dir).some((f) => /^proc-maps-\d+\.txt$/.test(f)),
+      'maps captured',
+    );
   // the text report of the profile, printed at the end
   assert.match(r.stdout, /fib .*busy\.js/);
   assert.equal(leftovers(mark), '');
@@ -78,7 +85,11 @@ test('prof: every isolate log lands in the run folder (not the cwd), main isolat
   const dir = runDirOf(r);
   const logs = readdirSync(dir).filter((f) => /^isolate-.*-v8\.log$/.test(f));
   assert.equal(logs.length, 2, `one log per isolate: ${logs.join(', ')}`);
-  assert.deepEqual(readdirSync(work).filter((f) => f.endsWith('.log')), [], 'nothing written into the app cwd');
+  assert.deepEqual(
+    readdirSync(work).filter((f) => f.endsWith('.log')),
+    [],
+    'nothing written into the app cwd',
+  );
   const info = runJson(dir);
   const profiles = info.profiles as string[];
   assert.equal(profiles.length, 2);
@@ -92,7 +103,9 @@ test('prof: every isolate log lands in the run folder (not the cwd), main isolat
 for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
   test(`${mode}: Stop (SIGINT to the CLI) ends a server gracefully and the profile is written`, async () => {
     const mark = marker();
-    const r = await runCli(['--mode', mode, '--out', join(work, 'runs'), '--no-report', '--', 'node', 'server.js', mark], { interruptWhen: /listening on/ });
+    const r = await runCli(['--mode', mode, '--out', join(work, 'runs'), '--no-report', '--', 'node', 'server.js', mark], {
+      interruptWhen: /listening on/,
+    });
     assert.equal(r.code, 0, r.stderr);
     const dir = runDirOf(r);
     const info = runJson(dir);
@@ -115,27 +128,40 @@ if (hasPerf) {
   // A Stop soon after start (before any timer of the launcher fired) must still know the node process.
   test('perf: a Stop 100 ms after "listening" still keeps nodePid, the JIT map and the maps file', async () => {
     const mark = marker();
-    const r = await runCli(['--mode', 'perf', '--out', join(work, 'runs'), '--no-report', '--', 'node', 'server.js', mark], { interruptWhen: /listening on/, interruptDelayMs: 100 });
+    const r = await runCli(['--mode', 'perf', '--out', join(work, 'runs'), '--no-report', '--', 'node', 'server.js', mark], {
+      interruptWhen: /listening on/,
+      interruptDelayMs: 100,
+    });
     assert.equal(r.code, 0, r.stderr);
     const dir = runDirOf(r);
     const info = runJson(dir);
     assert.equal(info.stoppedBy, 'user');
     assert.ok(typeof info.nodePid === 'number', `node pid (perf child) known: ${JSON.stringify(info)}`);
-    assert.ok(existsSync(join(dir, `perf-${info.nodePid as number}.map`)), `JIT map kept in the run folder: ${readdirSync(dir).join(', ')}`);
+    assert.ok(
+      existsSync(join(dir, `perf-${info.nodePid as number}.map`)),
+      `JIT map kept in the run folder: ${readdirSync(dir).join(', ')}`,
+    );
     assert.ok(existsSync(join(dir, `proc-maps-${info.nodePid as number}.txt`)), 'maps of the node process');
-    assert.deepEqual(readdirSync('/tmp').filter((f) => f === `perf-${info.nodePid as number}.map`), [], 'no /tmp/perf-<pid>.map left');
+    assert.deepEqual(
+      readdirSync('/tmp').filter((f) => f === `perf-${info.nodePid as number}.map`),
+      [],
+      'no /tmp/perf-<pid>.map left',
+    );
     assert.equal(leftovers(mark), '');
   });
 }
 
-test('load command: the guide\'s Express app under load, then stopped; report shows pbkdf2Sync', async () => {
+test("load command: the guide's Express app under load, then stopped; report shows pbkdf2Sync", async () => {
   const mark = marker();
   const port = String(20000 + (process.pid % 20000));
   const app = join(repoRoot, 'examples', 'express-auth');
-  const r = await runCli(['--mode', 'cpu-prof', '--out', join(work, 'runs'), '--load', `REQUESTS=20 sh load.sh ${mark}`, '--', 'node', 'app.js', mark], {
-    cwd: app,
-    env: { PORT: port },
-  });
+  const r = await runCli(
+    ['--mode', 'cpu-prof', '--out', join(work, 'runs'), '--load', `REQUESTS=20 sh load.sh ${mark}`, '--', 'node', 'app.js', mark],
+    {
+      cwd: app,
+      env: { PORT: port },
+    },
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /\[load\] .*requests in/);
   const info = runJson(runDirOf(r));
@@ -160,7 +186,19 @@ test('app crash: exit code and last output lines in the message, still a profile
 
 test('app exits at once while a load command waits: says the load did not run', async () => {
   const mark = marker();
-  const r = await runCli(['--mode', 'prof', '--out', join(work, 'runs'), '--no-report', '--load', `echo never-${mark}`, '--', 'node', 'crash.js', mark]);
+  const r = await runCli([
+    '--mode',
+    'prof',
+    '--out',
+    join(work, 'runs'),
+    '--no-report',
+    '--load',
+    `echo never-${mark}`,
+    '--',
+    'node',
+    'crash.js',
+    mark,
+  ]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /before it listened on a port, so the load command did not run/);
   assert.doesNotMatch(r.stdout, /never-/);
@@ -169,7 +207,21 @@ test('app exits at once while a load command waits: says the load did not run', 
 
 test('port never opens: clear error after the timeout, app stopped', async () => {
   const mark = marker();
-  const r = await runCli(['--mode', 'cpu-prof', '--out', join(work, 'runs'), '--no-report', '--load', 'true', '--port-timeout', '1', '--', 'node', 'silent-server.js', mark]);
+  const r = await runCli([
+    '--mode',
+    'cpu-prof',
+    '--out',
+    join(work, 'runs'),
+    '--no-report',
+    '--load',
+    'true',
+    '--port-timeout',
+    '1',
+    '--',
+    'node',
+    'silent-server.js',
+    mark,
+  ]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /did not print a port within 1 s.*--port/);
   assert.equal(runJson(runDirOf(r)).stoppedBy, 'port-timeout');
@@ -178,7 +230,9 @@ test('port never opens: clear error after the timeout, app stopped', async () =>
 
 test('an app that cannot stop (busy loop) is killed after --stop-timeout; no process left', async () => {
   const mark = marker();
-  const r = await runCli(['--mode', 'cpu-prof', '--out', join(work, 'runs'), '--stop-timeout', '1', '--', 'node', 'stuck.js', mark], { interruptWhen: /spinning/ });
+  const r = await runCli(['--mode', 'cpu-prof', '--out', join(work, 'runs'), '--stop-timeout', '1', '--', 'node', 'stuck.js', mark], {
+    interruptWhen: /spinning/,
+  });
   assert.equal(r.code, 1);
   assert.match(r.stderr, /did not stop within 1 s and was killed/);
   assert.match(r.stderr, /No profile was written/);

@@ -39,24 +39,63 @@ test('scripts.start: node, ts-node, tsx, env assignments; other runners are not 
   assert.equal(parseStartScript('next start'), undefined);
   assert.equal(parseStartScript('webpack && node x.js'), undefined);
   // the CLI: whatever comes first is the node executable
-  assert.equal(parseNodeCommand(['/opt/node20/bin/nodejs-custom', 'app.js'], { anyExecutable: true })?.node, '/opt/node20/bin/nodejs-custom');
+  assert.equal(
+    parseNodeCommand(['/opt/node20/bin/nodejs-custom', 'app.js'], { anyExecutable: true })?.node,
+    '/opt/node20/bin/nodejs-custom',
+  );
 });
 
 test('node args per mode: profile into the run folder, stop handler, TS loader and source maps', () => {
   const target = { program: '/w/src/app.ts', args: [], env: {}, cwd: '/w', nodeArgs: ['--max-old-space-size=512'] };
-  const a = buildNodeArgs({ target, mode: 'prof', runDir: '/w/.nodeflame/r', preloadPath: '/ext/dist/preload-stop.js', loader: ['--import', 'tsx'] });
-  assert.deepEqual(a, ['--prof', '--logfile=/w/.nodeflame/r/v8.log', '-r', '/ext/dist/preload-stop.js', '--import', 'tsx', '--enable-source-maps', '--max-old-space-size=512']);
+  const a = buildNodeArgs({
+    target,
+    mode: 'prof',
+    runDir: '/w/.nodeflame/r',
+    preloadPath: '/ext/dist/preload-stop.js',
+    loader: ['--import', 'tsx'],
+  });
+  assert.deepEqual(a, [
+    '--prof',
+    '--logfile=/w/.nodeflame/r/v8.log',
+    '-r',
+    '/ext/dist/preload-stop.js',
+    '--import',
+    'tsx',
+    '--enable-source-maps',
+    '--max-old-space-size=512',
+  ]);
   assert.deepEqual(profilerNodeArgs('cpu-prof', '/r'), ['--cpu-prof', '--cpu-prof-dir=/r']);
-  assert.deepEqual(profilerNodeArgs('perf', '/r'), ['--perf-basic-prof', '--interpreted-frames-native-stack', '--logfile=/r/perf-side-v8events.txt']);
+  assert.deepEqual(profilerNodeArgs('perf', '/r'), [
+    '--perf-basic-prof',
+    '--interpreted-frames-native-stack',
+    '--logfile=/r/perf-side-v8events.txt',
+  ]);
   // the user's own --logfile wins over ours
-  const own = buildNodeArgs({ target: { ...target, program: '/w/app.js', nodeArgs: ['--logfile=/x/v8.log'] }, mode: 'perf', runDir: '/r', preloadPath: '/p.js' });
+  const own = buildNodeArgs({
+    target: { ...target, program: '/w/app.js', nodeArgs: ['--logfile=/x/v8.log'] },
+    mode: 'perf',
+    runDir: '/r',
+    preloadPath: '/p.js',
+  });
   assert.deepEqual(own, ['--perf-basic-prof', '--interpreted-frames-native-stack', '-r', '/p.js', '--logfile=/x/v8.log']);
   // a loader the user already passes is not added twice
-  const b = buildNodeArgs({ target: { ...target, nodeArgs: ['-r', 'ts-node/register'] }, mode: 'cpu-prof', runDir: '/r', preloadPath: '/p.js', loader: ['--import', 'tsx'] });
+  const b = buildNodeArgs({
+    target: { ...target, nodeArgs: ['-r', 'ts-node/register'] },
+    mode: 'cpu-prof',
+    runDir: '/r',
+    preloadPath: '/p.js',
+    loader: ['--import', 'tsx'],
+  });
   assert.ok(hasLoader(['-r', 'ts-node/register']));
   assert.deepEqual(b, ['--cpu-prof', '--cpu-prof-dir=/r', '-r', '/p.js', '--enable-source-maps', '-r', 'ts-node/register']);
   // plain JS gets no loader
-  const c = buildNodeArgs({ target: { ...target, program: '/w/app.js', nodeArgs: [] }, mode: 'cpu-prof', runDir: '/r', preloadPath: '/p.js', loader: ['--import', 'tsx'] });
+  const c = buildNodeArgs({
+    target: { ...target, program: '/w/app.js', nodeArgs: [] },
+    mode: 'cpu-prof',
+    runDir: '/r',
+    preloadPath: '/p.js',
+    loader: ['--import', 'tsx'],
+  });
   assert.deepEqual(c, ['--cpu-prof', '--cpu-prof-dir=/r', '-r', '/p.js']);
 });
 
@@ -69,7 +108,10 @@ test('findLoader: tsx or ts-node from node_modules above the program, resolved t
   writeFileSync(join(ws, 'node_modules/ts-node/register/transpile-only.js'), '');
   assert.deepEqual(findLoader(join(ws, 'src'))?.args, ['-r', join(ws, 'node_modules/ts-node/register/transpile-only.js')]);
   mkdirSync(join(ws, 'node_modules/tsx/dist'), { recursive: true });
-  writeFileSync(join(ws, 'node_modules/tsx/package.json'), JSON.stringify({ name: 'tsx', exports: { '.': { require: './dist/loader.cjs', import: './dist/loader.mjs' } } }));
+  writeFileSync(
+    join(ws, 'node_modules/tsx/package.json'),
+    JSON.stringify({ name: 'tsx', exports: { '.': { require: './dist/loader.cjs', import: './dist/loader.mjs' } } }),
+  );
   writeFileSync(join(ws, 'node_modules/tsx/dist/loader.mjs'), '');
   const tsx = findLoader(join(ws, 'src'));
   assert.equal(tsx?.name, 'tsx');
@@ -83,13 +125,25 @@ test('targets from launch.json and package.json', () => {
   mkdirSync(ws, { recursive: true });
   writeFileSync(join(ws, 'package.json'), JSON.stringify({ main: 'index.js', scripts: { start: 'node server.js --fast' } }));
   const pkg = packageJsonCandidates(ws);
-  assert.deepEqual(pkg.map((c) => [c.source, c.target.program, c.target.args]), [
-    ['package.json start', join(ws, 'server.js'), ['--fast']],
-    ['package.json main', join(ws, 'index.js'), []],
-  ]);
+  assert.deepEqual(
+    pkg.map((c) => [c.source, c.target.program, c.target.args]),
+    [
+      ['package.json start', join(ws, 'server.js'), ['--fast']],
+      ['package.json main', join(ws, 'index.js'), []],
+    ],
+  );
   const launch = launchJsonCandidates(
     [
-      { type: 'node', request: 'launch', name: 'Server', program: '${workspaceFolder}/src/app.js', args: ['-v'], env: { PORT: '3000' }, runtimeArgs: ['--inspect'], cwd: '${workspaceFolder}/src' },
+      {
+        type: 'node',
+        request: 'launch',
+        name: 'Server',
+        program: '${workspaceFolder}/src/app.js',
+        args: ['-v'],
+        env: { PORT: '3000' },
+        runtimeArgs: ['--inspect'],
+        cwd: '${workspaceFolder}/src',
+      },
       { type: 'node', request: 'attach', name: 'Attach', port: 9229 },
       { type: 'chrome', request: 'launch', name: 'Web', url: 'http://localhost' },
     ],
@@ -97,7 +151,14 @@ test('targets from launch.json and package.json', () => {
   );
   assert.equal(launch.length, 1);
   assert.equal(launch[0].label, 'Server');
-  assert.deepEqual(launch[0].target, { program: join(ws, 'src/app.js'), args: ['-v'], env: { PORT: '3000' }, cwd: join(ws, 'src'), nodeArgs: ['--inspect'], nodePath: undefined });
+  assert.deepEqual(launch[0].target, {
+    program: join(ws, 'src/app.js'),
+    args: ['-v'],
+    env: { PORT: '3000' },
+    cwd: join(ws, 'src'),
+    nodeArgs: ['--inspect'],
+    nodePath: undefined,
+  });
 });
 
 test('ports announced in app output', () => {
@@ -125,7 +186,10 @@ Emitted 'error' event on Server instance at:
 Node.js v20.20.2`;
   assert.equal(findPortInText(inUse), undefined);
   assert.equal(findPortInText('Port 3000 is in use, trying another one...\nListening on http://localhost:3001'), 3001);
-  assert.equal(findPortInText('Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect\nserver listening on port 8080'), 8080);
+  assert.equal(
+    findPortInText('Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect\nserver listening on port 8080'),
+    8080,
+  );
 });
 
 test('waitForPort: resolves once a port accepts connections, gives up at the timeout', async () => {
@@ -151,7 +215,10 @@ test('run folders: named by local time and mode, never reused; .nodeflame/ ignor
   assert.equal(readFileSync(join(base, '.gitignore'), 'utf8'), '*\n');
   writeFileSync(join(a, 'CPU.20250102.030405.77.3.002.cpuprofile'), '{}');
   writeFileSync(join(a, 'CPU.20250102.030405.77.0.001.cpuprofile'), '{}');
-  assert.deepEqual(findRawProfiles(a, 'cpu-prof', 77).map((p) => p.slice(a.length + 1)), ['CPU.20250102.030405.77.0.001.cpuprofile', 'CPU.20250102.030405.77.3.002.cpuprofile']);
+  assert.deepEqual(
+    findRawProfiles(a, 'cpu-prof', 77).map((p) => p.slice(a.length + 1)),
+    ['CPU.20250102.030405.77.0.001.cpuprofile', 'CPU.20250102.030405.77.3.002.cpuprofile'],
+  );
   assert.ok(existsSync(b));
 });
 
@@ -162,7 +229,7 @@ test('modes: perf is offered only on Linux; load summaries are read from autocan
   assert.equal(parseRequestCount(['100 requests in 5.02s, 48 kB read']), 100);
 });
 
-test('failure hints read from the app output: port in use (with the platform\'s tool to find its holder), port not allowed', () => {
+test("failure hints read from the app output: port in use (with the platform's tool to find its holder), port not allowed", () => {
   const inUse = ['Error: listen EADDRINUSE: address already in use :::3000', "  code: 'EADDRINUSE',"];
   assert.match(outputHint(inUse, 'linux')!, /^Port 3000 is already in use \(EADDRINUSE\).*find it with: ss -ltnp 'sport = :3000'/);
   assert.match(outputHint(inUse, 'darwin')!, /lsof -nP -iTCP:3000 -sTCP:LISTEN/);
@@ -171,13 +238,19 @@ test('failure hints read from the app output: port in use (with the platform\'s 
   assert.match(outputHint(['Server failed: EADDRINUSE'], 'linux')!, /^The port the app listens on is already in use/);
   assert.match(outputHint(['Error: listen EACCES: permission denied 0.0.0.0:80'], 'linux')!, /port 80 \(EACCES\).*above 1024/);
   assert.equal(outputHint(['TypeError: x is not a function'], 'linux'), undefined);
-  assert.match(exitNonZero(1, null, ['TypeError: x is not a function']).message, /^The app exited with code 1\. Fix the error below and profile again\.\nLast output:/);
+  assert.match(
+    exitNonZero(1, null, ['TypeError: x is not a function']).message,
+    /^The app exited with code 1\. Fix the error below and profile again\.\nLast output:/,
+  );
 });
 
 test('targets: package.json scripts run by the lockfile\'s package manager; launch.json runtimeExecutable as a command; any command after "--"', () => {
   const ws = join(tmp, 'scripts');
   mkdirSync(ws, { recursive: true });
-  writeFileSync(join(ws, 'package.json'), JSON.stringify({ scripts: { start: 'pt-serve', dev: 'nodemon app.js', 'start:fast': 'node server.js' } }));
+  writeFileSync(
+    join(ws, 'package.json'),
+    JSON.stringify({ scripts: { start: 'pt-serve', dev: 'nodemon app.js', 'start:fast': 'node server.js' } }),
+  );
   const labels = () => packageJsonCandidates(ws).map((c) => [c.source, c.label, c.target.command]);
   assert.deepEqual(labels(), [
     ['package.json script', 'npm run start', ['npm', 'run', 'start']],
@@ -192,8 +265,23 @@ test('targets: package.json scripts run by the lockfile\'s package manager; laun
 
   const [npmDev, nodemon, plain] = launchJsonCandidates(
     [
-      { type: 'node', request: 'launch', name: 'npm dev', runtimeExecutable: 'npm', runtimeArgs: ['run-script', 'dev'], env: { PORT: '1' } },
-      { type: 'node', request: 'launch', name: 'nodemon', runtimeExecutable: 'nodemon', runtimeArgs: ['--watch', 'src'], program: '${workspaceFolder}/app.js', args: ['-v'] },
+      {
+        type: 'node',
+        request: 'launch',
+        name: 'npm dev',
+        runtimeExecutable: 'npm',
+        runtimeArgs: ['run-script', 'dev'],
+        env: { PORT: '1' },
+      },
+      {
+        type: 'node',
+        request: 'launch',
+        name: 'nodemon',
+        runtimeExecutable: 'nodemon',
+        runtimeArgs: ['--watch', 'src'],
+        program: '${workspaceFolder}/app.js',
+        args: ['-v'],
+      },
       { type: 'node', request: 'launch', name: 'node', runtimeExecutable: '/opt/node/bin/node', program: '${workspaceFolder}/app.js' },
     ],
     ws,

@@ -24,11 +24,22 @@ test('a reopened perf run names its JIT frames from the folder without writing t
     const run = join(dir, 'run');
     mkdirSync(run);
     const script = join(dir, 'fib.js');
-    writeFileSync(script, 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nconst t = Date.now();\nwhile (Date.now() - t < 800) fib(20);\n');
+    writeFileSync(
+      script,
+      'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nconst t = Date.now();\nwhile (Date.now() - t < 800) fib(20);\n',
+    );
     const data = join(run, 'perf.data');
-    const r = spawnSync('perf', ['record', '-F', '499', '-g', '-o', data, '--', process.execPath, '--perf-basic-prof', '--interpreted-frames-native-stack', script], { encoding: 'utf8' });
+    const r = spawnSync(
+      'perf',
+      ['record', '-F', '499', '-g', '-o', data, '--', process.execPath, '--perf-basic-prof', '--interpreted-frames-native-stack', script],
+      { encoding: 'utf8' },
+    );
     assert.equal(r.status, 0, r.stderr);
-    const pids = readdirSync('/tmp').filter((n) => /^perf-\d+\.map$/.test(n) && spawnSync('perf', ['script', '-i', data, '-F', 'pid'], { encoding: 'utf8' }).stdout.includes(n.slice(5, -4)));
+    const pids = readdirSync('/tmp').filter(
+      (n) =>
+        /^perf-\d+\.map$/.test(n) &&
+        spawnSync('perf', ['script', '-i', data, '-F', 'pid'], { encoding: 'utf8' }).stdout.includes(n.slice(5, -4)),
+    );
     assert.ok(pids.length > 0, 'the run wrote a JIT map');
     // As the launcher leaves a finished run: the map copied into the folder, the one in /tmp removed.
     for (const n of pids) renameSync(join('/tmp', n), join(run, n));
@@ -49,7 +60,9 @@ test('a reopened perf run names its JIT frames from the folder without writing t
       for (const n of pids) rmSync(join('/tmp', n), { force: true });
     }
     const js = mine.frames.filter((f) => f.name === 'fib').length;
-    console.log(`[jitmaps] ${pids.length} map(s); import ${ms} ms; /tmp map seen ${seen} times during it; ${folded(mine).length} stacks, fib frames ${js}; same stacks as perf's own naming: ${folded(mine).join('\n') === folded(perfs).join('\n')}`);
+    console.log(
+      `[jitmaps] ${pids.length} map(s); import ${ms} ms; /tmp map seen ${seen} times during it; ${folded(mine).length} stacks, fib frames ${js}; same stacks as perf's own naming: ${folded(mine).join('\n') === folded(perfs).join('\n')}`,
+    );
     assert.equal(seen, 0, 'a map was put into /tmp while perf script ran');
     assert.ok(js > 0, 'fib is named');
     assert.ok(!mine.warnings.some((w) => /could not be named/.test(w)), mine.warnings.join(' | '));

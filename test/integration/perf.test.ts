@@ -107,7 +107,9 @@ describe('perf record → perf script → model', { skip }, () => {
     const { byFrame, withJs, resolved } = jsSelf(fib);
     assert.ok(withJs / fib.tree.weight > 0.5, `only ${((100 * withJs) / fib.tree.weight).toFixed(1)} % of samples have a JS frame`);
     assert.ok(resolved / withJs >= 0.9, `only ${((100 * resolved) / withJs).toFixed(1)} % of JS samples resolve to file:line`);
-    console.log(`# ${((100 * withJs) / fib.tree.weight).toFixed(1)} % of samples have a JS frame; ${((100 * resolved) / withJs).toFixed(1)} % of those resolve to file:line`);
+    console.log(
+      `# ${((100 * withJs) / fib.tree.weight).toFixed(1)} % of samples have a JS frame; ${((100 * resolved) / withJs).toFixed(1)} % of those resolve to file:line`,
+    );
     const hot = fib.frames[top(byFrame)];
 
     const profDir = join(dir, 'cpuprof');
@@ -232,13 +234,39 @@ describe('preflightPerf', () => {
 });
 
 test('perfRecordCommand builds the documented command line', () => {
-  const c = perfRecordCommand({ output: '/r/perf.data', node: '/usr/bin/node', nodeArgs: ['--enable-source-maps'], program: '/app/x.js', args: ['--port', '1'] });
+  const c = perfRecordCommand({
+    output: '/r/perf.data',
+    node: '/usr/bin/node',
+    nodeArgs: ['--enable-source-maps'],
+    program: '/app/x.js',
+    args: ['--port', '1'],
+  });
   assert.equal(c.command, 'perf');
   assert.deepEqual(c.args, [
-    'record', '-F', '999', '-g', '-o', '/r/perf.data', '--',
-    '/usr/bin/node', '--perf-basic-prof', '--interpreted-frames-native-stack', '--enable-source-maps', '/app/x.js', '--port', '1',
+    'record',
+    '-F',
+    '999',
+    '-g',
+    '-o',
+    '/r/perf.data',
+    '--',
+    '/usr/bin/node',
+    '--perf-basic-prof',
+    '--interpreted-frames-native-stack',
+    '--enable-source-maps',
+    '/app/x.js',
+    '--port',
+    '1',
   ]);
-  const d = perfRecordCommand({ perfPath: '/opt/perf', hz: 4999, output: 'o', node: 'node', nodeArgs: ['--perf-basic-prof'], program: 'a.js', args: [] });
+  const d = perfRecordCommand({
+    perfPath: '/opt/perf',
+    hz: 4999,
+    output: 'o',
+    node: 'node',
+    nodeArgs: ['--perf-basic-prof'],
+    program: 'a.js',
+    args: [],
+  });
   assert.equal(d.command, '/opt/perf');
   assert.deepEqual(d.args.slice(0, 3), ['record', '-F', '4999']);
   assert.equal(d.args.filter((a) => a === '--perf-basic-prof').length, 1);

@@ -53,19 +53,26 @@ interface JsonReport {
 /** Processes of the run still alive: by pid (as recorded), then anything still running the fixture's files. */
 function alive(processes: RunProcess[]): string {
   const byPid = processes.filter((p) => existsSync(`/proc/${p.pid}`)).map((p) => `${p.pid} ${p.command.join(' ')}`);
-  const byName = spawnSync('pgrep', ['-af', app], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l.trim() && !l.includes('pgrep'));
+  const byName = spawnSync('pgrep', ['-af', app], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((l) => l.trim() && !l.includes('pgrep'));
   return [...byPid, ...byName].join('\n');
 }
 
 function report(dir: string, extra: string[] = []): JsonReport {
-  const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'report', dir, '--format', 'json', '--top', '20', ...extra], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'report', dir, '--format', 'json', '--top', '20', ...extra], {
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as JsonReport;
 }
 
 for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
   test(`${mode}: npm start → .bin CLI → server → worker: every process profiled, the worker's hot function at its line, nothing left`, async () => {
-    const r = await runCli(['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--load', LOAD, '--', 'npm', 'start'], { cwd: app, killAfterMs: 120_000 });
+    const r = await runCli(['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--load', LOAD, '--', 'npm', 'start'], {
+      cwd: app,
+      killAfterMs: 120_000,
+    });
     assert.equal(r.code, 0, r.stderr);
     const dir = runDirOf(r);
     const info = runJson<{ stoppedBy: string; processes: RunProcess[]; profiles: string[] }>(dir);
@@ -82,7 +89,11 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
     for (const p of procs) {
       assert.equal(p.exitCode, 0, `${script(p)} exited by itself after Stop: ${JSON.stringify(p)}`);
       assert.ok(p.endedAt, 'end time recorded');
-      if (mode !== 'perf') assert.ok(p.profiles.length >= 1 && p.profiles.every((f) => f.includes(String(p.pid))), `a profile named by pid ${p.pid}: ${p.profiles.join(', ')}`);
+      if (mode !== 'perf')
+        assert.ok(
+          p.profiles.length >= 1 && p.profiles.every((f) => f.includes(String(p.pid))),
+          `a profile named by pid ${p.pid}: ${p.profiles.join(', ')}`,
+        );
     }
     const files = readdirSync(dir);
     if (mode === 'perf') {
@@ -114,7 +125,10 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
     assert.equal(viaWorker.tree.weight, direct.tree.weight);
     assert.deepEqual(viaWorker.meta.processes, direct.meta.processes);
     assert.deepEqual([...(viaWorker.threadLineHits?.keys() ?? [])], [...(direct.threadLineHits?.keys() ?? [])]);
-    assert.ok(progress.every((f, i) => i === 0 || f >= progress[i - 1]), `progress only grows: ${progress.join(' ')}`);
+    assert.ok(
+      progress.every((f, i) => i === 0 || f >= progress[i - 1]),
+      `progress only grows: ${progress.join(' ')}`,
+    );
     if (mode !== 'perf') assert.ok(progress.length > 1, `progress reported across the run's files: ${progress.join(' ')}`);
     const ac = new AbortController();
     const cancelled = loadProfileInWorker(join(repoRoot, 'dist', 'worker.js'), dir, { signal: ac.signal });
@@ -124,7 +138,11 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
     assert.equal(hottest(alone)[0], 'countPrimes', hottest(alone).slice(0, 5).join(', '));
     assert.ok(alone.tree.weight < viaWorker.tree.weight);
     // (perf keeps no line heat.)
-    if (mode !== 'perf') assert.ok([...alone.lineHits.keys()].some((f) => f.endsWith('worker.js')) && ![...alone.lineHits.keys()].some((f) => f.endsWith('server.js')), [...alone.lineHits.keys()].join(', '));
+    if (mode !== 'perf')
+      assert.ok(
+        [...alone.lineHits.keys()].some((f) => f.endsWith('worker.js')) && ![...alone.lineHits.keys()].some((f) => f.endsWith('server.js')),
+        [...alone.lineHits.keys()].join(', '),
+      );
     assert.ok(!hottest(onlyProcess(viaWorker, cli.pid)).includes('countPrimes'), 'the CLI alone has no countPrimes');
 
     assert.equal(alive(procs), '', 'nothing of the run left running');
@@ -134,17 +152,28 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
 
 for (const mode of ['prof', 'cpu-prof']) {
   test(`${mode}: a cluster of 2 workers: every worker's profile is in the run folder`, async () => {
-    const r = await runCli(['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--load', LOAD, '--', 'npm', 'run', 'cluster'], { cwd: app, killAfterMs: 120_000 });
+    const r = await runCli(
+      ['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--load', LOAD, '--', 'npm', 'run', 'cluster'],
+      { cwd: app, killAfterMs: 120_000 },
+    );
     assert.equal(r.code, 0, r.stderr);
     const dir = runDirOf(r);
     const procs = runJson<{ processes: RunProcess[] }>(dir).processes;
-    const primary = procs.find((p) => p.command.some((w) => w.endsWith('cluster.js')) && !procs.some((q) => q.pid === p.ppid && q.command.some((w) => w.endsWith('cluster.js'))));
+    const primary = procs.find(
+      (p) =>
+        p.command.some((w) => w.endsWith('cluster.js')) &&
+        !procs.some((q) => q.pid === p.ppid && q.command.some((w) => w.endsWith('cluster.js'))),
+    );
     assert.ok(primary, JSON.stringify(procs.map((p) => p.command)));
     const workers = procs.filter((p) => p.ppid === primary.pid);
     assert.equal(workers.length, 2, JSON.stringify(procs.map((p) => [p.pid, p.ppid, p.command.slice(-1)])));
-    for (const w of workers) assert.ok(w.profiles.length >= 1 && existsSync(join(dir, w.profiles[0])), `worker ${w.pid}: ${w.profiles.join(', ')}`);
+    for (const w of workers)
+      assert.ok(w.profiles.length >= 1 && existsSync(join(dir, w.profiles[0])), `worker ${w.pid}: ${w.profiles.join(', ')}`);
     const json = report(dir);
-    assert.ok(json.functions.some((f) => f.name === 'spin' && f.file?.endsWith('cluster.js')), json.functions.map((f) => f.name).join(', '));
+    assert.ok(
+      json.functions.some((f) => f.name === 'spin' && f.file?.endsWith('cluster.js')),
+      json.functions.map((f) => f.name).join(', '),
+    );
     for (const w of workers) assert.ok((json.processes?.find((p) => p.pid === w.pid)?.samples ?? 0) > 0, `worker ${w.pid} has samples`);
     // Each worker selectable alone in the viewer's picker, with its own spin.
     const run = await loadRunProfile(dir);
@@ -162,7 +191,23 @@ test('cpu-prof: tsx watch with a file edited mid-run: each incarnation profiled 
     `function hot${n}() { let s = 0; for (let i = 0; i < 2e7; i++) s += Math.sqrt(i); return s; }\nhot${n}();\nrequire('http').createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', function () { console.log('listening on http://localhost:' + this.address().port); });\n`;
   writeFileSync(appFile, source(1));
   const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
-  const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'profile', '--mode', 'cpu-prof', '--no-report', '--out', join(work, 'runs'), '--', tsx, 'watch', 'app.js'], { cwd: dir0 });
+  const child = spawn(
+    process.execPath,
+    [
+      join(repoRoot, 'dist', 'cli.js'),
+      'profile',
+      '--mode',
+      'cpu-prof',
+      '--no-report',
+      '--out',
+      join(work, 'runs'),
+      '--',
+      tsx,
+      'watch',
+      'app.js',
+    ],
+    { cwd: dir0 },
+  );
   let out = '';
   let edited = false;
   let stopped = false;
@@ -188,7 +233,8 @@ test('cpu-prof: tsx watch with a file edited mid-run: each incarnation profiled 
   const procs = runJson<{ processes: RunProcess[] }>(dir).processes;
   const incarnations = procs.filter((p) => p.command.some((w) => w.endsWith('app.js')) && !p.command.includes('watch'));
   assert.equal(incarnations.length, 2, JSON.stringify(procs.map((p) => [p.pid, p.ppid, p.command.slice(-2)])));
-  for (const p of incarnations) assert.ok(p.profiles.length === 1 && p.profiles[0].includes(`.${p.pid}.`), `profile of incarnation ${p.pid}: ${p.profiles.join(', ')}`);
+  for (const p of incarnations)
+    assert.ok(p.profiles.length === 1 && p.profiles[0].includes(`.${p.pid}.`), `profile of incarnation ${p.pid}: ${p.profiles.join(', ')}`);
   const names = report(dir, ['--top', '500']).functions.map((f) => f.name);
   assert.ok(names.includes('hot1') && names.includes('hot2'), `both incarnations' code: ${names.join(', ')}`);
   // The picker: the incarnations side by side under tsx watch, the newest first, each selectable with its own code.
@@ -198,7 +244,10 @@ test('cpu-prof: tsx watch with a file edited mid-run: each incarnation profiled 
   const at = byStart.map((p) => rows.findIndex((r) => r.pid === p.pid));
   assert.ok(at[1] >= 0 && at[1] < at[0], `newest incarnation listed first: ${JSON.stringify(rows.map((r) => [r.pid, r.depth, r.label]))}`);
   assert.equal(rows[at[0]].depth, rows[at[1]].depth);
-  assert.ok(hottest(onlyProcess(run, byStart[0].pid)).includes('hot1') && !hottest(onlyProcess(run, byStart[0].pid)).includes('hot2'), 'the first incarnation alone runs hot1');
+  assert.ok(
+    hottest(onlyProcess(run, byStart[0].pid)).includes('hot1') && !hottest(onlyProcess(run, byStart[0].pid)).includes('hot2'),
+    'the first incarnation alone runs hot1',
+  );
   assert.ok(hottest(onlyProcess(run, byStart[1].pid)).includes('hot2'), 'the second alone runs hot2');
   assert.equal(alive(procs), '');
 });
@@ -207,11 +256,27 @@ test('a command whose processes ignore Stop (busy loops) is killed as a whole tr
   const mark = `nftreestuck${process.pid}`;
   writeFileSync(join(work, 'stuck.js'), `console.log('spinning ' + process.pid);\nfor (;;) {}\n`);
   const t0 = Date.now();
-  const r = await runCli(['profile', '--mode', 'cpu-prof', '--no-report', '--stop-timeout', '2', '--out', join(work, 'runs'), '--', 'sh', '-c', `node stuck.js ${mark} & node stuck.js ${mark}; wait`], {
-    cwd: work,
-    killAfterMs: 60_000,
-    interruptWhen: /spinning \d+[\s\S]*spinning \d+/,
-  });
+  const r = await runCli(
+    [
+      'profile',
+      '--mode',
+      'cpu-prof',
+      '--no-report',
+      '--stop-timeout',
+      '2',
+      '--out',
+      join(work, 'runs'),
+      '--',
+      'sh',
+      '-c',
+      `node stuck.js ${mark} & node stuck.js ${mark}; wait`,
+    ],
+    {
+      cwd: work,
+      killAfterMs: 60_000,
+      interruptWhen: /spinning \d+[\s\S]*spinning \d+/,
+    },
+  );
   const procs = runJson<{ processes: RunProcess[] }>(runDirOf(r)).processes;
   assert.equal(procs.length, 2, JSON.stringify(procs));
   assert.ok(Date.now() - t0 < 30_000);

@@ -10,7 +10,17 @@ import { join } from 'node:path';
 import { cli, repoRoot } from '../helpers/paths';
 import { applySourceMaps, SourceMapCache } from '../../src/core/sourcemaps';
 import { ProfileBuilder } from '../../src/core/model';
-import { ARROW_LINE, buildEsbuild, buildRollup, buildTsc, buildWebpack, cpuProfile, CRUNCH_LINE, WARMUP_LINE, writeProject } from '../helpers/bundles';
+import {
+  ARROW_LINE,
+  buildEsbuild,
+  buildRollup,
+  buildTsc,
+  buildWebpack,
+  cpuProfile,
+  CRUNCH_LINE,
+  WARMUP_LINE,
+  writeProject,
+} from '../helpers/bundles';
 import type { JsonReport } from '../../src/core/exporters/json';
 
 const dir = mkdtempSync(join(tmpdir(), 'nf-bundlers-'));
@@ -93,12 +103,22 @@ test('resolveSourceMapLocations default: a bundle under node_modules keeps its g
 test('map cache: a map rebuilt beside an unchanged script is read again (path + modification time of both)', async () => {
   const esbuild = createRequire(join(repoRoot, 'package.json'))('esbuild') as typeof import('esbuild');
   const js = join(dir, 'dist-cache', 'app.js');
-  await esbuild.build({ entryPoints: [join(dir, 'src', 'main.ts')], bundle: true, platform: 'node', sourcemap: true, outfile: js, logLevel: 'silent' });
+  await esbuild.build({
+    entryPoints: [join(dir, 'src', 'main.ts')],
+    bundle: true,
+    platform: 'node',
+    sourcemap: true,
+    outfile: js,
+    logLevel: 'silent',
+  });
   const lines = readFileSync(js, 'utf8').split('\n');
   const genLine = lines.findIndex((l) => l.includes('function crunchNumbers(')) + 1;
   const build = () => {
     const b = new ProfileBuilder('cpuprofile');
-    b.sample([b.frame({ name: 'crunchNumbers', file: js, line: genLine, column: lines[genLine - 1].indexOf('(') + 1, category: 'app' })], 3);
+    b.sample(
+      [b.frame({ name: 'crunchNumbers', file: js, line: genLine, column: lines[genLine - 1].indexOf('(') + 1, category: 'app' })],
+      3,
+    );
     return b.build();
   };
   const cache = new SourceMapCache();

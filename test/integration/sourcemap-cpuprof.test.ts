@@ -55,13 +55,23 @@ function report(file: string, ...args: string[]) {
 }
 
 test('a bundled TypeScript program profiled with --cpu-prof: the hot function at its .ts file and line', async () => {
-  await esbuild.build({ entryPoints: [join(dir, 'src', 'main.ts')], bundle: true, platform: 'node', sourcemap: true, outfile: join(dir, 'dist', 'app.js'), logLevel: 'silent' });
+  await esbuild.build({
+    entryPoints: [join(dir, 'src', 'main.ts')],
+    bundle: true,
+    platform: 'node',
+    sourcemap: true,
+    outfile: join(dir, 'dist', 'app.js'),
+    logLevel: 'silent',
+  });
   const bundle = readFileSync(join(dir, 'dist', 'app.js'), 'utf8').split('\n');
   const genLine = bundle.findIndex((l) => l.includes('function crunch(')) + 1;
   assert.ok(genLine > 0 && genLine !== CRUNCH_LINE, 'the bundle moves crunch to another line');
 
   const profDir = join(dir, 'prof');
-  const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, join(dir, 'dist', 'app.js')], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, join(dir, 'dist', 'app.js')], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(run.status, 0, run.stderr);
   const prof = join(profDir, readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'))!);
 
@@ -87,7 +97,10 @@ test('a bundled TypeScript program profiled with --cpu-prof: the hot function at
   assert.ok(heat, 'line hits on hot.ts');
   const hottest = [...heat!].sort((a, b) => b[1].self - a[1].self)[0][0];
   assert.ok(hottest >= 13 && hottest <= HOT_LINE + 1, `hottest line ${hottest} is in the loop`);
-  assert.ok(!p.lineHits.has(join(dir, 'dist', 'app.js')) || [...p.lineHits.get(join(dir, 'dist', 'app.js'))!.values()].every((h) => h.self < heat!.get(hottest)!.self));
+  assert.ok(
+    !p.lineHits.has(join(dir, 'dist', 'app.js')) ||
+      [...p.lineHits.get(join(dir, 'dist', 'app.js'))!.values()].every((h) => h.self < heat!.get(hottest)!.self),
+  );
 
   // Without source maps the same profile points into the bundle.
   const raw = JSON.parse(report(prof, '--format', 'json', '--no-source-maps').stdout) as JsonReport;
@@ -100,14 +113,29 @@ test('a bundled TypeScript program profiled with --cpu-prof: the hot function at
 });
 
 test('inline data-URI maps, and no mapping when the original source is not on disk', async () => {
-  await esbuild.build({ entryPoints: [join(dir, 'src', 'main.ts')], bundle: true, platform: 'node', sourcemap: 'inline', outfile: join(dir, 'inline', 'app.js'), logLevel: 'silent' });
+  await esbuild.build({
+    entryPoints: [join(dir, 'src', 'main.ts')],
+    bundle: true,
+    platform: 'node',
+    sourcemap: 'inline',
+    outfile: join(dir, 'inline', 'app.js'),
+    logLevel: 'silent',
+  });
   const js = join(dir, 'inline', 'app.js');
   const lines = readFileSync(js, 'utf8').split('\n');
   const genLine = lines.findIndex((l) => l.includes('function crunch(')) + 1;
   const genCol = lines[genLine - 1].indexOf('crunch(') + 'crunch'.length + 1;
   // The same bundle with a map that does not carry the sources' text.
   const bare = join(dir, 'inline-bare', 'app.js');
-  await esbuild.build({ entryPoints: [join(dir, 'src', 'main.ts')], bundle: true, platform: 'node', sourcemap: 'inline', sourcesContent: false, outfile: bare, logLevel: 'silent' });
+  await esbuild.build({
+    entryPoints: [join(dir, 'src', 'main.ts')],
+    bundle: true,
+    platform: 'node',
+    sourcemap: 'inline',
+    sourcesContent: false,
+    outfile: bare,
+    logLevel: 'silent',
+  });
   const build = (script = js) => {
     const b = new ProfileBuilder('cpuprofile');
     const f = b.frame({ name: 'crunch', file: script, line: genLine, column: genCol, category: 'app' });

@@ -21,10 +21,20 @@ test('pprof with server paths: through the worker with the path mapping, crunchN
     const ws = join(root, 'home', 'me', 'app');
     writeProject(server);
     // Not minified: pprof keeps lines, not columns, so a function is found by its line.
-    await esbuild.build({ entryPoints: [join(server, 'src', 'main.ts')], bundle: true, platform: 'node', sourcemap: true, outfile: join(server, 'dist', 'app.js'), logLevel: 'silent' });
+    await esbuild.build({
+      entryPoints: [join(server, 'src', 'main.ts')],
+      bundle: true,
+      platform: 'node',
+      sourcemap: true,
+      outfile: join(server, 'dist', 'app.js'),
+      logLevel: 'silent',
+    });
     const prof = cpuProfile(join(server, 'dist', 'app.js'), join(root, 'prof'));
     const pprof = join(root, 'server.pb.gz');
-    const r = spawnSync(process.execPath, [cli, 'report', prof, '--format', 'pprof', '--no-source-maps', '-o', pprof], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [cli, 'report', prof, '--format', 'pprof', '--no-source-maps', '-o', pprof], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(r.status, 0, r.stderr);
     // The workspace holds the same project; the server's copy is gone from this machine.
     cpSync(join(server, 'src'), join(ws, 'src'), { recursive: true });
@@ -36,13 +46,20 @@ test('pprof with server paths: through the worker with the path mapping, crunchN
     const plainTop = plain.frames[functionStats(plain.tree, plain.frames.length).sort((a, b) => b.self - a.self)[0].frame];
     assert.equal(plainTop.file, join(server, 'dist', 'app.js'), 'without the mapping the server path stays');
 
-    const p = await loadProfileInWorker(worker, pprof, { pathMapping: { rules: { [server]: ws }, roots: [ws] }, pathMappingFormats: ['pprof'], sourceMapOptions: { workspaceFolder: ws } });
+    const p = await loadProfileInWorker(worker, pprof, {
+      pathMapping: { rules: { [server]: ws }, roots: [ws] },
+      pathMappingFormats: ['pprof'],
+      sourceMapOptions: { workspaceFolder: ws },
+    });
     const top = p.frames[functionStats(p.tree, p.frames.length).sort((a, b) => b.self - a.self)[0].frame];
     assert.deepEqual([top.name, top.file, top.line], ['crunchNumbers', join(ws, 'src', 'hot.ts'), CRUNCH_LINE]);
     assert.equal(top.generated?.file, join(ws, 'dist', 'app.js'));
 
     // pathMappingFormats keeps the mapping off other formats: the .cpuprofile's (deleted) paths stay.
-    const cpu = await loadProfileInWorker(worker, prof, { pathMapping: { rules: { [server]: ws }, roots: [ws] }, pathMappingFormats: ['pprof'] });
+    const cpu = await loadProfileInWorker(worker, prof, {
+      pathMapping: { rules: { [server]: ws }, roots: [ws] },
+      pathMappingFormats: ['pprof'],
+    });
     assert.ok(cpu.frames.some((f) => f.file === join(server, 'dist', 'app.js')));
   } finally {
     rmSync(root, { recursive: true, force: true });

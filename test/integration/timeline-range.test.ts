@@ -20,7 +20,8 @@ interface Report {
   functions: { name: string; self: number; total: number }[];
 }
 
-const report = (file: string, ...args: string[]) => spawnSync(process.execPath, [cli, 'report', file, ...args], { encoding: 'utf8', env: { ...process.env, NODE_FLAME_LANG: 'en' } });
+const report = (file: string, ...args: string[]) =>
+  spawnSync(process.execPath, [cli, 'report', file, ...args], { encoding: 'utf8', env: { ...process.env, NODE_FLAME_LANG: 'en' } });
 function json(file: string, ...args: string[]): Report {
   const r = report(file, '--format', 'json', '--top', '1000', ...args);
   assert.equal(r.status, 0, r.stderr);
@@ -49,14 +50,32 @@ test('report --from/--to keeps one stretch of a real run; the JSON says what it 
   const script = join(fixtures, 'timeline', 'phases.js');
   const runs: Record<string, string[]> = {
     prof: ['--prof', script, '400', '500'],
-    'cpu-prof': ['--cpu-prof', '--cpu-prof-interval', '1000', '--cpu-prof-dir', dir, '--cpu-prof-name', 'phases.cpuprofile', script, '400', '500'],
+    'cpu-prof': [
+      '--cpu-prof',
+      '--cpu-prof-interval',
+      '1000',
+      '--cpu-prof-dir',
+      dir,
+      '--cpu-prof-name',
+      'phases.cpuprofile',
+      script,
+      '400',
+      '500',
+    ],
   };
   // perf timestamps feed the timeline too (perf works on this machine's CI; skipped where it is missing).
-  if (spawnSync('perf', ['--version']).status === 0) runs.perf = ['-g', '-F', '999', '-o', join(dir, 'perf.data'), '--', process.execPath, '--perf-basic-prof', script, '400', '500'];
+  if (spawnSync('perf', ['--version']).status === 0)
+    runs.perf = ['-g', '-F', '999', '-o', join(dir, 'perf.data'), '--', process.execPath, '--perf-basic-prof', script, '400', '500'];
   for (const [mode, args] of Object.entries(runs)) {
-    const r = mode === 'perf' ? spawnSync('perf', ['record', '-q', ...args], { cwd: dir, encoding: 'utf8' }) : spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8' });
+    const r =
+      mode === 'perf'
+        ? spawnSync('perf', ['record', '-q', ...args], { cwd: dir, encoding: 'utf8' })
+        : spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
-    const file = join(dir, mode === 'prof' ? readdirSync(dir).find((f) => /^isolate-.*\.log$/.test(f))! : mode === 'perf' ? 'perf.data' : 'phases.cpuprofile');
+    const file = join(
+      dir,
+      mode === 'prof' ? readdirSync(dir).find((f) => /^isolate-.*\.log$/.test(f))! : mode === 'perf' ? 'perf.data' : 'phases.cpuprofile',
+    );
     const profile = await loadProfile(file, { sourceMaps: false });
     const second = stretch(profile, 'secondHot');
     const first = stretch(profile, 'firstHot');
@@ -87,7 +106,22 @@ test('report --from/--to keeps one stretch of a real run; the JSON says what it 
     assert.ok(shareOf(json(file, '--from', String(from)), 'firstHot') === 0, mode);
     assert.match(report(file, '--to', String(Math.floor(first.from))).stdout, /ticks/);
     // Two ranges of one profile compared: the first hot stretch against the second.
-    const d = spawnSync(process.execPath, [cli, 'diff', file, file, '--format', 'json', '--before-range', `${Math.floor(first.from)}:${Math.ceil(first.to + 1)}`, '--after-range', `${from}:`], { encoding: 'utf8' });
+    const d = spawnSync(
+      process.execPath,
+      [
+        cli,
+        'diff',
+        file,
+        file,
+        '--format',
+        'json',
+        '--before-range',
+        `${Math.floor(first.from)}:${Math.ceil(first.to + 1)}`,
+        '--after-range',
+        `${from}:`,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(d.status, 0, d.stderr);
     const changes = (JSON.parse(d.stdout) as { changes: { name: string; before: number; after: number }[] }).changes;
     const grew = changes.find((c) => c.name === 'secondHot');
@@ -95,9 +129,15 @@ test('report --from/--to keeps one stretch of a real run; the JSON says what it 
     const most = mode === 'perf' ? 0.5 : 0.9;
     assert.ok(grew && grew.before < 0.05 && grew.after > most, `${mode}: ${JSON.stringify(grew)}`);
     assert.ok(shrank && shrank.before > most && shrank.after < 0.05, `${mode}: ${JSON.stringify(shrank)}`);
-    console.log(`[integration] ${mode}: ${whole.samples} samples over ${whole.endTime} ms; --from ${from} --to ${to}: ${ranged.samples} samples, secondHot ${(100 * shareOf(ranged, 'secondHot')).toFixed(1)} %`);
+    console.log(
+      `[integration] ${mode}: ${whole.samples} samples over ${whole.endTime} ms; --from ${from} --to ${to}: ${ranged.samples} samples, secondHot ${(100 * shareOf(ranged, 'secondHot')).toFixed(1)} %`,
+    );
   }
-  for (const bad of [['--from', 'x'], ['--from', '-3'], ['--from', '50', '--to', '10']]) {
+  for (const bad of [
+    ['--from', 'x'],
+    ['--from', '-3'],
+    ['--from', '50', '--to', '10'],
+  ]) {
     const r = report(join(dir, 'phases.cpuprofile'), ...bad);
     assert.equal(r.status, 2, bad.join(' '));
     assert.match(r.stderr, /--(from|to)/);

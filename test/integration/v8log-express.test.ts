@@ -37,10 +37,14 @@ test('Express /auth under load: attributed, OpenSSL on top, bottom-up through pb
     writeFileSync(join(dir, `proc-maps-${app.pid}.txt`), readFileSync(`/proc/${app.pid}/maps`));
     const base = `http://localhost:${port}`;
     await fetch(`${base}/newUser?username=matt&password=password`);
-    const load = spawnSync(process.execPath, [join(repoRoot, 'node_modules/autocannon/autocannon.js'), '-c', '4', '-a', '40', `${base}/auth?username=matt&password=password`], {
-      encoding: 'utf8',
-      timeout: 60000,
-    });
+    const load = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules/autocannon/autocannon.js'), '-c', '4', '-a', '40', `${base}/auth?username=matt&password=password`],
+      {
+        encoding: 'utf8',
+        timeout: 60000,
+      },
+    );
     assert.equal(load.status, 0, load.stderr);
     app.kill('SIGINT');
     await new Promise((r) => app.on('exit', r));
@@ -51,16 +55,28 @@ test('Express /auth under load: attributed, OpenSSL on top, bottom-up through pb
     assert.equal(json.status, 0, json.stderr);
     const r = JSON.parse(json.stdout) as { attributed: number; functions: { name: string; self: number }[] };
     assert.ok(r.attributed >= 0.95, `attributed ${r.attributed}`);
-    const top = [...r.functions].sort((a, b) => b.self - a.self).slice(0, 10).map((f) => f.name);
-    assert.ok(top.some((n) => /^sha512/.test(n)), `no OpenSSL sha512 in top self: ${top.join(' | ')}`);
-    assert.ok(r.functions.some((f) => /CryptoJob<node::crypto::PBKDF2Traits>::Run/.test(f.name)), 'no PBKDF2 job frame');
+    const top = [...r.functions]
+      .sort((a, b) => b.self - a.self)
+      .slice(0, 10)
+      .map((f) => f.name);
+    assert.ok(
+      top.some((n) => /^sha512/.test(n)),
+      `no OpenSSL sha512 in top self: ${top.join(' | ')}`,
+    );
+    assert.ok(
+      r.functions.some((f) => /CryptoJob<node::crypto::PBKDF2Traits>::Run/.test(f.name)),
+      'no PBKDF2 job frame',
+    );
 
     const text = spawnSync(process.execPath, [cli, 'report', join(dir, log), '--format', 'text'], { encoding: 'utf8' });
     assert.equal(text.status, 0, text.stderr);
     const heavy = text.stdout.slice(text.stdout.indexOf('[Bottom up (heavy) profile]'));
     const first = heavy.split('\n').findIndex((l) => /^\s+\d+\s+[\d.]+%\s+sha512/.test(l));
     assert.ok(first >= 0, 'bottom-up does not start at sha512');
-    const chain = heavy.split('\n').slice(first, first + 8).join('\n');
+    const chain = heavy
+      .split('\n')
+      .slice(first, first + 8)
+      .join('\n');
     assert.match(chain, /PBKDF2Traits>::Run[\s\S]*pbkdf2Sync[\s\S]*express-auth\/app\.js:23/, chain);
 
     // Per-line heat: the handler mostly runs as Sparkplug code, whose call sites V8 does not log;
@@ -76,8 +92,14 @@ test('Express /auth under load: attributed, OpenSSL on top, bottom-up through pb
     const onCall = (file && p.lineHits.get(file)?.get(call)?.total) || 0;
     t.diagnostic(`app.js:${call} total ${onCall} of the /auth handler's ${handlerTotal} samples`);
     assert.ok(handlerTotal >= 50, `the handler has only ${handlerTotal} samples`);
-    assert.ok(onCall >= 0.8 * handlerTotal && onCall <= handlerTotal + 1e-9, `app.js:${call} has ${onCall} of the handler's ${handlerTotal} samples`);
-    assert.ok(p.warnings.some((w) => /call-site inference/i.test(w)), p.warnings.join('\n'));
+    assert.ok(
+      onCall >= 0.8 * handlerTotal && onCall <= handlerTotal + 1e-9,
+      `app.js:${call} has ${onCall} of the handler's ${handlerTotal} samples`,
+    );
+    assert.ok(
+      p.warnings.some((w) => /call-site inference/i.test(w)),
+      p.warnings.join('\n'),
+    );
   } finally {
     if (app.exitCode === null) app.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });

@@ -120,7 +120,8 @@ const end = Date.now() + 700; let t = 0; while (Date.now() < end) t += outer(1e5
     for (let n = 1; n < p.tree.count; n++) {
       const f = p.frames[p.tree.frame[n]];
       const parent = p.frames[p.tree.frame[p.tree.parent[n]]];
-      if (f?.name === 'inner' && f.tier === 'turbofan' && parent?.name === 'outer' && parent.tier === 'turbofan') inlined += p.tree.total[n];
+      if (f?.name === 'inner' && f.tier === 'turbofan' && parent?.name === 'outer' && parent.tier === 'turbofan')
+        inlined += p.tree.total[n];
     }
     assert.ok(inlined > 0, 'no inlined inner under outer');
     const file = join(dir, 'prog.js');
@@ -144,7 +145,10 @@ const end = Date.now() + 300; let t = 0; while (Date.now() < end) t += f(1e4);
     writeFileSync(cut, text.slice(0, lastTick + 12), 'latin1');
     const p = await v8logImporter.load(cut, {});
     assert.equal(p.tree.weight, rawTicks(logs[0]) - 1);
-    assert.ok(p.warnings.some((w) => /cut off/.test(w) && w.includes('"tick"')), p.warnings.join('\n'));
+    assert.ok(
+      p.warnings.some((w) => /cut off/.test(w) && w.includes('"tick"')),
+      p.warnings.join('\n'),
+    );
     assert.ok(selfOf(p, 'f') > 0);
     // Something that only starts like a log is rejected in one line, not half-read.
     const junk = join(dir, 'cut', 'junk.log');

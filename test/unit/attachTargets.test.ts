@@ -36,21 +36,51 @@ test('the inspector a command line asks for: every --inspect form, as Node reads
   assert.deepEqual(at(node('--inspect=0.0.0.0')), { on: true, host: '0.0.0.0', port: 9229, flag: '--inspect=0.0.0.0' });
   assert.deepEqual(at(node('--inspect=[::1]:9333')), { on: true, host: '::1', port: 9333, flag: '--inspect=[::1]:9333' });
   assert.deepEqual(at(node('--inspect-brk=9444')), { on: true, host: '127.0.0.1', port: 9444, flag: '--inspect-brk=9444' });
-  assert.deepEqual(at(node('--inspect-wait=localhost:9445')), { on: true, host: 'localhost', port: 9445, flag: '--inspect-wait=localhost:9445' });
+  assert.deepEqual(at(node('--inspect-wait=localhost:9445')), {
+    on: true,
+    host: 'localhost',
+    port: 9445,
+    flag: '--inspect-wait=localhost:9445',
+  });
   assert.deepEqual(at(node('--inspect=0')), { on: true, host: '127.0.0.1', port: 0, flag: '--inspect=0' });
   // --inspect-port only says where SIGUSR1 would open it; with --inspect it moves the port, either order.
   assert.deepEqual(at(node('--inspect-port=9555')), { on: false, host: '127.0.0.1', port: 9555, flag: '--inspect-port=9555' });
   assert.deepEqual(at(node('--inspect-port', '9556', '--inspect')), { on: true, host: '127.0.0.1', port: 9556, flag: '--inspect' });
-  assert.deepEqual(at(node('--inspect', '--inspect-port=10.0.0.2:9557')), { on: true, host: '10.0.0.2', port: 9557, flag: '--inspect-port=10.0.0.2:9557' });
+  assert.deepEqual(at(node('--inspect', '--inspect-port=10.0.0.2:9557')), {
+    on: true,
+    host: '10.0.0.2',
+    port: 9557,
+    flag: '--inspect-port=10.0.0.2:9557',
+  });
   assert.deepEqual(at(node('--debug-port=9558', '--inspect')), { on: true, host: '127.0.0.1', port: 9558, flag: '--inspect' });
   // Options with a separate value are skipped over; the script's own arguments are not Node's.
-  assert.deepEqual(at(node('-r', 'ts-node/register', '--inspect=9559')), { on: true, host: '127.0.0.1', port: 9559, flag: '--inspect=9559' });
+  assert.deepEqual(at(node('-r', 'ts-node/register', '--inspect=9559')), {
+    on: true,
+    host: '127.0.0.1',
+    port: 9559,
+    flag: '--inspect=9559',
+  });
   assert.equal(at(['/usr/bin/node', 'server.js', '--inspect=9560']), undefined);
   assert.equal(at(['/usr/bin/node', '--', 'server.js', '--inspect']), undefined);
   // NODE_OPTIONS counts, and the command line wins over it.
-  assert.deepEqual(at(['node', 'app.js'], '--max-old-space-size=4096 --inspect=127.0.0.1:9561'), { on: true, host: '127.0.0.1', port: 9561, flag: '--inspect=127.0.0.1:9561' });
-  assert.deepEqual(at(['node', '--inspect=9563', 'app.js'], '--inspect=9562'), { on: true, host: '127.0.0.1', port: 9563, flag: '--inspect=9563' });
-  assert.deepEqual(at(['node', 'app.js'], '--require "/a b/hook.js" --inspect-brk'), { on: true, host: '127.0.0.1', port: 9229, flag: '--inspect-brk' });
+  assert.deepEqual(at(['node', 'app.js'], '--max-old-space-size=4096 --inspect=127.0.0.1:9561'), {
+    on: true,
+    host: '127.0.0.1',
+    port: 9561,
+    flag: '--inspect=127.0.0.1:9561',
+  });
+  assert.deepEqual(at(['node', '--inspect=9563', 'app.js'], '--inspect=9562'), {
+    on: true,
+    host: '127.0.0.1',
+    port: 9563,
+    flag: '--inspect=9563',
+  });
+  assert.deepEqual(at(['node', 'app.js'], '--require "/a b/hook.js" --inspect-brk'), {
+    on: true,
+    host: '127.0.0.1',
+    port: 9229,
+    flag: '--inspect-brk',
+  });
   assert.equal(at(['node', 'app.js'], '--max-old-space-size=4096'), undefined);
   assert.deepEqual(splitNodeOptions(' --a  "b c" --d="e \\"f\\"" '), ['--a', 'b c', '--d=e "f"']);
   // Wildcard binds are reached on loopback.

@@ -21,10 +21,21 @@ test('file:// URLs become paths of the OS that wrote them', () => {
 test('call frames: 0-based V8 positions become 1-based, categories from url and name', () => {
   const f = cpuFrame({ functionName: 'fib', url: 'file:///app/src/x.js', lineNumber: 0, columnNumber: 12 })!;
   assert.deepEqual([f.name, f.file, f.line, f.column, f.category], ['fib', '/app/src/x.js', 1, 13, 'app']);
-  const dep = cpuFrame({ functionName: 'handle', url: 'file:///D:/srv/node_modules/express/lib/router/layer.js', lineNumber: 85, columnNumber: 49 })!;
-  assert.deepEqual([dep.file, dep.line, dep.category, dep.pkg], ['D:\\srv\\node_modules\\express\\lib\\router\\layer.js', 86, 'dependency', 'express']);
+  const dep = cpuFrame({
+    functionName: 'handle',
+    url: 'file:///D:/srv/node_modules/express/lib/router/layer.js',
+    lineNumber: 85,
+    columnNumber: 49,
+  })!;
+  assert.deepEqual(
+    [dep.file, dep.line, dep.category, dep.pkg],
+    ['D:\\srv\\node_modules\\express\\lib\\router\\layer.js', 86, 'dependency', 'express'],
+  );
   assert.equal(cpuFrame({ functionName: 'readSync', url: 'node:fs', lineNumber: 1, columnNumber: 1 })!.category, 'node');
-  assert.equal(cpuFrame({ functionName: '', url: 'node:internal/main/run_main_module', lineNumber: 0, columnNumber: 0 })!.name, '(anonymous)');
+  assert.equal(
+    cpuFrame({ functionName: '', url: 'node:internal/main/run_main_module', lineNumber: 0, columnNumber: 0 })!.name,
+    '(anonymous)',
+  );
   assert.equal(cpuFrame({ functionName: 'compileFunction', url: '', lineNumber: -1, columnNumber: -1 })!.category, 'native');
   assert.equal(cpuFrame({ functionName: 'evaluated', url: '', lineNumber: 2, columnNumber: 0 })!.category, 'app');
   assert.equal(cpuFrame({ functionName: 'RegExp: a+b', url: '', lineNumber: -1, columnNumber: -1 })!.category, 'v8');
@@ -34,12 +45,27 @@ test('call frames: 0-based V8 positions become 1-based, categories from url and 
   assert.equal(cpuFrame({ functionName: '(root)', url: '' }), null);
 });
 
-const cf = (functionName: string, url = '', lineNumber = -1, columnNumber = -1) => ({ functionName, scriptId: '0', url, lineNumber, columnNumber });
+const cf = (functionName: string, url = '', lineNumber = -1, columnNumber = -1) => ({
+  functionName,
+  scriptId: '0',
+  url,
+  lineNumber,
+  columnNumber,
+});
 /** root → (program) | main → work → (hot) ; root → (garbage collector); node order deliberately not parent-first. */
 const small = {
   nodes: [
     { id: 1, callFrame: cf('(root)'), hitCount: 0, children: [2, 3, 6] },
-    { id: 4, callFrame: cf('work', 'file:///app/x.js', 9, 2), hitCount: 3, children: [5], positionTicks: [{ line: 11, ticks: 2 }, { line: 12, ticks: 1 }] },
+    {
+      id: 4,
+      callFrame: cf('work', 'file:///app/x.js', 9, 2),
+      hitCount: 3,
+      children: [5],
+      positionTicks: [
+        { line: 11, ticks: 2 },
+        { line: 12, ticks: 1 },
+      ],
+    },
     { id: 2, callFrame: cf('(program)'), hitCount: 1 },
     { id: 3, callFrame: cf('main', 'file:///app/x.js', 0, 0), hitCount: 0, children: [4] },
     { id: 5, callFrame: cf('work', 'file:///app/x.js', 9, 2), hitCount: 1, positionTicks: [{ line: 11, ticks: 1 }] },
@@ -74,7 +100,10 @@ test('samples, time per sample, duration, timeline and line hits', () => {
   const work = p.frames.find((f) => f.name === 'work')!;
   assert.deepEqual([work.line, work.column], [10, 3]);
   // positionTicks lines are already 1-based.
-  assert.deepEqual([...p.lineHits.get('/app/x.js')!].sort(), [[11, { self: 3, total: 3 }], [12, { self: 1, total: 1 }]]);
+  assert.deepEqual([...p.lineHits.get('/app/x.js')!].sort(), [
+    [11, { self: 3, total: 3 }],
+    [12, { self: 1, total: 1 }],
+  ]);
 });
 
 test('a profile without samples falls back to hit counts', () => {
@@ -92,14 +121,20 @@ test('importer: sniffs content, reads the inspector wrapper, and round-trips our
   const wrapped = await cpuprofileImporter.load(file(JSON.stringify({ profile: small })), {});
   assert.equal(wrapped.tree.weight, 6);
   const back = await cpuprofileImporter.load(file(JSON.stringify(toCpuProfile(wrapped))), {});
-  const names = (p: typeof back) => functionStats(p.tree, p.frames.length).map((s) => `${p.frames[s.frame].name}:${s.self}:${s.total}`).sort();
+  const names = (p: typeof back) =>
+    functionStats(p.tree, p.frames.length)
+      .map((s) => `${p.frames[s.frame].name}:${s.self}:${s.total}`)
+      .sort();
   assert.deepEqual(names(back), names(wrapped));
 });
 
 test('truncated, non-JSON and shapeless input are ProfileErrors', async () => {
   const text = JSON.stringify(small);
   const bad = async (content: string, re: RegExp) =>
-    assert.rejects(cpuprofileImporter.load(file(content), {}), (e) => e instanceof ProfileError && re.test(e.message) && !e.message.includes('\n'));
+    assert.rejects(
+      cpuprofileImporter.load(file(content), {}),
+      (e) => e instanceof ProfileError && re.test(e.message) && !e.message.includes('\n'),
+    );
   await bad(text.slice(0, text.length / 2), /truncated or corrupt/);
   await bad('{"nodes": [', /truncated or corrupt/);
   await bad('{"nodes": []}', /no "nodes"/);

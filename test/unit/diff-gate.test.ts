@@ -38,7 +38,10 @@ test('a function that got slower trips the gate, annotated at the hottest line o
   );
   assert.ok(r[0].growth > 90);
   const gh = toGithubAnnotations(r, 5);
-  assert.match(gh, /^::warning file=app\.js,line=31,title=Node Flame::pbkdf2Sync \(node:internal\/crypto\/pbkdf2:62\): self share grew by [\d.]+ points, 0\.0%25 → [\d.]+%25 \(limit 5\)$/m);
+  assert.match(
+    gh,
+    /^::warning file=app\.js,line=31,title=Node Flame::pbkdf2Sync \(node:internal\/crypto\/pbkdf2:62\): self share grew by [\d.]+ points, 0\.0%25 → [\d.]+%25 \(limit 5\)$/m,
+  );
 });
 
 test('the faster run does not flag its unchanged start-up, though its share grew', () => {

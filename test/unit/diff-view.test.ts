@@ -17,7 +17,15 @@ import { previousRunProfile } from '../../src/extension/run/previousRun';
 function profile(stacks: Record<string, number>): Profile {
   const b = new ProfileBuilder('folded');
   for (const [stack, w] of Object.entries(stacks)) {
-    const ids = stack.split(';').map((name) => b.frame({ name, file: name === 'handler' ? '/app/app.js' : '', line: name === 'handler' ? 23 : 0, column: 0, category: name === 'handler' ? 'app' : name === 'gc' ? 'gc' : 'node' }));
+    const ids = stack.split(';').map((name) =>
+      b.frame({
+        name,
+        file: name === 'handler' ? '/app/app.js' : '',
+        line: name === 'handler' ? 23 : 0,
+        column: 0,
+        category: name === 'handler' ? 'app' : name === 'gc' ? 'gc' : 'node',
+      }),
+    );
     b.sample(ids, w);
   }
   return b.build();
@@ -108,7 +116,10 @@ test('embedded profile: safe inside a script element, and the same viewer answer
   const json = scriptSafeJson(embedProfile(hostile, 'x.folded', { self: 'Self' }));
   assert.doesNotMatch(json, /[<>&\u2028\u2029]/, 'no character that could end or bend the element');
   const back = restoreProfile(JSON.parse(json));
-  assert.deepEqual(back.frames.map((f) => f.name), hostile.frames.map((f) => f.name));
+  assert.deepEqual(
+    back.frames.map((f) => f.name),
+    hostile.frames.map((f) => f.name),
+  );
   assert.deepEqual([...back.tree.total], [...hostile.tree.total]);
   const a = new ViewerSession(hostile, 'x', 'x');
   const b = new ViewerSession(back, 'x', 'x');
@@ -125,7 +136,10 @@ test('previous run: the latest earlier run folder of the same program, not of an
       const dir = join(root, name);
       mkdirSync(dir);
       writeFileSync(join(dir, file), 'x');
-      writeFileSync(join(dir, 'run.json'), JSON.stringify({ version: 1, mode: 'prof', command: ['/usr/bin/node', '--prof', program], cwd: '/w', profiles: [file] }));
+      writeFileSync(
+        join(dir, 'run.json'),
+        JSON.stringify({ version: 1, mode: 'prof', command: ['/usr/bin/node', '--prof', program], cwd: '/w', profiles: [file] }),
+      );
       return dir;
     };
     run('20250101-100000-prof', 'app.js', 'isolate-0x1-1-v8.log');

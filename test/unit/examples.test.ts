@@ -7,8 +7,11 @@ import { parseStartScript, splitCommandLine } from '../../src/launch/commandLine
 
 // What a new user opens first: each example folder must be ready for "Profile Node App" as shipped.
 const examples = join(repoRoot, 'examples');
-const declared = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { enum?: string[] }> } } })
-  .contributes.configuration.properties;
+const declared = (
+  JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { enum?: string[] }> } };
+  }
+).contributes.configuration.properties;
 
 /** VS Code's settings.json allows whole-line comments; these files use no others. */
 function settings(name: string): Record<string, unknown> {
@@ -16,7 +19,12 @@ function settings(name: string): Record<string, unknown> {
   return JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as Record<string, unknown>;
 }
 
-function pkg(name: string): { private?: boolean; scripts?: Record<string, string>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> } {
+function pkg(name: string): {
+  private?: boolean;
+  scripts?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+} {
   return JSON.parse(readFileSync(join(examples, name, 'package.json'), 'utf8'));
 }
 

@@ -8,7 +8,11 @@ import { applyExpansion, attached, buildNodes, findNode, frameCache, pathOf, SMA
 
 function profile(stacks: Record<string, number>): Profile {
   const b = new ProfileBuilder('folded');
-  for (const [stack, w] of Object.entries(stacks)) b.sample(stack.split(';').map((name) => b.frame({ name, file: '', line: 0, column: 0, category: 'app' })), w);
+  for (const [stack, w] of Object.entries(stacks))
+    b.sample(
+      stack.split(';').map((name) => b.frame({ name, file: '', line: 0, column: 0, category: 'app' })),
+      w,
+    );
   return b.build();
 }
 
@@ -32,7 +36,10 @@ test('comparison: an expand answer that replaces the zoomed node moves the zoom 
   for (const [id, f] of Object.entries(first.frames)) frameCache.set(Number(id), f);
   const root = buildNodes(first.data, strings);
   const handler = findNode(root, (n) => name(n) === 'handler')!;
-  assert.ok(handler.pruned && handler.children?.some((c) => c.frame === SMALL), 'the light calls arrive merged, the handler asks for detail');
+  assert.ok(
+    handler.pruned && handler.children?.some((c) => c.frame === SMALL),
+    'the light calls arrive merged, the handler asks for detail',
+  );
   // The user clicks the handler (its detail is asked for), then zooms on json before the answer comes.
   const zoomed = findNode(handler, (n) => name(n) === 'json')!;
   const answer = s.tree('after', { node: handler.host, small: false, minWeight: 0 });

@@ -4,7 +4,14 @@ import { ProfileBuilder, type Frame } from '../../src/core/model';
 import { findFindings, toJsonFinding, type Finding } from '../../src/core/findings';
 
 const APP = '/ws/app.js';
-const f = (name: string, file: string, line: number, category: Frame['category'], extra: Partial<Frame> = {}): Frame => ({ name, file, line, column: 1, category, ...extra });
+const f = (name: string, file: string, line: number, category: Frame['category'], extra: Partial<Frame> = {}): Frame => ({
+  name,
+  file,
+  line,
+  column: 1,
+  category,
+  ...extra,
+});
 
 /** A request path: Node's HTTP parser calling an app handler. */
 function requestPath(b: ProfileBuilder): number[] {
@@ -58,7 +65,10 @@ test('blocking-sync: zlib is named from the native code under its one wrapper; A
   b.sample([...timer, wrapper, b.frame(f('longest_match', '', 0, 'native'))], 30);
   b.sample([...timer, wrapper, b.frame(f('deflate_slow', '', 0, 'native'))], 30);
   b.sample([...timer, wrapper, b.frame(f('inflate_fast', '', 0, 'native'))], 5);
-  b.sample([...requestPath(b), b.frame(f('v8::internal::Builtin_AtomicsWait(int, unsigned long*, v8::internal::Isolate*)', '', 0, 'native'))], 20);
+  b.sample(
+    [...requestPath(b), b.frame(f('v8::internal::Builtin_AtomicsWait(int, unsigned long*, v8::internal::Isolate*)', '', 0, 'native'))],
+    20,
+  );
   b.sample([...requestPath(b), b.frame(f('constructor', 'node:internal/x', 1, 'node'))], 15);
   const list = findFindings(b.build()).filter((x) => x.rule === 'blocking-sync');
   assert.equal(list.length, 2, JSON.stringify(list));
@@ -70,7 +80,10 @@ test('blocking-sync: zlib is named from the native code under its one wrapper; A
 test('regexp: names the pattern the log gave; gc-pressure over 10 %; idle; native library named, libc left out', () => {
   const b = new ProfileBuilder('v8log');
   const path = requestPath(b);
-  b.sample([...path, b.frame(f('RegExpPrototypeTest', '', 0, 'v8', { tier: 'builtin' })), b.frame(f('RegExp: ^(\\w+\\s?)*$', '', 0, 'v8'))], 30);
+  b.sample(
+    [...path, b.frame(f('RegExpPrototypeTest', '', 0, 'v8', { tier: 'builtin' })), b.frame(f('RegExp: ^(\\w+\\s?)*$', '', 0, 'v8'))],
+    30,
+  );
   b.sample([b.frame(f('(garbage collector)', '', 0, 'gc'))], 15);
   b.sample([...path, b.frame(f('compress', '', 0, 'shared-lib', { lib: '/usr/lib/libzstd.so.1' }))], 20);
   b.sample([...path, b.frame(f('memcpy', '', 0, 'shared-lib', { lib: '/usr/lib/x86_64-linux-gnu/libc.so.6' }))], 20);
@@ -94,7 +107,8 @@ test('deopt-loop: three deopts of a hot function, with the commonest reason and 
   b.sample([main, hotT], 60);
   b.sample([main, hotI], 20);
   b.sample([main], 20);
-  for (const reason of ['wrong map', 'wrong map', 'not a Smi']) b.deopts.push({ frame: hotT, timeMs: 1, kind: 'deopt-eager', reason, file: APP, line: 1, column: 30 });
+  for (const reason of ['wrong map', 'wrong map', 'not a Smi'])
+    b.deopts.push({ frame: hotT, timeMs: 1, kind: 'deopt-eager', reason, file: APP, line: 1, column: 30 });
   b.deopts.push({ frame: main, timeMs: 1, kind: 'deopt-eager', reason: 'wrong map', file: APP, line: 12, column: 3 });
   const p = b.build();
   const x = only(findFindings(p), 'deopt-loop');

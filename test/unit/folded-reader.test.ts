@@ -15,7 +15,12 @@ function expected(lines: string[]): string[] {
   for (const l of lines) {
     const at = l.lastIndexOf(' ');
     if (at === 0) continue;
-    const key = l.slice(0, at).split(';').filter((p) => p && p !== '(root)').join(';') || '[unknown]';
+    const key =
+      l
+        .slice(0, at)
+        .split(';')
+        .filter((p) => p && p !== '(root)')
+        .join(';') || '[unknown]';
     sum.set(key, (sum.get(key) ?? 0) + Number(l.slice(at + 1)));
   }
   return [...sum].map(([k, w]) => `${k} ${w}`).sort();

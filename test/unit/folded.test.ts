@@ -70,7 +70,10 @@ test('sniffing: folded text yes, JSON, V8 logs and binary no', async () => {
 });
 
 test('a file with no stack lines is a ProfileError', async () => {
-  await assert.rejects(foldedImporter.load(file('hello\nworld\n'), {}), (e) => e instanceof ProfileError && /no folded stack lines/.test(e.message));
+  await assert.rejects(
+    foldedImporter.load(file('hello\nworld\n'), {}),
+    (e) => e instanceof ProfileError && /no folded stack lines/.test(e.message),
+  );
 });
 
 test('folded export reads back to the same stacks and weights', async () => {

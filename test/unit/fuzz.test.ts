@@ -21,7 +21,16 @@ test('mutations are reproducible from (seed, case) and really change the input',
 
 test('short fuzz run: every mutated real profile ends in a profile or a one-line ProfileError within 1 s', async () => {
   // A few thousand cases, cut short on a busy machine so `npm test` stays bounded.
-  const res = await runFuzz({ seeds, cases: 3000, fuzzSeed: 20261122, workerPath, jobs: 2, deadlineMs: 15000, exportFormats: ['json', 'text', 'folded', 'svg'], display: true });
+  const res = await runFuzz({
+    seeds,
+    cases: 3000,
+    fuzzSeed: 20261122,
+    workerPath,
+    jobs: 2,
+    deadlineMs: 15000,
+    exportFormats: ['json', 'text', 'folded', 'svg'],
+    display: true,
+  });
   console.log(`fuzz: ${res.cases} cases in ${(res.ms / 1000).toFixed(1)} s, ${res.profiles} profiles, ${res.profileErrors} ProfileErrors`);
   assert.ok(res.cases >= 300, `only ${res.cases} cases ran`);
   assert.ok(res.profiles > 0 && res.profileErrors > 0, 'mutations should give both profiles and errors');

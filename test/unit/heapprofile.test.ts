@@ -25,7 +25,9 @@ const file = tempFiles('nf-heapprof-', '.heapprofile');
 const real = (() => {
   const dir = mkdtempSync(join(tmpdir(), 'nf-heapprof-run-'));
   test.after(() => rmSync(dir, { recursive: true, force: true }));
-  execFileSync(process.execPath, ['--heap-prof', `--heap-prof-dir=${dir}`, '--heap-prof-interval=32768', fixture, '20'], { stdio: 'ignore' });
+  execFileSync(process.execPath, ['--heap-prof', `--heap-prof-dir=${dir}`, '--heap-prof-interval=32768', fixture, '20'], {
+    stdio: 'ignore',
+  });
   const name = readdirSync(dir).find((n) => n.endsWith('.heapprofile'));
   assert.ok(name, 'node --heap-prof wrote no .heapprofile');
   return join(dir, name);
@@ -44,8 +46,13 @@ test('node --heap-prof: bytes per function at its file:line, the keeping functio
   assert.equal(p.meta.unit, 'bytes');
   assert.equal(p.meta.sampleType, 'space');
   assert.equal((await loadProfile(real, { sourceMaps: false, sampleType: 'space' })).tree.weight, p.tree.weight);
-  await assert.rejects(loadProfile(real, { sourceMaps: false, sampleType: 'live' }), /no sample type "live" in this profile \(it has: space\)/);
-  const stats = functionStats(p.tree, p.frames.length).filter((s) => s.self > 0).sort((a, b) => b.self - a.self);
+  await assert.rejects(
+    loadProfile(real, { sourceMaps: false, sampleType: 'live' }),
+    /no sample type "live" in this profile \(it has: space\)/,
+  );
+  const stats = functionStats(p.tree, p.frames.length)
+    .filter((s) => s.self > 0)
+    .sort((a, b) => b.self - a.self);
   const keep = stats.find((s) => p.frames[s.frame].name === 'keepRows');
   assert.ok(keep, 'keepRows missing');
   assert.equal(p.frames[stats[0].frame].name, 'keepRows');
@@ -88,7 +95,12 @@ test('damaged heap profiles: a clear error or the nodes that can be read', async
       selfSize: 0,
       callFrame: { functionName: '(root)', url: '' },
       children: [
-        { id: 2, selfSize: 100, callFrame: { functionName: 'a', url: 'file:///app/a.js', lineNumber: 4, columnNumber: 0 }, children: [{ id: 3, selfSize: 'x', children: [] }] },
+        {
+          id: 2,
+          selfSize: 100,
+          callFrame: { functionName: 'a', url: 'file:///app/a.js', lineNumber: 4, columnNumber: 0 },
+          children: [{ id: 3, selfSize: 'x', children: [] }],
+        },
         { id: 4, selfSize: -5, callFrame: { functionName: 'b', url: '', lineNumber: -1 }, children: [] },
       ],
     },
@@ -96,13 +108,18 @@ test('damaged heap profiles: a clear error or the nodes that can be read', async
   assert.equal(p.tree.weight, 100);
   assert.equal(p.warnings.length, 1);
   assert.deepEqual(p.lineHits.get('/app/a.js')?.get(5), { self: 100, total: 100 });
-  await assert.rejects(loadProfile(file('{"head": {"callFrame": {}, "selfSize": 1, "children": [], ')), (e: Error) => e instanceof ProfileError && /\.heapprofile is truncated or corrupt/.test(e.message));
+  await assert.rejects(
+    loadProfile(file('{"head": {"callFrame": {}, "selfSize": 1, "children": [], ')),
+    (e: Error) => e instanceof ProfileError && /\.heapprofile is truncated or corrupt/.test(e.message),
+  );
 });
 
 test('comparing two heap profiles says how many bytes a function grew by', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'nf-heapprof-long-'));
   test.after(() => rmSync(dir, { recursive: true, force: true }));
-  execFileSync(process.execPath, ['--heap-prof', `--heap-prof-dir=${dir}`, '--heap-prof-interval=32768', fixture, '60'], { stdio: 'ignore' });
+  execFileSync(process.execPath, ['--heap-prof', `--heap-prof-dir=${dir}`, '--heap-prof-interval=32768', fixture, '60'], {
+    stdio: 'ignore',
+  });
   const long = join(dir, readdirSync(dir).find((n) => n.endsWith('.heapprofile'))!);
   const [before, after] = [await loadProfile(real, { sourceMaps: false }), await loadProfile(long, { sourceMaps: false })];
   const changes = diffFunctions(before, after);
@@ -138,11 +155,19 @@ test('exports of a heap profile speak bytes: JSON unit, speedscope unit, SVG lab
   const pb = toPprof(p);
   const decoded = PprofProfile.decode(gunzipSync(pb));
   const s = decoded.stringTable.strings;
-  assert.deepEqual(decoded.sampleType.map((t) => [s[Number(t.type)], s[Number(t.unit)]]), [['space', 'bytes']]);
+  assert.deepEqual(
+    decoded.sampleType.map((t) => [s[Number(t.type)], s[Number(t.unit)]]),
+    [['space', 'bytes']],
+  );
 });
 
 test('findings, which speak of time, are not drawn from bytes', () => {
-  const frame = (functionName: string, url: string, selfSize: number, children: unknown[] = []) => ({ id: 0, selfSize, callFrame: { functionName, url, lineNumber: 1, columnNumber: 0 }, children });
+  const frame = (functionName: string, url: string, selfSize: number, children: unknown[] = []) => ({
+    id: 0,
+    selfSize,
+    callFrame: { functionName, url, lineNumber: 1, columnNumber: 0 },
+    children,
+  });
   const heap = { head: frame('(root)', '', 0, [frame('main', 'file:///app/main.js', 100, [frame('readFileSync', 'node:fs', 900_000)])]) };
   const p = heapProfileToModel(heap);
   assert.deepEqual(findFindings(p), []);

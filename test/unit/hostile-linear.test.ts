@@ -67,8 +67,13 @@ async function best<T>(runs: number, f: () => Promise<{ ms: number } & T>): Prom
 }
 
 function bounded(what: string, hostileMs: number, normalMs: number, factor = FACTOR): void {
-  console.log(`${what}: hostile ${hostileMs.toFixed(1)} ms, normal ${normalMs.toFixed(1)} ms (ratio ${(hostileMs / Math.max(normalMs, 0.1)).toFixed(2)})`);
-  assert.ok(hostileMs <= factor * normalMs + SLACK_MS, `${what}: hostile input took ${hostileMs.toFixed(0)} ms, an ordinary one of the same size ${normalMs.toFixed(0)} ms`);
+  console.log(
+    `${what}: hostile ${hostileMs.toFixed(1)} ms, normal ${normalMs.toFixed(1)} ms (ratio ${(hostileMs / Math.max(normalMs, 0.1)).toFixed(2)})`,
+  );
+  assert.ok(
+    hostileMs <= factor * normalMs + SLACK_MS,
+    `${what}: hostile input took ${hostileMs.toFixed(0)} ms, an ordinary one of the same size ${normalMs.toFixed(0)} ms`,
+  );
 }
 
 /** Imports the hostile and the ordinary file (same size) and compares their times; returns the hostile profile. */
@@ -91,7 +96,10 @@ const MB = 1 << 20;
 test('finding 1: folded frame names with 64K-character runs of spaces (and of tabs and slashes) import in linear time', async () => {
   for (const ch of [' ', '\t', '/']) {
     const p = await compareImports(`folded, runs of ${JSON.stringify(ch)}`, h.foldedRuns(MB, 64 * 1024, ch), h.foldedNormal(MB));
-    assert.ok(p.frames.some((f) => f.name.length > 64 * 1024), 'the long names are kept whole');
+    assert.ok(
+      p.frames.some((f) => f.name.length > 64 * 1024),
+      'the long names are kept whole',
+    );
   }
 });
 
@@ -117,8 +125,15 @@ test('frames sharing one name (60 000 places of `f`) are told apart in linear ti
 
 test('finding 2: perf script header lines with 64K-character runs of spaces and tabs, and frame names with 32K spaces, parse in linear time', async () => {
   for (const ch of [' ', '\t']) {
-    const p = await compareImports(`perf script headers, runs of ${JSON.stringify(ch)}`, h.perfHeaderRuns(MB, 64 * 1024, ch), h.perfNormal(MB));
-    assert.ok(p.threads.some((t) => t.name.length > 64 * 1024 && t.name.endsWith(' 4242/4242')), 'the command name with its spaces is the thread name');
+    const p = await compareImports(
+      `perf script headers, runs of ${JSON.stringify(ch)}`,
+      h.perfHeaderRuns(MB, 64 * 1024, ch),
+      h.perfNormal(MB),
+    );
+    assert.ok(
+      p.threads.some((t) => t.name.length > 64 * 1024 && t.name.endsWith(' 4242/4242')),
+      'the command name with its spaces is the thread name',
+    );
   }
   // Perf map names `JS:*f / / / …`: every space is followed by something that starts like a path.
   const p = await compareImports('perf script, JS names with 32K ` /x`', h.perfFrameRuns(MB), h.perfNormal(MB));
@@ -146,7 +161,12 @@ function display(p: Profile): { ms: number; messages: HostMessage[]; outputs: Re
 
 test('finding 4a: two hitCount 1e308 leaves under a 40 000-deep chain: finite weights, a warning, and display and exports in linear time', async () => {
   const depth = 40000;
-  const p = await compareImports('cpuprofile, 40 000-deep chain', h.cpuprofileChain(depth, [1e308, 1e308]), h.cpuprofileBushy(depth + 2), 6);
+  const p = await compareImports(
+    'cpuprofile, 40 000-deep chain',
+    h.cpuprofileChain(depth, [1e308, 1e308]),
+    h.cpuprofileBushy(depth + 2),
+    6,
+  );
   assert.ok(Number.isFinite(p.tree.weight), `total weight ${p.tree.weight}`);
   assert.ok(
     p.warnings.some((w) => w.includes('2^53')),
@@ -162,9 +182,17 @@ test('finding 4a: two hitCount 1e308 leaves under a 40 000-deep chain: finite we
     const data = fmt === 'html' ? /id="node-flame-data">([^<]*)</.exec(out)?.[1] : out;
     assert.ok(data !== undefined, 'no embedded profile in the html page');
     assert.ok(!/Infinity|NaN|"samples": null/.test(data), `${fmt} export holds Infinity, NaN or null samples`);
-    if (fmt === 'html') assert.ok((JSON.parse(data) as { self: unknown[] }).self.every((x) => typeof x === 'number' && Number.isFinite(x)), 'html: a weight that is not finite');
+    if (fmt === 'html')
+      assert.ok(
+        (JSON.parse(data) as { self: unknown[] }).self.every((x) => typeof x === 'number' && Number.isFinite(x)),
+        'html: a weight that is not finite',
+      );
   }
-  for (const m of hst.messages) assert.ok(!/Infinity|NaN|null/.test(JSON.stringify(m.type === 'tree' ? m.data.total : [])), 'a tree message holds a weight that is not finite');
+  for (const m of hst.messages)
+    assert.ok(
+      !/Infinity|NaN|null/.test(JSON.stringify(m.type === 'tree' ? m.data.total : [])),
+      'a tree message holds a weight that is not finite',
+    );
   // The chain draws: a window of real frames, deepest ones marked for more detail, not one merged box.
   const top = hst.messages.find((m) => m.type === 'tree' && m.tree === 'top');
   assert.ok(top && top.type === 'tree');
@@ -203,7 +231,10 @@ test('finding 5: 40 000 shared-library lines load in linear time', async () => {
   const named = h.v8logSharedLibraries(40000, 'lib');
   const p = await compareImports('v8log, 40 000 shared libraries (not opened)', named, h.v8logNormal(named.length));
   assert.equal(p.tree.weight, 100);
-  assert.ok(p.frames.some((f) => f.lib === 'lib7.so'), 'ticks inside a listed library are named by it');
+  assert.ok(
+    p.frames.some((f) => f.lib === 'lib7.so'),
+    'ticks inside a listed library are named by it',
+  );
   // Absolute paths are each looked for (and not found): one failed open per library on top.
   const paths = h.v8logSharedLibraries(40000);
   const q = await compareImports('v8log, 40 000 shared libraries (looked for)', paths, h.v8logNormal(paths.length), 8);
@@ -212,15 +243,22 @@ test('finding 5: 40 000 shared-library lines load in linear time', async () => {
 
 test('finding 9: matching hot functions with 64K-character names back to their lines is linear', async () => {
   // Names of the shapes that made /([A-Za-z_$][\w$]*)\s*$/ and the placeholder pattern retry every character.
-  const shapes = ['_'.repeat(64 * 1024) + '\u0001', ' ('.repeat(32 * 1024) + '!', 'a'.repeat(64 * 1024), 'x '.repeat(32 * 1024) + '(anonymous)'];
-  const folded = (names: string[]) => names.map((n, i) => `main /app/main.js:1;${n.replace(/;/g, ',')} /app/f${i}.js:${i + 3}:1 ${10 + i}`).join('\n') + '\n';
+  const shapes = [
+    '_'.repeat(64 * 1024) + '\u0001',
+    ' ('.repeat(32 * 1024) + '!',
+    'a'.repeat(64 * 1024),
+    'x '.repeat(32 * 1024) + '(anonymous)',
+  ];
+  const folded = (names: string[]) =>
+    names.map((n, i) => `main /app/main.js:1;${n.replace(/;/g, ',')} /app/f${i}.js:${i + 3}:1 ${10 + i}`).join('\n') + '\n';
   const ordinary = shapes.map((s, i) => `handler${i}.${'method.'.repeat(Math.floor(s.length / 7) - 2)}run`);
   const check = async (names: string[]) => {
     const p = await loadProfile(write(folded(names)), { sourceMaps: false });
     const t0 = performance.now();
     const index = buildHotspots(p);
     let found = 0;
-    for (const file of index.files.values()) for (const f of hotFunctions(file, 0)) if (functionStillAt(f.name, `function ${'x'.repeat(200)} () {`)) found++;
+    for (const file of index.files.values())
+      for (const f of hotFunctions(file, 0)) if (functionStillAt(f.name, `function ${'x'.repeat(200)} () {`)) found++;
     return { ms: performance.now() - t0, found };
   };
   await check(ordinary);
@@ -234,7 +272,11 @@ test('finding 9: matching hot functions with 64K-character names back to their l
 test('weights stay finite: hitCount 1e308 and perf periods past 2^53 never reach the reports', async () => {
   const cpu = (await importOnce(write(h.cpuprofileChain(3, [1e308, 1e308, 4])))).profile!;
   assert.equal(cpu.tree.weight, 3 + 4);
-  const perf = (await importOnce(write(`${h.perfNormal(1)}\nnode 1/1 1.000000: ${'9'.repeat(400)} cpu-clock:\n\t    7f0000001000 work (/tmp/perf-1.map)\n\n`))).profile!;
+  const perf = (
+    await importOnce(
+      write(`${h.perfNormal(1)}\nnode 1/1 1.000000: ${'9'.repeat(400)} cpu-clock:\n\t    7f0000001000 work (/tmp/perf-1.map)\n\n`),
+    )
+  ).profile!;
   assert.ok(Number.isFinite(perf.tree.weight) && perf.tree.weight > 0);
   assert.ok(perf.warnings.some((w) => /skipped/.test(w)));
   for (const p of [cpu, perf]) {
@@ -266,7 +308,9 @@ test('pruning returns for weights that are not finite and for a kept path deeper
 
 test('a warning quoting a 100 000-character library path stays one short line (fuzz: seed 18, cases 77224, 84684, 87456, 96748)', async () => {
   const lib = `/usr/lib/x86_64-linux-gnu/libc.so.6${'('.repeat(100000)}`;
-  const r = await importWithin(`${h.v8logSharedLibraries(0)}shared-library,${lib},0x7f0000000000,0x7f0000080000,0\ntick,0x7f0000000010,2000,0,0x0,0\n`);
+  const r = await importWithin(
+    `${h.v8logSharedLibraries(0)}shared-library,${lib},0x7f0000000000,0x7f0000080000,0\ntick,0x7f0000000010,2000,0,0x0,0\n`,
+  );
   assert.ok(r.profile, r.error?.message);
   assert.ok(r.profile.warnings.some((w) => w.includes('libc.so.6((')));
   for (const w of r.profile.warnings) assert.ok(w.length <= 1000 && !/[\r\n]/.test(w), `warning of ${w.length} characters`);
@@ -277,7 +321,12 @@ async function importWithin(text: string) {
 }
 
 test('app and load output: a 100 000-character line of digits or spaces is searched for a port and a request count at once', () => {
-  const lines = ['1'.repeat(100_000) + ' x', 'port' + ' '.repeat(100_000) + 'x', 'listening ' + 'on '.repeat(30_000), 'Server listening on http://localhost:4123/'];
+  const lines = [
+    '1'.repeat(100_000) + ' x',
+    'port' + ' '.repeat(100_000) + 'x',
+    'listening ' + 'on '.repeat(30_000),
+    'Server listening on http://localhost:4123/',
+  ];
   const t0 = performance.now();
   const port = findPortInText(lines.join('\n'));
   const count = parseRequestCount([...lines, '12k requests in 10.02s, 2.1 MB read', '9'.repeat(100_000)]);

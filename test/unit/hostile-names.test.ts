@@ -13,7 +13,10 @@ import { HOSTILE, LONG, MUST_SURVIVE, writers } from '../helpers/hostile';
 // sax ships no types; it comes with the dev tooling (@vscode/l10n-dev → xml2js).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sax = require('sax') as {
-  parser(strict: boolean, opts: object): {
+  parser(
+    strict: boolean,
+    opts: object,
+  ): {
     onerror: (e: Error) => void;
     onopentag: (t: { name: string; attributes: Record<string, string> }) => void;
     write(s: string): { close(): void };
@@ -78,21 +81,34 @@ for (const format of Object.keys(writers)) {
   test(`${format}: hostile function and file names survive import as plain data`, async () => {
     const p = await profileOf(format);
     const names = p.frames.map((f) => f.name);
-    for (const h of MUST_SURVIVE) assert.ok(names.includes(h), `${format}: no frame named ${JSON.stringify(h)} (have ${JSON.stringify(names.map((n) => n.slice(0, 40)))})`);
+    for (const h of MUST_SURVIVE)
+      assert.ok(
+        names.includes(h),
+        `${format}: no frame named ${JSON.stringify(h)} (have ${JSON.stringify(names.map((n) => n.slice(0, 40)))})`,
+      );
     assert.ok(
       p.frames.some((f) => f.name === LONG || f.name.includes(LONG)),
       `${format}: the 100 KB name was cut or lost`,
     );
     // perf script names a frame's binary (dso), never a source file.
-    if (format !== 'perf') assert.ok(p.frames.some((f) => f.file.includes('한글_日本語_🔥')), `${format}: non-ASCII file name lost`);
+    if (format !== 'perf')
+      assert.ok(
+        p.frames.some((f) => f.file.includes('한글_日本語_🔥')),
+        `${format}: non-ASCII file name lost`,
+      );
   });
 
   test(`${format}: json export round-trips every hostile name exactly`, async () => {
     const p = await profileOf(format);
     const out = JSON.parse(exportProfile(p, 'json', { top: 100 })) as { functions: { name: string; file: string | null }[] };
     const exported = new Set(out.functions.map((f) => f.name));
-    for (const f of p.frames) if (HOSTILE.includes(f.name)) assert.ok(exported.has(f.name), `${format}: ${JSON.stringify(f.name.slice(0, 40))} missing from json`);
-    if (format !== 'perf') assert.ok(out.functions.some((f) => f.file?.includes('<img_src=x_onerror=alert(1)>')), `${format}: hostile file name not in json`);
+    for (const f of p.frames)
+      if (HOSTILE.includes(f.name)) assert.ok(exported.has(f.name), `${format}: ${JSON.stringify(f.name.slice(0, 40))} missing from json`);
+    if (format !== 'perf')
+      assert.ok(
+        out.functions.some((f) => f.file?.includes('<img_src=x_onerror=alert(1)>')),
+        `${format}: hostile file name not in json`,
+      );
   });
 
   test(`${format}: svg export is well-formed XML with no script, handler or javascript: URL`, async () => {
@@ -115,7 +131,11 @@ for (const format of Object.keys(writers)) {
     writeFileSync(path, folded);
     const again = await loadProfile(path, { sourceMaps: false });
     assert.equal(again.tree.weight, p.tree.weight);
-    for (const h of MUST_SURVIVE) assert.ok(again.frames.some((f) => f.name === h), `${format}: ${h} lost through folded`);
+    for (const h of MUST_SURVIVE)
+      assert.ok(
+        again.frames.some((f) => f.name === h),
+        `${format}: ${h} lost through folded`,
+      );
   });
 
   test(`${format}: text export has the names and no terminal control characters`, async () => {
@@ -135,7 +155,10 @@ test('diff html: hostile names and file names are escaped; no script, handler or
   assert.deepEqual(htmlProblems(html), []);
   assert.ok(!html.includes('<img') && !html.includes('<script'), 'raw markup in the diff page');
   assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
-  assert.ok(html.includes('&#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62;'), 'the hostile function name should be shown, escaped');
+  assert.ok(
+    html.includes('&#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62;'),
+    'the hostile function name should be shown, escaped',
+  );
   // The embedded svg is still XML on its own.
   const svg = /<svg[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
   assert.ok(svg.length > 0);

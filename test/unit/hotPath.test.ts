@@ -4,7 +4,17 @@ import { heaviestLeaf, scrollToFrame, scrollToShow } from '../../webview/hotPath
 import { frameCache, SMALL, type FNode } from '../../webview/tree';
 
 function node(name: string, value: number, children: FNode[] = [], frame = 1): FNode {
-  const n: FNode = { name, value, self: value - children.reduce((a, c) => a + c.value, 0), frame, host: 0, merged: 0, pruned: false, children: children.length ? children : undefined, depth: 0 };
+  const n: FNode = {
+    name,
+    value,
+    self: value - children.reduce((a, c) => a + c.value, 0),
+    frame,
+    host: 0,
+    merged: 0,
+    pruned: false,
+    children: children.length ? children : undefined,
+    depth: 0,
+  };
   for (const c of children) c.up = n;
   return n;
 }

@@ -82,7 +82,10 @@ test('callers and callees with their share of the function', () => {
       [newUser, 6],
     ],
   );
-  assert.deepEqual(callees.map((c) => [c.frame, c.weight, c.share]), [[native, 86, 1]]);
+  assert.deepEqual(
+    callees.map((c) => [c.frame, c.weight, c.share]),
+    [[native, 86, 1]],
+  );
   const top = callersAndCallees(idx, idx.byFrame.get(main)!);
   assert.deepEqual(top.callers, [{ frame: -1, weight: 100, share: 1 }]);
 });

@@ -5,8 +5,13 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/paths';
 
-interface LintMessage { ruleId: string | null; message: string }
-interface ESLintLike { lintText(code: string, o: { filePath: string }): Promise<{ messages: LintMessage[] }[]> }
+interface LintMessage {
+  ruleId: string | null;
+  message: string;
+}
+interface ESLintLike {
+  lintText(code: string, o: { filePath: string }): Promise<{ messages: LintMessage[] }[]>;
+}
 
 // Loaded at run time from the project's eslint (not bundled into the test).
 const { ESLint } = createRequire(join(repoRoot, 'package.json'))('eslint') as { ESLint: new (o: { cwd: string }) => ESLintLike };

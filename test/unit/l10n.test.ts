@@ -88,7 +88,12 @@ test('npm run l10n:check agrees: nothing missing or stale, and it names what is'
     mkdirSync(join(dir, 'scripts'));
     mkdirSync(join(dir, 'l10n'));
     copyFileSync(join(repoRoot, 'scripts/l10n-missing.mjs'), join(dir, 'scripts/l10n-missing.mjs'));
-    for (const f of ['package.nls.json', ...LANGS.map((l) => `package.nls.${l}.json`), 'l10n/bundle.l10n.json', ...LANGS.map((l) => `l10n/bundle.l10n.${l}.json`)]) {
+    for (const f of [
+      'package.nls.json',
+      ...LANGS.map((l) => `package.nls.${l}.json`),
+      'l10n/bundle.l10n.json',
+      ...LANGS.map((l) => `l10n/bundle.l10n.${l}.json`),
+    ]) {
       copyFileSync(join(repoRoot, f), join(dir, f));
     }
     const ja = read('l10n/bundle.l10n.ja.json');

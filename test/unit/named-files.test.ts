@@ -33,7 +33,9 @@ async function importWithin(path: string, ms = 3000): Promise<{ result: Profile 
   let timer: NodeJS.Timeout | undefined;
   const t0 = Date.now();
   try {
-    const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (hang)`)), ms + 1500)));
+    const hang = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (hang)`)), ms + 1500)),
+    );
     const result = await Promise.race([w.load(path).catch((e: Error) => (e instanceof ProfileError ? e : Promise.reject(e))), hang]);
     return { result, ms: Date.now() - t0 };
   } finally {
@@ -70,9 +72,14 @@ test('a source map named by sourceMappingURL that is a FIFO, /dev/stdin or /dev/
     const rss0 = process.memoryUsage().rss;
     const { result, ms } = await importWithin(cpuprofileFor(`${label}.cpuprofile`, script));
     const p = assertProfile(result, label);
-    assert.ok(p.frames.some((f) => f.name === 'work' && f.file === script && !f.generated), `${label}: the frame stays on the script`);
+    assert.ok(
+      p.frames.some((f) => f.name === 'work' && f.file === script && !f.generated),
+      `${label}: the frame stays on the script`,
+    );
     assert.ok(ms < 3000, `${label}: ${ms} ms`);
-    console.log(`[named] sourceMappingURL → ${label}: profile in ${ms} ms, this process grew ${((process.memoryUsage().rss - rss0) / 2 ** 20).toFixed(1)} MiB`);
+    console.log(
+      `[named] sourceMappingURL → ${label}: profile in ${ms} ms, this process grew ${((process.memoryUsage().rss - rss0) / 2 ** 20).toFixed(1)} MiB`,
+    );
   }
   // The script's own `.map` beside it can be a FIFO too.
   const script = join(dir, 'app-beside.js');
@@ -111,7 +118,11 @@ test('shared libraries that are a FIFO, a folder, a device or /dev/zero get no s
     ['stdin', link('libstdin.so', '/dev/stdin'), /not a regular file|a device|pipe|socket/],
   ];
   const lines = ['v8-version,11,3,244,8,-node.38,0', 'v8-platform,linux,linux'];
-  libs.forEach(([, path], i) => lines.push(`shared-library,${path},0x${(0x7f0000000000 + i * 0x100000).toString(16)},0x${(0x7f0000000000 + i * 0x100000 + 0x80000).toString(16)},0`));
+  libs.forEach(([, path], i) =>
+    lines.push(
+      `shared-library,${path},0x${(0x7f0000000000 + i * 0x100000).toString(16)},0x${(0x7f0000000000 + i * 0x100000 + 0x80000).toString(16)},0`,
+    ),
+  );
   lines.push('shared-library-end', 'profiler,begin,1000');
   libs.forEach((_, i) => lines.push(`tick,0x${(0x7f0000000100 + i * 0x100000).toString(16)},${2000 + i},0,0x0,0`));
   const log = join(dir, 'libs-v8.log');
@@ -143,7 +154,10 @@ test('a V8 log whose sibling isolate log or proc maps file is a FIFO still impor
   const run = join(dir, 'siblings');
   mkdirSync(run);
   const log = join(run, 'isolate-0x10-4242-v8.log');
-  writeFileSync(log, 'v8-version,11,3,244,8,-node.38,0\nv8-platform,linux,linux\nprofiler,begin,1000\ncode-creation,JS,10,100,0x1000,64,f /a.js:1:1,0x2000,~\ntick,0x1010,2000,0,0x0,0\n');
+  writeFileSync(
+    log,
+    'v8-version,11,3,244,8,-node.38,0\nv8-platform,linux,linux\nprofiler,begin,1000\ncode-creation,JS,10,100,0x1000,64,f /a.js:1:1,0x2000,~\ntick,0x1010,2000,0,0x0,0\n',
+  );
   execFileSync('mkfifo', [join(run, 'isolate-0x20-4242-v8.log'), join(run, 'proc-maps-4242.txt')]);
   const { result, ms } = await importWithin(log);
   const p = assertProfile(result, 'siblings');
@@ -161,9 +175,18 @@ test('run.json as a FIFO: the run list and the summary cache neither block nor r
   await saveSummary(run, { samples: 1 } as never);
   assert.ok(info, 'the run is still listed from its files');
   assert.ok(Date.now() - t0 < 2000, `${Date.now() - t0} ms`);
-  assert.throws(() => readNamedTextSync(join(run, 'run.json'), 1 << 20), (e) => e instanceof NamedFileError && e.reason === 'not-regular');
-  await assert.rejects(readNamedText('/dev/stdin', { maxBytes: 1 << 20 }), (e) => e instanceof NamedFileError && e.reason === 'not-regular');
-  await assert.rejects(readNamedText(join(dir, 'nope.json'), { maxBytes: 1 << 20 }), (e) => e instanceof NamedFileError && e.reason === 'missing');
+  assert.throws(
+    () => readNamedTextSync(join(run, 'run.json'), 1 << 20),
+    (e) => e instanceof NamedFileError && e.reason === 'not-regular',
+  );
+  await assert.rejects(
+    readNamedText('/dev/stdin', { maxBytes: 1 << 20 }),
+    (e) => e instanceof NamedFileError && e.reason === 'not-regular',
+  );
+  await assert.rejects(
+    readNamedText(join(dir, 'nope.json'), { maxBytes: 1 << 20 }),
+    (e) => e instanceof NamedFileError && e.reason === 'missing',
+  );
   const big = join(dir, 'big.json');
   writeFileSync(big, Buffer.alloc(2048, 0x20));
   await assert.rejects(readNamedText(big, { maxBytes: 1024 }), (e) => e instanceof NamedFileError && e.reason === 'too-big');

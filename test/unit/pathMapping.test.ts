@@ -22,7 +22,14 @@ test('a container profile (/app/…) maps to the workspace files, line hits incl
   const b = new ProfileBuilder('cpuprofile');
   const handler = b.frame({ name: 'auth', file: '/app/src/routes/auth.js', line: 12, column: 3, category: 'app' });
   const main = b.frame({ name: '(anonymous)', file: 'file:///app/server.js', line: 1, column: 1, category: 'app' });
-  const dep = b.frame({ name: 'handle', file: '/app/node_modules/express/lib/router/index.js', line: 40, column: 1, category: 'dependency', pkg: 'express' });
+  const dep = b.frame({
+    name: 'handle',
+    file: '/app/node_modules/express/lib/router/index.js',
+    line: 40,
+    column: 1,
+    category: 'dependency',
+    pkg: 'express',
+  });
   const core = b.frame({ name: 'emit', file: 'node:events', line: 500, column: 1, category: 'node' });
   const gone = b.frame({ name: 'other', file: '/app/src/missing.js', line: 1, column: 1, category: 'app' });
   b.sample([main, dep, handler], 9);

@@ -104,7 +104,9 @@ test('default perf script output: tid only, symbol offsets, no pid field', () =>
 });
 
 test('a recording without call graphs carries the frame on the header line', () => {
-  const p = parse(['node 1/1 5.000000: 250000 cycles:u:  55d0c0 deflate_slow (/usr/bin/node)\nnode 1/1 5.000100: 250000 cycles:u:  55d0c0 deflate_slow (/usr/bin/node)\n']);
+  const p = parse([
+    'node 1/1 5.000000: 250000 cycles:u:  55d0c0 deflate_slow (/usr/bin/node)\nnode 1/1 5.000100: 250000 cycles:u:  55d0c0 deflate_slow (/usr/bin/node)\n',
+  ]);
   assert.deepEqual(folded(p), ['deflate_slow 500000']);
   // Not a clock event: weights are event counts, no time.
   assert.equal(p.tree.totalTime[0], 0);
@@ -112,15 +114,15 @@ test('a recording without call graphs carries the frame on the header line', () 
 
 test('classifies frames: JS tiers and locations, builtins, native, shared libs, kernel, unknown', () => {
   const js = classifyPerfFrame('JS:*fib /app/x.js:1:13 (/tmp/perf-1.map)');
-  assert.deepEqual(
-    { ...js },
-    { name: 'fib', file: '/app/x.js', line: 1, column: 13, category: 'app', tier: 'turbofan' },
-  );
+  assert.deepEqual({ ...js }, { name: 'fib', file: '/app/x.js', line: 1, column: 13, category: 'app', tier: 'turbofan' });
   assert.equal(classifyPerfFrame('JS:~work /app/x.js:2:14 (/tmp/perf-1.map)').tier, 'interpreted');
   assert.equal(classifyPerfFrame('JS:^work /app/x.js:2:14 (/tmp/perf-1.map)').tier, 'sparkplug');
   assert.equal(classifyPerfFrame('JS:+work /app/x.js:2:14 (/tmp/perf-1.map)').tier, 'maglev');
   const old = classifyPerfFrame('LazyCompile:*handle /srv/app/node_modules/express/lib/router/index.js:136 (/tmp/perf-9.map)');
-  assert.deepEqual([old.name, old.file, old.line, old.column, old.category, old.pkg], ['handle', '/srv/app/node_modules/express/lib/router/index.js', 136, 0, 'dependency', 'express']);
+  assert.deepEqual(
+    [old.name, old.file, old.line, old.column, old.category, old.pkg],
+    ['handle', '/srv/app/node_modules/express/lib/router/index.js', 136, 0, 'dependency', 'express'],
+  );
   const getter = classifyPerfFrame('JS:~get value /my app/src/a b.js:10:5 (/tmp/perf-1.map)');
   assert.deepEqual([getter.name, getter.file, getter.line, getter.column], ['get value', '/my app/src/a b.js', 10, 5]);
   const core = classifyPerfFrame('JS:~Module._load node:internal/modules/cjs/loader:1003:24 (/tmp/perf-1.map)');
@@ -139,17 +141,25 @@ test('classifies frames: JS tiers and locations, builtins, native, shared libs, 
   assert.deepEqual([nat.category, nat.lib], ['native', '/usr/bin/node']);
   assert.equal(classifyPerfFrame('node::Start (/usr/lib/x86_64-linux-gnu/libnode.so.109)').category, 'native');
   const lib = classifyPerfFrame('pixman_composite_trapezoids (/app/node_modules/canvas/build/Release/libpixman-1.so.0)');
-  assert.deepEqual([lib.name, lib.category, lib.lib], ['pixman_composite_trapezoids', 'shared-lib', '/app/node_modules/canvas/build/Release/libpixman-1.so.0']);
+  assert.deepEqual(
+    [lib.name, lib.category, lib.lib],
+    ['pixman_composite_trapezoids', 'shared-lib', '/app/node_modules/canvas/build/Release/libpixman-1.so.0'],
+  );
   const k = classifyPerfFrame('asm_exc_page_fault+0x22 ([kernel.kallsyms])');
   assert.deepEqual([k.name, k.category], ['asm_exc_page_fault', 'kernel']);
-  assert.deepEqual([classifyPerfFrame('[unknown] ([unknown])').name, classifyPerfFrame('[unknown] ([unknown])').category], ['[unknown]', 'unaccounted']);
+  assert.deepEqual(
+    [classifyPerfFrame('[unknown] ([unknown])').name, classifyPerfFrame('[unknown] ([unknown])').category],
+    ['[unknown]', 'unaccounted'],
+  );
   assert.equal(classifyPerfFrame('[unknown] (/tmp/perf-1.map)').category, 'unaccounted');
   const cpp = classifyPerfFrame('node::(anonymous namespace)::ZlibContext::DoThreadPoolWork (/usr/bin/node)');
   assert.equal(cpp.name, 'node::(anonymous namespace)::ZlibContext::DoThreadPoolWork');
 });
 
 test('a missing perf map is reported once, in words', () => {
-  const p = parse(['node 7/7 1.0: 1 cpu-clock: \n\t 7f00 [unknown] (/tmp/perf-7.map)\n\nnode 7/7 1.1: 1 cpu-clock: \n\t 7f08 [unknown] (/tmp/perf-7.map)\n\n']);
+  const p = parse([
+    'node 7/7 1.0: 1 cpu-clock: \n\t 7f00 [unknown] (/tmp/perf-7.map)\n\nnode 7/7 1.1: 1 cpu-clock: \n\t 7f08 [unknown] (/tmp/perf-7.map)\n\n',
+  ]);
   assert.equal(p.tree.weight, 2);
   assert.equal(p.warnings.filter((w) => w.includes('/tmp/perf-7.map')).length, 1);
 });

@@ -21,22 +21,53 @@ const write = tempFiles('nf-pprof-unit-', '.pb.gz');
 function goStyleProfile(): Uint8Array {
   const st = new StringTable();
   const s = (x: string) => st.dedup(x);
-  const fn = (id: number, name: string, file: string, startLine: number) => ({ id, name: s(name), systemName: s(name), filename: s(file), startLine });
+  const fn = (id: number, name: string, file: string, startLine: number) => ({
+    id,
+    name: s(name),
+    systemName: s(name),
+    filename: s(file),
+    startLine,
+  });
   const p = new PprofProfile({
     sampleType: [
       { type: s('samples'), unit: s('count') },
       { type: s('cpu'), unit: s('nanoseconds') },
     ],
-    function: [fn(1, 'main', '/srv/app/main.js', 1), fn(2, 'handle', '/srv/app/routes.js', 10), fn(3, 'parse', '/srv/app/parse.js', 3), fn(4, 'inlinedHelper', '/srv/app/parse.js', 20)],
+    function: [
+      fn(1, 'main', '/srv/app/main.js', 1),
+      fn(2, 'handle', '/srv/app/routes.js', 10),
+      fn(3, 'parse', '/srv/app/parse.js', 3),
+      fn(4, 'inlinedHelper', '/srv/app/parse.js', 20),
+    ],
     // location 3 is parse with inlinedHelper inlined into it: the last line is the caller.
     location: [
       { id: 1, line: [{ functionId: 1, line: 5 }] },
       { id: 2, line: [{ functionId: 2, line: 12 }] },
-      { id: 3, line: [{ functionId: 4, line: 22 }, { functionId: 3, line: 7 }] },
+      {
+        id: 3,
+        line: [
+          { functionId: 4, line: 22 },
+          { functionId: 3, line: 7 },
+        ],
+      },
     ],
     sample: [
-      { locationId: [3, 2, 1], value: [30, 30_000_000], label: [{ key: s('thread name'), str: s('Main') }, { key: s('span id'), str: s('a1') }] },
-      { locationId: [2, 1], value: [10, 10_000_000], label: [{ key: s('thread name'), str: s('Main') }, { key: s('span id'), str: s('b2') }] },
+      {
+        locationId: [3, 2, 1],
+        value: [30, 30_000_000],
+        label: [
+          { key: s('thread name'), str: s('Main') },
+          { key: s('span id'), str: s('a1') },
+        ],
+      },
+      {
+        locationId: [2, 1],
+        value: [10, 10_000_000],
+        label: [
+          { key: s('thread name'), str: s('Main') },
+          { key: s('span id'), str: s('b2') },
+        ],
+      },
       { locationId: [3, 2, 1], value: [5, 5_000_000], label: [{ key: s('thread name'), str: s('Worker') }] },
       { locationId: [1], value: [0, 0], label: [] },
     ],
@@ -80,7 +111,11 @@ test('import: cpu type by default (the last), ms units, inlined frames caller fi
   );
   const stacks: string[] = [];
   p.tree.forEachStack((stack, self) => stacks.push(`${stack.map((f) => p.frames[f].name).join(';')} ${self}`));
-  assert.deepEqual(stacks.sort(), ['thread Main;main;handle 10', 'thread Main;main;handle;parse;inlinedHelper 30', 'thread Worker;main;handle;parse;inlinedHelper 5']);
+  assert.deepEqual(stacks.sort(), [
+    'thread Main;main;handle 10',
+    'thread Main;main;handle;parse;inlinedHelper 30',
+    'thread Worker;main;handle;parse;inlinedHelper 5',
+  ]);
   const parse = p.frames.find((f) => f.name === 'parse')!;
   assert.deepEqual([parse.file, parse.line, parse.category], ['/srv/app/parse.js', 3, 'app']);
   assert.deepEqual(p.lineHits.get('/srv/app/parse.js')?.get(22), { self: 35, total: 35 });
@@ -106,7 +141,10 @@ test('import: --sample-type and --label pick the weights and the samples', async
   assert.deepEqual([counts.meta.unit, counts.tree.weight], ['samples', 45]);
   const span = await loadProfile(file, { labels: { 'span id': 'a1' }, sourceMaps: false });
   assert.equal(span.tree.weight, 30);
-  await assert.rejects(loadProfile(file, { sampleType: 'alloc_space' }), /no sample type "alloc_space" in this profile \(it has: samples, cpu\)/);
+  await assert.rejects(
+    loadProfile(file, { sampleType: 'alloc_space' }),
+    /no sample type "alloc_space" in this profile \(it has: samples, cpu\)/,
+  );
 });
 
 test('import: path mapping moves server paths to local ones before anything else reads them', async () => {
@@ -129,7 +167,14 @@ test('export: pprof of a tick profile carries samples and cpu ns, threads as lab
   const main = b.frame({ name: 'main', file: '/app/main.js', line: 3, column: 1, category: 'app' });
   const hash = b.frame({ name: 'hash', file: '/app/main.js', line: 10, column: 5, category: 'app', tier: 'turbofan' });
   const hashI = b.frame({ name: 'hash', file: '/app/main.js', line: 10, column: 5, category: 'app', tier: 'interpreted' });
-  const sha = b.frame({ name: 'sha512_block_data_order', file: '', line: 0, column: 0, category: 'shared-lib', lib: '/usr/lib/libcrypto.so.3' });
+  const sha = b.frame({
+    name: 'sha512_block_data_order',
+    file: '',
+    line: 0,
+    column: 0,
+    category: 'shared-lib',
+    lib: '/usr/lib/libcrypto.so.3',
+  });
   const gc = b.frame({ name: '(garbage collector)', file: '', line: 0, column: 0, category: 'gc' });
   b.sample([main, hash, sha], 50, 0, 'main');
   b.sample([main, hashI], 10, 0, 'main');
@@ -180,7 +225,13 @@ test('export: a pprof-born byte profile goes back out in bytes under its own sam
 
 test('a damaged pprof gives one line, not a stack', async () => {
   const gz = gzipSync(goStyleProfile());
-  await assert.rejects(loadProfile(write(gz.subarray(0, gz.length - 12))), (e: Error) => e.name === 'ProfileError' && /gzip stream is damaged or cut short/.test(e.message));
+  await assert.rejects(
+    loadProfile(write(gz.subarray(0, gz.length - 12))),
+    (e: Error) => e.name === 'ProfileError' && /gzip stream is damaged or cut short/.test(e.message),
+  );
   const raw = Buffer.from(goStyleProfile());
-  await assert.rejects(loadProfile(write(raw.subarray(0, raw.length - 3))), (e: Error) => e.name === 'ProfileError' && !e.message.includes('\n'));
+  await assert.rejects(
+    loadProfile(write(raw.subarray(0, raw.length - 3))),
+    (e: Error) => e.name === 'ProfileError' && !e.message.includes('\n'),
+  );
 });

@@ -89,14 +89,24 @@ test('selectThreads: one process alone is the whole tree (its level folded away)
   assert.equal(worker.tree.weight, 60);
   const [top] = worker.tree.children(0);
   assert.equal(worker.frames[worker.tree.frame[top]].name, '(root)', 'no process level above the stacks');
-  assert.deepEqual(worker.threads.map((t) => t.pid), [40]);
+  assert.deepEqual(
+    worker.threads.map((t) => t.pid),
+    [40],
+  );
   assert.equal(worker.lineHits.get('/app/shared.js')?.get(2)?.self, 60, 'the shared file heats by the worker alone');
   assert.ok(!worker.lineHits.has('/app/server.js'), 'no heat from the processes left out');
   assert.equal(p.lineHits.get('/app/shared.js')?.get(2)?.self, 101, 'the whole profile is untouched');
 
   const two = selectThreads(p, ['pid 30 server', 'pid 40 worker']);
   assert.equal(two.tree.weight, 85);
-  assert.deepEqual(two.tree.children(0).map((c) => two.frames[two.tree.frame[c]].name).sort(), ['thread pid 30 server', 'thread pid 40 worker'], 'several: a level per process');
+  assert.deepEqual(
+    two.tree
+      .children(0)
+      .map((c) => two.frames[two.tree.frame[c]].name)
+      .sort(),
+    ['thread pid 30 server', 'thread pid 40 worker'],
+    'several: a level per process',
+  );
   assert.equal(selectThreads(p, []), p, 'an empty choice shows all');
   assert.equal(selectThreads(p, ['no such thread']), p);
 });

@@ -5,7 +5,12 @@ import { pruneTree, heaviestNodeOf, pathTo, SMALL_FRAMES, type CompactTree } fro
 import { applyViewOptions } from '../../src/core/model/transform';
 import { matchedWeight, nameMatcher } from '../../src/core/model/search';
 
-function fr(b: ProfileBuilder, name: string, category: Category = 'app', extra: { pkg?: string; tier?: 'interpreted' | 'turbofan'; column?: number } = {}): number {
+function fr(
+  b: ProfileBuilder,
+  name: string,
+  category: Category = 'app',
+  extra: { pkg?: string; tier?: 'interpreted' | 'turbofan'; column?: number } = {},
+): number {
   return b.frame({ name, file: category === 'node' ? 'node:fs' : '/app/x.js', line: 1, column: extra.column ?? 1, category, ...extra });
 }
 

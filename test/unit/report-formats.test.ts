@@ -27,13 +27,27 @@ test('registry knows text, json and folded and rejects the rest', () => {
 
 test('json: exact shape, fractions of all samples, sorted by self, top N', () => {
   const j = toJsonReport(profile(), { top: 3 });
-  assert.deepEqual(Object.keys(j), ['format', 'samples', 'durationMs', 'attributed', 'categories', 'functions', 'findings', 'unit', 'startTime', 'endTime']);
+  assert.deepEqual(Object.keys(j), [
+    'format',
+    'samples',
+    'durationMs',
+    'attributed',
+    'categories',
+    'functions',
+    'findings',
+    'unit',
+    'startTime',
+    'endTime',
+  ]);
   // Half the samples in libcrypto: the native-library finding, in the documented shape.
   assert.deepEqual(
     j.findings.map((f) => Object.keys(f)),
     j.findings.map(() => ['rule', 'severity', 'message', 'file', 'line', 'share']),
   );
-  assert.ok(j.findings.some((f) => f.rule === 'native-library' && f.share === 0.5 && f.message.includes('libcrypto.so.3')), JSON.stringify(j.findings));
+  assert.ok(
+    j.findings.some((f) => f.rule === 'native-library' && f.share === 0.5 && f.message.includes('libcrypto.so.3')),
+    JSON.stringify(j.findings),
+  );
   assert.equal(j.unit, 'samples');
   assert.equal(j.format, 'v8log');
   assert.equal(j.samples, 100);
@@ -69,11 +83,25 @@ test('text: tick-processor sections, summary shares and the heavy tree', () => {
   assert.match(lines[head], /from isolate\.log, \(100 ticks, 5 unaccounted/);
   const at = (h: string) => lines.indexOf(` [${h}]:`);
   for (const h of ['Shared libraries', 'JavaScript', 'C++', 'Summary', 'Bottom up (heavy) profile']) assert.ok(at(h) > 0, h);
-  assert.ok(at('Shared libraries') < at('JavaScript') && at('JavaScript') < at('C++') && at('C++') < at('Summary') && at('Summary') < at('Bottom up (heavy) profile'));
+  assert.ok(
+    at('Shared libraries') < at('JavaScript') &&
+      at('JavaScript') < at('C++') &&
+      at('C++') < at('Summary') &&
+      at('Summary') < at('Bottom up (heavy) profile'),
+  );
   const section = (h: string) => lines.slice(at(h) + 2, lines.indexOf('', at(h) + 1));
-  assert.deepEqual(section('Shared libraries').map((l) => l.trim().split(/\s+/)), [['50', '50.0%', '/usr/lib/libcrypto.so.3']]);
-  assert.deepEqual(section('JavaScript').map((l) => l.trim()), ['10  10.0%  20.0%  *hash /app/main.js:10:5']);
-  assert.deepEqual(section('C++').map((l) => l.trim()), ['30  30.0%  60.0%  node::crypto::PBKDF2Job::Run [/usr/bin/node]']);
+  assert.deepEqual(
+    section('Shared libraries').map((l) => l.trim().split(/\s+/)),
+    [['50', '50.0%', '/usr/lib/libcrypto.so.3']],
+  );
+  assert.deepEqual(
+    section('JavaScript').map((l) => l.trim()),
+    ['10  10.0%  20.0%  *hash /app/main.js:10:5'],
+  );
+  assert.deepEqual(
+    section('C++').map((l) => l.trim()),
+    ['30  30.0%  60.0%  node::crypto::PBKDF2Job::Run [/usr/bin/node]'],
+  );
   const summary = Object.fromEntries(section('Summary').map((l) => [l.replace(/^.*%\s+/, ''), l.trim().split(/\s+/).slice(0, 3)]));
   assert.deepEqual(summary['JavaScript'], ['10', '10.0%', '20.0%']);
   assert.deepEqual(summary['C++'], ['30', '30.0%', '60.0%']);

@@ -20,7 +20,14 @@ test('run folders are listed newest first with their run.json facts and main pro
     writeFileSync(join(older, 'maps.txt'), '');
     writeFileSync(
       join(older, 'run.json'),
-      JSON.stringify({ version: 1, mode: 'prof', command: ['node', '--prof', 'app.js'], durationMs: 2500, exitCode: 0, profiles: ['isolate-0x1-100-v8.log', 'isolate-0x2-100-v8.log'] }),
+      JSON.stringify({
+        version: 1,
+        mode: 'prof',
+        command: ['node', '--prof', 'app.js'],
+        durationMs: 2500,
+        exitCode: 0,
+        profiles: ['isolate-0x1-100-v8.log', 'isolate-0x2-100-v8.log'],
+      }),
     );
     writeFileSync(join(newer, 'CPU.20250103.101112.7.0.001.cpuprofile'), '{}');
     const runs = await listRuns(root);
@@ -58,7 +65,11 @@ test('the summary is cached in run.json without losing its other keys', async ()
     b.sample([main, hot], 25);
     b.sample([main], 5);
     const s = summarize(b.build());
-    assert.deepEqual(s, { samples: 100, topFunction: { name: 'hash', file: '/a/app.js', line: 7, self: 0.25 } }, 'idle is never the top function');
+    assert.deepEqual(
+      s,
+      { samples: 100, topFunction: { name: 'hash', file: '/a/app.js', line: 7, self: 0.25 } },
+      'idle is never the top function',
+    );
     await saveSummary(dir, s);
     const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
     assert.equal(run.mode, 'prof');

@@ -32,7 +32,11 @@ test('a profile taken elsewhere matches by the longest path tail', () => {
   assert.equal(m.match('/home/me/proj/src/auth.ts'), '/app/src/auth.ts');
   assert.equal(m.match('/home/me/proj/other/auth.ts'), undefined, 'two profile files share the bare name');
   assert.equal(m.match('/home/me/proj/util.js'), '/app/lib/util.js', 'a unique bare name is enough');
-  assert.equal(m.match('/home/me/proj/lib/util.js', { exists: (p) => p === '/app/lib/util.js' }), undefined, 'the profile path is a real, different file here');
+  assert.equal(
+    m.match('/home/me/proj/lib/util.js', { exists: (p) => p === '/app/lib/util.js' }),
+    undefined,
+    'the profile path is a real, different file here',
+  );
   assert.equal(m.match('/home/me/proj/none.js'), undefined);
 });
 
@@ -59,7 +63,10 @@ test('a symlinked folder: the editor path and the profile path match through rea
     assert.equal(byReal.match(link, { exists: exists(link), realpath }), real);
     const byLink = new SourceFileMatcher([link, '/srv/lib/app.js'], false);
     assert.equal(byLink.match(real, { exists: exists(real), realpath }), link);
-    assert.equal(byLink.match(join(dir, 'real', 'src', 'other.js'), { exists: exists(join(dir, 'real', 'src', 'other.js')), realpath }), undefined);
+    assert.equal(
+      byLink.match(join(dir, 'real', 'src', 'other.js'), { exists: exists(join(dir, 'real', 'src', 'other.js')), realpath }),
+      undefined,
+    );
     // a realpath that throws (file gone) leaves the plain match in charge
     const gone = () => {
       throw new Error('ENOENT');

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyOverride, compileOverrides, DEFAULT_PATH_OVERRIDES, DEFAULT_RESOLVE_LOCATIONS, mapAllowed } from '../../src/core/sourceMapPaths';
+import {
+  applyOverride,
+  compileOverrides,
+  DEFAULT_PATH_OVERRIDES,
+  DEFAULT_RESOLVE_LOCATIONS,
+  mapAllowed,
+} from '../../src/core/sourceMapPaths';
 
 const ws = '/home/me/app';
 const defaults = compileOverrides(DEFAULT_PATH_OVERRIDES, ws);
@@ -15,7 +21,10 @@ test('default overrides: webpack namespaces, webpack:///./~/ into node_modules, 
 });
 
 test('user overrides: the longest pattern wins, ?:* is not captured, regex characters are literal', () => {
-  const o = compileOverrides({ 'webpack+sub:///*': '/srv/*', 'webpack+sub:///lib/*': '/libs/*', 'app://?:*/v1/*.js': '${workspaceFolder}/out/*.js' }, ws);
+  const o = compileOverrides(
+    { 'webpack+sub:///*': '/srv/*', 'webpack+sub:///lib/*': '/libs/*', 'app://?:*/v1/*.js': '${workspaceFolder}/out/*.js' },
+    ws,
+  );
   assert.equal(applyOverride('webpack+sub:///lib/a.ts', o), '/libs/a.ts');
   assert.equal(applyOverride('webpack+sub:///b.ts', o), '/srv/b.ts');
   assert.equal(applyOverride('app://host/v1/main.js', o), '/home/me/app/out/main.js');
@@ -32,7 +41,7 @@ test('resolveSourceMapLocations: node_modules skipped by default; ! excludes; em
   assert.equal(mapAllowed('/home/me/app/dist/x.js', ['/home/me/app/**', '!**/dist/**']), false);
 });
 
-test('resolveSourceMapLocations on a damaged profile\'s 100 000-segment path answers at once', () => {
+test("resolveSourceMapLocations on a damaged profile's 100 000-segment path answers at once", () => {
   const t0 = performance.now();
   const deep = '/x/' + 'a/'.repeat(50_000) + 'y.js';
   const near = '/' + 'node_modules/'.repeat(300) + '..';

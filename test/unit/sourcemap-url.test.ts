@@ -84,7 +84,9 @@ test('a 200 KB script ending in a sourceMappingURL, 200K spaces and x is scanned
     const tNormal = await median(run(normal));
     const tHostile = await median(run(hostile));
     const ratio = tHostile / tNormal;
-    console.log(`[smurl] 200 KB scripts through applySourceMaps: hostile ${tHostile.toFixed(2)} ms, normal ${tNormal.toFixed(2)} ms, ratio ${ratio.toFixed(2)}`);
+    console.log(
+      `[smurl] 200 KB scripts through applySourceMaps: hostile ${tHostile.toFixed(2)} ms, normal ${tNormal.toFixed(2)} ms, ratio ${ratio.toFixed(2)}`,
+    );
     // The scan alone on 4× the run of spaces costs about 4× (linear), not 16× (quadratic).
     const scan = (n: number) => {
       const s = `//# sourceMappingURL=a${' '.repeat(n)}x`;

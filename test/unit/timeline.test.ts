@@ -83,8 +83,16 @@ test('a range transform keeps only that stretch: the second hot function near 10
 test('a range with other transforms applies first; two ranges keep what both cover', async () => {
   const p = await load();
   const second = spanOf(p, 'secondHot');
-  const r = applyTransforms(p, [{ kind: 'merge-function', fn: { name: 'listOnTimeout' } }, { kind: 'range', from: second.first, to: Number.MAX_VALUE }, { kind: 'range', from: 0, to: second.last + 1 }]);
-  assert.ok(!r.frames.some((f, i) => f.name === 'listOnTimeout' && functionStats(r.tree, r.frames.length).some((s) => s.frame === i && s.total > 0)));
+  const r = applyTransforms(p, [
+    { kind: 'merge-function', fn: { name: 'listOnTimeout' } },
+    { kind: 'range', from: second.first, to: Number.MAX_VALUE },
+    { kind: 'range', from: 0, to: second.last + 1 },
+  ]);
+  assert.ok(
+    !r.frames.some(
+      (f, i) => f.name === 'listOnTimeout' && functionStats(r.tree, r.frames.length).some((s) => s.frame === i && s.total > 0),
+    ),
+  );
   assert.ok(selfShares(r).secondHot > 0.97);
   assert.equal(r.meta.range!.to, second.last + 1);
   // The idle stretch alone has no app code.
@@ -172,7 +180,10 @@ test('perf timestamps feed the timeline: samples in time order, weighted by peri
   const p = parser.end();
   const tl = p.timeline!;
   assert.equal(noTimeReason(p), undefined);
-  assert.deepEqual(Array.from(tl.times, (t) => Math.round(t * 1000) / 1000), [0, 130.483, 130.985, 540.969]);
+  assert.deepEqual(
+    Array.from(tl.times, (t) => Math.round(t * 1000) / 1000),
+    [0, 130.483, 130.985, 540.969],
+  );
   assert.deepEqual(Array.from(tl.weights!), [1001001, 1001001, 2002002, 1001001]);
   const leaf = (i: number) => p.frames[p.tree.frame[tl.nodes[i]]].name;
   assert.deepEqual([0, 1, 2, 3].map(leaf), ['firstHot', 'firstHot', 'filemap_map_pages', 'secondHot']);
@@ -181,10 +192,13 @@ test('perf timestamps feed the timeline: samples in time order, weighted by peri
   assert.equal(r.tree.weight, 3003003);
   assert.deepEqual(r.threads.map((t) => t.samples).sort(), [1001001, 2002002]);
   const last = restrictToRange(p, 500, 600);
-  assert.deepEqual(Object.keys(selfShares(last)).filter((n) => selfShares(last)[n] > 0), ['secondHot']);
+  assert.deepEqual(
+    Object.keys(selfShares(last)).filter((n) => selfShares(last)[n] > 0),
+    ['secondHot'],
+  );
 });
 
-test('the process and thread picker keeps the chosen threads\' samples on the Timeline, on their new nodes', () => {
+test("the process and thread picker keeps the chosen threads' samples on the Timeline, on their new nodes", () => {
   const parser = new PerfScriptParser();
   parser.push(PERF);
   const p = parser.end();
@@ -194,7 +208,7 @@ test('the process and thread picker keeps the chosen threads\' samples on the Ti
   const tl = only.timeline!;
   assert.ok(tl, 'one thread chosen keeps a Timeline');
   assert.equal(noTimeReason(only), undefined);
-  assert.deepEqual(Array.from(tl.weights!), [1001001, 1001001, 1001001], 'the other thread\'s sample is gone');
+  assert.deepEqual(Array.from(tl.weights!), [1001001, 1001001, 1001001], "the other thread's sample is gone");
   const leaf = (i: number) => only.frames[only.tree.frame[tl.nodes[i]]].name;
   assert.deepEqual([0, 1, 2].map(leaf), ['firstHot', 'firstHot', 'secondHot']);
   // A range over the chosen thread reads the kept samples.

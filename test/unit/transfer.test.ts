@@ -63,7 +63,16 @@ test('an unpacked tree keeps its (parent, frame) index: adding a known stack cre
 
 test('optional frame fields, thread roots, line hits and odd values survive', () => {
   const b = new ProfileBuilder('perf', { durationMs: 12.5, command: 'node x.js' });
-  const f1 = b.frame({ name: 'handler', file: '/app/node_modules/@scope/pkg/a.js', line: 3_000_000_000, column: 7, category: 'dependency', pkg: '@scope/pkg', tier: 'turbofan', generated: { file: '/app/dist/a.js', line: 1, column: 900 } });
+  const f1 = b.frame({
+    name: 'handler',
+    file: '/app/node_modules/@scope/pkg/a.js',
+    line: 3_000_000_000,
+    column: 7,
+    category: 'dependency',
+    pkg: '@scope/pkg',
+    tier: 'turbofan',
+    generated: { file: '/app/dist/a.js', line: 1, column: 900 },
+  });
   const f2 = b.frame({ name: 'memcpy', file: '', line: 0, column: 0, category: 'shared-lib', lib: '/usr/lib/libc.so.6' });
   b.sample([f1, f2], 2.5, 1.25, 'main');
   b.sample([f1], 1, 0, 'worker 1');
@@ -76,7 +85,10 @@ test('optional frame fields, thread roots, line hits and odd values survive', ()
 test('the import worker returns the same profile as an in-process import, with progress', async () => {
   const direct = await loadProfile(seeds[2], { sourceMaps: false });
   const progress: number[] = [];
-  const viaWorker = await loadProfileInWorker(join(repoRoot, 'dist', 'worker.js'), seeds[2], { sourceMaps: false, onProgress: (f) => progress.push(f) });
+  const viaWorker = await loadProfileInWorker(join(repoRoot, 'dist', 'worker.js'), seeds[2], {
+    sourceMaps: false,
+    onProgress: (f) => progress.push(f),
+  });
   sameProfile(direct, viaWorker);
   assert.ok(progress.length > 0 && progress.at(-1) === 1, `progress ${progress}`);
 });
@@ -102,7 +114,15 @@ test('CallTree.fromArrays: the one rebuild from arrays keeps ids, re-indexes, ke
   const rep = CallTree.fromArrays({ count: 3, parent: [0, 0, 0], frame: [0, 0, 0], self: [0, 1, 5] }, 1);
   assert.equal(rep.count, 3);
   assert.deepEqual([...rep.total.subarray(0, 3)], [6, 1, 5]);
-  assert.throws(() => CallTree.fromArrays({ count: 2, parent: [0, 1], frame: [0, 0], self: [0, 1] }, 1), /bad node 1/, 'a parent that does not come first');
-  assert.throws(() => CallTree.fromArrays({ count: 2, parent: [0, 0], frame: [0, 7], self: [0, 1] }, 1), /bad node 1/, 'a frame outside the table');
+  assert.throws(
+    () => CallTree.fromArrays({ count: 2, parent: [0, 1], frame: [0, 0], self: [0, 1] }, 1),
+    /bad node 1/,
+    'a parent that does not come first',
+  );
+  assert.throws(
+    () => CallTree.fromArrays({ count: 2, parent: [0, 0], frame: [0, 7], self: [0, 1] }, 1),
+    /bad node 1/,
+    'a frame outside the table',
+  );
   assert.throws(() => CallTree.fromArrays({ count: 3, parent: [0, 0], frame: [0, 0], self: [0, 1] }, 1), /bad shape/);
 });

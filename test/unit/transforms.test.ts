@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CallTree, functionStats, ProfileBuilder, type Frame, type Profile } from '../../src/core/model';
-import { applyTransform, applyTransforms, inPackage, packageOf, safeRegex, sandwich, UnsafeRegexError, type Transform } from '../../src/core/model/transforms';
+import {
+  applyTransform,
+  applyTransforms,
+  inPackage,
+  packageOf,
+  safeRegex,
+  sandwich,
+  UnsafeRegexError,
+  type Transform,
+} from '../../src/core/model/transforms';
 import { applyViewOptions } from '../../src/core/model/transform';
 
 /**
@@ -12,7 +21,12 @@ function sample(): Profile {
   const b = new ProfileBuilder('folded');
   const id: Record<string, number> = {};
   for (const n of ['main', 'a', 'b', 'c', 'd']) id[n] = b.frame({ name: n, file: `/app/${n}.js`, line: 1, column: 1, category: 'app' });
-  const add = (s: string, w: number) => b.sample(s.split(';').map((n) => id[n]), w, w);
+  const add = (s: string, w: number) =>
+    b.sample(
+      s.split(';').map((n) => id[n]),
+      w,
+      w,
+    );
   add('main;a;b', 30);
   add('main;a;c', 10);
   add('main;d', 60);
@@ -28,7 +42,12 @@ function sample(): Profile {
 function dump(t: CallTree, frames: readonly Frame[]): string[] {
   const out: string[] = [];
   for (let i = 1; i < t.count; i++) {
-    out.push(`${t.stack(i).map((f) => frames[f].name).join(';')} ${t.total[i]}`);
+    out.push(
+      `${t
+        .stack(i)
+        .map((f) => frames[f].name)
+        .join(';')} ${t.total[i]}`,
+    );
     assert.equal(t.selfTime[i], t.self[i], 'times follow the weights');
   }
   return out.sort();
@@ -76,7 +95,15 @@ test('focus on a function that ran in two tiers makes one root of the first fram
 });
 
 test('focus on a subtree keeps one call path from the root; an inverted path keeps stacks ending with it', () => {
-  assert.deepEqual(run({ kind: 'focus-subtree', path: [fn('main'), fn('a')] }), ['a 52', 'a;a 5', 'a;a;b 5', 'a;b 30', 'a;c 10', 'a;d 7', 'a;d;a 7']);
+  assert.deepEqual(run({ kind: 'focus-subtree', path: [fn('main'), fn('a')] }), [
+    'a 52',
+    'a;a 5',
+    'a;a;b 5',
+    'a;b 30',
+    'a;c 10',
+    'a;d 7',
+    'a;d;a 7',
+  ]);
   assert.deepEqual(run({ kind: 'focus-subtree', path: [fn('main'), fn('a'), fn('a')] }), ['a 5', 'a;b 5']);
   assert.deepEqual(run({ kind: 'focus-subtree', path: [fn('a')] }), [], 'a path must start at the root');
   // Bottom-up path b ← a: the samples whose stacks end in a;b, each now ending at a.
@@ -86,29 +113,80 @@ test('focus on a subtree keeps one call path from the root; an inverted path kee
 
 test('merge a function: its frames go, its time stays with the caller', () => {
   assert.deepEqual(run({ kind: 'merge-function', fn: fn('a') }), ['main 112', 'main;b 35', 'main;c 10', 'main;d 67']);
-  assert.deepEqual(run({ kind: 'merge-function', fn: fn('main') }), ['a 52', 'a;a 5', 'a;a;b 5', 'a;b 30', 'a;c 10', 'a;d 7', 'a;d;a 7', 'd 60']);
+  assert.deepEqual(run({ kind: 'merge-function', fn: fn('main') }), [
+    'a 52',
+    'a;a 5',
+    'a;a;b 5',
+    'a;b 30',
+    'a;c 10',
+    'a;d 7',
+    'a;d;a 7',
+    'd 60',
+  ]);
 });
 
 test('collapse recursion folds direct and indirect calls into the outermost one', () => {
   assert.deepEqual(run({ kind: 'collapse-recursion', fn: fn('a') }), ['main 112', 'main;a 52', 'main;a;b 35', 'main;a;c 10', 'main;d 60']);
-  assert.deepEqual(run({ kind: 'collapse-recursion', fn: fn('d') }), ['main 112', 'main;a 52', 'main;a;a 5', 'main;a;a;b 5', 'main;a;b 30', 'main;a;c 10', 'main;a;d 7', 'main;a;d;a 7', 'main;d 60']);
+  assert.deepEqual(run({ kind: 'collapse-recursion', fn: fn('d') }), [
+    'main 112',
+    'main;a 52',
+    'main;a;a 5',
+    'main;a;a;b 5',
+    'main;a;b 30',
+    'main;a;c 10',
+    'main;a;d 7',
+    'main;a;d;a 7',
+    'main;d 60',
+  ]);
 });
 
 test('drop samples with a function anywhere on the stack', () => {
-  assert.deepEqual(run({ kind: 'drop-function', fn: fn('d') }), ['main 45', 'main;a 45', 'main;a;a 5', 'main;a;a;b 5', 'main;a;b 30', 'main;a;c 10']);
+  assert.deepEqual(run({ kind: 'drop-function', fn: fn('d') }), [
+    'main 45',
+    'main;a 45',
+    'main;a;a 5',
+    'main;a;a;b 5',
+    'main;a;b 30',
+    'main;a;c 10',
+  ]);
   assert.deepEqual(run({ kind: 'drop-function', fn: fn('main') }), []);
 });
 
 test('exclude by regex removes matching frames, time to the caller', () => {
-  assert.deepEqual(run({ kind: 'exclude', regex: '^[BC]$' }), ['main 112', 'main;a 52', 'main;a;a 5', 'main;a;d 7', 'main;a;d;a 7', 'main;d 60']);
+  assert.deepEqual(run({ kind: 'exclude', regex: '^[BC]$' }), [
+    'main 112',
+    'main;a 52',
+    'main;a;a 5',
+    'main;a;d 7',
+    'main;a;d;a 7',
+    'main;d 60',
+  ]);
   assert.throws(() => run({ kind: 'exclude', regex: '(a+)+$' }), UnsafeRegexError);
 });
 
 test('transforms apply in order', () => {
-  assert.deepEqual(run([{ kind: 'focus-function', fn: fn('a') }, { kind: 'merge-function', fn: fn('d') }]), ['a 52', 'a;a 12', 'a;a;b 5', 'a;b 30', 'a;c 10']);
+  assert.deepEqual(
+    run([
+      { kind: 'focus-function', fn: fn('a') },
+      { kind: 'merge-function', fn: fn('d') },
+    ]),
+    ['a 52', 'a;a 12', 'a;a;b 5', 'a;b 30', 'a;c 10'],
+  );
   // Merging a first removes the recursion that focusing on d then finds nothing of.
-  assert.deepEqual(run([{ kind: 'merge-function', fn: fn('a') }, { kind: 'focus-function', fn: fn('d') }]), ['d 67']);
-  assert.deepEqual(run([{ kind: 'drop-function', fn: fn('d') }, { kind: 'collapse-recursion', fn: fn('a') }]), ['main 45', 'main;a 45', 'main;a;b 35', 'main;a;c 10']);
+  assert.deepEqual(
+    run([
+      { kind: 'merge-function', fn: fn('a') },
+      { kind: 'focus-function', fn: fn('d') },
+    ]),
+    ['d 67'],
+  );
+  assert.deepEqual(
+    run([
+      { kind: 'drop-function', fn: fn('d') },
+      { kind: 'collapse-recursion', fn: fn('a') },
+    ]),
+    ['main 45', 'main;a 45', 'main;a;b 35', 'main;a;c 10'],
+  );
 });
 
 test('merge calls into a package or folder: a run of its frames folds into the first', () => {
@@ -125,15 +203,33 @@ test('merge calls into a package or folder: a run of its frames folds into the f
   b.sample([server, handle, next, auth, send, next], 2, 2);
   b.sample([server, handle, next], 1, 1);
   const p = b.build();
-  assert.deepEqual(run({ kind: 'merge-package', package: 'node_modules/express' }, p), ['server 7', 'server;handle 7', 'server;handle;auth 6', 'server;handle;auth;pbkdf2Sync 4', 'server;handle;auth;pbkdf2Sync;validate 4', 'server;handle;auth;send 2']);
-  assert.deepEqual(run({ kind: 'merge-package', package: 'node:internal' }, p).filter((l) => l.includes('pbkdf2')), ['server;handle;next;handle;next;auth;pbkdf2Sync 4']);
+  assert.deepEqual(run({ kind: 'merge-package', package: 'node_modules/express' }, p), [
+    'server 7',
+    'server;handle 7',
+    'server;handle;auth 6',
+    'server;handle;auth;pbkdf2Sync 4',
+    'server;handle;auth;pbkdf2Sync;validate 4',
+    'server;handle;auth;send 2',
+  ]);
+  assert.deepEqual(
+    run({ kind: 'merge-package', package: 'node:internal' }, p).filter((l) => l.includes('pbkdf2')),
+    ['server;handle;next;handle;next;auth;pbkdf2Sync 4'],
+  );
   // A folder takes in everything below it, its node_modules too; node:internal is not in it.
   assert.deepEqual(run({ kind: 'merge-package', package: '/srv' }, p), ['server 7', 'server;pbkdf2Sync 4', 'server;pbkdf2Sync;validate 4']);
   assert.equal(packageOf(p.frames[next]), 'node_modules/express');
   assert.equal(packageOf(p.frames[pbkdf2]), 'node:internal');
   assert.equal(packageOf(p.frames[auth]), '/srv');
-  assert.ok(inPackage({ name: 'x', file: 'internal/crypto/pbkdf2.js', line: 1, column: 1, category: 'node' }, 'node:internal'), 'old logs name core files internal/…');
-  assert.ok(inPackage({ name: 'x', file: 'C:\\srv\\node_modules\\@scope\\pkg\\i.js', line: 1, column: 1, category: 'dependency' }, 'node_modules/@scope/pkg'));
+  assert.ok(
+    inPackage({ name: 'x', file: 'internal/crypto/pbkdf2.js', line: 1, column: 1, category: 'node' }, 'node:internal'),
+    'old logs name core files internal/…',
+  );
+  assert.ok(
+    inPackage(
+      { name: 'x', file: 'C:\\srv\\node_modules\\@scope\\pkg\\i.js', line: 1, column: 1, category: 'dependency' },
+      'node_modules/@scope/pkg',
+    ),
+  );
   assert.ok(!inPackage(p.frames[auth], 'node_modules/express'));
 });
 
@@ -156,8 +252,17 @@ test('the timeline goes and a perf sample count follows the kept share', () => {
 });
 
 test('safeRegex accepts ordinary patterns and refuses the ones that backtrack without end', () => {
-  for (const ok of ['handle|next', '^(foo)?bar$', 'a{2,3}b', '^node:internal/', '[(+*]+', '\\(anonymous\\)', '(?:get|set)[A-Z]', 'x+?y']) assert.doesNotThrow(() => safeRegex(ok), ok);
-  const reasons: Record<string, string> = { '(a+)+': 'nested', '(a|a)*': 'nested', '(.*a){3}': 'nested', '((ab)*)+': 'nested', '(a)\\1': 'backreference', '(': 'syntax', ['x'.repeat(201)]: 'length' };
+  for (const ok of ['handle|next', '^(foo)?bar$', 'a{2,3}b', '^node:internal/', '[(+*]+', '\\(anonymous\\)', '(?:get|set)[A-Z]', 'x+?y'])
+    assert.doesNotThrow(() => safeRegex(ok), ok);
+  const reasons: Record<string, string> = {
+    '(a+)+': 'nested',
+    '(a|a)*': 'nested',
+    '(.*a){3}': 'nested',
+    '((ab)*)+': 'nested',
+    '(a)\\1': 'backreference',
+    '(': 'syntax',
+    ['x'.repeat(201)]: 'length',
+  };
   for (const [bad, reason] of Object.entries(reasons)) {
     assert.throws(
       () => safeRegex(bad),

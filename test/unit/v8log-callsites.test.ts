@@ -9,9 +9,21 @@ import { NativeResolver } from '../../src/core/importers/v8log/native';
  * empty position table), in the layout V8 11 writes. Line 4 calls `leaf` once, line 5 twice as
  * rarely (by the bytecode ticks); `other` only ever runs as Sparkplug code.
  */
-const SOURCE = ['function leaf() { return 1; }', 'function main() {', '  let x = 0;', '  x += leaf();', '  return x + leaf();', '}', 'function other() { return leaf(); }', ''].join('\n');
+const SOURCE = [
+  'function leaf() { return 1; }',
+  'function main() {',
+  '  let x = 0;',
+  '  x += leaf();',
+  '  return x + leaf();',
+  '}',
+  'function other() { return leaf(); }',
+  '',
+].join('\n');
 const at = (line: number, text: string) => {
-  const start = SOURCE.split('\n').slice(0, line - 1).join('\n').length + (line > 1 ? 1 : 0);
+  const start =
+    SOURCE.split('\n')
+      .slice(0, line - 1)
+      .join('\n').length + (line > 1 ? 1 : 0);
   return SOURCE.indexOf(text, start);
 };
 
@@ -29,7 +41,8 @@ const CODE = [
 ];
 
 let ts = 1000;
-const tick = (pc: number, ...callers: number[]) => `tick,0x${pc.toString(16)},${(ts += 1000)},0,0x0,0${callers.map((c) => `,0x${c.toString(16)}`).join('')}`;
+const tick = (pc: number, ...callers: number[]) =>
+  `tick,0x${pc.toString(16)},${(ts += 1000)},0,0x0,0${callers.map((c) => `,0x${c.toString(16)}`).join('')}`;
 const times = (n: number, line: string) => Array.from({ length: n }, () => line);
 
 function replay(ticks: string[]): { iso: IsolateLog; p: Profile } {
@@ -53,7 +66,10 @@ test('a Sparkplug caller gets the line its function calls the callee from as byt
   assert.equal(hits(p, 5).total, 0);
   assert.deepEqual([...iso.linelessTicks], [['sparkplug', 5]]);
   const note = iso.notes('x.log').find((n) => n.includes('without source positions'));
-  assert.ok(note && note.includes('5 of 8 ticks') && note.includes('every such frame in 5 of them') && note.includes('some in 0; 0 stayed without'), note);
+  assert.ok(
+    note && note.includes('5 of 8 ticks') && note.includes('every such frame in 5 of them') && note.includes('some in 0; 0 stayed without'),
+    note,
+  );
 });
 
 test('calls seen on several lines share the Sparkplug ticks by how often each was seen', () => {
@@ -73,7 +89,10 @@ test('no line without evidence: a call never seen with positions, and Sparkplug 
   assert.equal(hits(p, 7).total, 0);
   assert.deepEqual([...(p.lineHits.get('/app/s.js')?.keys() ?? [])].sort(), [1, 4]);
   const note = iso.notes('x.log').find((n) => n.includes('without source positions'));
-  assert.ok(note && note.includes('13 of 15 ticks') && note.includes('every such frame in 0 of them') && note.includes('13 stayed without'), note);
+  assert.ok(
+    note && note.includes('13 of 15 ticks') && note.includes('every such frame in 0 of them') && note.includes('13 stayed without'),
+    note,
+  );
 });
 
 test('two frames of one tick on the same inferred line count it once', () => {

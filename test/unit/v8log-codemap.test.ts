@@ -132,10 +132,13 @@ test('IDLE and GC ticks: the state is the leaf whatever the pc', () => {
 test('a malformed record is skipped and counted under its kind', () => {
   const { iso, p } = replay([FOO, 'code-move,zz,0x1', 'tick,nonsense', tick(0x10010)]);
   assert.deepEqual(stacks(p), { foo: 1 });
-  assert.deepEqual([...iso.malformed], [
-    ['code-move', 1],
-    ['tick', 1],
-  ]);
+  assert.deepEqual(
+    [...iso.malformed],
+    [
+      ['code-move', 1],
+      ['tick', 1],
+    ],
+  );
 });
 
 test('Sparkplug code has no source positions: no line is invented, the warning counts its ticks', () => {
@@ -158,6 +161,12 @@ test('ticks without a pc are told apart from pcs outside known code', () => {
   const { iso, p } = replay([FOO, `tick,0x0,${(ts += 1000)},0,0x0,5`, tick(0x99999), tick(0x10010)]);
   assert.deepEqual(stacks(p), { '(unaccounted)': 2, foo: 1 });
   const notes = iso.notes('x.log');
-  assert.ok(notes.some((n) => n.includes('1 of 3 ticks have no program counter')), notes.join('\n'));
-  assert.ok(notes.some((n) => n.includes('1 of 3 ticks had a program counter outside')), notes.join('\n'));
+  assert.ok(
+    notes.some((n) => n.includes('1 of 3 ticks have no program counter')),
+    notes.join('\n'),
+  );
+  assert.ok(
+    notes.some((n) => n.includes('1 of 3 ticks had a program counter outside')),
+    notes.join('\n'),
+  );
 });

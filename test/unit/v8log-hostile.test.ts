@@ -20,8 +20,13 @@ async function importWithin(name: string, text: string, ms = 1000): Promise<Prof
   let timer: NodeJS.Timeout | undefined;
   try {
     // Worker start-up is not the importer's time: allow it on top of the limit.
-    const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (hang)`)), ms + 1500)));
-    return await Promise.race([w.load(path, { sourceMaps: false }).catch((e: Error) => (e instanceof ProfileError ? e : Promise.reject(e))), hang]);
+    const hang = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (hang)`)), ms + 1500)),
+    );
+    return await Promise.race([
+      w.load(path, { sourceMaps: false }).catch((e: Error) => (e instanceof ProfileError ? e : Promise.reject(e))),
+      hang,
+    ]);
   } finally {
     clearTimeout(timer);
     await w.terminate();
@@ -29,12 +34,18 @@ async function importWithin(name: string, text: string, ms = 1000): Promise<Prof
 }
 
 test('v8log: a code-creation record with too few fields is skipped, not a TypeError', async () => {
-  const r = await importWithin('short.log', 'code-creation,JS,10\ncode-creation,JS,10,100,0x1000,64,f /a.js:1:1,0x2000,~\ntick,0x1010,2000,0,0x0,0\n');
+  const r = await importWithin(
+    'short.log',
+    'code-creation,JS,10\ncode-creation,JS,10,100,0x1000,64,f /a.js:1:1,0x2000,~\ntick,0x1010,2000,0,0x0,0\n',
+  );
   assert.ok(!(r instanceof Error) || r instanceof ProfileError, String(r));
 });
 
 test('v8log: an address past 2^53 (0xffffffffffffffffffffffff) does not hang the importer', async () => {
-  const r = await importWithin('huge-addr.log', 'code-creation,JS,10,100,0xffffffffffffffffffffffff,64,f /a.js:1:1,0x2000,~\ntick,0x1010,2000,0,0x0,0\n');
+  const r = await importWithin(
+    'huge-addr.log',
+    'code-creation,JS,10,100,0xffffffffffffffffffffffff,64,f /a.js:1:1,0x2000,~\ntick,0x1010,2000,0,0x0,0\n',
+  );
   assert.ok(r instanceof ProfileError || r.tree.count >= 1);
 });
 
@@ -48,7 +59,10 @@ test('v8log: ticks out of time order never give a negative duration', async () =
 });
 
 test('v8log: a tick timestamp of 1e999 does not put Infinity into the timeline', async () => {
-  const r = await importWithin('inf-time.log', 'code-creation,JS,10,100,0x1000,64,f /a.js:1:1,0x2000,~\ntick,0x1010,2000,0,0x0,0\ntick,0x1010,1e999,0,0x0,0\ntick,0x1010,3000,0,0x0,0\n');
+  const r = await importWithin(
+    'inf-time.log',
+    'code-creation,JS,10,100,0x1000,64,f /a.js:1:1,0x2000,~\ntick,0x1010,2000,0,0x0,0\ntick,0x1010,1e999,0,0x0,0\ntick,0x1010,3000,0,0x0,0\n',
+  );
   assert.ok(!(r instanceof Error));
   for (const t of r.timeline?.times ?? []) assert.ok(Number.isFinite(t), `timeline time ${t}`);
   assert.ok(r.meta.durationMs === null || Number.isFinite(r.meta.durationMs));

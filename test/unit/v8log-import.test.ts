@@ -35,12 +35,18 @@ test('fixture: every tick counted, the hot function found under its escaped file
   assert.equal(p.meta.nodeVersion, 'V8 11.3.244.8');
   assert.equal(p.meta.intervalMs, 1);
   assert.equal(p.timeline?.nodes.length, tickLines.length, 'one timeline entry per tick');
-  assert.ok(p.warnings.every((w) => !/cut off|not made for/.test(w)), p.warnings.join('\n'));
+  assert.ok(
+    p.warnings.every((w) => !/cut off|not made for/.test(w)),
+    p.warnings.join('\n'),
+  );
 });
 
 test('a log cut in the middle of a line: the ticks before it, and a warning naming the record', async () => {
   const lastTick = text.lastIndexOf('\ntick,');
-  const keepTicks = text.slice(0, lastTick).split('\n').filter((l) => l.startsWith('tick,')).length;
+  const keepTicks = text
+    .slice(0, lastTick)
+    .split('\n')
+    .filter((l) => l.startsWith('tick,')).length;
   // Cut five characters into the last tick line.
   await withFile(text.slice(0, lastTick + 6), async (path) => {
     const p = await v8logImporter.load(path, {});
@@ -62,8 +68,14 @@ test('a log from a V8 this reader was not made for: warned, unreadable records s
   await withFile(changed.join('\n'), async (path) => {
     const p = await v8logImporter.load(path, {});
     assert.equal(p.tree.weight, tickLines.length - bad);
-    assert.ok(p.warnings.some((w) => w.includes('V8 99.1.0.0') && w.includes('not made for')), p.warnings.join('\n'));
-    assert.ok(p.warnings.some((w) => w.includes(`skipped ${bad} malformed "tick" records`)), p.warnings.join('\n'));
+    assert.ok(
+      p.warnings.some((w) => w.includes('V8 99.1.0.0') && w.includes('not made for')),
+      p.warnings.join('\n'),
+    );
+    assert.ok(
+      p.warnings.some((w) => w.includes(`skipped ${bad} malformed "tick" records`)),
+      p.warnings.join('\n'),
+    );
   });
 });
 

@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileNames, offsetToVaddr, PackedNames, parseNm, readElfLayout, SymbolTable, SymbolTableBuilder, symbolsFor } from '../../src/core/symbols';
+import {
+  FileNames,
+  offsetToVaddr,
+  PackedNames,
+  parseNm,
+  readElfLayout,
+  SymbolTable,
+  SymbolTableBuilder,
+  symbolsFor,
+} from '../../src/core/symbols';
 import { NativeResolver } from '../../src/core/importers/v8log/native';
 
 test('nm -C -n -S output: sized and unsized code symbols, versions dropped, data and undefined skipped', () => {
@@ -68,7 +77,10 @@ test('SymbolTableBuilder grows past its first arrays and name buffer, in nm orde
 
 test('packed names round-trip UTF-8', () => {
   const p = PackedNames.pack(['ä', '', 'operator<=>(x, y)', '\u2603']);
-  assert.deepEqual([0, 1, 2, 3].map((i) => p.read(i)), ['ä', '', 'operator<=>(x, y)', '\u2603']);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((i) => p.read(i)),
+    ['ä', '', 'operator<=>(x, y)', '\u2603'],
+  );
 });
 
 test('file offset → link address: non-PIE (fixed base) and PIE/shared object layouts', () => {

@@ -9,7 +9,11 @@ function session(transforms?: Parameters<ViewerSession['setTransforms']>[0]) {
   const b = new ProfileBuilder('folded');
   const id: Record<string, number> = {};
   for (const n of ['main', 'a', 'b', 'c', 'd']) id[n] = b.frame({ name: n, file: `/app/${n}.js`, line: 1, column: 1, category: 'app' });
-  const add = (s: string, w: number) => b.sample(s.split(';').map((n) => id[n]), w);
+  const add = (s: string, w: number) =>
+    b.sample(
+      s.split(';').map((n) => id[n]),
+      w,
+    );
   add('main;a;b', 30);
   add('main;a;c', 10);
   add('main;d', 60);
@@ -18,7 +22,8 @@ function session(transforms?: Parameters<ViewerSession['setTransforms']>[0]) {
   return new ViewerSession(b.build(), 'x.folded', '/x.folded', {}, transforms);
 }
 
-const of = <T extends HostMessage['type']>(ms: HostMessage[], type: T) => ms.filter((m): m is Extract<HostMessage, { type: T }> => m.type === type);
+const of = <T extends HostMessage['type']>(ms: HostMessage[], type: T) =>
+  ms.filter((m): m is Extract<HostMessage, { type: T }> => m.type === type);
 
 test('the session applies a transform stack before the toggles; summary and trees follow it', () => {
   const s = session();
@@ -30,14 +35,21 @@ test('the session applies a transform stack before the toggles; summary and tree
   const [tree] = of(ms, 'tree');
   assert.equal(tree.generation, 1);
   assert.equal(tree.data.total[0], 67);
-  assert.deepEqual(tree.data.parent.map((p, i) => (p === 0 ? tree.frames[tree.data.frame[i]].name : undefined)).filter(Boolean), ['d'], 'd is the only root child');
+  assert.deepEqual(
+    tree.data.parent.map((p, i) => (p === 0 ? tree.frames[tree.data.frame[i]].name : undefined)).filter(Boolean),
+    ['d'],
+    'd is the only root child',
+  );
   assert.equal(s.shownProfile().tree.weight, 67);
   assert.equal(s.profile.tree.weight, 112, 'the profile itself is untouched');
 });
 
 test('a refused Exclude pattern keeps the old stack and says why; the generation still moves with the page', () => {
   const s = session([{ kind: 'merge-function', fn: { name: 'a' } }]);
-  const ms = s.setTransforms([{ kind: 'merge-function', fn: { name: 'a' } }, { kind: 'exclude', regex: '(x+)+y' }]);
+  const ms = s.setTransforms([
+    { kind: 'merge-function', fn: { name: 'a' } },
+    { kind: 'exclude', regex: '(x+)+y' },
+  ]);
   const [t] = of(ms, 'transforms');
   assert.equal(t.error?.reason, 'nested');
   assert.deepEqual(t.transforms, [{ kind: 'merge-function', fn: { name: 'a' } }]);
@@ -63,5 +75,9 @@ test('opening a restored session sends the stack before the trees; the sandwich 
   assert.deepEqual(names(sw.callees).slice(0, 2), ['all', 'a']);
   const more = s.sandwichExpand({ generation: s.generation, side: 'callees', node: sw.callees.node[1], small: false, minWeight: 0 });
   assert.ok(more?.type === 'sandwich' && more.expand?.side === 'callees' && more.expand.data.total[0] === 42);
-  assert.equal(s.sandwichExpand({ generation: s.generation + 1, side: 'callees', node: 1, small: false, minWeight: 0 }), undefined, 'an old generation gets no answer');
+  assert.equal(
+    s.sandwichExpand({ generation: s.generation + 1, side: 'callees', node: 1, small: false, minWeight: 0 }),
+    undefined,
+    'an old generation gets no answer',
+  );
 });

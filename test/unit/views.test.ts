@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attributed, bottomUp, categoryWeights, CallTree, functionStats, ProfileBuilder, tickSummary, type Category } from '../../src/core/model';
+import {
+  attributed,
+  bottomUp,
+  categoryWeights,
+  CallTree,
+  functionStats,
+  ProfileBuilder,
+  tickSummary,
+  type Category,
+} from '../../src/core/model';
 
 /**
  * The hand-computed tree every test here checks against (weights in samples, 1 ms each):
@@ -16,7 +25,12 @@ function sample() {
   const id: Record<string, number> = {};
   const cat: Record<string, Category> = { main: 'app', a: 'app', b: 'native', c: 'dependency', d: 'gc' };
   for (const n of ['main', 'a', 'b', 'c', 'd']) id[n] = b.frame({ name: n, file: '', line: 0, column: 0, category: cat[n] });
-  const add = (s: string, w: number) => b.sample(s.split(';').map((n) => id[n]), w, w);
+  const add = (s: string, w: number) =>
+    b.sample(
+      s.split(';').map((n) => id[n]),
+      w,
+      w,
+    );
   add('main;a;b', 30);
   add('main;a;c', 10);
   add('main;d', 60);
@@ -103,7 +117,10 @@ test('a thread level folds away for one thread and stays for two', () => {
   two.sample([g], 2, 0, 'worker');
   const p2 = two.build();
   const roots = p2.tree.children(0).map((n) => [p2.frames[p2.tree.frame[n]].name, p2.tree.total[n]]);
-  assert.deepEqual(roots.sort(), [['thread main', 3], ['thread worker', 2]]);
+  assert.deepEqual(roots.sort(), [
+    ['thread main', 3],
+    ['thread worker', 2],
+  ]);
   // g is one function across both threads.
   const gs = functionStats(p2.tree, p2.frames.length).find((x) => x.frame === g)!;
   assert.deepEqual([gs.self, gs.total], [5, 5]);

@@ -72,7 +72,10 @@ function hottestLineOf(p: Profile, f: Frame): number {
 
 /** Both runs' total weights when they count the same thing (one format, one unit), for `gateShares`. */
 export function comparableTotals(before: Profile, after: Profile): { before: number; after: number } | undefined {
-  const same = before.format === after.format && (before.meta.unit ?? 'samples') === (after.meta.unit ?? 'samples') && before.meta.sampleType === after.meta.sampleType;
+  const same =
+    before.format === after.format &&
+    (before.meta.unit ?? 'samples') === (after.meta.unit ?? 'samples') &&
+    before.meta.sampleType === after.meta.sampleType;
   return same ? { before: before.tree.weight, after: after.tree.weight } : undefined;
 }
 
@@ -95,7 +98,17 @@ const ghProp = (s: string) => ghData(s).replace(/:/g, '%3A').replace(/,/g, '%2C'
 function message(r: Regression, limit: number): string {
   const c = r.change;
   const where = c.file ? ` (${c.file}${c.line ? ':' + c.line : ''})` : '';
-  return oneLine(l10n.t('{0}{1}: self share grew by {2} points, {3} → {4} (limit {5})', c.name, where, points(r.growth / 100), share(r.before), share(r.after), String(limit)));
+  return oneLine(
+    l10n.t(
+      '{0}{1}: self share grew by {2} points, {3} → {4} (limit {5})',
+      c.name,
+      where,
+      points(r.growth / 100),
+      share(r.before),
+      share(r.after),
+      String(limit),
+    ),
+  );
 }
 
 /** `::warning file=…,line=…::…` lines that GitHub Actions shows on the pull request at those lines. */
@@ -142,7 +155,10 @@ export function toMarkdown(
   const over = new Set(regressions.map((r) => r.change));
   const lines = [`### Node Flame: ${md(names.before)} → ${md(names.after)}`, ''];
   if (limit !== undefined) lines.push(`${regressions.length ? '❌' : '✅'} ${md(gateSummary(regressions, limit))}`, '');
-  lines.push(`| ${[l10n.t('Function'), l10n.t('Location'), l10n.t('Self before'), l10n.t('Self after'), l10n.t('Change (points)')].join(' | ')} |`, '|---|---|--:|--:|--:|');
+  lines.push(
+    `| ${[l10n.t('Function'), l10n.t('Location'), l10n.t('Self before'), l10n.t('Self after'), l10n.t('Change (points)')].join(' | ')} |`,
+    '|---|---|--:|--:|--:|',
+  );
   for (const { c, g } of rows) {
     const loc = c.file ? md(`${c.file}${c.line ? ':' + c.line : ''}`) : '';
     const delta = `+${points(g.growth)}`;

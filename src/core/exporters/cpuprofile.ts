@@ -41,7 +41,9 @@ export function toCpuProfile(profile: Profile): CpuProfileJson {
   const kids = (n: number) => t.children(n);
   for (let i = 0; i < t.count; i++) {
     const f = t.frame[i] >= 0 ? profile.frames[t.frame[i]] : undefined;
-    const name = !f ? '(root)' : (SPECIAL[f.category] ?? (f.category === 'program' && !f.name.startsWith('thread ') ? '(program)' : f.name));
+    const name = !f
+      ? '(root)'
+      : (SPECIAL[f.category] ?? (f.category === 'program' && !f.name.startsWith('thread ') ? '(program)' : f.name));
     const c = kids(i);
     nodes.push({
       id: i + 1,

@@ -4,7 +4,17 @@ import { escapeXml } from './svg';
 export interface DiffJson {
   /** What beforeValue/afterValue/growth count, when both profiles count the same thing. */
   unit?: WeightUnit;
-  changes: { name: string; file: string; line: number; before: number; after: number; delta: number; beforeValue?: number; afterValue?: number; growth?: number }[];
+  changes: {
+    name: string;
+    file: string;
+    line: number;
+    before: number;
+    after: number;
+    delta: number;
+    beforeValue?: number;
+    afterValue?: number;
+    growth?: number;
+  }[];
 }
 
 /** The unit both profiles weigh in, or undefined when they differ (a share is all they have in common). */
@@ -26,7 +36,9 @@ export function diffToJson(changes: FunctionChange[], top = 50, unit?: WeightUni
       before: r4(c.before),
       after: r4(c.after),
       delta: r4(c.delta),
-      ...(unit ? { beforeValue: value(c.beforeValue), afterValue: value(c.afterValue), growth: value(c.afterValue) - value(c.beforeValue) } : {}),
+      ...(unit
+        ? { beforeValue: value(c.beforeValue), afterValue: value(c.afterValue), growth: value(c.afterValue) - value(c.beforeValue) }
+        : {}),
     })),
   };
 }
@@ -37,7 +49,12 @@ const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 export function diffToText(changes: FunctionChange[], before: string, after: string, top = 30, unit?: WeightUnit): string {
   // Bytes, ms and objects also say how much more or less there was: a leak grows in bytes while its share may not move.
   const grew = unit && unit !== 'samples';
-  const lines = [` Before: ${before}`, ` After:  ${after}`, '', `  before    after    delta${grew ? `  ${'growth'.padStart(10)}` : ''}   function`];
+  const lines = [
+    ` Before: ${before}`,
+    ` After:  ${after}`,
+    '',
+    `  before    after    delta${grew ? `  ${'growth'.padStart(10)}` : ''}   function`,
+  ];
   for (const c of changes.slice(0, top)) {
     const loc = c.file ? `  ${c.file}${c.line ? ':' + c.line : ''}` : '';
     const g = c.afterValue - c.beforeValue;

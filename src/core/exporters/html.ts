@@ -56,7 +56,10 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
   const read = (f: string) => readFileSync(join(dir, f), 'utf8');
   const label = basename(opts.source ?? profile.meta.source ?? 'profile');
   // The script sits in the page as text: make sure nothing in it can close or comment out its element.
-  const script = read('webview-offline.js').replace(/\r\n?/g, '\n').replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  const script = read('webview-offline.js')
+    .replace(/\r\n?/g, '\n')
+    .replace(/<\/(script)/gi, '<\\/$1')
+    .replace(/<!--/g, '<\\!--');
   const viewerCss = readFileSync(join(dir, '..', 'media', 'viewer.css'), 'utf8');
   const style = `${LIGHT_THEME}\n${read('webview.css')}\n${viewerCss}`.replace(/\r\n?/g, '\n').replace(/<\/(style)/gi, '<\\/$1');
   const font = readFileSync(join(dir, 'codicon.ttf')).toString('base64');

@@ -57,10 +57,40 @@ export function exportProfile(profile: Profile, format: string, opts: ExportOpti
 }
 
 registerExporter({ format: 'text', extension: '.txt', description: 'like node --prof-process', write: toText });
-registerExporter({ format: 'json', extension: '.json', description: 'stable summary (see README)', write: (p, o) => JSON.stringify(toJsonReport(p, o), null, 2) + '\n' });
+registerExporter({
+  format: 'json',
+  extension: '.json',
+  description: 'stable summary (see README)',
+  write: (p, o) => JSON.stringify(toJsonReport(p, o), null, 2) + '\n',
+});
 registerExporter({ format: 'folded', extension: '.folded', description: 'folded stacks, one line per stack', write: toFolded });
-registerExporter({ format: 'cpuprofile', extension: '.cpuprofile', description: 'Chrome DevTools CPU profile', write: (p) => JSON.stringify(toCpuProfile(p)) });
-registerExporter({ format: 'speedscope', extension: '.speedscope.json', description: 'speedscope file format', write: (p, o) => JSON.stringify(toSpeedscope(p, o.source)) });
-registerExporter({ format: 'html', extension: '.html', description: 'the interactive viewer as one offline page', write: (p, o) => toHtml(p, { source: o.source }) });
-registerExporter({ format: 'svg', extension: '.svg', description: 'static flame graph', write: (p, o) => toSvg(p, o.source ? { title: o.source } : {}) });
-registerExporter({ format: 'pprof', extension: '.pb.gz', description: "pprof profile.proto, gzipped (Google's pprof, Pyroscope, Datadog)", write: (p, o) => toPprof(p, { startTime: o.startTime }) });
+registerExporter({
+  format: 'cpuprofile',
+  extension: '.cpuprofile',
+  description: 'Chrome DevTools CPU profile',
+  write: (p) => JSON.stringify(toCpuProfile(p)),
+});
+registerExporter({
+  format: 'speedscope',
+  extension: '.speedscope.json',
+  description: 'speedscope file format',
+  write: (p, o) => JSON.stringify(toSpeedscope(p, o.source)),
+});
+registerExporter({
+  format: 'html',
+  extension: '.html',
+  description: 'the interactive viewer as one offline page',
+  write: (p, o) => toHtml(p, { source: o.source }),
+});
+registerExporter({
+  format: 'svg',
+  extension: '.svg',
+  description: 'static flame graph',
+  write: (p, o) => toSvg(p, o.source ? { title: o.source } : {}),
+});
+registerExporter({
+  format: 'pprof',
+  extension: '.pb.gz',
+  description: "pprof profile.proto, gzipped (Google's pprof, Pyroscope, Datadog)",
+  write: (p, o) => toPprof(p, { startTime: o.startTime }),
+});

@@ -1,6 +1,18 @@
 import { timeSpan } from '../model/timeline';
 import { findFindings, toJsonFinding, type JsonFinding } from '../findings';
-import { attributed, categoryWeights, CATEGORIES, functionStats, type Category, type Frame, type LabelInfo, type Profile, type ProfileFormat, type SampleType, type WeightUnit } from '../model';
+import {
+  attributed,
+  categoryWeights,
+  CATEGORIES,
+  functionStats,
+  type Category,
+  type Frame,
+  type LabelInfo,
+  type Profile,
+  type ProfileFormat,
+  type SampleType,
+  type WeightUnit,
+} from '../model';
 
 /** The documented, stable `--format json` shape (see README "CLI"); add fields, never rename. */
 export interface JsonReport {
@@ -107,5 +119,10 @@ function jsonProcesses(profile: Profile): JsonProcess[] {
   const byPid = processWeights(profile);
   // perf weighs samples by period: counted in samples, as `sampleCount` says.
   const scale = profile.meta.sampleCount && profile.tree.weight > 0 ? profile.meta.sampleCount / profile.tree.weight : 1;
-  return (profile.meta.processes ?? []).map((p) => ({ pid: p.pid, ppid: p.ppid, command: p.command, samples: round((byPid.get(p.pid) ?? 0) * scale) }));
+  return (profile.meta.processes ?? []).map((p) => ({
+    pid: p.pid,
+    ppid: p.ppid,
+    command: p.command,
+    samples: round((byPid.get(p.pid) ?? 0) * scale),
+  }));
 }

@@ -1,5 +1,14 @@
 import { gzipSync } from 'node:zlib';
-import { Function as PprofFunction, Location, Mapping, Profile as PprofProfile, Sample, StringTable, ValueType, type LabelInput } from 'pprof-format';
+import {
+  Function as PprofFunction,
+  Location,
+  Mapping,
+  Profile as PprofProfile,
+  Sample,
+  StringTable,
+  ValueType,
+  type LabelInput,
+} from 'pprof-format';
 import { functionKey, pprofUnitOf, type Frame, type Profile } from '../model';
 import { isThreadFrame } from './json';
 
@@ -107,7 +116,9 @@ export function toPprof(profile: Profile, opts: PprofOptions = {}): Uint8Array {
     stringTable: strings,
     ...(start ? { timeNanos: nanos(start) } : {}),
     ...(profile.meta.durationMs ? { durationNanos: nanos(profile.meta.durationMs) } : {}),
-    ...(cols.period && timeType ? { periodType: { type: strings.dedup(timeType.type), unit: strings.dedup('nanoseconds') }, period: cols.period } : {}),
+    ...(cols.period && timeType
+      ? { periodType: { type: strings.dedup(timeType.type), unit: strings.dedup('nanoseconds') }, period: cols.period }
+      : {}),
   });
   return gzipSync(out.encode());
 }

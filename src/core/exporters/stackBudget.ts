@@ -12,7 +12,12 @@ export function checkStackFrames(profile: Profile, format: string): void {
   const limit = Math.max(1 << 22, 64 * profile.tree.count);
   if (frames > limit) {
     throw new ProfileError(
-      l10n.t('its stacks hold {0} frames in all (a very deep call chain), too many to write as {1} (at most {2}); export json, cpuprofile or html instead', frames, format, limit),
+      l10n.t(
+        'its stacks hold {0} frames in all (a very deep call chain), too many to write as {1} (at most {2}); export json, cpuprofile or html instead',
+        frames,
+        format,
+        limit,
+      ),
       profile.meta.source,
     );
   }

@@ -70,7 +70,8 @@ export function toSvg(profile: Profile, opts: SvgOptions = {}): string {
     `<text x="${W / 2}" y="24" text-anchor="middle" font-size="16">${escapeXml(opts.title ?? 'Flame graph')}</text>`,
   );
   const unit = profile.meta.unit ?? 'samples';
-  const weight = (w: number) => (unit === 'samples' ? `${w} samples` : unit === 'objects' ? `${Math.round(w)} objects` : formatWeight(w, unit));
+  const weight = (w: number) =>
+    unit === 'samples' ? `${w} samples` : unit === 'objects' ? `${Math.round(w)} objects` : formatWeight(w, unit);
   for (const r of rects) {
     const f = profile.frames[t.frame[r.node]];
     const y = H - pad - 20 - (r.depth + 1) * rowH;

@@ -1,5 +1,15 @@
 import * as l10n from '@vscode/l10n';
-import { bottomUp, capped, categoryWeights, frameLabel, functionStats, tickSummary, type Category, type Frame, type Profile } from '../model';
+import {
+  bottomUp,
+  capped,
+  categoryWeights,
+  frameLabel,
+  functionStats,
+  tickSummary,
+  type Category,
+  type Frame,
+  type Profile,
+} from '../model';
 import { findFindings } from '../findings';
 import { isThreadFrame, processWeights } from './json';
 
@@ -49,7 +59,10 @@ function findingLines(profile: Profile): string[] {
   const out = [` [${l10n.t('Findings')}]:`];
   for (const f of found) {
     const where = f.file ? ` ${f.file}${f.line ? `:${f.line}` : ''}` : '';
-    out.push(printable(`  ${f.severity === 'warning' ? l10n.t('warning') : l10n.t('info')} ${f.rule}${where} (${(f.share * 100).toFixed(1)}%)`), printable(`    ${f.message}`));
+    out.push(
+      printable(`  ${f.severity === 'warning' ? l10n.t('warning') : l10n.t('info')} ${f.rule}${where} (${(f.share * 100).toFixed(1)}%)`),
+      printable(`    ${f.message}`),
+    );
   }
   out.push('');
   return out;
@@ -68,11 +81,39 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
   const out = findingLines(profile);
   const m = profile.meta;
   // --prof-process's header counts ticks; a profile weighing bytes, ms or objects says so instead.
-  if (m.unit && m.unit !== 'samples') out.push(l10n.t('Profile of {0}: {1} {2} in all, {3} unaccounted.', source, ticks(all).trim(), m.unit, ticks(sum.unaccounted).trim()));
-  else out.push(l10n.t('Statistical profiling result from {0}, ({1} ticks, {2} unaccounted, 0 excluded).', source, ticks(all).trim(), ticks(sum.unaccounted).trim()));
+  if (m.unit && m.unit !== 'samples')
+    out.push(l10n.t('Profile of {0}: {1} {2} in all, {3} unaccounted.', source, ticks(all).trim(), m.unit, ticks(sum.unaccounted).trim()));
+  else
+    out.push(
+      l10n.t(
+        'Statistical profiling result from {0}, ({1} ticks, {2} unaccounted, 0 excluded).',
+        source,
+        ticks(all).trim(),
+        ticks(sum.unaccounted).trim(),
+      ),
+    );
   unitHead = (m.unit && m.unit !== 'samples' ? m.unit : 'ticks').padStart(8);
-  if (m.sampleTypes) out.push(l10n.t('Unit: {0}; sample type "{1}" (the file has: {2}).', m.unit ?? 'samples', m.sampleType ?? '', m.sampleTypes.map((x) => x.type).join(', ')));
-  for (const l of m.labels ?? []) out.push(l10n.t('Label "{0}": {1} values ({2})', printable(l.key), l.distinct, l.values.slice(0, 5).map((v) => printable(v.value)).join(', ') + (l.distinct > 5 ? ', …' : '')));
+  if (m.sampleTypes)
+    out.push(
+      l10n.t(
+        'Unit: {0}; sample type "{1}" (the file has: {2}).',
+        m.unit ?? 'samples',
+        m.sampleType ?? '',
+        m.sampleTypes.map((x) => x.type).join(', '),
+      ),
+    );
+  for (const l of m.labels ?? [])
+    out.push(
+      l10n.t(
+        'Label "{0}": {1} values ({2})',
+        printable(l.key),
+        l.distinct,
+        l.values
+          .slice(0, 5)
+          .map((v) => printable(v.value))
+          .join(', ') + (l.distinct > 5 ? ', …' : ''),
+      ),
+    );
 
   const stats = functionStats(t, profile.frames.length).filter((s) => s.self > 0 && !isThreadFrame(profile.frames[s.frame]));
   stats.sort((a, b) => b.self - a.self || a.frame - b.frame);
@@ -89,8 +130,24 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
       .map((s) => ({ w: s.self, name: label(profile.frames[s.frame]) }));
 
   append(out, table('Shared libraries', libRows, all, null));
-  append(out, table('JavaScript', rowsOf((f) => JS.has(f.category)), all, nonlib));
-  append(out, table('C++', rowsOf((f) => f.category === 'native'), all, nonlib));
+  append(
+    out,
+    table(
+      'JavaScript',
+      rowsOf((f) => JS.has(f.category)),
+      all,
+      nonlib,
+    ),
+  );
+  append(
+    out,
+    table(
+      'C++',
+      rowsOf((f) => f.category === 'native'),
+      all,
+      nonlib,
+    ),
+  );
 
   const summary: { w: number; name: string; lib?: boolean }[] = [
     { w: sum.javascript, name: 'JavaScript' },
@@ -100,7 +157,11 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
     { w: sum.unaccounted, name: 'Unaccounted', lib: true },
   ];
   // Categories the tick processor has no line for, shown only when present.
-  for (const [c, name] of [['kernel', 'Kernel'], ['idle', 'Idle'], ['program', 'Program']] as const) {
+  for (const [c, name] of [
+    ['kernel', 'Kernel'],
+    ['idle', 'Idle'],
+    ['program', 'Program'],
+  ] as const) {
     if (cats[c] > 0) summary.push({ w: cats[c], name, lib: true });
   }
   out.push('', ' [Summary]:', `${unitHead}  total  nonlib   name`);

@@ -29,7 +29,11 @@ const CHILD_PROCESS = new Map([
 /** zlib's `*Sync` functions are all one wrapper (`syncBufferWrapper` → `zlibBufferSync`); which one it was shows in the native code below. */
 const ZLIB_SYNC = new Set(['zlibBufferSync', 'syncBufferWrapper']);
 const ZLIB_KINDS: Array<{ test: RegExp; call: string; instead: string }> = [
-  { test: /^(?:deflate\w*|longest_match|fill_window|compress_block|_tr_\w+|send_tree|build_tree|pqdownheap|crc32\w*|adler32\w*)\b/, call: 'zlib.deflateSync', instead: 'zlib.deflate' },
+  {
+    test: /^(?:deflate\w*|longest_match|fill_window|compress_block|_tr_\w+|send_tree|build_tree|pqdownheap|crc32\w*|adler32\w*)\b/,
+    call: 'zlib.deflateSync',
+    instead: 'zlib.deflate',
+  },
   { test: /^(?:inflate\w*)\b/, call: 'zlib.inflateSync', instead: 'zlib.inflate' },
   { test: /^Brotli\w*Encode|^BrotliEncoder|^BrotliCompress/, call: 'zlib.brotliCompressSync', instead: 'zlib.brotliCompress' },
   { test: /^Brotli\w*Decode|^BrotliDecoder|^BrotliDecompress/, call: 'zlib.brotliDecompressSync', instead: 'zlib.brotliDecompress' },
@@ -107,8 +111,17 @@ export function blockingCalls(cx: FindingContext): Finding[] {
     const bursts = cx.bursts(g.data.nodes);
     if (bursts !== undefined && bursts < 2 && g.w * (cx.profile.meta.intervalMs ?? 1) < THRESHOLDS.blockingOnceMs) continue;
     const message = g.data.json
-      ? l10n.t('{0} of big data blocks the event loop for {1} of samples here: send or read smaller pieces, stream it, or move it to a worker thread.', g.data.call, pct(share))
-      : l10n.t('{0} blocks the event loop for {1} of samples here: use the asynchronous {2} so other requests and timers keep running.', g.data.call, pct(share), g.data.instead);
+      ? l10n.t(
+          '{0} of big data blocks the event loop for {1} of samples here: send or read smaller pieces, stream it, or move it to a worker thread.',
+          g.data.call,
+          pct(share),
+        )
+      : l10n.t(
+          '{0} blocks the event loop for {1} of samples here: use the asynchronous {2} so other requests and timers keep running.',
+          g.data.call,
+          pct(share),
+          g.data.instead,
+        );
     out.push({
       rule: 'blocking-sync',
       severity: share >= THRESHOLDS.blockingWarning ? 'warning' : 'info',

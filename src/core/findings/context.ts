@@ -43,7 +43,10 @@ export class FindingContext {
     // Per frame first: a profile has far fewer frames than nodes, and the tests are regular expressions.
     const kind = new Uint8Array(this.frames.length);
     this.frames.forEach((f, i) => {
-      kind[i] = (isUserFrame(f, 'app') ? APP : 0) | (isUserFrame(f, 'dependency') ? DEP : 0) | (STARTUP.test(f.file) || (f.category === 'node' && STARTUP_NAMES.has(f.name)) ? START : 0);
+      kind[i] =
+        (isUserFrame(f, 'app') ? APP : 0) |
+        (isUserFrame(f, 'dependency') ? DEP : 0) |
+        (STARTUP.test(f.file) || (f.category === 'node' && STARTUP_NAMES.has(f.name)) ? START : 0);
     });
     const app = new Int32Array(t.count);
     const dep = new Int32Array(t.count);

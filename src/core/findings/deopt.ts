@@ -3,7 +3,12 @@ import type { Deopt, Tier } from '../model';
 import { FindingContext, functionKey } from './context';
 import { THRESHOLDS, type Finding } from './types';
 
-const TIER_NAMES: Partial<Record<Tier, string>> = { interpreted: 'Ignition', sparkplug: 'Sparkplug', maglev: 'Maglev', turbofan: 'TurboFan' };
+const TIER_NAMES: Partial<Record<Tier, string>> = {
+  interpreted: 'Ignition',
+  sparkplug: 'Sparkplug',
+  maglev: 'Maglev',
+  turbofan: 'TurboFan',
+};
 
 /** "62% TurboFan, 38% Ignition": the share of the function's samples each V8 tier ran. */
 export function tierMix(cx: FindingContext, key: string): string {
@@ -57,8 +62,19 @@ export function deoptLoops(cx: FindingContext): Finding[] {
       severity: share >= THRESHOLDS.deoptWarning ? 'warning' : 'info',
       share,
       message: tiers
-        ? l10n.t('V8 deoptimized {0} {1} times (mostly "{2}"); it ran {3}: keep the types and object shapes it sees the same so it stays optimized.', f.name || '(anonymous)', g.list.length, reason, tiers)
-        : l10n.t('V8 deoptimized {0} {1} times (mostly "{2}"): keep the types and object shapes it sees the same so it stays optimized.', f.name || '(anonymous)', g.list.length, reason),
+        ? l10n.t(
+            'V8 deoptimized {0} {1} times (mostly "{2}"); it ran {3}: keep the types and object shapes it sees the same so it stays optimized.',
+            f.name || '(anonymous)',
+            g.list.length,
+            reason,
+            tiers,
+          )
+        : l10n.t(
+            'V8 deoptimized {0} {1} times (mostly "{2}"): keep the types and object shapes it sees the same so it stays optimized.',
+            f.name || '(anonymous)',
+            g.list.length,
+            reason,
+          ),
       file: f.file || undefined,
       line: at ? at.line : f.line || undefined,
       frame,

@@ -15,9 +15,17 @@ export function gcPressure(cx: FindingContext): Finding[] {
   if (share < THRESHOLDS.gc) return [];
   const top = bySite.values().sort((a, b) => b.w - a.w)[0];
   const at = cx.place(top.node, top.w);
-  const message = at.file !== undefined
-    ? l10n.t('Garbage collection takes {0} of samples, {1} of them under this code: it allocates heavily; reuse buffers and objects on this path, or take a heap profile (node --heap-prof) to see what it allocates.', pct(share), pct(cx.share(top.w)))
-    : l10n.t('Garbage collection takes {0} of samples: the app allocates heavily; reuse buffers and objects on hot paths, or take a heap profile (node --heap-prof) to see what it allocates.', pct(share));
+  const message =
+    at.file !== undefined
+      ? l10n.t(
+          'Garbage collection takes {0} of samples, {1} of them under this code: it allocates heavily; reuse buffers and objects on this path, or take a heap profile (node --heap-prof) to see what it allocates.',
+          pct(share),
+          pct(cx.share(top.w)),
+        )
+      : l10n.t(
+          'Garbage collection takes {0} of samples: the app allocates heavily; reuse buffers and objects on hot paths, or take a heap profile (node --heap-prof) to see what it allocates.',
+          pct(share),
+        );
   return [
     {
       rule: 'gc-pressure',

@@ -32,7 +32,10 @@ export function mostlyIdle(cx: FindingContext): Finding[] {
       rule: 'mostly-idle',
       severity: 'info',
       share,
-      message: l10n.t('The app was idle for {0} of samples: the load did not reach it. Send it work while profiling (set nodeFlame.loadCommand, or --load on the command line) and profile again.', pct(share)),
+      message: l10n.t(
+        'The app was idle for {0} of samples: the load did not reach it. Send it work while profiling (set nodeFlame.loadCommand, or --load on the command line) and profile again.',
+        pct(share),
+      ),
       frame,
     },
   ];

@@ -12,7 +12,15 @@ import type { Finding } from './types';
 export type { Finding, RuleId, Severity } from './types';
 export { THRESHOLDS } from './types';
 
-const RULES: Array<(cx: FindingContext) => Finding[]> = [blockingCalls, gcPressure, regexpHeavy, deoptLoops, hotModuleLoads, nativeLibraries, mostlyIdle];
+const RULES: Array<(cx: FindingContext) => Finding[]> = [
+  blockingCalls,
+  gcPressure,
+  regexpHeavy,
+  deoptLoops,
+  hotModuleLoads,
+  nativeLibraries,
+  mostlyIdle,
+];
 
 /** The editor's diagnostics and the viewer ask for one profile's findings: work it out once. */
 const cache = new WeakMap<Profile, Finding[]>();
@@ -26,7 +34,9 @@ export function findFindings(profile: Profile): Finding[] {
   const time = !profile.meta.unit || profile.meta.unit === 'samples' || profile.meta.unit === 'ms';
   if (profile.tree.weight > 0 && time) {
     const cx = new FindingContext(profile);
-    out = RULES.flatMap((rule) => rule(cx)).sort((a, b) => Number(b.severity === 'warning') - Number(a.severity === 'warning') || b.share - a.share);
+    out = RULES.flatMap((rule) => rule(cx)).sort(
+      (a, b) => Number(b.severity === 'warning') - Number(a.severity === 'warning') || b.share - a.share,
+    );
   }
   cache.set(profile, out);
   return out;
@@ -43,5 +53,12 @@ export interface JsonFinding {
 }
 
 export function toJsonFinding(f: Finding): JsonFinding {
-  return { rule: f.rule, severity: f.severity, message: f.message, file: f.file ?? null, line: f.line ?? null, share: Math.round(f.share * 1e6) / 1e6 };
+  return {
+    rule: f.rule,
+    severity: f.severity,
+    message: f.message,
+    file: f.file ?? null,
+    line: f.line ?? null,
+    share: Math.round(f.share * 1e6) / 1e6,
+  };
 }

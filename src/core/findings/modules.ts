@@ -24,7 +24,10 @@ export function hotModuleLoads(cx: FindingContext): Finding[] {
       rule: 'hot-module-load',
       severity: share >= THRESHOLDS.moduleLoadWarning ? 'warning' : 'info',
       share,
-      message: l10n.t('Loading modules (require or import) takes {0} of samples after start-up here: load the module once at the top of the file and reuse it.', pct(share)),
+      message: l10n.t(
+        'Loading modules (require or import) takes {0} of samples after start-up here: load the module once at the top of the file and reuse it.',
+        pct(share),
+      ),
       ...cx.place(g.node, g.w),
     });
   }

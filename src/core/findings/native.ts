@@ -3,7 +3,8 @@ import { FindingContext, Groups } from './context';
 import { pct, THRESHOLDS, type Finding } from './types';
 
 /** The C and C++ runtime: every program spends time in them (malloc, memcpy, write) on behalf of other code. */
-const RUNTIME = /(?:^|[\\/])(?:libc|libm|libpthread|libdl|librt|libstdc\+\+|libc\+\+|libgcc_s|ld-linux[\w.-]*|ld-musl[\w.-]*|linux-vdso)(?:[.-][\w.]*)?$|\[vdso\]/;
+const RUNTIME =
+  /(?:^|[\\/])(?:libc|libm|libpthread|libdl|librt|libstdc\+\+|libc\+\+|libgcc_s|ld-linux[\w.-]*|ld-musl[\w.-]*|linux-vdso)(?:[.-][\w.]*)?$|\[vdso\]/;
 
 /** Time inside one shared library or native addon (not the node binary itself), named. */
 export function nativeLibraries(cx: FindingContext): Finding[] {
@@ -25,8 +26,16 @@ export function nativeLibraries(cx: FindingContext): Finding[] {
       severity: share >= THRESHOLDS.nativeWarning ? 'warning' : 'info',
       share,
       message: /\.node$/.test(g.data)
-        ? l10n.t('The native addon {0} runs {1} of samples: check how often this code calls into it, or profile with perf to see inside it.', name, pct(share))
-        : l10n.t('The shared library {0} runs {1} of samples: check how often this code calls into it, or profile with perf to see inside it.', name, pct(share)),
+        ? l10n.t(
+            'The native addon {0} runs {1} of samples: check how often this code calls into it, or profile with perf to see inside it.',
+            name,
+            pct(share),
+          )
+        : l10n.t(
+            'The shared library {0} runs {1} of samples: check how often this code calls into it, or profile with perf to see inside it.',
+            name,
+            pct(share),
+          ),
       ...cx.place(g.node, g.w),
     });
   }

@@ -18,7 +18,8 @@ function patternBelow(cx: FindingContext, node: number): string | undefined {
   const w = new Map<string, number>();
   for (const n of cx.subtree(node)) {
     const f = cx.frames[cx.tree.frame[n]];
-    if (f?.name.startsWith(REGEXP_CODE)) w.set(f.name.slice(REGEXP_CODE.length), (w.get(f.name.slice(REGEXP_CODE.length)) ?? 0) + cx.tree.self[n] + 1e-9);
+    if (f?.name.startsWith(REGEXP_CODE))
+      w.set(f.name.slice(REGEXP_CODE.length), (w.get(f.name.slice(REGEXP_CODE.length)) ?? 0) + cx.tree.self[n] + 1e-9);
   }
   return [...w].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
@@ -43,8 +44,15 @@ export function regexpHeavy(cx: FindingContext): Finding[] {
       severity: share >= THRESHOLDS.regexpWarning ? 'warning' : 'info',
       share,
       message: pattern
-        ? l10n.t('The regular expression /{0}/ takes {1} of samples here: look for nested or overlapping quantifiers that backtrack, anchor it, or use string methods instead.', pattern, pct(share))
-        : l10n.t('Regular expressions take {0} of samples here: look for nested or overlapping quantifiers that backtrack, anchor them, or use string methods instead.', pct(share)),
+        ? l10n.t(
+            'The regular expression /{0}/ takes {1} of samples here: look for nested or overlapping quantifiers that backtrack, anchor it, or use string methods instead.',
+            pattern,
+            pct(share),
+          )
+        : l10n.t(
+            'Regular expressions take {0} of samples here: look for nested or overlapping quantifiers that backtrack, anchor them, or use string methods instead.',
+            pct(share),
+          ),
       ...cx.place(g.node, g.w),
     });
   }

@@ -63,20 +63,27 @@ export function cpuFrame(cf: CallFrame): Frame | null {
 }
 
 function sniffCpuProfile(head: Buffer): boolean {
-  const s = head.toString('utf8', 0, Math.min(head.length, 65536)).replace(/^\uFEFF/, '').trimStart();
+  const s = head
+    .toString('utf8', 0, Math.min(head.length, 65536))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (!s.startsWith('{')) return false;
   return /"nodes"\s*:\s*\[/.test(s) && /"callFrame"\s*:/.test(s);
 }
 
 /** `corrupt` words the error for a file that is not JSON (the .cpuprofile's by default). */
-export async function readJson(path: string, corrupt = (why: string) => l10n.t('not valid JSON, the .cpuprofile is truncated or corrupt ({0})', why)): Promise<unknown> {
+export async function readJson(
+  path: string,
+  corrupt = (why: string) => l10n.t('not valid JSON, the .cpuprofile is truncated or corrupt ({0})', why),
+): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     // V8 strings stop at ~512 MB: a bigger .cpuprofile cannot be one JSON.parse.
-    if (code === 'ERR_STRING_TOO_LONG' || e instanceof RangeError) throw new ProfileError(l10n.t('too large to read as one JSON document (the limit is about 512 MB)'), path);
+    if (code === 'ERR_STRING_TOO_LONG' || e instanceof RangeError)
+      throw new ProfileError(l10n.t('too large to read as one JSON document (the limit is about 512 MB)'), path);
     throw new ProfileError(l10n.t('cannot read: {0}', code ?? (e as Error).message), path);
   }
   try {
@@ -105,11 +112,18 @@ function asCpuProfile(json: unknown, path: string): CpuProfile {
     }
     // Damaged or hand-edited files: each field the model reads gets the type it expects, or goes.
     const cf = n.callFrame;
-    n.callFrame = { functionName: str(cf.functionName), url: str(cf.url), lineNumber: whole(cf.lineNumber), columnNumber: whole(cf.columnNumber) };
+    n.callFrame = {
+      functionName: str(cf.functionName),
+      url: str(cf.url),
+      lineNumber: whole(cf.lineNumber),
+      columnNumber: whole(cf.columnNumber),
+    };
     n.children = Array.isArray(n.children) ? n.children.filter((c) => typeof c === 'number') : undefined;
     n.parent = finite(n.parent);
     n.hitCount = Math.max(0, finite(n.hitCount) ?? 0);
-    n.positionTicks = Array.isArray(n.positionTicks) ? n.positionTicks.filter((t) => t && Number.isInteger(t.line) && t.line > 0 && (finite(t.ticks) ?? 0) > 0) : undefined;
+    n.positionTicks = Array.isArray(n.positionTicks)
+      ? n.positionTicks.filter((t) => t && Number.isInteger(t.line) && t.line > 0 && (finite(t.ticks) ?? 0) > 0)
+      : undefined;
   }
   p.startTime = finite(p.startTime);
   p.endTime = finite(p.endTime);
@@ -121,7 +135,10 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
   const startUs = typeof p.startTime === 'number' ? p.startTime : 0;
   const endUs = typeof p.endTime === 'number' ? p.endTime : startUs;
   const b = new ProfileBuilder('cpuprofile', {
-    durationMs: typeof p.startTime === 'number' && typeof p.endTime === 'number' && Number.isFinite(endUs - startUs) ? Math.max(0, (endUs - startUs) / 1000) : null,
+    durationMs:
+      typeof p.startTime === 'number' && typeof p.endTime === 'number' && Number.isFinite(endUs - startUs)
+        ? Math.max(0, (endUs - startUs) / 1000)
+        : null,
     mode: 'cpu-prof',
     startTime: startUs / 1000,
     ...(source ? { source } : {}),

@@ -29,7 +29,10 @@ export function heapSampleType(note: HeapProfileNote | undefined): string {
 }
 
 function sniffHeapProfile(head: Buffer): boolean {
-  const s = head.toString('utf8', 0, Math.min(head.length, 65536)).replace(/^\uFEFF/, '').trimStart();
+  const s = head
+    .toString('utf8', 0, Math.min(head.length, 65536))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (!s.startsWith('{')) return false;
   return /"head"\s*:\s*\{/.test(s) && /"callFrame"\s*:/.test(s) && /"selfSize"\s*:/.test(s);
 }
@@ -58,7 +61,8 @@ export function heapProfileToModel(json: unknown, source?: string): Profile {
   let p = json as { head?: HeapNode; samples?: unknown[]; profile?: unknown; [HEAP_NOTE_KEY]?: unknown };
   // The inspector's `HeapProfiler.stopSampling` result wraps the profile.
   if (p && typeof p === 'object' && !p.head && p.profile && typeof p.profile === 'object') p = p.profile as typeof p;
-  if (!p || typeof p !== 'object' || !p.head || typeof p.head !== 'object') throw new ProfileError(l10n.t('not a .heapprofile: no "head" node'), source);
+  if (!p || typeof p !== 'object' || !p.head || typeof p.head !== 'object')
+    throw new ProfileError(l10n.t('not a .heapprofile: no "head" node'), source);
   const note = asNote(p[HEAP_NOTE_KEY]);
   const sampleType = heapSampleType(note);
   const b = new ProfileBuilder('heapprofile', {
@@ -83,7 +87,15 @@ export function heapProfileToModel(json: unknown, source?: string): Profile {
     }
     seen.add(n);
     const cf = n.callFrame;
-    const f = depth === 0 ? null : cpuFrame({ functionName: typeof cf.functionName === 'string' ? cf.functionName : '', url: typeof cf.url === 'string' ? cf.url : '', lineNumber: Number.isSafeInteger(cf.lineNumber) ? cf.lineNumber : -1, columnNumber: Number.isSafeInteger(cf.columnNumber) ? cf.columnNumber : -1 });
+    const f =
+      depth === 0
+        ? null
+        : cpuFrame({
+            functionName: typeof cf.functionName === 'string' ? cf.functionName : '',
+            url: typeof cf.url === 'string' ? cf.url : '',
+            lineNumber: Number.isSafeInteger(cf.lineNumber) ? cf.lineNumber : -1,
+            columnNumber: Number.isSafeInteger(cf.columnNumber) ? cf.columnNumber : -1,
+          });
     const node = f ? b.tree.child(parent, b.frame(f)) : parent;
     let here = lines;
     let own: string | undefined;
@@ -115,7 +127,8 @@ export const heapprofileImporter: Importer = {
     const profile = heapProfileToModel(json, path);
     // One run records allocated or live bytes, never both: asking for the other is an error, not a silent swap.
     const has = profile.meta.sampleType ?? '';
-    if (opts.sampleType !== undefined && opts.sampleType !== has && opts.sampleType !== `${has}/bytes`) throw new ProfileError(l10n.t('no sample type "{0}" in this profile (it has: {1})', opts.sampleType, has), path);
+    if (opts.sampleType !== undefined && opts.sampleType !== has && opts.sampleType !== `${has}/bytes`)
+      throw new ProfileError(l10n.t('no sample type "{0}" in this profile (it has: {1})', opts.sampleType, has), path);
     opts.onProgress?.(1);
     return profile;
   },

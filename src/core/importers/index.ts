@@ -42,7 +42,13 @@ export async function sniffFormat(path: string): Promise<Importer> {
   const head = await readHead(path);
   if (head.length === 0) throw new ProfileError(l10n.t('the file is empty'), path);
   const found = importers.find((i) => i.sniff(head, path));
-  if (!found) throw new ProfileError(l10n.t('not a profile Node Flame reads (expected a V8 tick log, .cpuprofile, .heapprofile, perf script output, perf.data, pprof or folded stacks)'), path);
+  if (!found)
+    throw new ProfileError(
+      l10n.t(
+        'not a profile Node Flame reads (expected a V8 tick log, .cpuprofile, .heapprofile, perf script output, perf.data, pprof or folded stacks)',
+      ),
+      path,
+    );
   return found;
 }
 
@@ -52,7 +58,10 @@ export async function loadProfile(path: string, opts: ImportOptions = {}): Promi
   const profile = await importer.load(path, opts);
   profile.meta.source ??= path;
   // Paths are mapped before maps are looked for, and the mapping also places the maps' sources: one pass, never two.
-  const mapPath = opts.pathMapping && (!opts.pathMappingFormats || opts.pathMappingFormats.includes(profile.format)) ? createPathMapper(opts.pathMapping) : undefined;
+  const mapPath =
+    opts.pathMapping && (!opts.pathMappingFormats || opts.pathMappingFormats.includes(profile.format))
+      ? createPathMapper(opts.pathMapping)
+      : undefined;
   if (mapPath) mapProfilePaths(profile, mapPath);
   if (opts.sourceMaps !== false) {
     const smOpts = { ...opts.sourceMapOptions, mapPath };

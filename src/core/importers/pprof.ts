@@ -3,14 +3,39 @@ import { constants, gunzip, gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import * as l10n from '@vscode/l10n';
 import { Profile as PprofProfile } from 'pprof-format';
-import { weightUnitOf, type Category, type Frame, type LabelInfo, type Profile, ProfileBuilder, ProfileError, type SampleType } from '../model';
+import {
+  weightUnitOf,
+  type Category,
+  type Frame,
+  type LabelInfo,
+  type Profile,
+  ProfileBuilder,
+  ProfileError,
+  type SampleType,
+} from '../model';
 import { cpuFrame } from './cpuprofile';
 import type { ImportOptions, Importer } from './types';
 
 const gunzipAsync = promisify(gunzip);
 
 /** Wire types each field of `perftools.profiles.Profile` may use (13, `comment`, is packed or not). */
-const PROFILE_FIELDS: Record<number, readonly number[]> = { 1: [2], 2: [2], 3: [2], 4: [2], 5: [2], 6: [2], 7: [0], 8: [0], 9: [0], 10: [0], 11: [2], 12: [0], 13: [0, 2], 14: [0], 15: [0] };
+const PROFILE_FIELDS: Record<number, readonly number[]> = {
+  1: [2],
+  2: [2],
+  3: [2],
+  4: [2],
+  5: [2],
+  6: [2],
+  7: [0],
+  8: [0],
+  9: [0],
+  10: [0],
+  11: [2],
+  12: [0],
+  13: [0, 2],
+  14: [0],
+  15: [0],
+};
 
 const isGzip = (b: Uint8Array) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
@@ -107,7 +132,11 @@ function pickSampleType(types: SampleType[], asked: string | undefined, defaultT
   if (types.length === 0) throw new ProfileError(l10n.t('the pprof profile declares no sample types'), path);
   if (asked !== undefined) {
     const i = types.findIndex((t) => t.type === asked || `${t.type}/${t.unit}` === asked);
-    if (i < 0) throw new ProfileError(l10n.t('no sample type "{0}" in this profile (it has: {1})', asked, types.map((t) => t.type).join(', ')), path);
+    if (i < 0)
+      throw new ProfileError(
+        l10n.t('no sample type "{0}" in this profile (it has: {1})', asked, types.map((t) => t.type).join(', ')),
+        path,
+      );
     return i;
   }
   const d = defaultType ? types.findIndex((t) => t.type === defaultType) : -1;
@@ -130,7 +159,14 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
     ...(Number(p.timeNanos) > 0 ? { startTime: Number(p.timeNanos) / 1e6 } : {}),
     ...(source ? { source } : {}),
   });
-  if (!known) b.warn(l10n.t('the unit "{0}" of sample type "{1}" is not one Node Flame knows; values are shown as they are', types[ti].unit, types[ti].type));
+  if (!known)
+    b.warn(
+      l10n.t(
+        'the unit "{0}" of sample type "{1}" is not one Node Flame knows; values are shown as they are',
+        types[ti].unit,
+        types[ti].type,
+      ),
+    );
   if (p.periodType && Number(p.period) > 0) {
     const per = weightUnitOf({ type: str(p.periodType.type), unit: str(p.periodType.unit) });
     if (per.unit === 'ms') b.meta.intervalMs = Number(p.period) * per.scale;
@@ -154,7 +190,13 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
     const special = !file ? SPECIAL[name] : undefined;
     const f: Frame = special
       ? { name, file: '', line: 0, column: 0, category: special }
-      : (cpuFrame({ functionName: name, url: file, lineNumber: line - 1, columnNumber: -1 }) ?? { name, file, line, column: 0, category: 'native' });
+      : (cpuFrame({ functionName: name, url: file, lineNumber: line - 1, columnNumber: -1 }) ?? {
+          name,
+          file,
+          line,
+          column: 0,
+          category: 'native',
+        });
     fnFrame.set(id, { frame: b.frame(f), file: f.file });
   }
   const mappings = new Map(p.mapping.map((m) => [Number(m.id), str(m.filename)]));
@@ -185,7 +227,9 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
       // Not symbolized: the address and the binary it is in are all there is.
       const lib = mappings.get(Number(loc.mappingId)) ?? '';
       const category: Category = /\.so(\.|$)/.test(lib) ? 'shared-lib' : 'native';
-      frames.push(b.frame({ name: `0x${BigInt(loc.address).toString(16)}`, file: '', line: 0, column: 0, category, ...(lib ? { lib } : {}) }));
+      frames.push(
+        b.frame({ name: `0x${BigInt(loc.address).toString(16)}`, file: '', line: 0, column: 0, category, ...(lib ? { lib } : {}) }),
+      );
       lines.push(-1);
     }
     const id = Number(loc.id);
@@ -248,7 +292,8 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
     if (leafLine >= 0) lineSelf[leafLine] += w;
     b.sample(stack, w, unit === 'ms' ? w : 0, thread);
   }
-  for (let id = 0; id < lineAt.length; id++) if (lineTotal[id] > 0) b.lineHit(lineAt[id].file, lineAt[id].line, lineSelf[id], lineTotal[id]);
+  for (let id = 0; id < lineAt.length; id++)
+    if (lineTotal[id] > 0) b.lineHit(lineAt[id].file, lineAt[id].line, lineSelf[id], lineTotal[id]);
   if (missing) b.warn(l10n.t('{0} stack entries point at locations the profile does not define; they are left out', missing));
 
   const info: LabelInfo[] = [...labels].map(([key, values]) => ({

@@ -201,7 +201,10 @@ export class CallTree {
    * go where it was placed unless `selfAt(node, placed)` says another node (-1: dropped). The root's own
    * samples are kept unless `dropRootSelf`.
    */
-  rewrite(place: (node: number, outParent: number, out: CallTree) => number, opts: { dropRootSelf?: boolean; selfAt?: (node: number, placed: number) => number } = {}): CallTree {
+  rewrite(
+    place: (node: number, outParent: number, out: CallTree) => number,
+    opts: { dropRootSelf?: boolean; selfAt?: (node: number, placed: number) => number } = {},
+  ): CallTree {
     const out = new CallTree(Math.max(16, this.count));
     const nodeMap = new Int32Array(this.count);
     for (let i = 1; i < this.count; i++) {
@@ -234,7 +237,10 @@ export class CallTree {
    * (parent, frame) pairs repeat (importers may add nodes directly) keeps its nodes as they are: merging
    * them would change ids that the timeline refers to.
    */
-  static fromArrays(a: { count: number; parent: ArrayLike<number>; frame: ArrayLike<number>; self: ArrayLike<number>; selfTime?: ArrayLike<number> }, frameCount: number): CallTree {
+  static fromArrays(
+    a: { count: number; parent: ArrayLike<number>; frame: ArrayLike<number>; self: ArrayLike<number>; selfTime?: ArrayLike<number> },
+    frameCount: number,
+  ): CallTree {
     const n = a.count;
     if (n < 1 || a.parent.length < n || a.frame.length < n || a.self.length < n) throw new Error('call tree: bad shape');
     let tree = new CallTree(Math.max(16, n));

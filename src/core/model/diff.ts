@@ -29,7 +29,6 @@ export interface FunctionChange {
 
 const JS = new Set<Frame['category']>(['app', 'dependency', 'node']);
 
-
 interface KeyTotals {
   frame: Frame;
   total: number;
@@ -159,7 +158,10 @@ export function diffTree(before: Profile, after: Profile): DiffTree {
  * thing), growth is also measured against the larger run, and the smaller of the two counts: when a change
  * makes the rest of a run cheaper, its unchanged start-up takes a larger share without growing.
  */
-export function gateShares(c: FunctionChange, totals?: { before: number; after: number }): { before: number; after: number; growth: number } {
+export function gateShares(
+  c: FunctionChange,
+  totals?: { before: number; after: number },
+): { before: number; after: number; growth: number } {
   const js = JS.has(c.category);
   const before = js ? Math.max(c.beforeOwn, c.beforeSelf) : c.beforeSelf;
   const after = js ? Math.max(c.afterOwn, c.afterSelf) : c.afterSelf;

@@ -54,7 +54,14 @@ export class FrameTable {
       f.name,
       (i) => {
         const g = frames[i];
-        return g.file === f.file && g.line === f.line && g.column === f.column && g.category === f.category && (g.tier ?? '') === (f.tier ?? '') && (g.lib ?? '') === (f.lib ?? '');
+        return (
+          g.file === f.file &&
+          g.line === f.line &&
+          g.column === f.column &&
+          g.category === f.category &&
+          (g.tier ?? '') === (f.tier ?? '') &&
+          (g.lib ?? '') === (f.lib ?? '')
+        );
       },
       () => frames.push(f) - 1,
       (i) => frameKey(frames[i]),

@@ -81,7 +81,9 @@ export function buildHotspots(profile: Profile): HotspotIndex {
   const functionTree = tree.remap((f) => functionOf[f]);
   const perFrame = new Map(functionStats(tree, frames.length).map((s) => [s.frame, s]));
   const perFunction = functionStats(functionTree, members.length);
-  const representative = members.map((m) => m.reduce((best, f) => ((perFrame.get(f)?.total ?? 0) > (perFrame.get(best)?.total ?? 0) ? f : best), m[0]));
+  const representative = members.map((m) =>
+    m.reduce((best, f) => ((perFrame.get(f)?.total ?? 0) > (perFrame.get(best)?.total ?? 0) ? f : best), m[0]),
+  );
 
   const files = new Map<string, FileHotspots>();
   const fileEntry = (file: string): FileHotspots => {
@@ -117,7 +119,13 @@ export function buildHotspots(profile: Profile): HotspotIndex {
     for (const [line, h] of lines) {
       const v = h.total || h.self;
       if (v <= 0) continue;
-      e.lines.push({ line, self: h.self, total: h.total, share: weight > 0 ? v / weight : 0, intensity: hottest > 0 ? Math.sqrt(v / hottest) : 0 });
+      e.lines.push({
+        line,
+        self: h.self,
+        total: h.total,
+        share: weight > 0 ? v / weight : 0,
+        intensity: hottest > 0 ? Math.sqrt(v / hottest) : 0,
+      });
     }
   }
   for (const e of files.values()) {
@@ -209,7 +217,18 @@ export function functionStillAt(name: string, lineText: string): boolean {
 // Names come from profiles: scanned by hand, as patterns like /([A-Za-z_$][\w$]*)\s*$/ retry every
 // character of a long name (quadratic: seconds of editor time for one 64K-character name).
 const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
-const isSpaceChar = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+const isSpaceChar = (c: number) =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 0xa0 ||
+  c === 0xfeff ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000;
 const PLACEHOLDERS = ['anonymous', 'native', 'program', 'root'];
 
 /** Where the name ends once a trailing `(anonymous)`, `[native]`, ` program`… is cut off. */

@@ -56,8 +56,17 @@ export function processRows(profile: Profile): ProcessRow[] {
     seen.add(p.pid);
     const threads = (byPid.get(p.pid) ?? []).sort((a, b) => (a.tid ?? -1) - (b.tid ?? -1));
     const samples = threads.reduce((s, t) => s + t.samples, 0);
-    rows.push({ depth, pid: p.pid, label: p.command || (threads[0]?.name ?? ''), samples, threads: threads.map((t) => t.name), startedAt: p.startedAt });
-    if (threads.length > 1) for (const t of threads) rows.push({ depth: depth + 1, pid: p.pid, tid: t.tid, label: t.name, samples: t.samples, threads: [t.name], thread: true });
+    rows.push({
+      depth,
+      pid: p.pid,
+      label: p.command || (threads[0]?.name ?? ''),
+      samples,
+      threads: threads.map((t) => t.name),
+      startedAt: p.startedAt,
+    });
+    if (threads.length > 1)
+      for (const t of threads)
+        rows.push({ depth: depth + 1, pid: p.pid, tid: t.tid, label: t.name, samples: t.samples, threads: [t.name], thread: true });
     for (const c of (kids.get(p.pid) ?? []).sort(latestFirst)) walk(c, depth + 1);
   };
   // Top-level processes in the order they started: the command's own first, then those whose parent was no
@@ -101,8 +110,18 @@ export function selectThreads(profile: Profile, names: readonly string[] | undef
   const meta = { ...profile.meta };
   const before = t.weight;
   if (meta.sampleCount !== undefined && before > 0) meta.sampleCount = Math.round((meta.sampleCount * tree.weight) / before);
-  const lineHits = profile.threadLineHits ? sumLineHits(threads.map((th) => profile.threadLineHits!.get(th.name))) : linesStillThere(profile, tree);
-  return { ...profile, meta, tree, threads, lineHits, timeline: profile.timeline && samplesKept(profile.timeline, moved), threadLineHits: undefined };
+  const lineHits = profile.threadLineHits
+    ? sumLineHits(threads.map((th) => profile.threadLineHits!.get(th.name)))
+    : linesStillThere(profile, tree);
+  return {
+    ...profile,
+    meta,
+    tree,
+    threads,
+    lineHits,
+    timeline: profile.timeline && samplesKept(profile.timeline, moved),
+    threadLineHits: undefined,
+  };
 }
 
 /** The timeline's samples whose node was kept, on their new nodes. */

@@ -96,7 +96,18 @@ function pruneOnce(
     rootWeight = smallKids.reduce((s, c) => s + total[c], 0);
   }
   const minWeight = rootWeight * fraction;
-  const out: CompactTree = { root, node: [], parent: [], frame: [], total: [], self: [], merged: [], pruned: [], weight: total[0], minWeight };
+  const out: CompactTree = {
+    root,
+    node: [],
+    parent: [],
+    frame: [],
+    total: [],
+    self: [],
+    merged: [],
+    pruned: [],
+    weight: total[0],
+    minWeight,
+  };
   const push = (node: number, parent: number, frame: number, tot: number, self: number, merged: number): number => {
     out.node.push(node);
     out.parent.push(parent);
@@ -111,7 +122,14 @@ function pruneOnce(
   // `node` entry is the merged small-frames child of `parentIndex`, queued so it lands after its siblings.
   const stack: Array<[node: number, parentIndex: number, weight: number, count: number, depth: number]> = [];
   if (smallKids) {
-    push(root, -1, SMALL_FRAMES, rootWeight, 0, smallKids.reduce((s, c) => s + sizes[c], 0));
+    push(
+      root,
+      -1,
+      SMALL_FRAMES,
+      rootWeight,
+      0,
+      smallKids.reduce((s, c) => s + sizes[c], 0),
+    );
     smallKids.sort((a, b) => total[a] - total[b]);
     for (const c of smallKids) stack.push([c, 0, 0, 0, 1]);
   } else stack.push([root, -1, 0, 0, 0]);
@@ -126,7 +144,8 @@ function pruneOnce(
     if (out.node.length > maxNodes) return undefined;
     if (depth >= maxDepth) {
       // The bottom of the window: what is below comes with an expand of this node.
-      if (tree.children(node).some((c) => total[c] > 0)) for (let p = index; p !== -1 && !out.pruned[p]; p = out.parent[p]) out.pruned[p] = 1;
+      if (tree.children(node).some((c) => total[c] > 0))
+        for (let p = index; p !== -1 && !out.pruned[p]; p = out.parent[p]) out.pruned[p] = 1;
       continue;
     }
     let smallWeight = 0;

@@ -28,7 +28,10 @@ export function fileUrlToPathLoose(p: string): string {
 export function pathKey(p: string, caseInsensitive: boolean): string {
   let s = fileUrlToPathLoose(p).replace(/\\/g, '/');
   const unc = s.startsWith('//');
-  s = s.replace(/\/{2,}/g, '/').replace(/(^|\/)\.(?=\/|$)/g, '$1').replace(/\/{2,}/g, '/');
+  s = s
+    .replace(/\/{2,}/g, '/')
+    .replace(/(^|\/)\.(?=\/|$)/g, '$1')
+    .replace(/\/{2,}/g, '/');
   if (s.length > 1 && s.endsWith('/')) s = s.slice(0, -1);
   if (unc) s = `/${s}`;
   // Drive letters differ in case between tools (c:\ vs C:\) even on one machine.

@@ -98,7 +98,14 @@ export interface TimeBox {
  * samples in the window than `columns`, one sample per column stands for it (the stack running at that
  * moment), so a million samples cost what a screen's width does.
  */
-export function timeOrdered(profile: Profile, from: number, to: number, minMs: number, maxBoxes = 50000, columns = Infinity): { boxes: TimeBox[]; depth: number; truncated: boolean } {
+export function timeOrdered(
+  profile: Profile,
+  from: number,
+  to: number,
+  minMs: number,
+  maxBoxes = 50000,
+  columns = Infinity,
+): { boxes: TimeBox[]; depth: number; truncated: boolean } {
   const tl = profile.timeline;
   const boxes: TimeBox[] = [];
   if (!tl) return { boxes, depth: 0, truncated: false };
@@ -173,7 +180,8 @@ export function timeOrdered(profile: Profile, from: number, to: number, minMs: n
  */
 export function restrictToRange(profile: Profile, from: number, to: number): Profile {
   const tl = profile.timeline;
-  if (!tl) return { ...profile, warnings: [...profile.warnings, l10n.t('this profile has no sample times, so the time range was not applied')] };
+  if (!tl)
+    return { ...profile, warnings: [...profile.warnings, l10n.t('this profile has no sample times, so the time range was not applied')] };
   const src = profile.tree;
   const lo = lowerBound(tl.times, from);
   const hi = lowerBound(tl.times, to);
@@ -205,7 +213,11 @@ export function restrictToRange(profile: Profile, from: number, to: number): Pro
     meta,
     tree,
     threads,
-    timeline: { nodes: tl.nodes.slice(lo, hi).map((n) => Math.max(0, moved[n])), times: tl.times.slice(lo, hi), ...(w ? { weights: w.slice(lo, hi) } : {}) },
+    timeline: {
+      nodes: tl.nodes.slice(lo, hi).map((n) => Math.max(0, moved[n])),
+      times: tl.times.slice(lo, hi),
+      ...(w ? { weights: w.slice(lo, hi) } : {}),
+    },
     lineHits: rangeLineHits(profile, tree),
     deopts: profile.deopts?.filter((d) => d.timeMs >= from && d.timeMs < to),
   };

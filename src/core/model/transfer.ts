@@ -140,11 +140,27 @@ export function packProfile(p: Profile): { packed: PackedProfile; transfer: Arra
     selfTime: t.selfTime.slice(0, t.count),
     ...packLineHits(p.lineHits),
   };
-  if (p.timeline) packed.timeline = { nodes: p.timeline.nodes.slice(), times: p.timeline.times.slice(), ...(p.timeline.weights ? { weights: p.timeline.weights.slice() } : {}) };
+  if (p.timeline)
+    packed.timeline = {
+      nodes: p.timeline.nodes.slice(),
+      times: p.timeline.times.slice(),
+      ...(p.timeline.weights ? { weights: p.timeline.weights.slice() } : {}),
+    };
   if (p.deopts) packed.deopts = p.deopts;
   if (p.threadLineHits) packed.threadLineHits = [...p.threadLineHits].map(([thread, hits]) => ({ thread, hits: packLineHits(hits) }));
-  const arrays: { buffer: ArrayBufferLike }[] = [packed.frameInts, packed.parent, packed.frame, packed.self, packed.selfTime, packed.hitStart, packed.hitLines, packed.hitSelf, packed.hitTotal];
-  if (packed.timeline) arrays.push(packed.timeline.nodes, packed.timeline.times, ...(packed.timeline.weights ? [packed.timeline.weights] : []));
+  const arrays: { buffer: ArrayBufferLike }[] = [
+    packed.frameInts,
+    packed.parent,
+    packed.frame,
+    packed.self,
+    packed.selfTime,
+    packed.hitStart,
+    packed.hitLines,
+    packed.hitSelf,
+    packed.hitTotal,
+  ];
+  if (packed.timeline)
+    arrays.push(packed.timeline.nodes, packed.timeline.times, ...(packed.timeline.weights ? [packed.timeline.weights] : []));
   for (const { hits } of packed.threadLineHits ?? []) arrays.push(hits.hitStart, hits.hitLines, hits.hitSelf, hits.hitTotal);
   return { packed, transfer: arrays.map((a) => a.buffer as ArrayBuffer) };
 }
@@ -163,7 +179,10 @@ function unpackLineHits(x: PackedLineHits): LineHits {
 export function unpackProfile(x: PackedProfile): Profile {
   const lineHits = unpackLineHits(x);
   const frames = unpackFrames(x.frameInts, x.strings);
-  const tree = CallTree.fromArrays({ count: x.treeCount, parent: x.parent, frame: x.frame, self: x.self, selfTime: x.selfTime }, frames.length);
+  const tree = CallTree.fromArrays(
+    { count: x.treeCount, parent: x.parent, frame: x.frame, self: x.self, selfTime: x.selfTime },
+    frames.length,
+  );
   const p: Profile = {
     format: x.format,
     meta: x.meta,

@@ -25,7 +25,13 @@ export interface ProfileView {
 
 /** One function: same name, file and start line whatever the tier or column V8 gave it (the name is compared by the caller's index). */
 export function sameFunction(g: Frame, f: Frame): boolean {
-  return g.file === f.file && g.line === f.line && (f.line !== 0 || g.column === f.column) && g.category === f.category && (g.lib ?? '') === (f.lib ?? '');
+  return (
+    g.file === f.file &&
+    g.line === f.line &&
+    (f.line !== 0 || g.column === f.column) &&
+    g.category === f.category &&
+    (g.lib ?? '') === (f.lib ?? '')
+  );
 }
 
 /** Rewrites the call tree for the toggles; the profile itself is left untouched (and shared when nothing changes). */
@@ -71,7 +77,10 @@ export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileVi
   });
   if (identity) return { frames: profile.frames, tree: profile.tree, frameMap };
   // A package box calling into the same package stays one box.
-  const tree = profile.tree.remap((f) => frameMap[f], (f) => packageFrames.has(f));
+  const tree = profile.tree.remap(
+    (f) => frameMap[f],
+    (f) => packageFrames.has(f),
+  );
   return { frames, tree, frameMap };
 }
 

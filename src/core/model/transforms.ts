@@ -71,7 +71,16 @@ function frameMask(frames: readonly Frame[], test: (f: Frame) => boolean): Uint8
 function functionIds(frames: readonly Frame[]): Int32Array {
   const index = new NameIndex();
   const out = new Int32Array(frames.length);
-  frames.forEach((f, i) => (out[i] = index.intern(f.name, (j) => sameFunction(frames[j], f), () => i, (j) => functionKeyOf(frames[j]), () => functionKeyOf(f))));
+  frames.forEach(
+    (f, i) =>
+      (out[i] = index.intern(
+        f.name,
+        (j) => sameFunction(frames[j], f),
+        () => i,
+        (j) => functionKeyOf(frames[j]),
+        () => functionKeyOf(f),
+      )),
+  );
   return out;
 }
 
@@ -305,10 +314,10 @@ function focusInverted(tree: CallTree, frames: readonly Frame[], path: FunctionK
   }
   for (let i = tree.count - 1; i > 0; i--) if (need[i]) need[tree.parent[i]] = 1;
   const placed = new Int32Array(tree.count);
-  return tree.rewrite(
-    (i, p, out) => (placed[i] = need[i] && p >= 0 ? out.child(p, tree.frame[i]) : -1),
-    { dropRootSelf: true, selfAt: (i) => (cut[i] >= 0 ? placed[cut[i]] : -1) },
-  );
+  return tree.rewrite((i, p, out) => (placed[i] = need[i] && p >= 0 ? out.child(p, tree.frame[i]) : -1), {
+    dropRootSelf: true,
+    selfAt: (i) => (cut[i] >= 0 ? placed[cut[i]] : -1),
+  });
 }
 
 /**

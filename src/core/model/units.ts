@@ -38,8 +38,26 @@ function safeLocale(locale: string): string {
   }
 }
 
-const TIME: Record<string, number> = { nanoseconds: 1e-6, ns: 1e-6, microseconds: 1e-3, us: 1e-3, milliseconds: 1, ms: 1, seconds: 1e3, s: 1e3 };
-const BYTES: Record<string, number> = { bytes: 1, b: 1, kilobytes: 1024, kb: 1024, megabytes: 1024 ** 2, mb: 1024 ** 2, gigabytes: 1024 ** 3, gb: 1024 ** 3 };
+const TIME: Record<string, number> = {
+  nanoseconds: 1e-6,
+  ns: 1e-6,
+  microseconds: 1e-3,
+  us: 1e-3,
+  milliseconds: 1,
+  ms: 1,
+  seconds: 1e3,
+  s: 1e3,
+};
+const BYTES: Record<string, number> = {
+  bytes: 1,
+  b: 1,
+  kilobytes: 1024,
+  kb: 1024,
+  megabytes: 1024 ** 2,
+  mb: 1024 ** 2,
+  gigabytes: 1024 ** 3,
+  gb: 1024 ** 3,
+};
 
 /**
  * The model's unit for a pprof value type and the factor that turns its values into it; `known` is
@@ -50,7 +68,8 @@ export function weightUnitOf(t: SampleType): { unit: WeightUnit; scale: number; 
   if (u in TIME) return { unit: 'ms', scale: TIME[u], known: true };
   if (u in BYTES) return { unit: 'bytes', scale: BYTES[u], known: true };
   const objects = /object/i.test(t.type);
-  if (u === 'count' || u === 'samples' || u === '' || u === 'objects') return { unit: objects ? 'objects' : 'samples', scale: 1, known: true };
+  if (u === 'count' || u === 'samples' || u === '' || u === 'objects')
+    return { unit: objects ? 'objects' : 'samples', scale: 1, known: true };
   return { unit: objects ? 'objects' : 'samples', scale: 1, known: false };
 }
 

@@ -109,7 +109,14 @@ export function categoryWeights(profile: Profile): CategorySummary {
 }
 
 /** The tick processor's [Summary] groups, from our categories. */
-export function tickSummary(c: CategorySummary): { javascript: number; cpp: number; gc: number; sharedLibraries: number; unaccounted: number; other: number } {
+export function tickSummary(c: CategorySummary): {
+  javascript: number;
+  cpp: number;
+  gc: number;
+  sharedLibraries: number;
+  unaccounted: number;
+  other: number;
+} {
   return {
     javascript: c.app + c.dependency + c.node + c.v8,
     cpp: c.native,

@@ -100,17 +100,25 @@ async function trim(dir: string, keep: string, cap: number): Promise<number> {
   for (const f of files.sort((a, b) => a.used - b.used)) {
     if (total <= cap) break;
     if (f.path === keep) continue;
-    if (await unlink(f.path).then(() => true, () => false)) total -= f.size;
+    if (
+      await unlink(f.path).then(
+        () => true,
+        () => false,
+      )
+    )
+      total -= f.size;
   }
   return total;
 }
 
 function noteWritten(dir: string, file: string, bytes: number): Promise<void> {
-  trimming = trimming.then(async () => {
-    const cap = cacheCapBytes();
-    if (tally?.dir === dir) tally.bytes += bytes;
-    if (tally?.dir !== dir || tally.bytes > cap) tally = { dir, bytes: await trim(dir, file, cap) };
-  }).catch(() => undefined);
+  trimming = trimming
+    .then(async () => {
+      const cap = cacheCapBytes();
+      if (tally?.dir === dir) tally.bytes += bytes;
+      if (tally?.dir !== dir || tally.bytes > cap) tally = { dir, bytes: await trim(dir, file, cap) };
+    })
+    .catch(() => undefined);
   return trimming;
 }
 
@@ -134,7 +142,11 @@ async function toDisk(dir: string, file: string, t: SymbolTable): Promise<void> 
       await fh.close();
     }
     await rename(tmp, file);
-    await noteWritten(dir, file, parts.reduce((a, p) => a + p.length, 0));
+    await noteWritten(
+      dir,
+      file,
+      parts.reduce((a, p) => a + p.length, 0),
+    );
   } catch {
     // A read-only home only costs the next run another `nm`.
   }

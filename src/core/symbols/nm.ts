@@ -94,7 +94,10 @@ function run(args: string[], signal?: AbortSignal): Promise<SymbolTable> {
       carry = start === 0 ? carry + text : text.slice(start);
     };
     child.stdout.on('data', (b: Buffer) => feed(decoder.write(b)));
-    child.on('error', (e: NodeJS.ErrnoException) => (clearTimeout(timer), reject(e.code === 'ENOENT' ? new NmMissingError('nm not found') : e)));
+    child.on(
+      'error',
+      (e: NodeJS.ErrnoException) => (clearTimeout(timer), reject(e.code === 'ENOENT' ? new NmMissingError('nm not found') : e)),
+    );
     child.on('close', () => {
       clearTimeout(timer);
       feed(decoder.end() + '\n');

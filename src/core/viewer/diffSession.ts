@@ -96,7 +96,14 @@ export class DiffSession {
   }
 
   init(strings: Record<string, string>): HostMessage {
-    return { type: 'init', kind: 'diff', before: this.sides.before, after: this.sides.after, changes: changeRows(this.changes, this.diff.frames, MAX_CHANGES, grows(this.sides)), strings };
+    return {
+      type: 'init',
+      kind: 'diff',
+      before: this.sides.before,
+      after: this.sides.after,
+      changes: changeRows(this.changes, this.diff.frames, MAX_CHANGES, grows(this.sides)),
+      strings,
+    };
   }
 
   tree(sizeBy: SizeBy, expand?: { node: number; small: boolean; minWeight: number }): HostMessage {

@@ -34,15 +34,42 @@ export function embedProfile(p: Profile, label: string, strings: Record<string, 
     self[i] = t.self[i];
   }
   // Only the fields views read: no `generated` positions of other machines' temp files needed twice.
-  const frames = p.frames.map(({ name, file, line, column, category, tier, pkg, lib, generated }) => ({ name, file, line, column, category, tier, pkg, lib, generated }));
-  return { version: 1, label, path: p.meta.source ?? label, format: p.format, meta: p.meta, threads: p.threads, warnings: p.warnings, frames, parent, frame, self, strings, options };
+  const frames = p.frames.map(({ name, file, line, column, category, tier, pkg, lib, generated }) => ({
+    name,
+    file,
+    line,
+    column,
+    category,
+    tier,
+    pkg,
+    lib,
+    generated,
+  }));
+  return {
+    version: 1,
+    label,
+    path: p.meta.source ?? label,
+    format: p.format,
+    meta: p.meta,
+    threads: p.threads,
+    warnings: p.warnings,
+    frames,
+    parent,
+    frame,
+    self,
+    strings,
+    options,
+  };
 }
 
 /** The profile back from its JSON; throws on a shape that is not one. */
 export function restoreProfile(e: EmbeddedProfile): Profile {
   const n = e.parent.length;
   if (e.version !== 1 || e.frame.length !== n || e.self.length !== n || n < 1) throw new Error('embedded profile: bad shape');
-  const tree = CallTree.fromArrays({ count: n, parent: e.parent, frame: e.frame, self: e.self.map((w) => (Number.isFinite(w) && w > 0 ? w : 0)) }, e.frames.length);
+  const tree = CallTree.fromArrays(
+    { count: n, parent: e.parent, frame: e.frame, self: e.self.map((w) => (Number.isFinite(w) && w > 0 ? w : 0)) },
+    e.frames.length,
+  );
   return { format: e.format, meta: e.meta, frames: e.frames, tree, threads: e.threads, lineHits: new Map(), warnings: e.warnings };
 }
 

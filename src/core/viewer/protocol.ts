@@ -263,7 +263,10 @@ export type ViewerMessage =
   | { type: 'compareRanges'; before: { from: number; to: number }; after: { from: number; to: number } };
 
 /** The comparison page. */
-export type DiffMessage = PageMessage | { type: 'sizeBy'; sizeBy: SizeBy } | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };
+export type DiffMessage =
+  | PageMessage
+  | { type: 'sizeBy'; sizeBy: SizeBy }
+  | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };
 
 export type WebviewMessage = ViewerMessage | DiffMessage;
 

@@ -141,9 +141,16 @@ export class ViewerSession {
   }
 
   /** The answer to the page's 'ready': the profile's facts, the transform stack when there is one, then every tree it shows. */
-  opening(strings: Record<string, string>, extra: { state?: PersistedState; offline?: boolean; hostMarks?: Record<string, number> } = {}): HostMessage[] {
+  opening(
+    strings: Record<string, string>,
+    extra: { state?: PersistedState; offline?: boolean; hostMarks?: Record<string, number> } = {},
+  ): HostMessage[] {
     const stack = this.transforms.length || this.threads ? [this.transformsMessage()] : [];
-    return [{ type: 'init', kind: 'single', info: this.info(), options: this.options, strings, ...extra }, ...stack, ...[...this.wanted].map((k) => this.tree(k))];
+    return [
+      { type: 'init', kind: 'single', info: this.info(), options: this.options, strings, ...extra },
+      ...stack,
+      ...[...this.wanted].map((k) => this.tree(k)),
+    ];
   }
 
   /** The sandwich view of one function in the current view: its callers (bottom-up) and its callees. */
@@ -153,7 +160,14 @@ export class ViewerSession {
     this.sandwiched = { generation: this.generation, fn, trees };
     const callers = pruneTree(trees.callers);
     const callees = pruneTree(trees.callees);
-    return { type: 'sandwich', generation: this.generation, fn, callers, callees, frames: { ...frameInfos(v.frames, callers), ...frameInfos(v.frames, callees) } };
+    return {
+      type: 'sandwich',
+      generation: this.generation,
+      fn,
+      callers,
+      callees,
+      frames: { ...frameInfos(v.frames, callers), ...frameInfos(v.frames, callees) },
+    };
   }
 
   /** More detail of one half of the sandwich (a zoom into a pruned entry). */
@@ -161,7 +175,13 @@ export class ViewerSession {
     const sw = this.sandwiched;
     if (!sw || m.generation !== this.generation || sw.generation !== this.generation) return undefined;
     const data = pruneTree(sw.trees[m.side], { root: m.node, smallerThan: m.small ? m.minWeight : undefined });
-    return { type: 'sandwich', generation: this.generation, fn: sw.fn, expand: { side: m.side, node: m.node, small: m.small, data }, frames: this.frameInfos(data) };
+    return {
+      type: 'sandwich',
+      generation: this.generation,
+      fn: sw.fn,
+      expand: { side: m.side, node: m.node, small: m.small, data },
+      frames: this.frameInfos(data),
+    };
   }
 
   tree(kind: TreeKind, reveal?: number): HostMessage {
@@ -171,7 +191,15 @@ export class ViewerSession {
     // A node deeper than the depth window is shown in the window around it, from one of its callers.
     const root = reveal !== undefined ? windowRootFor(tree, reveal) : 0;
     const data = pruneTree(tree, reveal !== undefined ? { root, keep: pathTo(tree, reveal).slice(tree.depth(root)) } : {});
-    return { type: 'tree', tree: kind, generation: this.generation, data, frames: this.frameInfos(data), reveal, hostMs: performance.now() - t0 };
+    return {
+      type: 'tree',
+      tree: kind,
+      generation: this.generation,
+      data,
+      frames: this.frameInfos(data),
+      reveal,
+      hostMs: performance.now() - t0,
+    };
   }
 
   /** The tree message that selects the heaviest node of a profile frame, or undefined when it is not drawn. */
@@ -186,7 +214,15 @@ export class ViewerSession {
     if (m.generation !== this.generation) return undefined;
     const t0 = performance.now();
     const data = pruneTree(this.treeOf(m.tree), { root: m.node, smallerThan: m.small ? m.minWeight : undefined });
-    return { type: 'tree', tree: m.tree, generation: this.generation, data, frames: this.frameInfos(data), expand: { node: m.node, small: m.small }, hostMs: performance.now() - t0 };
+    return {
+      type: 'tree',
+      tree: m.tree,
+      generation: this.generation,
+      data,
+      frames: this.frameInfos(data),
+      expand: { node: m.node, small: m.small },
+      hostMs: performance.now() - t0,
+    };
   }
 
   /** Share of all samples under a matching frame (each sample once), over the full tree, not the pruned one. */
@@ -230,7 +266,9 @@ export class ViewerSession {
       categories,
       tick: tickSummary(categories),
       findings: this.findings,
-      ...(this.processRows().length ? { processes: this.processRows(), shownThreads: this.threads ?? null, allWeight: this.profile.tree.weight } : {}),
+      ...(this.processRows().length
+        ? { processes: this.processRows(), shownThreads: this.threads ?? null, allWeight: this.profile.tree.weight }
+        : {}),
       ...(p.meta.sampleTypes ? { sampleTypes: p.meta.sampleTypes.map((t) => t.type), sampleType: p.meta.sampleType } : {}),
     };
   }
@@ -242,8 +280,17 @@ export function frameInfos(frames: readonly Frame[], data: Pick<CompactTree, 'fr
   for (const f of data.frame) {
     if (f < 0 || out[f]) continue;
     const { name, file, line, column, category, tier, pkg, lib, generated } = frames[f];
-    out[f] = { name: capped(name), file: capped(file), line, column, category, tier, pkg, lib: lib === undefined ? lib : capped(lib), generated };
+    out[f] = {
+      name: capped(name),
+      file: capped(file),
+      line,
+      column,
+      category,
+      tier,
+      pkg,
+      lib: lib === undefined ? lib : capped(lib),
+      generated,
+    };
   }
   return out;
 }
-

@@ -9,11 +9,27 @@ const MAX_WIDTH = 4096;
 const info = (a: Activity): ActivityInfo => ({ from: a.from, to: a.to, bucketMs: a.bucketMs, series: a.series, peak: a.peak });
 
 /** The Timeline's answer for one window of a profile (the whole profile, before any transform: the page shows the range selected on it). */
-export function timelineData(profile: Profile, req: TimelineRequest, extra: { markers?: TimeMarker[]; tracks?: TimeTrack[] } = {}): TimelineData {
+export function timelineData(
+  profile: Profile,
+  req: TimelineRequest,
+  extra: { markers?: TimeMarker[]; tracks?: TimeTrack[] } = {},
+): TimelineData {
   const t0 = performance.now();
   const span = timeSpan(profile) ?? null;
   const empty = { depth: [], start: [], end: [], frame: [] };
-  if (!span) return { type: 'timeline', span, noTime: noTimeReason(profile), from: 0, to: 0, boxes: empty, depth: 0, truncated: false, frames: {}, hostMs: performance.now() - t0 };
+  if (!span)
+    return {
+      type: 'timeline',
+      span,
+      noTime: noTimeReason(profile),
+      from: 0,
+      to: 0,
+      boxes: empty,
+      depth: 0,
+      truncated: false,
+      frames: {},
+      hostMs: performance.now() - t0,
+    };
   const width = Math.max(16, Math.min(MAX_WIDTH, Math.floor(req.width) || 800));
   let from = Number.isFinite(req.from) ? Math.max(span.start, req.from!) : span.start;
   let to = Number.isFinite(req.to) ? Math.min(span.end, req.to!) : span.end;

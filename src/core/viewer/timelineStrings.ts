@@ -8,7 +8,9 @@ export function timelineStrings(): Record<string, string> {
     tlActivity: t('CPU activity over time'),
     tlTracks: t('Event-loop delay, heap used and run markers'),
     tlChart: t('Call stacks in time order'),
-    tlHint: t('Drag on the activity graph (Shift+drag in the chart) to select a range · wheel or +/−: zoom · drag or arrows: pan · 0: whole profile · Esc: clear the range · click: source · Ctrl/Cmd+click: open'),
+    tlHint: t(
+      'Drag on the activity graph (Shift+drag in the chart) to select a range · wheel or +/−: zoom · drag or arrows: pan · 0: whole profile · Esc: clear the range · click: source · Ctrl/Cmd+click: open',
+    ),
     tlClear: t('Clear range'),
     tlWhole: t('Whole profile'),
     tlCompare: t('Compare with what follows'),

@@ -24,7 +24,10 @@ const shorten = (s: string, n = 160) => (s.length > n ? s.slice(0, n - 1) + '…
 export async function targetAt(address: string): Promise<AttachTarget | undefined> {
   const targets = await listTargets(parseAddress(address));
   if (targets.length === 0) {
-    throw new InspectorError('no-targets', vscode.l10n.t('The inspector on {0} lists no targets. The process may be exiting; start it again and retry.', address));
+    throw new InspectorError(
+      'no-targets',
+      vscode.l10n.t('The inspector on {0} lists no targets. The process may be exiting; start it again and retry.', address),
+    );
   }
   if (targets.length === 1) return targets[0];
   const picked = await vscode.window.showQuickPick(
@@ -37,7 +40,7 @@ export async function targetAt(address: string): Promise<AttachTarget | undefine
 async function askAddress(initial?: string): Promise<AttachTarget | undefined> {
   const address = await vscode.window.showInputBox({
     title: vscode.l10n.t('Profile Running Process: inspector address'),
-    prompt: vscode.l10n.t('host:port of a Node.js inspector, e.g. 127.0.0.1:9229 or a container\'s published port'),
+    prompt: vscode.l10n.t("host:port of a Node.js inspector, e.g. 127.0.0.1:9229 or a container's published port"),
     placeHolder: '127.0.0.1:9229',
     value: initial,
     ignoreFocusOut: true,
@@ -60,14 +63,24 @@ async function fromProcess(p: NodeProcess, endpoints: InspectorTarget[]): Promis
   const direct = await existingInspector(p);
   if (direct.length) return { ...direct[0], pid: p.pid };
   if (p.inspector?.on) {
-    const where = p.inspector.address.port ? formatAddress(connectAddress(p.inspector.address)) : vscode.l10n.t('any of its listening ports');
+    const where = p.inspector.address.port
+      ? formatAddress(connectAddress(p.inspector.address))
+      : vscode.l10n.t('any of its listening ports');
     throw new InspectorError(
       'refused',
-      vscode.l10n.t('Process {0} was started with {1}, but no inspector answers on {2}. If it runs in a container, type the published host:port instead.', String(p.pid), p.inspector.flag ?? '--inspect', where),
+      vscode.l10n.t(
+        'Process {0} was started with {1}, but no inspector answers on {2}. If it runs in a container, type the published host:port instead.',
+        String(p.pid),
+        p.inspector.flag ?? '--inspect',
+        where,
+      ),
     );
   }
   if (!canSignalInspector) {
-    throw new InspectorError('signal', vscode.l10n.t('On Windows a running process cannot be switched into debugging: start it with --inspect, then pick its endpoint.'));
+    throw new InspectorError(
+      'signal',
+      vscode.l10n.t('On Windows a running process cannot be switched into debugging: start it with --inspect, then pick its endpoint.'),
+    );
   }
   const enable = vscode.l10n.t('Enable Inspector');
   const answer = await vscode.window.showWarningMessage(
@@ -82,8 +95,9 @@ async function fromProcess(p: NodeProcess, endpoints: InspectorTarget[]): Promis
     enable,
   );
   if (answer !== enable) return undefined;
-  const targets = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Enabling the inspector of process {0}…', String(p.pid)) }, () =>
-    enableInspector(p),
+  const targets = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Enabling the inspector of process {0}…', String(p.pid)) },
+    () => enableInspector(p),
   );
   return { ...targets[0], pid: p.pid };
 }
@@ -99,7 +113,12 @@ export async function pickAttachTarget(): Promise<AttachTarget | undefined> {
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
   qp.busy = true;
-  const enterItem: Item = { label: `$(edit) ${vscode.l10n.t('Enter address…')}`, detail: vscode.l10n.t('host:port of an inspector, e.g. a container started with --inspect=0.0.0.0:9229'), alwaysShow: true, run: () => askAddress() };
+  const enterItem: Item = {
+    label: `$(edit) ${vscode.l10n.t('Enter address…')}`,
+    detail: vscode.l10n.t('host:port of an inspector, e.g. a container started with --inspect=0.0.0.0:9229'),
+    alwaysShow: true,
+    run: () => askAddress(),
+  };
   let found: Item[] = [];
   const typed = (): Item[] => {
     try {
@@ -117,7 +136,10 @@ export async function pickAttachTarget(): Promise<AttachTarget | undefined> {
   qp.onDidChangeValue(refresh);
 
   void (async () => {
-    const [endpoints, procs] = await Promise.all([probeLocalInspectors().catch(() => []), listNodeProcesses().catch(() => [] as NodeProcess[])]);
+    const [endpoints, procs] = await Promise.all([
+      probeLocalInspectors().catch(() => []),
+      listNodeProcesses().catch(() => [] as NodeProcess[]),
+    ]);
     const owned = new Set<string>();
     const procItems: Item[] = procs.map((p) => {
       const ports = endpoints.filter((t) => p.listening?.includes(Number(t.address.split(':').pop())));
@@ -141,8 +163,10 @@ export async function pickAttachTarget(): Promise<AttachTarget | undefined> {
       .filter((t) => !owned.has(t.address))
       .map((t) => ({ label: `$(debug) ${t.title || t.id}`, description: t.address, detail: t.url, run: async () => t }));
     found = [];
-    if (endpointItems.length) found.push({ label: vscode.l10n.t('Inspector endpoints'), kind: vscode.QuickPickItemKind.Separator }, ...endpointItems);
-    if (procItems.length) found.push({ label: vscode.l10n.t('Local Node.js processes'), kind: vscode.QuickPickItemKind.Separator }, ...procItems);
+    if (endpointItems.length)
+      found.push({ label: vscode.l10n.t('Inspector endpoints'), kind: vscode.QuickPickItemKind.Separator }, ...endpointItems);
+    if (procItems.length)
+      found.push({ label: vscode.l10n.t('Local Node.js processes'), kind: vscode.QuickPickItemKind.Separator }, ...procItems);
     qp.busy = false;
     refresh();
   })();

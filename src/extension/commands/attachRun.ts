@@ -1,7 +1,16 @@
 // Loaded on the first "Profile Running Process…": the inspector client (ws) stays out of activation.
 import * as vscode from 'vscode';
 import type { LoadedProfile, Services } from '../services';
-import { AttachSession, InspectorError, applyScriptSourceMaps, makeRunDir, runLoadCommand, saveAttachRun, type AttachResult, type StoppedBy } from '../../launch/inspector';
+import {
+  AttachSession,
+  InspectorError,
+  applyScriptSourceMaps,
+  makeRunDir,
+  runLoadCommand,
+  saveAttachRun,
+  type AttachResult,
+  type StoppedBy,
+} from '../../launch/inspector';
 import { mapProfilePaths } from '../../core/pathMapping';
 import { workspacePathMapper } from '../pathMapper';
 import { showStopItem } from '../run/status';
@@ -20,10 +29,18 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
   const samplingIntervalUs = cfg.get<number>('attach.samplingInterval') ?? 1000;
   const durationS = cfg.get<number>('attach.duration') ?? 0;
   const loadCommand = (cfg.get<string>('loadCommand') ?? '').trim();
-  const where = target.pid ? `${target.title || target.url} (pid ${target.pid}, ${target.address})` : `${target.title || target.url} (${target.address})`;
+  const where = target.pid
+    ? `${target.title || target.url} (pid ${target.pid}, ${target.address})`
+    : `${target.title || target.url} (${target.address})`;
   services.log.info(`attach: connecting to ${where} ${target.webSocketDebuggerUrl}`);
 
-  const heap = cfg.get<string>('attach.profile') === 'heap' ? { samplingInterval: cfg.get<number>('heapSamplingInterval') || 32768, samples: cfg.get<string>('heapSamples') === 'live' ? ('live' as const) : ('allocated' as const) } : undefined;
+  const heap =
+    cfg.get<string>('attach.profile') === 'heap'
+      ? {
+          samplingInterval: cfg.get<number>('heapSamplingInterval') || 32768,
+          samples: cfg.get<string>('heapSamples') === 'live' ? ('live' as const) : ('allocated' as const),
+        }
+      : undefined;
   const session = await AttachSession.start(target, { samplingIntervalUs, heap });
   let stoppedBy: StoppedBy = 'user';
   let resolveStop!: () => void;
@@ -38,7 +55,11 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
   let load: ReturnType<typeof runLoadCommand> | undefined;
   let loadExit: number | null | undefined;
   if (loadCommand && !vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('The load command (nodeFlame.loadCommand) is not run in an untrusted workspace. Profiling continues; send the load yourself, then press Stop.'));
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The load command (nodeFlame.loadCommand) is not run in an untrusted workspace. Profiling continues; send the load yourself, then press Stop.',
+      ),
+    );
   } else if (loadCommand) {
     const cwd = folders[0]?.uri.fsPath ?? process.cwd();
     services.log.info(`attach: load command in ${cwd}: ${loadCommand}`);
@@ -51,7 +72,9 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
   }
 
   // Its page loads while the process is profiled (a second per webview in code-server), not after.
-  const reserved = await services.viewer.reserve(target.title || target.url, 'nodeFlame.attach.stop').catch((e: Error) => void services.log.warn(`no panel reserved: ${e.message}`));
+  const reserved = await services.viewer
+    .reserve(target.title || target.url, 'nodeFlame.attach.stop')
+    .catch((e: Error) => void services.log.warn(`no panel reserved: ${e.message}`));
   const bar = showStopItem({
     id: 'nodeFlame.attach',
     name: vscode.l10n.t('Node Flame: attached profiling'),
@@ -71,7 +94,14 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
         const tick = () => {
           const s = Math.round((Date.now() - started) / 1000);
           progress.report({
-            message: durationS > 0 ? vscode.l10n.t('{0} s of {1} s — Cancel or the status bar Stop ends it and opens the profile', String(s), String(durationS)) : vscode.l10n.t('{0} s — Cancel or the status bar Stop ends it and opens the profile', String(s)),
+            message:
+              durationS > 0
+                ? vscode.l10n.t(
+                    '{0} s of {1} s — Cancel or the status bar Stop ends it and opens the profile',
+                    String(s),
+                    String(durationS),
+                  )
+                : vscode.l10n.t('{0} s — Cancel or the status bar Stop ends it and opens the profile', String(s)),
           });
         };
         tick();
@@ -94,7 +124,14 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
     bar.dispose();
   }
   try {
-    await showResult(services, result, { target, stoppedBy, samplingIntervalUs, loadCommand: load ? loadCommand : undefined, loadExit: () => loadExit, show: reserved?.show });
+    await showResult(services, result, {
+      target,
+      stoppedBy,
+      samplingIntervalUs,
+      loadCommand: load ? loadCommand : undefined,
+      loadExit: () => loadExit,
+      show: reserved?.show,
+    });
   } finally {
     reserved?.release();
   }
@@ -115,13 +152,26 @@ interface Recorded {
 async function showResult(services: Services, result: AttachResult, r: Recorded): Promise<void> {
   const { target, stoppedBy, samplingIntervalUs, loadCommand } = r;
   const folders = vscode.workspace.workspaceFolders ?? [];
-  const received = result.profile ? { ...result, profile: result.profile } : result.heapProfile ? { ...result, heapProfile: result.heapProfile } : undefined;
+  const received = result.profile
+    ? { ...result, profile: result.profile }
+    : result.heapProfile
+      ? { ...result, heapProfile: result.heapProfile }
+      : undefined;
   if (!received) throw result.lost ?? new InspectorError('lost', vscode.l10n.t('No profile was received.'));
   const mapPath = workspacePathMapper(folders);
   const dir = await makeRunDir(runsRoot(services.context, folders[0]));
-  const saved = await saveAttachRun(dir, received, { target, stoppedBy, samplingIntervalUs, loadCommand, loadExitCode: r.loadExit(), mapPath });
+  const saved = await saveAttachRun(dir, received, {
+    target,
+    stoppedBy,
+    samplingIntervalUs,
+    loadCommand,
+    loadExitCode: r.loadExit(),
+    mapPath,
+  });
   const mappedCount = Object.keys(saved.mapped).length;
-  services.log.info(`attach: ${result.samples} samples in ${result.durationMs} ms, stopped by ${stoppedBy}; saved ${saved.profilePath}; ${mappedCount} remote paths mapped`);
+  services.log.info(
+    `attach: ${result.samples} samples in ${result.durationMs} ms, stopped by ${stoppedBy}; saved ${saved.profilePath}; ${mappedCount} remote paths mapped`,
+  );
 
   const loaded = await services.store.load(saved.profilePath, { runDir: dir });
   await applyScriptSourceMaps(loaded.profile, result.sourceMaps, saved.mapped, mapPath);
@@ -133,7 +183,8 @@ async function showResult(services: Services, result: AttachResult, r: Recorded)
 
 /** In words, with Try Again; an inspector's own message is already one. */
 export function showError(services: Services, e: unknown): void {
-  const msg = e instanceof InspectorError ? e.message : vscode.l10n.t('Profiling the running process failed: {0}', (e as Error).message ?? String(e));
+  const msg =
+    e instanceof InspectorError ? e.message : vscode.l10n.t('Profiling the running process failed: {0}', (e as Error).message ?? String(e));
   services.log.error(`attach: ${msg}`);
   const again = vscode.l10n.t('Try Again');
   void vscode.window.showErrorMessage(msg, again).then((a) => a === again && vscode.commands.executeCommand('nodeFlame.attach'));

@@ -13,7 +13,9 @@ async function requireTrust(): Promise<boolean> {
   if (vscode.workspace.isTrusted) return true;
   const manage = vscode.l10n.t('Manage Workspace Trust');
   const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Node Flame: profiling runs this workspace\'s code, so it is not available in an untrusted workspace. Trust the workspace to profile; opening existing profiles works without it.'),
+    vscode.l10n.t(
+      "Node Flame: profiling runs this workspace's code, so it is not available in an untrusted workspace. Trust the workspace to profile; opening existing profiles works without it.",
+    ),
     manage,
   );
   if (choice === manage) await vscode.commands.executeCommand('workbench.trust.manage');
@@ -25,12 +27,17 @@ async function profile(s: Services): Promise<RunOutcome | undefined> {
   const running = currentSession();
   if (running?.running) {
     const stop = vscode.l10n.t('Stop Profiling');
-    if ((await vscode.window.showInformationMessage(vscode.l10n.t('Node Flame: an app is already being profiled.'), stop)) === stop) running.stop('user');
+    if ((await vscode.window.showInformationMessage(vscode.l10n.t('Node Flame: an app is already being profiled.'), stop)) === stop)
+      running.stop('user');
     return undefined;
   }
   const folder = pickFolder();
   // The launcher (child processes, perf, loaders) loads on the first run, not at activation.
-  const [{ chooseMode, chooseTarget }, { profileTarget }, { LaunchError }] = await Promise.all([import('../run/choose'), import('../run/profileRun'), import('../../launch/errors')]);
+  const [{ chooseMode, chooseTarget }, { profileTarget }, { LaunchError }] = await Promise.all([
+    import('../run/choose'),
+    import('../run/profileRun'),
+    import('../../launch/errors'),
+  ]);
   try {
     const target = await chooseTarget(s.context, folder);
     if (!target) return undefined;
@@ -41,7 +48,8 @@ async function profile(s: Services): Promise<RunOutcome | undefined> {
       const openFolder = vscode.l10n.t('Open Run Folder');
       const buttons = outcome.result ? [openFolder] : [];
       void vscode.window.showErrorMessage(`Node Flame: ${outcome.error}`, ...buttons).then((b) => {
-        if (b === openFolder && outcome.result) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(outcome.result.runDir));
+        if (b === openFolder && outcome.result)
+          void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(outcome.result.runDir));
       });
     }
     return outcome;

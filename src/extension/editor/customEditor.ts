@@ -32,7 +32,10 @@ export class ProfileFileEditor implements vscode.CustomReadonlyEditorProvider<Pr
     } catch (e) {
       if (closed) return;
       const name = doc.uri.path.split('/').pop() ?? '';
-      const why = e instanceof vscode.CancellationError ? vscode.l10n.t('reading {0} was cancelled, so it was not opened', name) : (e as Error).message;
+      const why =
+        e instanceof vscode.CancellationError
+          ? vscode.l10n.t('reading {0} was cancelled, so it was not opened', name)
+          : (e as Error).message;
       this.services.log.error(`open ${doc.uri.toString()}: ${why}`);
       panel.webview.options = { enableScripts: false, localResourceRoots: [] };
       panel.webview.html = messagePage(vscode.l10n.t('Node Flame cannot open this file'), why);
@@ -54,5 +57,8 @@ function messagePage(title: string, detail: string): string {
 export function registerProfileEditors(services: Services): vscode.Disposable[] {
   const provider = new ProfileFileEditor(services);
   const opts = { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: true };
-  return [vscode.window.registerCustomEditorProvider(PROFILE_EDITOR, provider, opts), vscode.window.registerCustomEditorProvider(PROFILE_EDITOR_OPTION, provider, opts)];
+  return [
+    vscode.window.registerCustomEditorProvider(PROFILE_EDITOR, provider, opts),
+    vscode.window.registerCustomEditorProvider(PROFILE_EDITOR_OPTION, provider, opts),
+  ];
 }

@@ -76,7 +76,11 @@ export class FindingDiagnostics implements vscode.Disposable {
     for (const f of findingsOf(loaded.profile)) {
       const uri = f.file && f.line ? fileUri(f.file) : undefined;
       if (!uri || !f.line) continue;
-      const d = new vscode.Diagnostic(lineRange(uri, f.line - 1, texts), f.message, f.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information);
+      const d = new vscode.Diagnostic(
+        lineRange(uri, f.line - 1, texts),
+        f.message,
+        f.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information,
+      );
       d.source = DIAGNOSTIC_SOURCE;
       d.code = f.rule;
       let e = byFile.get(uri.toString());

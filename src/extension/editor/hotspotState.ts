@@ -76,7 +76,8 @@ export class HotspotState implements vscode.Disposable {
       void this.load();
       return undefined;
     }
-    if (this.lookup?.loaded.id !== loaded.id || this.lookup.profile !== (loaded.view ?? loaded.profile)) this.lookup = new this.lib.ProfileLookup(loaded, this.log);
+    if (this.lookup?.loaded.id !== loaded.id || this.lookup.profile !== (loaded.view ?? loaded.profile))
+      this.lookup = new this.lib.ProfileLookup(loaded, this.log);
     return this.lookup.forDocument(doc);
   }
 

@@ -23,7 +23,14 @@ export class HotspotHover implements vscode.HoverProvider {
     for (const f of fns) appendFunction(lib, md, hs.index, hs.loaded.profile, f, hs.loaded.id);
     if (heat) {
       md.appendMarkdown(`$(flame) `);
-      md.appendText(vscode.l10n.t('This line: {0} ({1} running on it, {2} in calls from it)', shareOf(heat.share, hs.loaded.profile.meta), pct(hs.index.weight ? heat.self / hs.index.weight : 0), pct(hs.index.weight ? Math.max(0, heat.total - heat.self) / hs.index.weight : 0)));
+      md.appendText(
+        vscode.l10n.t(
+          'This line: {0} ({1} running on it, {2} in calls from it)',
+          shareOf(heat.share, hs.loaded.profile.meta),
+          pct(hs.index.weight ? heat.self / hs.index.weight : 0),
+          pct(hs.index.weight ? Math.max(0, heat.total - heat.self) / hs.index.weight : 0),
+        ),
+      );
       md.appendMarkdown('\n\n');
     }
     return new vscode.Hover(md);
@@ -37,12 +44,21 @@ function label(frames: Frame[], n: Neighbour): string {
   return `${functionName(f.name)}${where}`.replace(/[\r\n]+/g, ' ');
 }
 
-function appendFunction(lib: HotspotLib, md: vscode.MarkdownString, index: HotspotIndex, profile: Profile, f: FunctionHotspot, profileId: string): void {
+function appendFunction(
+  lib: HotspotLib,
+  md: vscode.MarkdownString,
+  index: HotspotIndex,
+  profile: Profile,
+  f: FunctionHotspot,
+  profileId: string,
+): void {
   const frames = profile.frames;
   md.appendMarkdown('**');
   md.appendText(functionName(f.name).replace(/[\r\n]+/g, ' '));
   md.appendMarkdown('**\n\n');
-  md.appendText(vscode.l10n.t('{0} total · {1} self · {2}', shareOf(f.totalShare, profile.meta), pct(f.selfShare), amount(f.total, profile.meta)));
+  md.appendText(
+    vscode.l10n.t('{0} total · {1} self · {2}', shareOf(f.totalShare, profile.meta), pct(f.selfShare), amount(f.total, profile.meta)),
+  );
   const args = encodeURIComponent(JSON.stringify([profileId, f.frame]));
   md.appendMarkdown(` · [${escapeLinkText(vscode.l10n.t('Show in flame graph'))}](command:${REVEAL_COMMAND}?${args})\n\n`);
   const { callers, callees } = lib.callersAndCallees(index, f, 5);

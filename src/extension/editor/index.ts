@@ -38,7 +38,9 @@ export function registerEditorIntegration(services: Services): vscode.Disposable
     vscode.commands.registerCommand(REVEAL_COMMAND, async (profileId?: string, frame?: number) => {
       const loaded = profileId ? store.get(profileId) : store.active;
       if (!loaded) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame: that profile is no longer open. Open it again from the Node Flame history or with "Open Profile…".'));
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('Node Flame: that profile is no longer open. Open it again from the Node Flame history or with "Open Profile…".'),
+        );
         return;
       }
       await viewer.show(loaded, typeof frame === 'number' ? { revealFrame: frame } : {});

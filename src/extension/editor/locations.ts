@@ -60,7 +60,10 @@ export class ProfileLookup {
 
   private compute(doc: vscode.TextDocument): DocumentHotspots | undefined {
     const docPath = doc.uri.fsPath;
-    const name = this.matcher.match(docPath, { exists: (f) => pathKey(f, false) !== pathKey(docPath, false) && existsSync(f), realpath: realpathSync.native });
+    const name = this.matcher.match(docPath, {
+      exists: (f) => pathKey(f, false) !== pathKey(docPath, false) && existsSync(f),
+      realpath: realpathSync.native,
+    });
     if (name === undefined) return undefined;
     const file = this.index.files.get(name)!;
     const text = doc.getText();
@@ -73,7 +76,9 @@ export class ProfileLookup {
     const key = `${doc.uri.toString()}#${doc.version}`;
     if (stale && this.loggedStale !== key) {
       this.loggedStale = key;
-      this.log?.info(`hot spots hidden in ${docPath} (${stale}); profile ${this.loaded.path} taken at ${this.takenMs !== undefined ? new Date(this.takenMs).toISOString() : 'unknown'}, file written ${mtimeOf(docPath)}`);
+      this.log?.info(
+        `hot spots hidden in ${docPath} (${stale}); profile ${this.loaded.path} taken at ${this.takenMs !== undefined ? new Date(this.takenMs).toISOString() : 'unknown'}, file written ${mtimeOf(docPath)}`,
+      );
     }
     return { loaded: this.loaded, index: this.index, file, stale };
   }

@@ -62,8 +62,15 @@ class HistoryProvider implements vscode.TreeDataProvider<Node> {
     }
     const r = node.run;
     const label = r.time ? r.time.toLocaleString(vscode.env.language, { dateStyle: 'medium', timeStyle: 'medium' }) : r.name;
-    const item = new vscode.TreeItem(label, r.profiles.length > 1 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-    const parts = [r.mode, r.durationMs !== undefined ? seconds(r.durationMs) : undefined, r.summary?.topFunction ? functionName(r.summary.topFunction.name) : undefined];
+    const item = new vscode.TreeItem(
+      label,
+      r.profiles.length > 1 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
+    const parts = [
+      r.mode,
+      r.durationMs !== undefined ? seconds(r.durationMs) : undefined,
+      r.summary?.topFunction ? functionName(r.summary.topFunction.name) : undefined,
+    ];
     if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) parts.push(node.folder.name);
     item.description = parts.filter(Boolean).join(' · ');
     const tip = new vscode.MarkdownString();
@@ -72,7 +79,13 @@ class HistoryProvider implements vscode.TreeDataProvider<Node> {
     if (r.exitCode !== undefined) tip.appendText(vscode.l10n.t('Exit code: {0}', String(r.exitCode)) + '\n\n');
     if (r.summary?.topFunction) {
       const t = r.summary.topFunction;
-      tip.appendText(vscode.l10n.t('Top function: {0} ({1} self)', `${functionName(t.name)}${t.file ? ` ${basename(t.file)}:${t.line}` : ''}`, `${(t.self * 100).toFixed(1)}%`) + '\n\n');
+      tip.appendText(
+        vscode.l10n.t(
+          'Top function: {0} ({1} self)',
+          `${functionName(t.name)}${t.file ? ` ${basename(t.file)}:${t.line}` : ''}`,
+          `${(t.self * 100).toFixed(1)}%`,
+        ) + '\n\n',
+      );
     }
     tip.appendText(r.dir);
     item.tooltip = tip;
@@ -94,7 +107,8 @@ async function openPath(services: Services, path: string): Promise<LoadedProfile
     // A whole run is opened by its folder (see RunInfo.wholeRun).
     return await services.viewer.open(path, { runDir: runDirOf(path) ?? (existsSync(join(path, 'run.json')) ? path : undefined) });
   } catch (e) {
-    if (!(e instanceof vscode.CancellationError)) void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame cannot open {0}: {1}', basename(path), (e as Error).message));
+    if (!(e instanceof vscode.CancellationError))
+      void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame cannot open {0}: {1}', basename(path), (e as Error).message));
     return undefined;
   }
 }
@@ -137,11 +151,19 @@ export function registerHistory(services: Services): vscode.Disposable[] {
   };
 
   const compare = async (node?: Node, selected?: Node[]): Promise<void> => {
-    const picked = (selected?.length ? selected : node ? [node] : []).map((n) => ({ path: profileOf(n), time: n.run.time?.getTime() ?? 0 })).filter((x): x is { path: string; time: number } => !!x.path);
+    const picked = (selected?.length ? selected : node ? [node] : [])
+      .map((n) => ({ path: profileOf(n), time: n.run.time?.getTime() ?? 0 }))
+      .filter((x): x is { path: string; time: number } => !!x.path);
     if (picked.length === 1) {
-      const runs = (await provider.getChildren()).filter((n): n is RunNode => n instanceof RunNode && !!n.run.profiles.length && n.run.profiles[0] !== picked[0].path);
+      const runs = (await provider.getChildren()).filter(
+        (n): n is RunNode => n instanceof RunNode && !!n.run.profiles.length && n.run.profiles[0] !== picked[0].path,
+      );
       const other = await vscode.window.showQuickPick(
-        runs.map((n) => ({ label: n.run.time?.toLocaleString(vscode.env.language) ?? n.run.name, description: [n.run.mode, n.run.summary?.topFunction?.name].filter(Boolean).join(' · '), node: n })),
+        runs.map((n) => ({
+          label: n.run.time?.toLocaleString(vscode.env.language) ?? n.run.name,
+          description: [n.run.mode, n.run.summary?.topFunction?.name].filter(Boolean).join(' · '),
+          node: n,
+        })),
         { placeHolder: vscode.l10n.t('Compare with which run?') },
       );
       if (!other) return;
@@ -174,7 +196,10 @@ export function registerHistory(services: Services): vscode.Disposable[] {
       const runs = [...new Set((selected?.length ? selected : node ? [node] : view.selection).map((n) => n.run))];
       if (!runs.length) return;
       const yes = vscode.l10n.t('Delete');
-      const msg = runs.length === 1 ? vscode.l10n.t('Delete the run {0} and its profiles?', runs[0].name) : vscode.l10n.t('Delete {0} runs and their profiles?', runs.length);
+      const msg =
+        runs.length === 1
+          ? vscode.l10n.t('Delete the run {0} and its profiles?', runs[0].name)
+          : vscode.l10n.t('Delete {0} runs and their profiles?', runs.length);
       if ((await vscode.window.showWarningMessage(msg, { modal: true }, yes)) !== yes) return;
       for (const r of runs) {
         const uri = vscode.Uri.file(r.dir);

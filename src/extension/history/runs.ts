@@ -57,14 +57,30 @@ export async function readRun(dir: string, name: string): Promise<RunInfo | unde
   const files = entries.filter(isProfileFile);
   if (!files.length && !entries.includes('run.json')) return undefined;
   const sizes = new Map<string, number>();
-  await Promise.all(files.map(async (f) => sizes.set(f, await stat(join(dir, f)).then((s) => s.size, () => 0))));
+  await Promise.all(
+    files.map(async (f) =>
+      sizes.set(
+        f,
+        await stat(join(dir, f)).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    ),
+  );
   const modeFromName = /-([a-z-]+)$/i.exec(name)?.[1];
   const mode = run.mode ?? modeFromName;
   const kind = mode ? KIND_OF_MODE[mode] : undefined;
   // run.json lists the launcher's choice first (main isolate / main thread); otherwise guess by kind and size.
   const listed = (run.profiles ?? []).map((x) => basename(x));
   const rank = (f: string): number => (listed.includes(f) ? listed.indexOf(f) : listed.length);
-  files.sort((a, b) => rank(a) - rank(b) || Number(!!kind && kind.test(b)) - Number(!!kind && kind.test(a)) || (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0) || a.localeCompare(b));
+  files.sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      Number(!!kind && kind.test(b)) - Number(!!kind && kind.test(a)) ||
+      (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0) ||
+      a.localeCompare(b),
+  );
   return {
     dir,
     name,

@@ -2,7 +2,15 @@ import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { describeModes, isLaunchMode, type LaunchMode } from '../../launch/modes';
-import { describeSource, launchJsonCandidates, packageJsonCandidates, targetFromCommand, targetKey, type LaunchTarget, type TargetCandidate } from '../../launch/target';
+import {
+  describeSource,
+  launchJsonCandidates,
+  packageJsonCandidates,
+  targetFromCommand,
+  targetKey,
+  type LaunchTarget,
+  type TargetCandidate,
+} from '../../launch/target';
 import { splitCommandLine } from '../../launch/commandLine';
 import { LaunchError } from '../../launch/errors';
 
@@ -23,7 +31,8 @@ export function targetFromSettings(folder: vscode.WorkspaceFolder | undefined): 
   const cwdSetting = cfg.get<string>('cwd', '').trim();
   const cwd = cwdSetting ? resolve(base, cwdSetting) : base;
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(cfg.get<Record<string, unknown>>('env', {}) ?? {})) if (v !== null && v !== undefined) env[k] = String(v);
+  for (const [k, v] of Object.entries(cfg.get<Record<string, unknown>>('env', {}) ?? {}))
+    if (v !== null && v !== undefined) env[k] = String(v);
   // A free command line (`npm run dev`), split as a shell would but run without one.
   if (!program) return targetFromCommand(splitCommandLine(command), env, cwd);
   const nodePath = cfg.get<string>('nodePath', '').trim();
@@ -41,7 +50,11 @@ function activeFileCandidate(folder: vscode.WorkspaceFolder | undefined): Target
   const doc = vscode.window.activeTextEditor?.document;
   if (!doc || doc.uri.scheme !== 'file' || !/\.(c|m)?[jt]sx?$/i.test(doc.uri.fsPath)) return undefined;
   const cwd = folder?.uri.fsPath ?? resolve(doc.uri.fsPath, '..');
-  return { target: { program: doc.uri.fsPath, args: [], env: {}, cwd, nodeArgs: [] }, source: 'active file', label: basename(doc.uri.fsPath) };
+  return {
+    target: { program: doc.uri.fsPath, args: [], env: {}, cwd, nodeArgs: [] },
+    source: 'active file',
+    label: basename(doc.uri.fsPath),
+  };
 }
 
 /** Everything the workspace suggests running, best guess first; the remembered choice leads. */
@@ -75,7 +88,10 @@ interface TargetItem extends vscode.QuickPickItem {
 }
 
 /** The app to profile: from the settings without asking, else picked (and remembered). Undefined: cancelled. */
-export async function chooseTarget(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder | undefined): Promise<LaunchTarget | undefined> {
+export async function chooseTarget(
+  context: vscode.ExtensionContext,
+  folder: vscode.WorkspaceFolder | undefined,
+): Promise<LaunchTarget | undefined> {
   const fromSettings = targetFromSettings(folder);
   if (fromSettings) return fromSettings;
   const candidates = targetCandidates(context, folder);
@@ -86,14 +102,17 @@ export async function chooseTarget(context: vscode.ExtensionContext, folder: vsc
     return {
       label: c.source === 'launch.json' ? c.label : rel + args,
       description: describeSource(c.source) + (i === 0 && context.workspaceState.get(TARGET_KEY) ? ' · ' + vscode.l10n.t('last used') : ''),
-      detail: c.source === 'launch.json' || c.source === 'package.json start' || c.source === 'package.json script' ? `${rel}${args}` : undefined,
+      detail:
+        c.source === 'launch.json' || c.source === 'package.json start' || c.source === 'package.json script' ? `${rel}${args}` : undefined,
       candidate: c,
     };
   });
   items.push({ label: `$(folder-opened) ${vscode.l10n.t('Browse for a script…')}`, browse: true });
   const picked = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('Profile Node App: which app?'),
-    placeHolder: candidates.length ? vscode.l10n.t('Pick the script to run under the profiler') : vscode.l10n.t('No script found in launch.json or package.json: browse for one'),
+    placeHolder: candidates.length
+      ? vscode.l10n.t('Pick the script to run under the profiler')
+      : vscode.l10n.t('No script found in launch.json or package.json: browse for one'),
     ignoreFocusOut: true,
   });
   if (!picked) return undefined;
@@ -106,7 +125,11 @@ export async function chooseTarget(context: vscode.ExtensionContext, folder: vsc
       openLabel: vscode.l10n.t('Profile'),
     });
     if (!uris?.length) return undefined;
-    chosen = { target: { program: uris[0].fsPath, args: [], env: {}, cwd: root ?? resolve(uris[0].fsPath, '..'), nodeArgs: [] }, source: 'active file', label: basename(uris[0].fsPath) };
+    chosen = {
+      target: { program: uris[0].fsPath, args: [], env: {}, cwd: root ?? resolve(uris[0].fsPath, '..'), nodeArgs: [] },
+      source: 'active file',
+      label: basename(uris[0].fsPath),
+    };
   }
   if (!chosen) return undefined;
   await context.workspaceState.update(TARGET_KEY, chosen);
@@ -114,20 +137,36 @@ export async function chooseTarget(context: vscode.ExtensionContext, folder: vsc
 }
 
 /** The profiler: `nodeFlame.mode` without asking, else picked with what each sees and costs (remembered). */
-export async function chooseMode(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder | undefined): Promise<LaunchMode | undefined> {
+export async function chooseMode(
+  context: vscode.ExtensionContext,
+  folder: vscode.WorkspaceFolder | undefined,
+): Promise<LaunchMode | undefined> {
   const modes = describeModes();
   const setting = vscode.workspace.getConfiguration('nodeFlame', folder?.uri).get<string>('mode', '');
   if (isLaunchMode(setting)) {
     const info = modes.find((m) => m.mode === setting)!;
-    if (!info.available) throw new LaunchError('perf-preflight', (info.unavailableReason ?? '') + ' ' + vscode.l10n.t('Set nodeFlame.mode to "prof" or "cpu-prof".'));
+    if (!info.available)
+      throw new LaunchError(
+        'perf-preflight',
+        (info.unavailableReason ?? '') + ' ' + vscode.l10n.t('Set nodeFlame.mode to "prof" or "cpu-prof".'),
+      );
     return setting;
   }
   const last = context.workspaceState.get<string>(MODE_KEY);
   const available = modes.filter((m) => m.available);
   available.sort((a, b) => Number(b.mode === last) - Number(a.mode === last));
   const picked = await vscode.window.showQuickPick(
-    available.map((m) => ({ label: m.label, detail: m.detail, description: m.mode === last ? vscode.l10n.t('last used') : undefined, mode: m.mode })),
-    { title: vscode.l10n.t('Profile Node App: which profiler?'), placeHolder: vscode.l10n.t('Set nodeFlame.mode to skip this question'), ignoreFocusOut: true },
+    available.map((m) => ({
+      label: m.label,
+      detail: m.detail,
+      description: m.mode === last ? vscode.l10n.t('last used') : undefined,
+      mode: m.mode,
+    })),
+    {
+      title: vscode.l10n.t('Profile Node App: which profiler?'),
+      placeHolder: vscode.l10n.t('Set nodeFlame.mode to skip this question'),
+      ignoreFocusOut: true,
+    },
   );
   if (!picked) return undefined;
   await context.workspaceState.update(MODE_KEY, picked.mode);

@@ -12,7 +12,9 @@ export async function offerComparison(s: Services, program: string, runDir: stri
   if (!previous) return;
   s.log.info(`previous run of ${program}: ${previous}`);
   const compare = vscode.l10n.t('Compare with Previous Run');
-  void vscode.window.showInformationMessage(vscode.l10n.t('Node Flame: the profile is ready. An earlier run of this program exists.'), compare).then((b) => {
-    if (b === compare) void vscode.commands.executeCommand('nodeFlame.compareProfiles', previous, profile);
-  });
+  void vscode.window
+    .showInformationMessage(vscode.l10n.t('Node Flame: the profile is ready. An earlier run of this program exists.'), compare)
+    .then((b) => {
+      if (b === compare) void vscode.commands.executeCommand('nodeFlame.compareProfiles', previous, profile);
+    });
 }

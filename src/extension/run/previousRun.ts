@@ -25,7 +25,10 @@ export async function previousRunProfile(runsRoot: string, current: string, prog
     return undefined;
   }
   const self = basename(current);
-  const older = names.filter((n) => n !== self && parseRunTime(n) && n < self).sort().reverse();
+  const older = names
+    .filter((n) => n !== self && parseRunTime(n) && n < self)
+    .sort()
+    .reverse();
   for (const name of older) {
     const dir = join(runsRoot, name);
     if (!(await ranProgram(dir, program))) continue;

@@ -33,7 +33,8 @@ export async function profileTarget(
 ): Promise<RunOutcome> {
   const cfg = vscode.workspace.getConfiguration('nodeFlame', folder?.uri);
   const loaderSetting = cfg.get<LoaderSetting>('loader', 'auto');
-  const loader = isTypeScriptFile(target.program) && !target.loader ? findLoader(dirname(target.program), loaderSetting, undefined) : undefined;
+  const loader =
+    isTypeScriptFile(target.program) && !target.loader ? findLoader(dirname(target.program), loaderSetting, undefined) : undefined;
   if (isTypeScriptFile(target.program) && !target.loader && !loader && loaderSetting !== 'none') {
     s.log.warn(`no TypeScript loader (tsx, ts-node) found above ${target.program}`);
   }
@@ -59,7 +60,10 @@ export async function profileTarget(
     onOutput: (text, kind) => terminal.write(text, kind === 'info' ? 'info' : kind === 'load' ? 'load' : undefined),
     onState: (st) => progress?.report({ message: stateMessage(st, session.port) }),
   });
-  const terminal = new RunTerminal(vscode.l10n.t('Node Flame: {0} ({1})', label, mode), { write: (d) => session.write(d), stop: () => session.stop('user') });
+  const terminal = new RunTerminal(vscode.l10n.t('Node Flame: {0} ({1})', label, mode), {
+    write: (d) => session.write(d),
+    stop: () => session.stop('user'),
+  });
   terminal.terminal.show(true);
   setCurrentSession(session);
   const stopItem = showStopItem({
@@ -92,7 +96,9 @@ export async function profileTarget(
           setCurrentSession(undefined);
           stopItem.dispose();
         }
-        s.log.info(`run ended: ${result.stoppedBy}, exit ${result.exitCode ?? result.signal}, ${result.durationMs} ms, profiles: ${result.profiles.join(', ') || 'none'}`);
+        s.log.info(
+          `run ended: ${result.stoppedBy}, exit ${result.exitCode ?? result.signal}, ${result.durationMs} ms, profiles: ${result.profiles.join(', ') || 'none'}`,
+        );
         terminal.finish(vscode.l10n.t('Node Flame: the run has ended ({0}). Press any key to close this terminal.', result.runDir));
         const main = result.profiles[0];
         try {

@@ -6,7 +6,10 @@ export const MAP_SOURCE_SCHEME = 'nodeflame-source';
 
 /** `node:fs`, `node:internal/fs/utils`, `internal/fs/utils.js`, `events.js` → the builtin's id. */
 export function coreModuleId(file: string): string {
-  return file.replace(/^node:/, '').replace(/\\/g, '/').replace(/\.js$/, '');
+  return file
+    .replace(/^node:/, '')
+    .replace(/\\/g, '/')
+    .replace(/\.js$/, '');
 }
 
 export function coreUri(file: string): vscode.Uri {

@@ -8,7 +8,13 @@ import { unhandledMessage, type DiffMessage, type DiffSide, type HostMessage, ty
 import { openFrameSource } from './source';
 import { webviewStrings } from './strings';
 
-const side = (p: LoadedProfile): DiffSide => ({ label: p.label, path: p.path, format: p.profile.format, totalWeight: p.profile.tree.weight, unit: p.profile.meta.unit ?? 'samples' });
+const side = (p: LoadedProfile): DiffSide => ({
+  label: p.label,
+  path: p.path,
+  format: p.profile.format,
+  totalWeight: p.profile.tree.weight,
+  unit: p.profile.meta.unit ?? 'samples',
+});
 
 /** The comparison webview: the same page as a profile's, started in its differential mode. */
 export class DiffPanel implements vscode.Disposable {
@@ -25,7 +31,9 @@ export class DiffPanel implements vscode.Disposable {
   ) {
     const t0 = performance.now();
     this.session = new DiffSession(before.profile, after.profile, { before: side(before), after: side(after) });
-    services().log.info(`diff ${before.label} → ${after.label}: ${this.session.diff.tree.count} nodes merged, ${this.session.changes.length} functions, ${(performance.now() - t0).toFixed(0)} ms`);
+    services().log.info(
+      `diff ${before.label} → ${after.label}: ${this.session.diff.tree.count} nodes merged, ${this.session.changes.length} functions, ${(performance.now() - t0).toFixed(0)} ms`,
+    );
     const uri = services().context.extensionUri;
     panel.webview.options = webviewOptions(uri);
     panel.webview.html = viewerHtml(panel.webview, uri, panel.title);

@@ -29,7 +29,13 @@ function stem(path: string): string {
   return b.slice(0, b.length - extname(b).length) || b;
 }
 
-async function saveAs(title: string, defaultPath: string, ext: string, write: () => string | Uint8Array, log: vscode.LogOutputChannel): Promise<string | undefined> {
+async function saveAs(
+  title: string,
+  defaultPath: string,
+  ext: string,
+  write: () => string | Uint8Array,
+  log: vscode.LogOutputChannel,
+): Promise<string | undefined> {
   const uri = await vscode.window.showSaveDialog({
     title,
     defaultUri: vscode.Uri.file(defaultPath),
@@ -40,7 +46,9 @@ async function saveAs(title: string, defaultPath: string, ext: string, write: ()
     const t0 = performance.now();
     const data = write();
     await writeFile(uri.fsPath, data);
-    log.info(`export: ${uri.fsPath} (${data.length} ${typeof data === 'string' ? 'chars' : 'bytes'}, ${(performance.now() - t0).toFixed(0)} ms)`);
+    log.info(
+      `export: ${uri.fsPath} (${data.length} ${typeof data === 'string' ? 'chars' : 'bytes'}, ${(performance.now() - t0).toFixed(0)} ms)`,
+    );
   } catch (e) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame could not export to {0}: {1}', uri.fsPath, (e as Error).message));
     return undefined;
@@ -53,19 +61,55 @@ async function saveAs(title: string, defaultPath: string, ext: string, write: ()
 }
 
 /** Export… in a profile's viewer: pick a format, pick a file, write the profile (as its transforms leave it, when given) in that format. */
-export async function exportProfileFromViewer(p: LoadedProfile, log: vscode.LogOutputChannel, shown: Profile = p.profile): Promise<string | undefined> {
+export async function exportProfileFromViewer(
+  p: LoadedProfile,
+  log: vscode.LogOutputChannel,
+  shown: Profile = p.profile,
+): Promise<string | undefined> {
   const item = await vscode.window.showQuickPick(formatItems(), { title: vscode.l10n.t('Export {0} as…', p.label), matchOnDetail: true });
   if (!item) return undefined;
   const target = join(dirname(p.path), stem(p.path) + item.extension);
-  return saveAs(vscode.l10n.t('Export profile'), target, item.extension, () => exportProfileData(shown, item.format, { source: p.label }), log);
+  return saveAs(
+    vscode.l10n.t('Export profile'),
+    target,
+    item.extension,
+    () => exportProfileData(shown, item.format, { source: p.label }),
+    log,
+  );
 }
 
 /** Export… in the comparison viewer: the diff as an offline page, its JSON or its text table. */
-export async function exportDiffFromViewer(before: LoadedProfile, after: LoadedProfile, changes: FunctionChange[], log: vscode.LogOutputChannel): Promise<string | undefined> {
+export async function exportDiffFromViewer(
+  before: LoadedProfile,
+  after: LoadedProfile,
+  changes: FunctionChange[],
+  log: vscode.LogOutputChannel,
+): Promise<string | undefined> {
   const items: (FormatItem & { write: (b: Profile, a: Profile) => string })[] = [
-    { label: 'html', description: '.html', detail: vscode.l10n.t('differential flame graph and the table of changes, one offline page'), format: 'html', extension: '.html', write: (b, a) => diffToHtml(b, a, before.label, after.label) },
-    { label: 'json', description: '.json', detail: vscode.l10n.t('the changes as JSON'), format: 'json', extension: '.json', write: () => JSON.stringify(diffToJson(changes), null, 2) + '\n' },
-    { label: 'text', description: '.txt', detail: vscode.l10n.t('the changes as a text table'), format: 'text', extension: '.txt', write: () => diffToText(changes, before.label, after.label) },
+    {
+      label: 'html',
+      description: '.html',
+      detail: vscode.l10n.t('differential flame graph and the table of changes, one offline page'),
+      format: 'html',
+      extension: '.html',
+      write: (b, a) => diffToHtml(b, a, before.label, after.label),
+    },
+    {
+      label: 'json',
+      description: '.json',
+      detail: vscode.l10n.t('the changes as JSON'),
+      format: 'json',
+      extension: '.json',
+      write: () => JSON.stringify(diffToJson(changes), null, 2) + '\n',
+    },
+    {
+      label: 'text',
+      description: '.txt',
+      detail: vscode.l10n.t('the changes as a text table'),
+      format: 'text',
+      extension: '.txt',
+      write: () => diffToText(changes, before.label, after.label),
+    },
   ];
   const item = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Export the comparison as…') });
   if (!item) return undefined;

@@ -5,7 +5,12 @@ import { randomBytes } from 'node:crypto';
  * The page shell. Scripts run only with this page's nonce; styles come only from the extension's
  * files (d3 sets element styles through CSSOM, which `style-src` without 'unsafe-inline' allows).
  */
-export function viewerHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, waiting?: { text: string; stop: string }): string {
+export function viewerHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  title: string,
+  waiting?: { text: string; stop: string },
+): string {
   const nonce = randomBytes(18).toString('base64');
   const dist = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', f)).toString();
   const media = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', f)).toString();

@@ -13,12 +13,21 @@ const loadPanel = () => import('./panel');
 const loadDiffPanel = () => import('./diffPanel');
 
 /** The flame graph webview host: one panel per profile, restored after a reload from the profile's path. */
-export function createViewer(context: vscode.ExtensionContext, services: () => Services): { viewer: Viewer; disposables: vscode.Disposable[] } {
+export function createViewer(
+  context: vscode.ExtensionContext,
+  services: () => Services,
+): { viewer: Viewer; disposables: vscode.Disposable[] } {
   const panels = new Map<string, ProfilePanel>();
   const diffs = new Map<string, DiffPanel>();
 
   // Synchronous once the panel code is loaded, so two quick `show` calls cannot both open a panel.
-  const attach = (Panel: typeof ProfilePanel, panel: vscode.WebviewPanel, p: LoadedProfile, state?: PersistedState, early?: EarlyPage): ProfilePanel => {
+  const attach = (
+    Panel: typeof ProfilePanel,
+    panel: vscode.WebviewPanel,
+    p: LoadedProfile,
+    state?: PersistedState,
+    early?: EarlyPage,
+  ): ProfilePanel => {
     panels.get(p.id)?.panel.dispose();
     const pp = new Panel(
       panel,
@@ -57,7 +66,14 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
    * Reads the file while the page comes up (a webview takes up to a second to start in code-server).
    * A failed read closes the panel unless `keepOnError`; `pp` is missing if the user closed the panel meanwhile.
    */
-  const fill = async (panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile>, state: PersistedState, keepOnError = false, page?: Page): Promise<{ p: LoadedProfile; pp?: ProfilePanel }> => {
+  const fill = async (
+    panel: vscode.WebviewPanel,
+    path: string,
+    extra: Partial<LoadedProfile>,
+    state: PersistedState,
+    keepOnError = false,
+    page?: Page,
+  ): Promise<{ p: LoadedProfile; pp?: ProfilePanel }> => {
     page ??= await startPage(panel, basename(path));
     try {
       const p = await services().store.load(path, extra);
@@ -111,7 +127,12 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
       return (await fill(panel, path, extra, { path }, true)).p;
     },
     async reserve(label: string, stopCommand: string): Promise<ReservedPanel> {
-      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, vscode.l10n.t('Flame graph: {0}', label), { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(context.extensionUri));
+      const panel = vscode.window.createWebviewPanel(
+        VIEW_TYPE,
+        vscode.l10n.t('Flame graph: {0}', label),
+        { viewColumn: vscode.ViewColumn.Active, preserveFocus: true },
+        webviewOptions(context.extensionUri),
+      );
       const page = await startPage(panel, label, {
         text: vscode.l10n.t('Node Flame: profiling {0}. The flame graph opens here when the run ends.', label),
         stop: vscode.l10n.t('Stop profiling'),
@@ -152,7 +173,12 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
         open.panel.reveal();
         return;
       }
-      const panel = vscode.window.createWebviewPanel(DIFF_VIEW_TYPE, diffTitle(before, after), vscode.ViewColumn.Active, webviewOptions(context.extensionUri));
+      const panel = vscode.window.createWebviewPanel(
+        DIFF_VIEW_TYPE,
+        diffTitle(before, after),
+        vscode.ViewColumn.Active,
+        webviewOptions(context.extensionUri),
+      );
       attachDiff(DiffPanel, panel, before, after);
     },
   };
@@ -168,7 +194,8 @@ export function createViewer(context: vscode.ExtensionContext, services: () => S
 
   // After a reload: a read the user cancelled needs no word.
   const warnReopen = (what: string, e: unknown): void => {
-    if (!(e instanceof vscode.CancellationError)) void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame could not reopen {0}: {1}', what, (e as Error).message));
+    if (!(e instanceof vscode.CancellationError))
+      void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame could not reopen {0}: {1}', what, (e as Error).message));
   };
 
   // A comparison reopens from its two files (the page saved their paths).

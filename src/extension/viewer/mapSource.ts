@@ -9,7 +9,11 @@ export { MAP_SOURCE_SCHEME };
 export function mapSourceUri(f: Frame): vscode.Uri | undefined {
   if (!f.generated || !f.file) return undefined;
   const path = f.file.replace(/\\/g, '/');
-  return vscode.Uri.from({ scheme: MAP_SOURCE_SCHEME, path: path.startsWith('/') ? path : `/${path}`, query: new URLSearchParams({ script: f.generated.file, file: f.file }).toString() });
+  return vscode.Uri.from({
+    scheme: MAP_SOURCE_SCHEME,
+    path: path.startsWith('/') ? path : `/${path}`,
+    query: new URLSearchParams({ script: f.generated.file, file: f.file }).toString(),
+  });
 }
 
 /** Reads the text from the generated script's map (core/sourcemaps caches it by path and modification time). */
@@ -19,7 +23,10 @@ export class MapSourceProvider implements vscode.TextDocumentContentProvider {
     const script = q.get('script') ?? '';
     const file = q.get('file') ?? uri.path;
     // The source-map code loads with the first such document, not with the extension.
-    const [{ sourceContentOf }, { workspaceSourceMapOptions }] = await Promise.all([import('../../core/sourcemaps'), import('../pathMapper')]);
+    const [{ sourceContentOf }, { workspaceSourceMapOptions }] = await Promise.all([
+      import('../../core/sourcemaps'),
+      import('../pathMapper'),
+    ]);
     const text = await sourceContentOf(script, file, workspaceSourceMapOptions());
     if (text === undefined) throw new Error(vscode.l10n.t('The source map of {0} no longer holds the text of {1}.', script, file));
     return text;

@@ -11,7 +11,12 @@ import { rangeOf, timelineFor } from './timeline';
 import { webviewStrings } from './strings';
 
 /** Puts the viewer's page into a panel, before the profile is there: it loads while the file is read. */
-export function setViewerPage(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, label: string, waiting?: { text: string; stop: string }): void {
+export function setViewerPage(
+  panel: vscode.WebviewPanel,
+  extensionUri: vscode.Uri,
+  label: string,
+  waiting?: { text: string; stop: string },
+): void {
   panel.webview.options = webviewOptions(extensionUri);
   panel.webview.html = viewerHtml(panel.webview, extensionUri, label, waiting);
 }

@@ -11,7 +11,10 @@ export function noSourceReason(f: Frame): string | undefined {
   const lib = f.lib ? basename(f.lib) : '';
   switch (f.category) {
     case 'native':
-      return vscode.l10n.t('Native C++ code{0}: compiled machine code with no JavaScript source. Its name tells what it does.', lib ? ` (${lib})` : '');
+      return vscode.l10n.t(
+        'Native C++ code{0}: compiled machine code with no JavaScript source. Its name tells what it does.',
+        lib ? ` (${lib})` : '',
+      );
     case 'shared-lib':
       return vscode.l10n.t('Machine code in the shared library {0}: there is no source to open.', lib || f.name);
     case 'kernel':

@@ -14,7 +14,8 @@ export const DEFAULT_INSPECTOR_PORT = 9229;
  */
 export function parseAddress(text: string): HostPort {
   let s = text.trim();
-  const bad = () => new InspectorError('bad-address', l10n.t('"{0}" is not an inspector address. Type host:port, for example 127.0.0.1:9229.', text));
+  const bad = () =>
+    new InspectorError('bad-address', l10n.t('"{0}" is not an inspector address. Type host:port, for example 127.0.0.1:9229.', text));
   if (!s) throw bad();
   const url = /^(?:wss?|https?):\/\/([^/]+)/i.exec(s);
   if (url) s = url[1];

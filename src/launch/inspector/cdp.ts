@@ -23,7 +23,14 @@ export class CdpSession {
     readonly address: string,
   ) {
     ws.on('message', (data) => this.onMessage(data.toString()));
-    ws.on('close', () => this.onClosed(new InspectorError('lost', l10n.t('The connection to {0} was closed (the process exited or the inspector was turned off).', address))));
+    ws.on('close', () =>
+      this.onClosed(
+        new InspectorError(
+          'lost',
+          l10n.t('The connection to {0} was closed (the process exited or the inspector was turned off).', address),
+        ),
+      ),
+    );
     ws.on('error', (e) => this.onClosed(connectError(address, e)));
   }
 

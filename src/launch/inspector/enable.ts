@@ -55,7 +55,10 @@ export async function enableInspector(p: NodeProcess, timeoutMs = 4000): Promise
     throw new InspectorError('signal', l10n.t('Windows has no SIGUSR1: start the app with --inspect, then pick its inspector endpoint.'));
   }
   if (!(await stillSameProcess(p))) {
-    throw new InspectorError('signal', l10n.t('Process {0} has exited or is no longer the same Node process. Pick it again.', String(p.pid)));
+    throw new InspectorError(
+      'signal',
+      l10n.t('Process {0} has exited or is no longer the same Node process. Pick it again.', String(p.pid)),
+    );
   }
   const linux = process.platform === 'linux';
   const beforePorts = new Set<number>(linux ? await listeningPorts(p.pid) : []);
@@ -67,7 +70,10 @@ export async function enableInspector(p: NodeProcess, timeoutMs = 4000): Promise
     throw new InspectorError(
       'signal',
       code === 'EPERM'
-        ? l10n.t('Not allowed to signal process {0} (it belongs to another user). Start it with --inspect, or run the editor as that user.', String(p.pid))
+        ? l10n.t(
+            'Not allowed to signal process {0} (it belongs to another user). Start it with --inspect, or run the editor as that user.',
+            String(p.pid),
+          )
         : l10n.t('Process {0} has exited.', String(p.pid)),
     );
   }

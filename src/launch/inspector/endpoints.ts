@@ -69,11 +69,21 @@ export async function listTargets(hp: HostPort, timeoutMs = 2000): Promise<Inspe
     if (err.code) throw connectError(address, e);
     throw new InspectorError(
       'not-inspector',
-      l10n.t('{0} answers, but not as a Node.js inspector ({1}). Check the port: it must be the one given to --inspect, not the app port.', address, err.message),
+      l10n.t(
+        '{0} answers, but not as a Node.js inspector ({1}). Check the port: it must be the one given to --inspect, not the app port.',
+        address,
+        err.message,
+      ),
     );
   }
   if (!Array.isArray(list)) {
-    throw new InspectorError('not-inspector', l10n.t('{0} answers, but not as a Node.js inspector. Check the port: it must be the one given to --inspect, not the app port.', address));
+    throw new InspectorError(
+      'not-inspector',
+      l10n.t(
+        '{0} answers, but not as a Node.js inspector. Check the port: it must be the one given to --inspect, not the app port.',
+        address,
+      ),
+    );
   }
   let browser: string | undefined;
   try {

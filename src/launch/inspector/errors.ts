@@ -46,7 +46,10 @@ export function connectError(address: string, e: unknown): InspectorError {
     );
   }
   if (code === 'ECONNRESET' || code === 'EPIPE') {
-    return new InspectorError('lost', l10n.t('The connection to {0} was closed while connecting. Check that the address is a Node.js inspector port.', address));
+    return new InspectorError(
+      'lost',
+      l10n.t('The connection to {0} was closed while connecting. Check that the address is a Node.js inspector port.', address),
+    );
   }
   return new InspectorError('protocol', l10n.t('Cannot talk to the inspector on {0}: {1}', address, (e as Error).message ?? String(e)));
 }

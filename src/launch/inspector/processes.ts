@@ -128,7 +128,14 @@ async function fromProc(): Promise<NodeProcess[]> {
         }
         if (!isNodeExecutable(exe) && !isNodeExecutable(args[0])) return undefined;
         const inspector = inspectorArgs(args, await nodeOptionsOf(pid));
-        return { pid, name: basename(args[0]), command: args.join(' '), inspectFlag: inspector?.flag, inspector, listening: await listeningPorts(pid, inodes) };
+        return {
+          pid,
+          name: basename(args[0]),
+          command: args.join(' '),
+          inspectFlag: inspector?.flag,
+          inspector,
+          listening: await listeningPorts(pid, inodes),
+        };
       } catch {
         return undefined; // exited meanwhile
       }

@@ -36,7 +36,11 @@ export interface SavedAttachRun {
  * script paths are rewritten to local ones before saving, so the file opens right later too and
  * source maps next to the local scripts are found by the ordinary loader.
  */
-export async function saveAttachRun(dir: string, result: AttachResult & ({ profile: CpuProfile } | { heapProfile: SamplingHeapProfile }), info: AttachRunInfo): Promise<SavedAttachRun> {
+export async function saveAttachRun(
+  dir: string,
+  result: AttachResult & ({ profile: CpuProfile } | { heapProfile: SamplingHeapProfile }),
+  info: AttachRunInfo,
+): Promise<SavedAttachRun> {
   const mapped: Record<string, string> = {};
   const local = (url: string): string => {
     if (!info.mapPath || !url) return url;

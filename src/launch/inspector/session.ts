@@ -75,7 +75,8 @@ export class AttachSession {
     try {
       if (opts.sourceMaps !== false) {
         cdp.on('Debugger.scriptParsed', (p) => {
-          if (typeof p.url === 'string' && p.url && typeof p.sourceMapURL === 'string' && p.sourceMapURL) s.sourceMaps[p.url] = p.sourceMapURL;
+          if (typeof p.url === 'string' && p.url && typeof p.sourceMapURL === 'string' && p.sourceMapURL)
+            s.sourceMaps[p.url] = p.sourceMapURL;
         });
         // Every already-loaded script is reported before this answers. Pauses are skipped so a
         // `debugger;` statement in the app cannot freeze it while we listen.
@@ -86,7 +87,11 @@ export class AttachSession {
       if (opts.heap) {
         const keep = opts.heap.samples === 'allocated';
         await cdp.send('HeapProfiler.enable');
-        await cdp.send('HeapProfiler.startSampling', { samplingInterval: Math.max(1, Math.round(opts.heap.samplingInterval)), includeObjectsCollectedByMajorGC: keep, includeObjectsCollectedByMinorGC: keep });
+        await cdp.send('HeapProfiler.startSampling', {
+          samplingInterval: Math.max(1, Math.round(opts.heap.samplingInterval)),
+          includeObjectsCollectedByMajorGC: keep,
+          includeObjectsCollectedByMinorGC: keep,
+        });
       } else {
         await cdp.send('Profiler.enable');
         if (opts.samplingIntervalUs && opts.samplingIntervalUs > 0) {
@@ -162,7 +167,12 @@ export class AttachSession {
     this.cdp.close();
     const profile = this.parts.length ? mergeCpuProfiles(this.parts) : undefined;
     const heapProfile = this.heapProfile;
-    const heapNote: HeapProfileNote | undefined = this.heap && { samples: this.heap.samples, samplingInterval: this.heap.samplingInterval, startTime: this.startedAt, durationMs: Date.now() - this.startedAt };
+    const heapNote: HeapProfileNote | undefined = this.heap && {
+      samples: this.heap.samples,
+      samplingInterval: this.heap.samplingInterval,
+      startTime: this.startedAt,
+      durationMs: Date.now() - this.startedAt,
+    };
     const got = profile ? sampleCount(profile) : (heapProfile?.samples?.length ?? 0);
     const lost = this.lost
       ? new InspectorError(

@@ -50,7 +50,12 @@ export function chartView(frame: Frame, tree: string, patterns: RegExp[]): Promi
       const place = (g: Element): { name: string; box: { top: number; bottom: number; left: number; right: number }; visible: boolean } => {
         const b = (g.querySelector('rect') ?? g).getBoundingClientRect();
         const box = { top: b.top, bottom: b.bottom, left: b.left, right: b.right };
-        const inside = box.top >= visible.top - 0.5 && box.bottom <= visible.bottom + 0.5 && box.left >= visible.left - 0.5 && box.left < visible.right && box.right > visible.left;
+        const inside =
+          box.top >= visible.top - 0.5 &&
+          box.bottom <= visible.bottom + 0.5 &&
+          box.left >= visible.left - 0.5 &&
+          box.left < visible.right &&
+          box.right > visible.left;
         return { name: g.getAttribute('name') ?? '', box, visible: inside && b.width > 0 };
       };
       const gs = [...chart.querySelectorAll('g.frame')];
@@ -81,7 +86,8 @@ export function chartView(frame: Frame, tree: string, patterns: RegExp[]): Promi
 
 /** One line for the test log: each frame's box and whether it shows. */
 export function describeView(v: ChartView): string {
-  const f = (p: FramePlace | undefined) => (p ? `${p.name} [${Math.round(p.box.top)}–${Math.round(p.box.bottom)}]${p.visible ? '' : ' HIDDEN'}` : 'not drawn');
+  const f = (p: FramePlace | undefined) =>
+    p ? `${p.name} [${Math.round(p.box.top)}–${Math.round(p.box.bottom)}]${p.visible ? '' : ' HIDDEN'}` : 'not drawn';
   return (
     `chart visible ${Math.round(v.visible.top)}–${Math.round(v.visible.bottom)} px of a ${v.viewport.width}×${v.viewport.height} webview, ` +
     `scrollTop ${v.scrollTop} of ${v.scrollHeight - v.clientHeight}; ${v.frames.map(f).join('; ')}; most self time ${f(v.hottest)}`
@@ -100,12 +106,18 @@ export interface HotFrames {
  * Polls until the frame with the most self time, and `pbkdf2Sync` and the OpenSSL SHA-512 leaf as asked, have
  * their boxes inside the visible chart area, as the viewer opened it (nothing scrolled by the test).
  */
-export async function expectHotPathVisible(frame: Frame, tree: string, want: HotFrames = { pbkdf2Sync: true, native: true }, timeoutMs = 15_000): Promise<ChartView> {
+export async function expectHotPathVisible(
+  frame: Frame,
+  tree: string,
+  want: HotFrames = { pbkdf2Sync: true, native: true },
+  timeoutMs = 15_000,
+): Promise<ChartView> {
   return eventually(
     () => chartView(frame, tree, [/^pbkdf2Sync$/, /^sha512_block_data_order/]),
     (v) => {
       const [pbkdf2, sha] = v.frames;
-      if ((want.pbkdf2Sync && !pbkdf2?.visible) || (want.native && !sha?.visible) || !v.hottest?.visible) throw new Error(`the hot path is not all on screen: ${describeView(v)}`);
+      if ((want.pbkdf2Sync && !pbkdf2?.visible) || (want.native && !sha?.visible) || !v.hottest?.visible)
+        throw new Error(`the hot path is not all on screen: ${describeView(v)}`);
     },
     timeoutMs,
   );

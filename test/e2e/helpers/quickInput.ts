@@ -79,7 +79,10 @@ export async function quickInputTitle(page: Page): Promise<string> {
 
 export async function quickInputClose(page: Page): Promise<void> {
   if (await page.locator(widget).isVisible()) await page.keyboard.press('Escape');
-  await page.locator(widget).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  await page
+    .locator(widget)
+    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .catch(() => undefined);
 }
 
 /** Opens the command palette and returns the command titles matching the query (closes it again). */
@@ -100,7 +103,10 @@ export async function paletteItems(page: Page, query: string, timeoutMs = 10_000
 
 export async function openPalette(page: Page): Promise<void> {
   await quickInputClose(page);
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, trial: true }).catch(() => undefined);
+  await page
+    .locator('.monaco-workbench')
+    .click({ position: { x: 5, y: 5 }, trial: true })
+    .catch(() => undefined);
   await page.keyboard.press('F1');
   try {
     await quickInput(page, 5_000);
@@ -125,5 +131,8 @@ export async function runCommand(page: Page, title: string, timeoutMs = 15_000):
       if (Date.now() >= deadline) throw e;
     }
   }
-  await page.locator(widget).waitFor({ state: 'hidden', timeout: 1_000 }).catch(() => undefined);
+  await page
+    .locator(widget)
+    .waitFor({ state: 'hidden', timeout: 1_000 })
+    .catch(() => undefined);
 }

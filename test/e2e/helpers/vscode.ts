@@ -1,5 +1,16 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
@@ -186,10 +197,21 @@ export class VSCode {
   }
 
   /** Polls the logs until `pattern` appears; returns the match. */
-  async waitForLog(pattern: RegExp, which: 'nodeFlame' | 'extensionHost' | 'all' = 'nodeFlame', timeoutMs = 30_000): Promise<RegExpExecArray> {
+  async waitForLog(
+    pattern: RegExp,
+    which: 'nodeFlame' | 'extensionHost' | 'all' = 'nodeFlame',
+    timeoutMs = 30_000,
+  ): Promise<RegExpExecArray> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const text = which === 'nodeFlame' ? this.nodeFlameLog() : which === 'extensionHost' ? this.extensionHostLog() : this.logs().map((l) => l.text).join('\n');
+      const text =
+        which === 'nodeFlame'
+          ? this.nodeFlameLog()
+          : which === 'extensionHost'
+            ? this.extensionHostLog()
+            : this.logs()
+                .map((l) => l.text)
+                .join('\n');
       const m = pattern.exec(text);
       if (m) return m;
       if (Date.now() > deadline) throw new Error(`log (${which}) never matched ${pattern} within ${timeoutMs} ms`);
@@ -227,7 +249,8 @@ async function waitForHttp(url: string, server: ChildProcess, logFile: string, t
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`code-server did not answer ${url} within ${timeoutMs} ms:\n${readFileSync(logFile, 'utf8')}`);
+    if (Date.now() > deadline)
+      throw new Error(`code-server did not answer ${url} within ${timeoutMs} ms:\n${readFileSync(logFile, 'utf8')}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -257,7 +280,17 @@ export async function startVSCode(opts: StartOptions): Promise<VSCode> {
   const vsix = opts.vsix === undefined ? defaultVsix : opts.vsix;
   if (vsix) {
     if (!existsSync(vsix)) throw new Error(`${vsix} not found: run npm run package`);
-    const install = [codeServerEntry, '--config', config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix];
+    const install = [
+      codeServerEntry,
+      '--config',
+      config,
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
+      '--install-extension',
+      vsix,
+    ];
     // Several people share one checkout: a concurrent `npm run package` may be rewriting the .vsix right now.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -277,14 +310,19 @@ export async function startVSCode(opts: StartOptions): Promise<VSCode> {
     process.execPath,
     [
       codeServerEntry,
-      '--config', config,
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
+      '--config',
+      config,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-getting-started-override',
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
       ...(opts.trusted === false ? [] : ['--disable-workspace-trust']),
       workspace,
     ],
@@ -298,7 +336,14 @@ export async function startVSCode(opts: StartOptions): Promise<VSCode> {
     await waitForHttp(`${base}/healthz`, server, logFile, timeout);
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
       timeout,
     });
     const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 } });

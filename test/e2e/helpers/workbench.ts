@@ -9,7 +9,9 @@ export async function waitForWorkbench(page: Page, timeoutMs: number): Promise<v
   await page.locator('.part.sidebar, .part.editor').first().waitFor({ state: 'visible', timeout: timeoutMs });
   // While the window is still loading a progress bar runs over the activity/status bar.
   await page
-    .waitForFunction(() => !document.querySelector('.monaco-workbench .part.statusbar .statusbar-item .codicon-loading'), undefined, { timeout: timeoutMs })
+    .waitForFunction(() => !document.querySelector('.monaco-workbench .part.statusbar .statusbar-item .codicon-loading'), undefined, {
+      timeout: timeoutMs,
+    })
     .catch(() => undefined);
 }
 
@@ -79,7 +81,12 @@ export async function activeEditor(page: Page, workspace: string): Promise<Activ
   const root = workspace.endsWith('/') ? workspace : `${workspace}/`;
   const file = path.startsWith(root) ? path.slice(root.length) : path;
   // A text editor's position shows in the status bar a moment after its tab; other editors never show one.
-  const sel = (await page.locator('.part.statusbar [id="status.editor.selection"]').innerText({ timeout: 5_000 }).catch(() => '')).trim();
+  const sel = (
+    await page
+      .locator('.part.statusbar [id="status.editor.selection"]')
+      .innerText({ timeout: 5_000 })
+      .catch(() => '')
+  ).trim();
   const m = /Ln (\d+), Col (\d+)/.exec(sel);
   return { file, path, line: m ? Number(m[1]) : 0, column: m ? Number(m[2]) : 0 };
 }
@@ -94,8 +101,20 @@ export async function openFile(page: Page, relPath: string, timeoutMs = 15_000):
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const row of await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').all()) {
-      const label = (await row.locator('.label-name').first().innerText().catch(() => '')).trim();
-      const desc = (await row.locator('.label-description').first().innerText().catch(() => '')).trim();
+      const label = (
+        await row
+          .locator('.label-name')
+          .first()
+          .innerText()
+          .catch(() => '')
+      ).trim();
+      const desc = (
+        await row
+          .locator('.label-description')
+          .first()
+          .innerText()
+          .catch(() => '')
+      ).trim();
       if (label === base && (dir === '' ? desc === '' : desc === dir || desc.endsWith(`/${dir}`) || desc.endsWith(`\\${dir}`))) {
         await row.click();
         await page.locator(`.part.editor .tab.active[data-resource-name="${base}"]`).waitFor({ timeout: timeoutMs });
@@ -117,7 +136,8 @@ export async function webviewFrame(page: Page, selector: string, timeoutMs = 30_
     for (const frame of page.frames()) {
       if (frame === page.mainFrame()) continue;
       const parent = frame.parentFrame();
-      const isActive = frame.name() === 'active-frame' || /fake\.html/.test(frame.url()) || (parent !== null && parent !== page.mainFrame());
+      const isActive =
+        frame.name() === 'active-frame' || /fake\.html/.test(frame.url()) || (parent !== null && parent !== page.mainFrame());
       if (!isActive) continue;
       const found = await frame.$(selector).catch(() => null);
       if (found) return frame;
@@ -145,7 +165,12 @@ export async function runningExtensions(page: Page, timeoutMs = 15_000): Promise
   const out: RunningExtension[] = [];
   for (const row of await rows.all()) {
     const name = (await row.locator('.name').innerText()).trim();
-    const activation = (await row.locator('.activation-time').innerText().catch(() => '')).trim();
+    const activation = (
+      await row
+        .locator('.activation-time')
+        .innerText()
+        .catch(() => '')
+    ).trim();
     const m = /([\d.]+)\s*ms/.exec(activation);
     out.push({ name, activation, ms: m ? Number(m[1]) : NaN });
   }

@@ -3,7 +3,8 @@ import { fileUrlToPathAnyOs } from '../../paths';
 
 const TIERS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug', '+': 'maglev', '*': 'turbofan' };
 /** V8's code-kind prefixes as `--perf-basic-prof` and `--prof` name code objects. */
-const V8_PREFIX = /^(JS|LazyCompile|Function|Script|Eval|Builtin|BytecodeHandler|Handler|Stub|RegExp|InterpretedFunction|Baseline|Maglev|Turbofan):\s*([~^+*]?)/;
+const V8_PREFIX =
+  /^(JS|LazyCompile|Function|Script|Eval|Builtin|BytecodeHandler|Handler|Stub|RegExp|InterpretedFunction|Baseline|Maglev|Turbofan):\s*([~^+*]?)/;
 /** No space, colon, bracket or parenthesis: nothing below can apply, and most frames of a big profile look so. */
 const PLAIN = /^[\w$.<>-]+$/;
 const SPECIAL = new Map<string, Category>([
@@ -83,7 +84,18 @@ export function parseFoldedFrame(raw: string): ParsedFoldedFrame | null {
 
 /** Where a location may start: a path, a URL, a Node core module. */
 const LOCATION_START = /^(?:[a-z]:[\\/]|[a-z]+:\/\/|[\\/.~]|node:|internal\/)/i;
-const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+const isSpace = (c: number) =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 0xa0 ||
+  c === 0xfeff ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000;
 
 /**
  * `name (loc)` (no parenthesis inside loc) or `name loc` (no space inside loc), loc ending in an

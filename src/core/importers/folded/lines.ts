@@ -7,7 +7,11 @@ const CHUNK = 1 << 20;
  * lone `\r`), and makes no string. Each read fills a new buffer, so a line's bytes stay valid after
  * the call (a reader may compare a line with the one before). `onRead` gets the bytes consumed so far.
  */
-export async function forEachLine(path: string, onLine: (buf: Buffer, start: number, end: number) => void, onRead: (consumed: number) => void): Promise<void> {
+export async function forEachLine(
+  path: string,
+  onLine: (buf: Buffer, start: number, end: number) => void,
+  onRead: (consumed: number) => void,
+): Promise<void> {
   const fh = await open(path, 'r');
   try {
     let rest: Buffer | undefined;

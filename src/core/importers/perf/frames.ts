@@ -78,7 +78,14 @@ function perfMapFrame(sym: string): Frame {
     const colon = sym.indexOf(':');
     const kind = colon > 0 ? sym.slice(0, colon) : '';
     const name = kind === 'Builtin' ? sym.slice(colon + 1) : sym;
-    return { name, file: '', line: 0, column: 0, category: 'v8', tier: kind === 'Builtin' || kind === 'BytecodeHandler' ? 'builtin' : undefined };
+    return {
+      name,
+      file: '',
+      line: 0,
+      column: 0,
+      category: 'v8',
+      tier: kind === 'Builtin' || kind === 'BytecodeHandler' ? 'builtin' : undefined,
+    };
   }
   let rest = sym.slice(m[0].length);
   let tier: Tier = 'unknown';

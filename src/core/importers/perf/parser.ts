@@ -133,7 +133,8 @@ export class PerfScriptParser {
   private intern(b: Uint8Array, start: number, end: number, hash: number): number {
     const text = Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8');
     const lost = /^\[unknown\] \((.*perf-\d+\.map)\)$/.exec(text);
-    if (lost) this.builder.warn(l10n.t('JavaScript frames could not be named: {0} was missing or incomplete when perf script ran', lost[1]));
+    if (lost)
+      this.builder.warn(l10n.t('JavaScript frames could not be named: {0} was missing or incomplete when perf script ran', lost[1]));
     const id = this.builder.frame(classifyPerfFrame(text));
     this.keys.add(b, start, end, hash, id);
     return id;
@@ -219,7 +220,14 @@ export class PerfScriptParser {
       }
     }
     // Kept leaf-first as perf lists them; reversed to the model's root-first order in end().
-    agg = { id: this.aggCount++, thread: this.thread, frames: this.stack.slice(0, depth), weight: this.weight, timeMs: this.timeMs, next: agg };
+    agg = {
+      id: this.aggCount++,
+      thread: this.thread,
+      frames: this.stack.slice(0, depth),
+      weight: this.weight,
+      timeMs: this.timeMs,
+      next: agg,
+    };
     this.stacks.set(h, agg);
     this.onTimeline(agg.id);
   }
@@ -345,7 +353,13 @@ function parseHeader(s: string): (SampleFields & { comm: string; first: string; 
       const d = skip(s, c, ws);
       if (d > c && d < n) {
         const f = sampleFields(s, d, false);
-        if (f) return { ...f, comm: s.slice(0, a), first: s.slice(b, second !== undefined ? second - 1 : c), second: second !== undefined ? s.slice(second, c) : undefined };
+        if (f)
+          return {
+            ...f,
+            comm: s.slice(0, a),
+            first: s.slice(b, second !== undefined ? second - 1 : c),
+            second: second !== undefined ? s.slice(second, c) : undefined,
+          };
       }
     }
     // Later starts inside this run of spaces meet the same id: go on after it.

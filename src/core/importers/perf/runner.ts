@@ -20,7 +20,13 @@ export function perfScriptArgs(file: string, fields = PERF_SCRIPT_FIELDS): strin
  * folder, and the frames perf leaves unnamed are named from there (nothing is copied into the shared /tmp).
  */
 export async function loadPerfData(file: string, opts: ImportOptions, perfPath = process.env.NODE_FLAME_PERF || 'perf'): Promise<Profile> {
-  if (opts.untrusted) throw new ProfileError(l10n.t('a perf.data file is read by running "perf script" on it, which Node Flame does only in a trusted workspace. Trust this folder, or open the output of "perf script" instead.'), file);
+  if (opts.untrusted)
+    throw new ProfileError(
+      l10n.t(
+        'a perf.data file is read by running "perf script" on it, which Node Flame does only in a trusted workspace. Trust this folder, or open the output of "perf script" instead.',
+      ),
+      file,
+    );
   const maps = await savedJitMaps(dirname(file));
   return loadPerfDataOnce(file, opts, perfPath, maps);
 }
@@ -36,7 +42,10 @@ async function loadPerfDataOnce(file: string, opts: ImportOptions, perfPath: str
       fields = fields.filter((f) => f !== missing);
       continue;
     }
-    throw new ProfileError(l10n.t('perf script failed: {0}', r.stderr.trim().split('\n').slice(0, 4).join(' ') || l10n.t('exit code {0}', String(r.code))), file);
+    throw new ProfileError(
+      l10n.t('perf script failed: {0}', r.stderr.trim().split('\n').slice(0, 4).join(' ') || l10n.t('exit code {0}', String(r.code))),
+      file,
+    );
   }
 }
 
@@ -83,7 +92,12 @@ function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: st
       done(() =>
         reject(
           e.code === 'ENOENT'
-            ? new ProfileError(l10n.t('reading perf.data needs the "perf" tool, which was not found. Install it (Debian/Ubuntu: sudo apt install linux-perf, or linux-tools-$(uname -r); Fedora: sudo dnf install perf), or open the output of "perf script" instead.'), file)
+            ? new ProfileError(
+                l10n.t(
+                  'reading perf.data needs the "perf" tool, which was not found. Install it (Debian/Ubuntu: sudo apt install linux-perf, or linux-tools-$(uname -r); Fedora: sudo dnf install perf), or open the output of "perf script" instead.',
+                ),
+                file,
+              )
             : e,
         ),
       ),

@@ -69,7 +69,12 @@ export function parseJsName(raw: string): { name: string; file: string; line: nu
   const line = col > 0 && col < raw.length && raw.charCodeAt(col - 1) === 58 ? digitsBefore(raw, col - 1) : -1;
   if (line > 0 && line < col - 1 && raw.charCodeAt(line - 1) === 58) {
     const sp = raw.lastIndexOf(' ', line - 2);
-    return { name: raw.slice(0, Math.max(sp, 0)) || '(anonymous)', file: raw.slice(sp + 1, line - 1), line: position(raw, line, col - 1), column: position(raw, col, raw.length) };
+    return {
+      name: raw.slice(0, Math.max(sp, 0)) || '(anonymous)',
+      file: raw.slice(sp + 1, line - 1),
+      line: position(raw, line, col - 1),
+      column: position(raw, col, raw.length),
+    };
   }
   // Names without a position (`fn file`, or a bare name) come from older V8s and native functions.
   const sp = raw.lastIndexOf(' ');

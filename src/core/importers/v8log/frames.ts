@@ -21,7 +21,14 @@ export function codeFrame(info: CodeInfo, tier?: Tier): Frame {
   if (isJs(info)) {
     const p = parseJsName(info.name);
     const { category, pkg } = classifyJsFile(p.file);
-    const f: Frame = { name: p.name, file: p.file, line: p.line, column: p.column, category, tier: tier ?? tierOf(info.tierMark) ?? 'unknown' };
+    const f: Frame = {
+      name: p.name,
+      file: p.file,
+      line: p.line,
+      column: p.column,
+      category,
+      tier: tier ?? tierOf(info.tierMark) ?? 'unknown',
+    };
     if (pkg) f.pkg = pkg;
     return f;
   }

@@ -74,7 +74,9 @@ async function loadV8Log(path: string, opts: ImportOptions): Promise<Profile> {
     if (thread) builder.threadInfo(thread, { samples: iso.samples });
     if (res.partialTail.trim()) {
       const kind = res.partialTail.split(',')[0].slice(0, 40);
-      builder.warn(l10n.t('{0} ends in the middle of a "{1}" record (the log was cut off); that last line was skipped', basename(log.path), kind));
+      builder.warn(
+        l10n.t('{0} ends in the middle of a "{1}" record (the log was cut off); that last line was skipped', basename(log.path), kind),
+      );
     }
     for (const n of iso.notes(basename(log.path))) builder.warn(n);
     if (i === 0) {
@@ -87,7 +89,8 @@ async function loadV8Log(path: string, opts: ImportOptions): Promise<Profile> {
   if (recordsSeen === 0) throw new ProfileError(l10n.t('the log is empty'), path);
   builder.meta.durationMs = mainDuration;
   builder.meta.intervalMs = interval || undefined;
-  if (builder.tree.weight === 0) builder.warn(l10n.t('the log has no ticks: was node run with --prof, and did it run long enough to be sampled?'));
+  if (builder.tree.weight === 0)
+    builder.warn(l10n.t('the log has no ticks: was node run with --prof, and did it run long enough to be sampled?'));
   const profile = builder.build();
   if (timeline && timeline.length) profile.timeline = timeline.finish();
   return profile;

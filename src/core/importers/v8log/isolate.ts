@@ -268,7 +268,12 @@ export class IsolateLog {
     if (!e) return;
     // Most code never shows up in a tick: keep the text and parse it when it does. Inlined
     // functions are looked up now, while their SharedFunctionInfo addresses are current.
-    const fns = f[7] ? f[7].split('S').filter(Boolean).map((a) => this.sfis.get(parseInt(a, 16))) : [];
+    const fns = f[7]
+      ? f[7]
+          .split('S')
+          .filter(Boolean)
+          .map((a) => this.sfis.get(parseInt(a, 16)))
+      : [];
     e.info.rawPositions = { scriptId: +f[2], positions: own(f[5]), inlinings: own(f[6] ?? ''), fns };
     e.info.positions = undefined;
   }
@@ -421,7 +426,15 @@ export class IsolateLog {
 
   /** Puts the pc's frame on top of the callers. */
   private withLeaf(rest: Rest, pc: number): CachedStack {
-    const out: CachedStack = { node: rest.node, files: rest.files, lines: rest.lines, selfAt: -1, count: 0, unaccounted: false, restSites: rest.calls.sites };
+    const out: CachedStack = {
+      node: rest.node,
+      files: rest.files,
+      lines: rest.lines,
+      selfAt: -1,
+      count: 0,
+      unaccounted: false,
+      restSites: rest.calls.sites,
+    };
     const leaf = this.leafOf(rest, pc, out);
     if (leaf) {
       const tree = this.o.builder.tree;
@@ -610,11 +623,25 @@ export class IsolateLog {
     const out: string[] = [];
     const major = parseInt(this.version, 10);
     if (major < KNOWN_V8[0] || major > KNOWN_V8[1]) {
-      out.push(l10n.t('{0} was written by V8 {1}, whose log format Node Flame was not made for (V8 {2} to {3}): records it cannot read are skipped and counted below', file, this.version, KNOWN_V8[0], KNOWN_V8[1]));
+      out.push(
+        l10n.t(
+          '{0} was written by V8 {1}, whose log format Node Flame was not made for (V8 {2} to {3}): records it cannot read are skipped and counted below',
+          file,
+          this.version,
+          KNOWN_V8[0],
+          KNOWN_V8[1],
+        ),
+      );
     }
-    for (const [kind, n] of this.malformed) out.push(l10n.t('{0}: skipped {1} malformed "{2}" records (V8 {3})', file, n, kind, this.version || '?'));
+    for (const [kind, n] of this.malformed)
+      out.push(l10n.t('{0}: skipped {1} malformed "{2}" records (V8 {3})', file, n, kind, this.version || '?'));
     if (this.inferredRemap) {
-      out.push(l10n.t('{0}: builtins ran from a copy the log does not list (--short-builtin-calls); its place was inferred from the code range because no proc-maps file was saved beside the log', file));
+      out.push(
+        l10n.t(
+          '{0}: builtins ran from a copy the log does not list (--short-builtin-calls); its place was inferred from the code range because no proc-maps file was saved beside the log',
+          file,
+        ),
+      );
     }
     const inf = this.inference;
     if (inf && inf.total) {
@@ -633,7 +660,14 @@ export class IsolateLog {
       );
     }
     if (this.noPcTicks > 0) {
-      out.push(l10n.t('{0}: {1} of {2} ticks have no program counter (V8 logged pc 0: it could not sample the thread), so they stay unaccounted', file, this.noPcTicks, this.samples));
+      out.push(
+        l10n.t(
+          '{0}: {1} of {2} ticks have no program counter (V8 logged pc 0: it could not sample the thread), so they stay unaccounted',
+          file,
+          this.noPcTicks,
+          this.samples,
+        ),
+      );
     }
     const outside = this.unaccountedTicks - this.noPcTicks;
     if (outside > 0) {

@@ -87,7 +87,11 @@ export class NativeResolver {
         return;
       }
       if (!this.runNm) {
-        this.warn(l10n.t('C++ symbols are not read in an untrusted workspace (Node Flame does not run nm on the libraries a log names there): C++ frames are named by library and offset'));
+        this.warn(
+          l10n.t(
+            'C++ symbols are not read in an untrusted workspace (Node Flame does not run nm on the libraries a log names there): C++ frames are named by library and offset',
+          ),
+        );
         return;
       }
       try {
