@@ -9,7 +9,7 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import { setWeightUnit } from './units';
-import type { HostMessage, PersistedState, ProfileInfo, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
+import type { HostMessage, PersistedState, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
 import { CATEGORIES } from '../src/core/viewer/protocol';
 import { FlameView } from './flame';
 import { orientationSelect, select, type Select } from './controls';
@@ -18,68 +18,33 @@ import { sampleTypePicker } from './sampleType';
 import { TreeTable } from './tables';
 import { renderSummary } from './summary';
 import { showDetails, showTooltip } from './details';
-import { clear, fmt, h } from './dom';
-import { applyExpansion, buildNodes, findNode, frameCache, pathOf, SMALL, type FNode, type Strings } from './tree';
+import { clear, h } from './dom';
+import { applyExpansion, buildNodes, findNode, frameCache, pathOf, SMALL, type FNode } from './tree';
 import { mountTransforms, type TransformsUi } from './transformsUi';
 import { processPicker, type ProcessPicker } from './processes';
 import { TimelineView } from './timeline';
+import { ViewerState, type VsCodeApi } from './viewerState';
+import { ThemePalette } from './palette';
+import { checkbox, tabHeader, tabPanel, textfield } from './widgets';
+import { FlameSearch } from './search';
 
-declare function acquireVsCodeApi(): {
-  postMessage(m: WebviewMessage): void;
-  getState(): PersistedState | undefined;
-  setState(s: PersistedState): void;
-};
+declare function acquireVsCodeApi(): VsCodeApi;
 mark('modules');
-const vscode = acquireVsCodeApi();
-const post = (m: WebviewMessage) => vscode.postMessage(m);
+const st = new ViewerState(acquireVsCodeApi());
+const post = (m: WebviewMessage) => st.post(m);
+const save = (patch: Partial<PersistedState>) => st.save(patch);
+const total = () => st.total();
+const pal = new ThemePalette();
+const colorOf = (n: FNode) => pal.colorOf(n);
 
-let s: Strings = {};
-let info: ProfileInfo | undefined;
-let options: ViewOptions = {};
-let state: PersistedState = vscode.getState() ?? { path: '' };
-let generation = 0;
-let kind: TreeKind = state.tree ?? 'top';
-const roots: Partial<Record<TreeKind, FNode>> = {};
-let palette: Record<string, string> = {};
-let matchColor = '#e600e6';
-let firstPaintDone = false;
 /** Set when the host opened this page as a comparison: it then gets every message. */
 let diffHandler: ((m: HostMessage) => void) | undefined;
-/** The offline HTML export has no host to save files or open sources. */
-let offline = false;
 let transformsUi: TransformsUi | undefined;
 let processesUi: ProcessPicker | undefined;
 let timeline: TimelineView | undefined;
-/** When the Timeline asked for a new range, until the flame graph for it is drawn (the benchmark's range figure). */
-let rangeAsked = 0;
 
 /** The Timeline comes after the flame graph, tables and summary tabs. */
 const TIMELINE_TAB = 3;
-const save = (patch: Partial<PersistedState>) => {
-  state = { ...state, ...patch };
-  vscode.setState(state);
-};
-const total = () => info?.totalWeight ?? 0;
-
-// ---- colours from the theme: each category's CSS variable resolved through a hidden swatch ----
-const paletteEl = h(
-  'div',
-  { class: 'palette', attrs: { 'aria-hidden': 'true' } },
-  ...CATEGORIES.map((c) => h('span', { class: `cat-${c}` })),
-  h('span', { class: 'cat-match' }),
-  h('span', { class: 'cat-small' }),
-);
-document.body.append(paletteEl);
-function readPalette(): void {
-  palette = {};
-  for (const el of Array.from(paletteEl.children)) palette[el.className.slice(4)] = getComputedStyle(el).backgroundColor;
-  matchColor = palette.match;
-}
-const colorOf = (n: FNode): string => {
-  if (n.frame === SMALL) return palette.small;
-  if (n.frame < 0) return palette.program;
-  return palette[frameCache.get(n.frame)?.category ?? 'unaccounted'] ?? palette.unaccounted;
-};
 
 // ---- layout ----
 const app = document.getElementById('app')!;
@@ -122,58 +87,39 @@ let ui: {
   orientation: Select;
 };
 
-function checkbox(label: string, checked: boolean, onChange: (v: boolean) => void): HTMLElement & { checked: boolean } {
-  const el = document.createElement('vscode-checkbox') as unknown as HTMLElement & { checked: boolean };
-  el.textContent = label;
-  el.checked = checked;
-  el.addEventListener('change', () => onChange(el.checked));
-  return el;
-}
-
-function textfield(placeholder: string, onInput: (v: string) => void): HTMLInputElement {
-  const el = document.createElement('vscode-textfield') as unknown as HTMLInputElement;
-  el.setAttribute('placeholder', placeholder);
-  el.setAttribute('aria-label', placeholder);
-  el.addEventListener('input', () => onInput(el.value));
-  return el;
-}
+const finder = new FlameSearch(
+  st,
+  () => ui,
+  () => flames,
+);
 
 function buildUi(): void {
+  const s = st.strings;
   clear(app);
   app.append(errorEl);
   const tabs = document.createElement('vscode-tabs') as unknown as HTMLElement & { selectedIndex: number };
-  const header = (label: string, id: string) => {
-    const t = document.createElement('vscode-tab-header');
-    t.setAttribute('slot', 'header');
-    t.dataset.tab = id;
-    t.textContent = label;
-    return t;
-  };
-  const panel = (...kids: Node[]) => {
-    const p = document.createElement('vscode-tab-panel');
-    p.append(...kids);
-    return p;
-  };
+  const header = tabHeader;
+  const panel = tabPanel;
 
-  const search = textfield(s.search, () => scheduleSearch());
+  const search = textfield(s.search, () => finder.schedule());
   search.classList.add('search');
-  const regex = checkbox(s.regex, false, () => scheduleSearch());
+  const regex = checkbox(s.regex, false, () => finder.schedule());
   const matched = h('span', { class: 'matched', attrs: { 'aria-live': 'polite' } });
   const reset = document.createElement('vscode-button');
   reset.setAttribute('secondary', '');
   reset.setAttribute('icon', 'home');
   reset.textContent = s.reset;
-  reset.addEventListener('click', () => flames[kind].resetZoom());
+  reset.addEventListener('click', () => flames[st.kind].resetZoom());
   const treeSelect = select<TreeKind>(
     [
       ['top', s.topDown],
       ['bottom', s.bottomUp],
     ],
-    kind,
+    st.kind,
   );
   treeSelect.classList.add('tree-select');
   treeSelect.addEventListener('change', () => showTree(treeSelect.value as TreeKind));
-  const orientation = orientationSelect(s, state.orientation ?? 'flame', (o) => {
+  const orientation = orientationSelect(s, st.persisted.orientation ?? 'flame', (o) => {
     save({ orientation: o });
     flames.top.setRootAtTop(o === 'icicle');
   });
@@ -182,7 +128,7 @@ function buildUi(): void {
       ['function', s.byFunction],
       ['line', s.byLine],
     ],
-    options.mergeBy ?? 'function',
+    st.options.mergeBy ?? 'function',
   );
   mergeBy.classList.add('merge-by');
   mergeBy.addEventListener('change', () => setOptions({ mergeBy: mergeBy.value as 'function' | 'line' }));
@@ -196,14 +142,14 @@ function buildUi(): void {
     matched,
     reset,
     h('span', { class: 'grow' }),
-    checkbox(s.hideNode, !!options.hideNodeInternals, (v) => setOptions({ hideNodeInternals: v })),
-    checkbox(s.collapseDeps, !!options.collapseDependencies, (v) => setOptions({ collapseDependencies: v })),
+    checkbox(s.hideNode, !!st.options.hideNodeInternals, (v) => setOptions({ hideNodeInternals: v })),
+    checkbox(s.collapseDeps, !!st.options.collapseDependencies, (v) => setOptions({ collapseDependencies: v })),
     h('label', { class: 'inline' }, s.mergeBy),
     mergeBy,
   );
-  const picker = offline ? undefined : sampleTypePicker(info, s.sampleType, post);
+  const picker = st.offline ? undefined : sampleTypePicker(st.info, s.sampleType, post);
   if (picker) toolbar.prepend(picker);
-  if (!offline) {
+  if (!st.offline) {
     const exportButton = document.createElement('vscode-button');
     exportButton.setAttribute('secondary', '');
     exportButton.setAttribute('icon', 'export');
@@ -235,7 +181,7 @@ function buildUi(): void {
     const k = tableSelect.value as TreeKind;
     tableBoxes.top.hidden = k !== 'top';
     tableBoxes.bottom.hidden = k !== 'bottom';
-    if (!roots[k]) post({ type: 'needTree', tree: k });
+    if (!st.roots[k]) post({ type: 'needTree', tree: k });
   });
   const summary = h('div', { class: 'summary' });
 
@@ -251,10 +197,10 @@ function buildUi(): void {
     {
       post,
       strings: () => s,
-      palette: () => palette,
+      palette: () => pal.colors,
       range: () => transformsUi?.stack().find((t) => t.kind === 'range') as { from: number; to: number } | undefined,
       setRange: (r) => {
-        rangeAsked = performance.now();
+        st.rangeAsked = performance.now();
         const rest = transformsUi?.stack().filter((t) => t.kind !== 'range') ?? [];
         transformsUi?.set(r ? [{ kind: 'range', from: r.from, to: r.to }, ...rest] : rest);
       },
@@ -262,8 +208,8 @@ function buildUi(): void {
     },
     tooltipEl,
   );
-  // The offline export embeds the call tree, not the per-sample timeline.
-  if (!offline) tabs.append(header(s.tabTimeline, 'timeline'), panel(timeline.el));
+  // The st.offline export embeds the call tree, not the per-sample timeline.
+  if (!st.offline) tabs.append(header(s.tabTimeline, 'timeline'), panel(timeline.el));
   const onTab = () => {
     if (tabs.selectedIndex === TIMELINE_TAB) timeline?.show();
   };
@@ -272,23 +218,23 @@ function buildUi(): void {
     onTab();
   });
   app.append(tabs);
-  // Each choice is a new generation of trees, as a new transform stack is.
+  // Each choice is a new st.generation of trees, as a new transform stack is.
   processesUi =
-    info &&
-    processPicker(info, s, (threads) => {
-      generation++;
+    st.info &&
+    processPicker(st.info, s, (threads) => {
+      st.generation++;
       save({ threads: threads ?? undefined });
       post({ type: 'threads', threads });
       timeline?.threadsChanged();
     });
   if (processesUi) tabs.before(processesUi.el);
   ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };
-  if (state.tab) tabs.selectedIndex = Number(state.tab);
+  if (st.persisted.tab) tabs.selectedIndex = Number(st.persisted.tab);
   onTab();
 
   const flameHost = {
     color: colorOf,
-    matchColor: () => matchColor,
+    matchColor: () => pal.match,
     onSelect: (n: FNode, how: 'click' | 'key' | 'reveal', focus: boolean) => {
       showDetails(ui.details, n, s, total(), colorOf(n));
       if (how === 'click' && n.frame >= 0) post({ type: 'open', frame: n.frame, focus });
@@ -299,7 +245,7 @@ function buildUi(): void {
     metric,
   };
   flames = {
-    top: new FlameView(charts.top, state.orientation === 'icicle', flameHost),
+    top: new FlameView(charts.top, st.persisted.orientation === 'icicle', flameHost),
     bottom: new FlameView(charts.bottom, true, flameHost, 'zoomed'),
   };
   const tableHost = (k: TreeKind) => ({
@@ -311,34 +257,35 @@ function buildUi(): void {
     },
   });
   tables = { top: new TreeTable(tableBoxes.top, s, tableHost('top')), bottom: new TreeTable(tableBoxes.bottom, s, tableHost('bottom')) };
-  new ResizeObserver(() => flames[kind].resize()).observe(chartBox);
-  showTree(kind);
+  new ResizeObserver(() => flames[st.kind].resize()).observe(chartBox);
+  showTree(st.kind);
   const parts = {
     post,
     save,
     strings: () => s,
-    newGeneration: () => void generation++,
-    state,
+    newGeneration: () => void st.generation++,
+    state: st.persisted,
     charts,
     flames,
     tableBoxes,
     tables,
     tab: () => ui.tabs.selectedIndex,
-    kind: () => kind,
+    kind: () => st.kind,
     color: colorOf,
-    matchColor: () => matchColor,
+    matchColor: () => pal.match,
   };
   transformsUi = mountTransforms(app, { ...parts, tooltip: (n, ev) => showTooltip(tooltipEl, n, ev, s, total()) });
 }
 
 function renderLegend(): void {
+  const s = st.strings;
   clear(ui.legend);
   ui.legend.append(h('span', { class: 'dim' }, `${s.legend}:`));
   const present = new Set([...frameCache.values()].map((f) => f.category));
   for (const c of CATEGORIES) {
-    if (!present.has(c) && !(info && info.categories[c] > 0)) continue;
+    if (!present.has(c) && !(st.info && st.info.categories[c] > 0)) continue;
     const sw = h('span', { class: 'swatch' });
-    sw.style.backgroundColor = palette[c];
+    sw.style.backgroundColor = pal.colors[c];
     ui.legend.append(h('span', { class: 'item' }, sw, s[`cat.${c}`]));
   }
 }
@@ -349,74 +296,42 @@ function renderCrumbs(n: FNode): void {
     if (i) ui.crumbs.append(h('span', { class: 'sep codicon codicon-chevron-right' }));
     const b = h('button', { class: 'crumb', attrs: { type: 'button' } }, x.name);
     if (i === all.length - 1) b.setAttribute('aria-current', 'true');
-    b.addEventListener('click', () => flames[kind].zoomTo(x));
+    b.addEventListener('click', () => flames[st.kind].zoomTo(x));
     ui.crumbs.append(b);
   });
 }
 
 function showTree(k: TreeKind): void {
-  kind = k;
+  st.kind = k;
   save({ tree: k });
   charts.top.hidden = k !== 'top';
   charts.bottom.hidden = k !== 'bottom';
-  // The bottom-up tree is always an icicle: its roots are where the time is spent.
+  // The bottom-up tree is always an icicle: its st.roots are where the time is spent.
   ui.orientation.hidden = k !== 'top';
   if (ui.treeSelect.value !== k) ui.treeSelect.value = k;
-  if (!roots[k]) post({ type: 'needTree', tree: k });
+  if (!st.roots[k]) post({ type: 'needTree', tree: k });
   else {
     flames[k].resize();
     if (flames[k].zoomed) renderCrumbs(flames[k].zoomed!);
   }
-  scheduleSearch();
+  finder.schedule();
 }
 
 function setOptions(patch: Partial<ViewOptions>): void {
-  options = { ...options, ...patch };
-  save({ options });
-  generation++;
-  post({ type: 'options', options });
+  st.options = { ...st.options, ...patch };
+  save({ options: st.options });
+  st.generation++;
+  post({ type: 'options', options: st.options });
 }
 
-function requestExpand(n: FNode, k: TreeKind = kind): void {
-  const root = roots[k];
+function requestExpand(n: FNode, k: TreeKind = st.kind): void {
+  const root = st.roots[k];
   if (!root) return;
   // A merged entry stands for its parent's children lighter than the threshold the host used.
-  post({ type: 'expand', tree: k, generation, node: n.host, small: n.frame === SMALL, minWeight: thresholds.get(n) ?? 0 });
+  post({ type: 'expand', tree: k, generation: st.generation, node: n.host, small: n.frame === SMALL, minWeight: thresholds.get(n) ?? 0 });
 }
 /** The host's merge threshold for each merged entry, remembered from the tree it came in. */
 const thresholds = new WeakMap<FNode, number>();
-
-let searchTimer: ReturnType<typeof setTimeout> | undefined;
-function scheduleSearch(): void {
-  if (!ui) return;
-  clearTimeout(searchTimer);
-  searchTimer = setTimeout(runSearch, 120);
-}
-function runSearch(): void {
-  const term = ui.search.value;
-  const useRegex = ui.regex.checked;
-  if (!term) {
-    flames.top.search(undefined);
-    flames.bottom.search(undefined);
-    ui.matched.textContent = '';
-    return;
-  }
-  let test: (x: string) => boolean;
-  if (useRegex) {
-    try {
-      const re = new RegExp(term, 'i');
-      test = (x) => re.test(x);
-    } catch (e) {
-      ui.matched.textContent = fmt(s.badRegex, (e as Error).message);
-      return;
-    }
-  } else {
-    const lower = term.toLowerCase();
-    test = (x) => x.toLowerCase().includes(lower);
-  }
-  flames[kind].search((n) => test(frameCache.get(n.frame)?.name ?? n.name));
-  post({ type: 'search', tree: kind, term, regex: useRegex });
-}
 
 function metric(name: string, ms: number): void {
   document.body.dataset[`${name}Ms`] = ms.toFixed(1);
@@ -424,10 +339,10 @@ function metric(name: string, ms: number): void {
 }
 
 function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): void {
-  if (m.generation < generation) return;
-  generation = m.generation;
+  if (m.generation < st.generation) return;
+  st.generation = m.generation;
   for (const [id, f] of Object.entries(m.frames)) frameCache.set(Number(id), f);
-  const sub = buildNodes(m.data, s);
+  const sub = buildNodes(m.data, st.strings);
   mark('built');
   const remember = (n: FNode) => {
     if (n.frame === SMALL) thresholds.set(n, m.data.minWeight);
@@ -436,24 +351,24 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
   remember(sub);
   const k = m.tree;
   const flame = flames[k];
-  if (m.expand && roots[k]) {
-    const root = roots[k]!;
+  if (m.expand && st.roots[k]) {
+    const root = st.roots[k]!;
     const zoom = applyExpansion(root, m.expand, sub, flame.zoomed);
     if (!zoom) return;
     flame.setRoot(root, zoom);
     tables[k].refresh();
     return;
   }
-  roots[k] = sub;
+  st.roots[k] = sub;
   const revealed = m.reveal !== undefined ? findNode(sub, (n) => n.host === m.reveal && n.frame !== SMALL) : undefined;
   if (revealed) {
     ui.tabs.selectedIndex = 0;
     showTree(k);
   }
   flame.setRoot(sub, revealed);
-  if (rangeAsked && k === 'top') {
-    metric('range', performance.now() - rangeAsked);
-    rangeAsked = 0;
+  if (st.rangeAsked && k === 'top') {
+    metric('range', performance.now() - st.rangeAsked);
+    st.rangeAsked = 0;
   }
   if (revealed) {
     flame.select(revealed, 'reveal');
@@ -464,9 +379,9 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
   tables[k].setRoot(sub);
   renderLegend();
   mark('tables');
-  if (k === kind) scheduleSearch();
-  if (!firstPaintDone && k === 'top') {
-    firstPaintDone = true;
+  if (k === st.kind) finder.schedule();
+  if (!st.firstPaintDone && k === 'top') {
+    st.firstPaintDone = true;
     requestAnimationFrame(() =>
       requestAnimationFrame(() => {
         const now = performance.now();
@@ -495,34 +410,34 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       if (m.kind === 'diff') {
         save({ path: '', diff: { before: m.before.path, after: m.after.path } });
         diffHandler = startDiff(app, m, post, {
-          orientation: state.orientation ?? 'flame',
+          orientation: st.persisted.orientation ?? 'flame',
           remember: (orientation) => save({ orientation }),
         });
         break;
       }
-      offline = !!m.offline;
+      st.offline = !!m.offline;
       setHostMarks(m.hostMarks);
-      s = m.strings;
-      info = m.info;
-      setWeightUnit(info.unit);
-      options = { ...m.options };
-      state = { ...state, ...m.state, path: m.info.path };
-      if (m.state?.tree) kind = m.state.tree;
-      save({ path: m.info.path, options });
+      st.strings = m.strings;
+      st.info = m.info;
+      setWeightUnit(st.info.unit);
+      st.options = { ...m.options };
+      st.persisted = { ...st.persisted, ...m.state, path: m.info.path };
+      if (m.state?.tree) st.kind = m.state.tree;
+      save({ path: m.info.path, options: st.options });
       document.body.dataset.profile = m.info.label;
-      readPalette();
+      pal.read();
       buildUi();
       renderLegend();
-      renderSummary(ui.summary, info, s, palette, (frame) => post({ type: 'reveal', frame }));
+      renderSummary(ui.summary, st.info, st.strings, pal.colors, (frame) => post({ type: 'reveal', frame }));
       break;
     case 'tree':
       if (ui) onTree(m, received);
       break;
     case 'transforms':
-      info = m.info;
-      setWeightUnit(info.unit);
-      if (ui) renderSummary(ui.summary, info, s, palette);
-      processesUi?.update(info);
+      st.info = m.info;
+      setWeightUnit(st.info.unit);
+      if (ui) renderSummary(ui.summary, st.info, st.strings, pal.colors);
+      processesUi?.update(st.info);
       transformsUi?.onHost(m);
       timeline?.rangeChanged();
       break;
@@ -533,9 +448,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       transformsUi?.onHost(m);
       break;
     case 'search':
-      if (!ui || m.term !== ui.search.value) break;
-      ui.matched.textContent = m.error ? fmt(s.badRegex, m.error) : fmt(s.matched, (100 * m.fraction).toFixed(m.fraction >= 0.1 ? 1 : 2));
-      ui.matched.dataset.fraction = String(m.fraction);
+      finder.onHost(m);
       break;
     case 'noSource':
       ui?.details.append(h('div', { class: 'no-source' }, m.reason));
@@ -563,13 +476,13 @@ document.addEventListener('keydown', (e) => {
     (ui.tabs.selectedIndex === 1 ? ui.filter : ui.search).focus();
     return;
   }
-  if (ui.tabs.selectedIndex === 0 && flames[kind].key(e)) e.preventDefault();
+  if (ui.tabs.selectedIndex === 0 && flames[st.kind].key(e)) e.preventDefault();
   if (ui.tabs.selectedIndex === TIMELINE_TAB && timeline?.key(e)) e.preventDefault();
 });
 
-// Theme switches change the CSS variables: re-resolve the palette and repaint.
+// Theme switches change the CSS variables: re-resolve the pal.colors and repaint.
 new MutationObserver(() => {
-  readPalette();
+  pal.read();
   if (!ui) return;
   flames.top.redraw();
   flames.bottom.redraw();

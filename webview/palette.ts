@@ -1,0 +1,36 @@
+// Colours from the theme: each category's CSS variable resolved through a hidden swatch, read again when the
+// theme changes.
+import { CATEGORIES } from '../src/core/viewer/protocol';
+import { h } from './dom';
+import { frameCache, SMALL, type FNode } from './tree';
+
+export class ThemePalette {
+  colors: Record<string, string> = {};
+  private readonly el = h(
+    'div',
+    { class: 'palette', attrs: { 'aria-hidden': 'true' } },
+    ...CATEGORIES.map((c) => h('span', { class: `cat-${c}` })),
+    h('span', { class: 'cat-match' }),
+    h('span', { class: 'cat-small' }),
+  );
+
+  constructor() {
+    document.body.append(this.el);
+  }
+
+  read(): void {
+    this.colors = {};
+    for (const el of Array.from(this.el.children)) this.colors[el.className.slice(4)] = getComputedStyle(el).backgroundColor;
+  }
+
+  /** Search matches are drawn in this colour. */
+  get match(): string {
+    return this.colors.match ?? '#e600e6';
+  }
+
+  colorOf(n: FNode): string {
+    if (n.frame === SMALL) return this.colors.small;
+    if (n.frame < 0) return this.colors.program;
+    return this.colors[frameCache.get(n.frame)?.category ?? 'unaccounted'] ?? this.colors.unaccounted;
+  }
+}

@@ -1,0 +1,68 @@
+// The flame graph's search box: frames that match are marked in the page at once, and the host answers what
+// share of the samples they cover (it has every frame, the page only the drawn ones).
+import type { HostMessage, TreeKind } from '../src/core/viewer/protocol';
+import { fmt } from './dom';
+import type { FlameView } from './flame';
+import { frameCache } from './tree';
+import type { ViewerState } from './viewerState';
+
+export interface SearchUi {
+  search: HTMLInputElement;
+  regex: { checked: boolean };
+  matched: HTMLElement;
+}
+
+export class FlameSearch {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly st: ViewerState,
+    private readonly ui: () => SearchUi | undefined,
+    private readonly flames: () => Record<TreeKind, FlameView>,
+  ) {}
+
+  /** Runs the search shortly after typing stops. */
+  schedule(): void {
+    if (!this.ui()) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.run(), 120);
+  }
+
+  private run(): void {
+    const ui = this.ui()!;
+    const s = this.st.strings;
+    const flames = this.flames();
+    const term = ui.search.value;
+    const useRegex = ui.regex.checked;
+    if (!term) {
+      flames.top.search(undefined);
+      flames.bottom.search(undefined);
+      ui.matched.textContent = '';
+      return;
+    }
+    let test: (x: string) => boolean;
+    if (useRegex) {
+      try {
+        const re = new RegExp(term, 'i');
+        test = (x) => re.test(x);
+      } catch (e) {
+        ui.matched.textContent = fmt(s.badRegex, (e as Error).message);
+        return;
+      }
+    } else {
+      const lower = term.toLowerCase();
+      test = (x) => x.toLowerCase().includes(lower);
+    }
+    flames[this.st.kind].search((n) => test(frameCache.get(n.frame)?.name ?? n.name));
+    this.st.post({ type: 'search', tree: this.st.kind, term, regex: useRegex });
+  }
+
+  /** The host's share of samples for a term, shown unless the user typed on meanwhile. */
+  onHost(m: Extract<HostMessage, { type: 'search' }>): void {
+    const ui = this.ui();
+    if (!ui || m.term !== ui.search.value) return;
+    const s = this.st.strings;
+    ui.matched.textContent = m.error ? fmt(s.badRegex, m.error) : fmt(s.matched, (100 * m.fraction).toFixed(m.fraction >= 0.1 ? 1 : 2));
+    ui.matched.dataset.fraction = String(m.fraction);
+  }
+}

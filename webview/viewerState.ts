@@ -1,0 +1,47 @@
+// The viewer page's state in one place: what the host said, what the user chose, and what is drawn. The page's
+// modules read it from here instead of from module-level variables of main.ts.
+import type { PersistedState, ProfileInfo, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
+import type { FNode, Strings } from './tree';
+
+export interface VsCodeApi {
+  postMessage(m: WebviewMessage): void;
+  getState(): PersistedState | undefined;
+  setState(s: PersistedState): void;
+}
+
+export class ViewerState {
+  strings: Strings = {};
+  info: ProfileInfo | undefined;
+  options: ViewOptions = {};
+  /** What survives a reload of the page (VS Code keeps it with the webview). */
+  persisted: PersistedState;
+  /** Trees of an older generation (before another transform stack, option or process choice) are dropped. */
+  generation = 0;
+  /** The tree the flame graph shows. */
+  kind: TreeKind;
+  readonly roots: Partial<Record<TreeKind, FNode>> = {};
+  /** The offline HTML export has no host to save files or open sources. */
+  offline = false;
+  firstPaintDone = false;
+  /** When the Timeline asked for a new range, until the flame graph for it is drawn (the benchmark's range figure). */
+  rangeAsked = 0;
+
+  constructor(private readonly api: VsCodeApi) {
+    this.persisted = api.getState() ?? { path: '' };
+    this.kind = this.persisted.tree ?? 'top';
+  }
+
+  post(m: WebviewMessage): void {
+    this.api.postMessage(m);
+  }
+
+  save(patch: Partial<PersistedState>): void {
+    this.persisted = { ...this.persisted, ...patch };
+    this.api.setState(this.persisted);
+  }
+
+  /** The weight of the whole profile as shown (100 % in the views). */
+  total(): number {
+    return this.info?.totalWeight ?? 0;
+  }
+}
