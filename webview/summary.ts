@@ -1,5 +1,5 @@
 import type { ProfileInfo } from '../src/core/viewer/protocol';
-import { CATEGORIES } from '../src/core/viewer/protocol';
+import { CATEGORIES, formatWeight } from '../src/core/viewer/protocol';
 import { clear, fmt, h, pct } from './dom';
 import { weightNumber } from './units';
 import { renderFindings } from './findings';
@@ -59,7 +59,14 @@ export function renderSummary(
     [s.command, info.command ?? s.unknown],
     [s.nodeVersion, info.nodeVersion ?? s.unknown],
     [s.duration, info.durationMs !== null ? `${(info.durationMs / 1000).toFixed(2)} s` : s.unknown],
-    [s.interval, info.intervalMs ? `${info.intervalMs.toFixed(3)} ms` : s.unknown],
+    [
+      s.interval,
+      info.intervalMs
+        ? `${info.intervalMs.toFixed(3)} ms`
+        : info.intervalBytes
+          ? formatWeight(info.intervalBytes, 'bytes', document.documentElement.lang || navigator.language)
+          : s.unknown,
+    ],
     (info.unit ?? 'samples') === 'samples'
       ? [s.totalSamples, String(Math.round(w))]
       : [fmt(s.totalOf, info.sampleType ?? info.unit ?? ''), weightNumber(w, s)],

@@ -83,6 +83,7 @@ test("the preload's note names the sample type and the run's span", () => {
   assert.deepEqual(p.meta.sampleTypes, [{ type: 'allocated', unit: 'bytes' }]);
   assert.equal(p.meta.durationMs, 1234);
   assert.equal(p.meta.mode, 'heap');
+  assert.equal(p.meta.intervalBytes, 32768, 'the summary says the interval in bytes');
   // The inspector's stopSampling answer ({ profile }) reads the same.
   assert.equal(heapProfileToModel({ profile: JSON.parse(text) }).tree.weight, heapProfileToModel(JSON.parse(text)).tree.weight);
 });

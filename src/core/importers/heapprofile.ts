@@ -71,6 +71,7 @@ export function heapProfileToModel(json: unknown, source?: string): Profile {
     sampleTypes: [{ type: sampleType, unit: 'bytes' }],
     sampleType,
     ...(note?.startTime ? { startTime: note.startTime } : {}),
+    ...(note?.samplingInterval ? { intervalBytes: note.samplingInterval } : {}),
     ...(note ? { mode: 'heap' as const } : {}),
     ...(source ? { source } : {}),
   });

@@ -20,6 +20,8 @@ export interface ProfileMeta {
   durationMs: number | null;
   /** Sampling interval in ms when known (cpuprofile mean delta, --prof interval, perf -F). */
   intervalMs?: number;
+  /** A sampling heap profile's average bytes between two samples, when the file says. */
+  intervalBytes?: number;
   command?: string;
   /**
    * How many samples were taken, when weights are not sample counts (perf weights by period):

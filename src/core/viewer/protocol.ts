@@ -88,6 +88,8 @@ export interface ProfileInfo {
   nodeVersion?: string;
   durationMs: number | null;
   intervalMs?: number;
+  /** Heap profiles: average bytes between two samples. */
+  intervalBytes?: number;
   totalWeight: number;
   threads: { name: string; samples: number }[];
   warnings: string[];

@@ -259,6 +259,7 @@ export class ViewerSession {
       nodeVersion: p.meta.nodeVersion,
       durationMs: p.meta.durationMs,
       intervalMs: p.meta.intervalMs,
+      intervalBytes: p.meta.intervalBytes,
       totalWeight: p.tree.weight,
       unit: p.meta.unit ?? 'samples',
       threads: p.threads.map((t) => ({ name: t.name, samples: t.samples })),
