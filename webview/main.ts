@@ -408,7 +408,10 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
   switch (m.type) {
     case 'init':
       if (m.kind === 'diff') {
-        save({ path: '', diff: { before: m.before.path, after: m.after.path } });
+        save({
+          path: '',
+          diff: { before: m.before.path, after: m.after.path, beforeRange: m.before.range, afterRange: m.after.range },
+        });
         diffHandler = startDiff(app, m, post, {
           orientation: st.persisted.orientation ?? 'flame',
           remember: (orientation) => save({ orientation }),

@@ -13,6 +13,8 @@ export interface LoadedProfile {
   view?: Profile;
   /** Run folder when the profile came from a Node Flame run. */
   runDir?: string;
+  /** A time range of the file's profile (ms from its start) this one stands for: a comparison of two ranges. */
+  range?: { from: number; to: number };
 }
 
 /** Everything one feature module may need from the others; set up once in `activate`. */

@@ -225,6 +225,21 @@ test('the Timeline: idle, then two hot stretches; a dragged range filters the fl
     assert.ok(pctOf(f[2]) > 90 && pctOf(f[3]) < 10, f.join(' | '));
     assert.ok(pctOf(sh[2]) < 10 && pctOf(sh[3]) > 40, sh.join(' | '));
 
+    // After a reload the comparison reopens as the same two ranges, not as the whole file twice.
+    await vs.runCommand('Developer: Reload Window');
+    const again = await vs.webviewFrame('body[data-mode="diff"][data-first-paint-ms] [data-tree="diff"] g.frame', 120_000);
+    const reopened = await until(
+      'the reopened comparison lists both functions',
+      () =>
+        again
+          .locator('.changes-table tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? ''))),
+      (r) => ['firstHot', 'secondHot'].every((n) => r.some((c) => c[0] === n)),
+    );
+    console.log(`[e2e] after a reload: ${reopened.find((c) => c[0] === 'firstHot')!.join(' | ')}`);
+    assert.deepEqual(reopened.find((c) => c[0] === 'firstHot'), f, 'firstHot: the same shares of the same two ranges');
+    assert.deepEqual(reopened.find((c) => c[0] === 'secondHot'), sh, 'secondHot: the same shares of the same two ranges');
+
     // 1,000,000 samples: first draw, a zoom frame, a pan frame, and a range change to a new flame graph.
     await vs.runCommand(SHOW);
     await vs.quickInputAnswer(big);

@@ -122,7 +122,7 @@ export interface FindingInfo {
 export interface PersistedState {
   path: string;
   /** A comparison's two profile files, for reopening it after a reload. */
-  diff?: { before: string; after: string };
+  diff?: { before: string; after: string; beforeRange?: { from: number; to: number }; afterRange?: { from: number; to: number } };
   options?: ViewOptions;
   tree?: TreeKind;
   tab?: string;
@@ -146,6 +146,8 @@ export interface DiffSide {
   totalWeight: number;
   /** What its weights count; samples when not given. */
   unit?: WeightUnit;
+  /** The time range of the file's profile this side stands for (ms from its start), when it is one. */
+  range?: { from: number; to: number };
 }
 
 /** A row of the biggest-changes table: shares (0..1) of each profile's samples with the function on the stack. */

@@ -14,6 +14,7 @@ const side = (p: LoadedProfile): DiffSide => ({
   format: p.profile.format,
   totalWeight: p.profile.tree.weight,
   unit: p.profile.meta.unit ?? 'samples',
+  ...(p.range ? { range: p.range } : {}),
 });
 
 /** The comparison webview: the same page as a profile's, started in its differential mode. */

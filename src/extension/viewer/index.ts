@@ -206,7 +206,13 @@ export function createViewer(
         return;
       }
       try {
-        const [before, after] = await Promise.all([services().store.load(state.diff.before), services().store.load(state.diff.after)]);
+        const { diff } = state;
+        const load = async (path: string, range?: { from: number; to: number }) => {
+          const p = await services().store.load(path);
+          // A comparison of two time ranges of one profile reopens as the same two ranges.
+          return range ? (await import('./timeline')).rangeOf(p, range) : p;
+        };
+        const [before, after] = await Promise.all([load(diff.before, diff.beforeRange), load(diff.after, diff.afterRange)]);
         const { DiffPanel } = await loadDiffPanel();
         panel.title = diffTitle(before, after);
         attachDiff(DiffPanel, panel, before, after);

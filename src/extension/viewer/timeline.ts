@@ -20,5 +20,6 @@ export function rangeOf(p: LoadedProfile, r: { from: number; to: number }): Load
     label: vscode.l10n.t('{0} ({1}–{2} ms)', p.label, ms(r.from), ms(r.to)),
     path: p.path,
     profile: applyTransforms(p.profile, [{ kind: 'range', from: r.from, to: r.to }]),
+    range: { from: r.from, to: r.to },
   };
 }
