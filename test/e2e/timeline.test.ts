@@ -237,8 +237,16 @@ test('the Timeline: idle, then two hot stretches; a dragged range filters the fl
       (r) => ['firstHot', 'secondHot'].every((n) => r.some((c) => c[0] === n)),
     );
     console.log(`[e2e] after a reload: ${reopened.find((c) => c[0] === 'firstHot')!.join(' | ')}`);
-    assert.deepEqual(reopened.find((c) => c[0] === 'firstHot'), f, 'firstHot: the same shares of the same two ranges');
-    assert.deepEqual(reopened.find((c) => c[0] === 'secondHot'), sh, 'secondHot: the same shares of the same two ranges');
+    assert.deepEqual(
+      reopened.find((c) => c[0] === 'firstHot'),
+      f,
+      'firstHot: the same shares of the same two ranges',
+    );
+    assert.deepEqual(
+      reopened.find((c) => c[0] === 'secondHot'),
+      sh,
+      'secondHot: the same shares of the same two ranges',
+    );
 
     // 1,000,000 samples: first draw, a zoom frame, a pan frame, and a range change to a new flame graph.
     await vs.runCommand(SHOW);
