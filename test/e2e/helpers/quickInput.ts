@@ -120,9 +120,10 @@ export async function openPalette(page: Page): Promise<void> {
 export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    await openPalette(page);
-    await quickPickType(page, `>${title}`);
     try {
+      // A terminal that finishes starting takes the focus and closes the palette just opened: open it again.
+      await openPalette(page);
+      await quickPickType(page, `>${title}`);
       const row = await quickPickFind(page, title, Math.min(3_000, Math.max(1, deadline - Date.now())));
       await row.click();
       break;
