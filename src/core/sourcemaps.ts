@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AnyMap, decodedMappings, GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
+import { AnyMap, decodedMappings, GREATEST_LOWER_BOUND, originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { classifyJsFile, type Frame, type LineHits, type Profile, type SourcePosition } from './model';
 import { fileUrlToPathAnyOs } from './paths';
 import { readNamedText, readNamedTextSync, regularFile } from './namedFiles';
@@ -235,22 +235,21 @@ interface Mapped {
   sourceIndex?: Map<string, number>;
 }
 
-/** Original position of a 1-based generated (line, column), with the name the map gives there; null unless the source is on disk or in the map. */
+/**
+ * Original position of a 1-based generated (line, column), with the name the map gives there; null unless the
+ * source is on disk or in the map. Only a segment at or before the column counts: code before the first one on its
+ * line (a bundler's wrapper, webpack's IIFE) belongs to no source and keeps its place in the bundle.
+ */
 function mapPosition(x: Mapped, line: number, column: number): (SourcePosition & { sourceIndex: number }) | null {
-  const col = Math.max(0, column - 1);
-  for (const bias of [GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND] as const) {
-    const o = originalPositionFor(x.m.map, { line, column: col, bias });
-    if (o.source === null) continue;
-    if (!x.sourceIndex) {
-      x.sourceIndex = new Map();
-      x.m.map.resolvedSources.forEach((src, i) => x.sourceIndex!.has(src) || x.sourceIndex!.set(src, i));
-    }
-    const idx = x.sourceIndex.get(o.source) ?? -1;
-    const file = idx >= 0 ? x.sources.file(idx) : null;
-    if (file) return { file, line: o.line, column: o.column + 1, sourceIndex: idx };
-    return null;
+  const o = originalPositionFor(x.m.map, { line, column: Math.max(0, column - 1), bias: GREATEST_LOWER_BOUND });
+  if (o.source === null) return null;
+  if (!x.sourceIndex) {
+    x.sourceIndex = new Map();
+    x.m.map.resolvedSources.forEach((src, i) => x.sourceIndex!.has(src) || x.sourceIndex!.set(src, i));
   }
-  return null;
+  const idx = x.sourceIndex.get(o.source) ?? -1;
+  const file = idx >= 0 ? x.sources.file(idx) : null;
+  return file ? { file, line: o.line, column: o.column + 1, sourceIndex: idx } : null;
 }
 
 /** Original line of a generated line: the first mapped segment on it whose source is known. */

@@ -62,6 +62,12 @@ test('webpack (production, ts-loader): webpack://flame-fixture/./src/hot.ts thro
   assert.ok(map.sources.includes('webpack://flame-fixture/./src/hot.ts'), map.sources.join(', '));
   const prof = cpuProfile(js, join(dir, 'prof-webpack'));
   assertHot(report(prof), 'webpack');
+  // webpack's own wrapper (the script and its IIFE, before the first mapped column) is no function of the
+  // sources: it keeps its place in the bundle instead of taking the name of the first function after it.
+  const folded = spawnSync(process.execPath, [cli, 'report', prof, '--format', 'folded'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  const crunchStacks = folded.stdout.split('\n').filter((l) => l.includes('crunchNumbers'));
+  assert.ok(crunchStacks.length > 0, folded.stderr);
+  for (const l of crunchStacks) assert.equal(l.split(';').filter((f) => f.startsWith('crunchNumbers')).length, 1, l.slice(0, 300));
   const text = spawnSync(process.execPath, [cli, 'report', prof], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
   assert.match(text.stdout, new RegExp(`crunchNumbers ${join(dir, 'src', 'hot.ts').replace(/[/\\.]/g, '\\$&')}:${CRUNCH_LINE}:`));
 
