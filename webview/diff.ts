@@ -12,6 +12,7 @@ import { FlameView } from './flame';
 import { orientationSelect, select } from './controls';
 import { clear, fmt, h } from './dom';
 import { fillCard, fullName, placeTooltip, type Row } from './details';
+import { iconButton } from './widgets';
 import { applyExpansion, buildNodes, frameCache, pathOf, SMALL, type FNode, type Strings } from './tree';
 
 type Init = Extract<HostMessage, { type: 'init'; kind: 'diff' }>;
@@ -94,14 +95,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
   search.setAttribute('placeholder', s.search);
   search.setAttribute('aria-label', s.search);
   const matched = h('span', { class: 'matched', attrs: { 'aria-live': 'polite' } });
-  const button = (icon: string, label: string, onClick: () => void, secondary = true) => {
-    const b = document.createElement('vscode-button');
-    if (secondary) b.setAttribute('secondary', '');
-    b.setAttribute('icon', icon);
-    b.textContent = label;
-    b.addEventListener('click', onClick);
-    return b;
-  };
+  const button = iconButton;
   const exportButton = button('export', s.export, () => post({ type: 'export' }));
   exportButton.classList.add('export');
   exportButton.setAttribute('title', s.export);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { loadProfile } from '../../src/core/importers';
-import { chromiumPath } from './helpers/paths';
+import { CHROMIUM_ARGS, chromiumPath } from './helpers/paths';
 import { exportWithCli, HOSTILE, recordProfLog, topShares, writeHostileFolded } from '../helpers/exportFixture';
 
 test(
@@ -28,14 +28,7 @@ test(
 
       browser = await chromium.launch({
         executablePath: chromiumPath,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        args: CHROMIUM_ARGS,
       });
       for (const file of [page1, page2]) {
         const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });

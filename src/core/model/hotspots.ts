@@ -2,6 +2,7 @@ import type { CallTree } from './callTree';
 import type { Frame } from './frame';
 import type { Profile } from './profile';
 import { functionStats } from './views';
+import { isSpaceChar, isWordChar } from '../chars';
 
 /**
  * What the editor shows over source files: one entry per function (frames that differ only by V8
@@ -216,19 +217,6 @@ export function functionStillAt(name: string, lineText: string): boolean {
 
 // Names come from profiles: scanned by hand, as patterns like /([A-Za-z_$][\w$]*)\s*$/ retry every
 // character of a long name (quadratic: seconds of editor time for one 64K-character name).
-const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
-const isSpaceChar = (c: number) =>
-  c === 32 ||
-  (c >= 9 && c <= 13) ||
-  c === 0xa0 ||
-  c === 0xfeff ||
-  c === 0x1680 ||
-  (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 ||
-  c === 0x2029 ||
-  c === 0x202f ||
-  c === 0x205f ||
-  c === 0x3000;
 const PLACEHOLDERS = ['anonymous', 'native', 'program', 'root'];
 
 /** Where the name ends once a trailing `(anonymous)`, `[native]`, ` program`… is cut off. */

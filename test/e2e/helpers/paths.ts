@@ -18,3 +18,13 @@ const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as 
 export const extensionId = `${pkg.publisher}.${pkg.name}`;
 /** What `npm run package` writes. */
 export const defaultVsix = join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
+
+/** Debian's chromium as the e2e tests drive it: no sandbox (root in a container), no GPU, nothing from the network. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];

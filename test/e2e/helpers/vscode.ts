@@ -14,7 +14,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { artifactsRoot, chromiumPath, codeServerEntry, defaultVsix, readmeScreenshots, repoRoot } from './paths';
+import { artifactsRoot, CHROMIUM_ARGS, chromiumPath, codeServerEntry, defaultVsix, readmeScreenshots, repoRoot } from './paths';
 import { freePort, killTree, spawnGroup } from './processes';
 import { watchServiceWorkers, type WorkerActivation } from './serviceWorkers';
 import { quietSettings } from './settings';
@@ -336,14 +336,7 @@ export async function startVSCode(opts: StartOptions): Promise<VSCode> {
     await waitForHttp(`${base}/healthz`, server, logFile, timeout);
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: CHROMIUM_ARGS,
       timeout,
     });
     const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 } });

@@ -1,5 +1,6 @@
 import { Category, classifyJsFile, Frame, Tier } from '../../model';
 import { fileUrlToPathAnyOs } from '../../paths';
+import { isSpaceChar } from '../../chars';
 
 const TIERS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug', '+': 'maglev', '*': 'turbofan' };
 /** V8's code-kind prefixes as `--perf-basic-prof` and `--prof` name code objects. */
@@ -84,18 +85,6 @@ export function parseFoldedFrame(raw: string): ParsedFoldedFrame | null {
 
 /** Where a location may start: a path, a URL, a Node core module. */
 const LOCATION_START = /^(?:[a-z]:[\\/]|[a-z]+:\/\/|[\\/.~]|node:|internal\/)/i;
-const isSpace = (c: number) =>
-  c === 32 ||
-  (c >= 9 && c <= 13) ||
-  c === 0xa0 ||
-  c === 0xfeff ||
-  c === 0x1680 ||
-  (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 ||
-  c === 0x2029 ||
-  c === 0x202f ||
-  c === 0x205f ||
-  c === 0x3000;
 
 /**
  * `name (loc)` (no parenthesis inside loc) or `name loc` (no space inside loc), loc ending in an
@@ -104,12 +93,12 @@ const isSpace = (c: number) =>
  */
 function splitLocation(s: string): { name: string; loc: string; line?: number; column?: number; paren: boolean } | null {
   const open = s.endsWith(')') ? s.lastIndexOf('(') : -1;
-  if (open > 0 && isSpace(s.charCodeAt(open - 1)) && s.indexOf(')', open) === s.length - 1) {
+  if (open > 0 && isSpaceChar(s.charCodeAt(open - 1)) && s.indexOf(')', open) === s.length - 1) {
     const inner = s.slice(open + 1, -1);
     if (LOCATION_START.test(inner)) return { name: trimEndSpaces(s, open), paren: true, ...trailingNumbers(inner) };
   }
   let t = s.length;
-  while (t > 0 && !isSpace(s.charCodeAt(t - 1))) t--;
+  while (t > 0 && !isSpaceChar(s.charCodeAt(t - 1))) t--;
   if (t === 0 || t === s.length) return null;
   const last = s.slice(t);
   if (!LOCATION_START.test(last)) return null;
@@ -117,7 +106,7 @@ function splitLocation(s: string): { name: string; loc: string; line?: number; c
 }
 
 function trimEndSpaces(s: string, end: number): string {
-  while (end > 0 && isSpace(s.charCodeAt(end - 1))) end--;
+  while (end > 0 && isSpaceChar(s.charCodeAt(end - 1))) end--;
   return s.slice(0, end);
 }
 
