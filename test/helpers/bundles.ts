@@ -112,12 +112,16 @@ export async function buildWebpack(dir: string): Promise<string> {
   return join(outDir, 'app.js');
 }
 
-/** Rollup with @rollup/plugin-terser; TypeScript turned into JavaScript (with its map, which Rollup chains) by the compiler's own API. */
+/**
+ * Rollup with @rollup/plugin-terser; TypeScript turned into JavaScript (with its map, which Rollup chains) by the compiler's own API.
+ * Rollup's WebAssembly build (@rollup/wasm-node, the same bundler): the native one needs a package per platform,
+ * and the registry here lacks some of them, so `npm ci` refused a lock file naming them.
+ */
 export async function buildRollup(dir: string): Promise<string> {
-  const { rollup } = load('rollup') as typeof import('rollup');
-  const terser = load('@rollup/plugin-terser') as () => import('rollup').Plugin;
+  const { rollup } = load('@rollup/wasm-node') as typeof import('@rollup/wasm-node');
+  const terser = load('@rollup/plugin-terser') as () => import('@rollup/wasm-node').Plugin;
   const ts = load('typescript') as typeof import('typescript');
-  const tsPlugin: import('rollup').Plugin = {
+  const tsPlugin: import('@rollup/wasm-node').Plugin = {
     name: 'typescript-transpile',
     resolveId(source, importer) {
       return importer && source.startsWith('.') && !/\.[jt]s$/.test(source) ? resolve(dirname(importer), source + '.ts') : null;
