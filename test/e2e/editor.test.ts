@@ -108,7 +108,7 @@ test(
         },
         120_000,
       );
-      await vs.quickInputAnswer(runLog);
+      await vs.fileDialogAnswer(runLog);
       const graph = await vs.webviewFrame(`body[data-profile="${logName}"] svg g.frame`, 120_000);
       await eventually(
         () => graph.locator('[data-tree="top"] g.frame').count(),

@@ -180,13 +180,7 @@ test('hostile names stay text in every format; a big import shows progress and c
     const t1 = Date.now();
     await vs.runCommand('Node Flame: Open Profile…');
     await vs.quickPickWait(15_000);
-    // The dialog fills in its folder first; typed before that, the path would be replaced.
-    await vs.page.waitForFunction(
-      () => (document.querySelector('.quick-input-widget input') as HTMLInputElement | null)?.value.endsWith('/'),
-      undefined,
-      { timeout: 15_000 },
-    );
-    await answerFileDialog(vs, big);
+    await vs.fileDialogAnswer(big);
     const seen = new Set<number>();
     let most = 0;
     const frameP = vs.webviewFrame('body[data-profile="isolate-0x1-1-v8.log"][data-first-paint-ms] svg g.frame', 300_000);
@@ -234,24 +228,6 @@ test('hostile names stay text in every format; a big import shows progress and c
     if (!failed) rmSync(ws, { recursive: true, force: true });
   }
 });
-
-/**
- * Types a path into VS Code's simple file dialog and accepts it once the box holds exactly that path: the
- * dialog may still replace what was typed with its folder listing, after which Enter would open that folder.
- */
-async function answerFileDialog(vs: VSCode, path: string): Promise<void> {
-  const input = vs.page.locator('.quick-input-widget input').first();
-  await eventually(
-    async () => {
-      if ((await input.inputValue()) !== path) await input.fill(path);
-      await vs.page.waitForTimeout(300);
-      return input.inputValue();
-    },
-    (value) => assert.equal(value, path, 'the dialog holds the typed path'),
-    15_000,
-  );
-  await input.press('Enter');
-}
 
 /** CPU seconds the extension host's main thread (not its workers) has used so far. */
 function mainThreadCpuSeconds(pid: number): number {

@@ -70,6 +70,37 @@ export async function quickInputAnswer(page: Page, text: string): Promise<void> 
   await quickPickAccept(page);
 }
 
+/**
+ * Answers VS Code's simple file dialog (Open Profile…) with a full path. The dialog first fills in its folder
+ * (text typed before that is replaced) and checks a typed path as it lists folders: Enter on a path it has not
+ * checked yet is refused with "Please enter a path that exists". So the path is typed once the dialog holds its
+ * folder, and Enter is pressed again until the dialog closes.
+ */
+export async function fileDialogAnswer(page: Page, path: string, timeoutMs = 30_000): Promise<void> {
+  const w = await quickInput(page, 15_000);
+  const input = w.locator('input').first();
+  const deadline = Date.now() + timeoutMs;
+  while (!(await input.inputValue()).endsWith('/') && Date.now() < deadline) await page.waitForTimeout(100);
+  for (;;) {
+    if ((await input.inputValue()) !== path) await input.fill(path);
+    await page.waitForTimeout(500);
+    if ((await input.inputValue()) !== path) continue;
+    await input.press('Enter');
+    const closed = await w
+      .waitFor({ state: 'hidden', timeout: 2_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (closed) return;
+    if (Date.now() > deadline) {
+      const message = await w
+        .locator('.quick-input-message')
+        .innerText()
+        .catch(() => '');
+      throw new Error(`the file dialog did not take ${path}: ${message}`);
+    }
+  }
+}
+
 /** The quick input's title and prompt/message line, useful to know which step of a flow is showing. */
 export async function quickInputTitle(page: Page): Promise<string> {
   const w = await quickInput(page);

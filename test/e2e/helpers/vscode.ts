@@ -148,6 +148,10 @@ export class VSCode {
   quickInputAnswer(text: string): Promise<void> {
     return qi.quickInputAnswer(this.page, text);
   }
+  /** Answers VS Code's file dialog with a full path (see fileDialogAnswer). */
+  fileDialogAnswer(path: string): Promise<void> {
+    return qi.fileDialogAnswer(this.page, path);
+  }
 
   /**
    * Saves a PNG into the artifacts folder, and into media/screenshots/<name>.png (for the README)
