@@ -82,6 +82,8 @@ export async function fileDialogAnswer(page: Page, path: string, timeoutMs = 30_
   const deadline = Date.now() + timeoutMs;
   while (!(await input.inputValue()).endsWith('/') && Date.now() < deadline) await page.waitForTimeout(100);
   for (;;) {
+    // A slow accept may close the dialog after the last look: then it took the path.
+    if (!(await w.isVisible())) return;
     if ((await input.inputValue()) !== path) await input.fill(path);
     await page.waitForTimeout(500);
     if ((await input.inputValue()) !== path) continue;
