@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTreeFolded } from './bigInputs.mjs';
-import { loadChildMode, timed, which } from './measure.mjs';
+import { bundleImporters, loadChildMode, timed, which } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -22,15 +22,7 @@ const lines = writeTreeFolded(files.tree, 100_000);
 writeFileSync(files.sorted, `${lines.sort().join('\n')}\n`);
 console.log(`input: ${files.tree} (${(statSync(files.tree).size / 1048576).toFixed(1)} MB, ${lines.length} lines), and sorted`);
 
-const esbuild = await import('esbuild');
-await esbuild.build({
-  entryPoints: [join(root, 'src/core/importers/index.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  outfile: loader,
-  logLevel: 'warning',
-});
+await bundleImporters(root, loader);
 
 const cli = join(root, 'dist/cli.js');
 for (const [label, file] of Object.entries(files)) {

@@ -41,3 +41,16 @@ export async function loadChildMode(loader) {
   process.stdout.write(JSON.stringify({ ms: performance.now() - t0, weight: p.tree.weight, nodes: p.tree.count }));
   process.exit(0);
 }
+
+/** The importers bundled once into `loader` (CommonJS), so a child process measures parsing, not TypeScript. */
+export async function bundleImporters(root, loader) {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [join(root, 'src/core/importers/index.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile: loader,
+    logLevel: 'warning',
+  });
+}

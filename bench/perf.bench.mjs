@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync, statSync, openSync, writeSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { timed, which } from './measure.mjs';
+import { bundleImporters, timed, which } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -70,16 +70,7 @@ console.log(acc);
 const size = statSync(text).size;
 console.log(`input: ${text} (${(size / 1048576).toFixed(1)} MB)`);
 
-// The importer bundled once, so the child measures parsing, not TypeScript.
-const esbuild = await import('esbuild');
-await esbuild.build({
-  entryPoints: [join(root, 'src/core/importers/index.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  outfile: loader,
-  logLevel: 'warning',
-});
+await bundleImporters(root, loader);
 
 const rows = { inferno: [], load: [], cli: [] };
 let loaded;

@@ -5,7 +5,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTreeFolded } from './bigInputs.mjs';
-import { loadChildMode, timed, which } from './measure.mjs';
+import { bundleImporters, loadChildMode, timed, which } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -23,15 +23,7 @@ const big = join(work, 'tree-100k.pb.gz');
 timed(process.execPath, [cli, 'report', tree, '--format', 'pprof', '-o', big]);
 const files = [big, ...process.argv.slice(2)];
 
-const esbuild = await import('esbuild');
-await esbuild.build({
-  entryPoints: [join(root, 'src/core/importers/index.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  outfile: loader,
-  logLevel: 'warning',
-});
+await bundleImporters(root, loader);
 
 const go = which('go');
 for (const file of files) {
