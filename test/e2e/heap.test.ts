@@ -67,7 +67,15 @@ test('heap mode: Profile Node App draws the keeping and the garbage-making funct
         ),
       (ls) => assert.ok(ls.filter((l) => LENS.test(l)).length >= 2, `lenses: ${JSON.stringify(ls)}`),
       60_000,
-    );
+    ).catch(async (e: Error) => {
+      const groups = await vs.page.$$eval('.part.editor .editor-group-container', (gs) =>
+        gs.map(
+          (g) =>
+            `${g.classList.contains('active') ? 'active' : 'inactive'}: ${g.querySelector('.tab.active')?.getAttribute('aria-label') ?? 'no tab'}`,
+        ),
+      );
+      throw new Error(`${e.message}; editor groups: ${groups.join(' | ')}`);
+    });
     console.log(`[e2e] heap CodeLens: ${lenses.join(' | ')}`);
     const shares = lenses
       .map((l) => LENS.exec(l))

@@ -235,6 +235,14 @@ export class VSCode {
       mkdirSync(join(this.dir, 'screenshots'), { recursive: true });
       await this.page.screenshot({ path: join(this.dir, 'screenshots', 'failure.png') }).catch(() => undefined);
       writeFileSync(join(this.dir, 'console-errors.txt'), this.consoleErrors.join('\n'));
+      // CI keeps only what a test prints: the logs that explain a failure go to the output too.
+      const tail = (text: string, n: number) => text.split('\n').filter(Boolean).slice(-n).join('\n');
+      console.log(`[e2e] failure: Node Flame log (last 40 lines):\n${tail(this.nodeFlameLog(), 40)}`);
+      const hostErrors = this.extensionHostLog()
+        .split('\n')
+        .filter((l) => /\[error\]|\[warning\]/i.test(l));
+      console.log(`[e2e] failure: extension host errors and warnings (last 20):\n${hostErrors.slice(-20).join('\n')}`);
+      console.log(`[e2e] failure: page console errors (last 10):\n${this.consoleErrors.slice(-10).join('\n')}`);
     }
     await this.browser.close().catch(() => undefined);
     if (this.server.pid) await killTree(this.server.pid);
