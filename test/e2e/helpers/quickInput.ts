@@ -12,7 +12,8 @@ export async function quickInput(page: Page, timeoutMs = 10_000): Promise<Locato
 
 async function rowLabel(row: Locator): Promise<string> {
   const label = row.locator('.label-name').first();
-  const text = (await label.count()) ? await label.innerText() : await row.innerText();
+  // Rows of a virtual list come and go: a short wait, not the default 30 s, for one that went.
+  const text = (await label.count()) ? await label.innerText({ timeout: 1_000 }) : await row.innerText({ timeout: 1_000 });
   return text.replace(/\s+/g, ' ').trim();
 }
 

@@ -19,8 +19,8 @@ export async function statusBarTexts(page: Page): Promise<string[]> {
   const items = await page.locator('.part.statusbar .statusbar-item').all();
   const out: string[] = [];
   for (const item of items) {
-    const text = (await item.innerText().catch(() => '')).replace(/\s+/g, ' ').trim();
-    const aria = ((await item.getAttribute('aria-label').catch(() => null)) ?? '').trim();
+    const text = (await item.innerText({ timeout: 1_000 }).catch(() => '')).replace(/\s+/g, ' ').trim();
+    const aria = ((await item.getAttribute('aria-label', { timeout: 1_000 }).catch(() => null)) ?? '').trim();
     const t = text || aria;
     if (t) out.push(t);
   }
@@ -76,7 +76,10 @@ export async function activeEditor(page: Page, workspace: string): Promise<Activ
   if (!(await tab.count())) return undefined;
   const label = tab.locator('.monaco-icon-label').first();
   // A file with diagnostics (our findings) has " • 1 problem in this file" after its path.
-  const aria = (await label.getAttribute('aria-label').catch(() => null)) ?? (await tab.getAttribute('aria-label')) ?? '';
+  const aria =
+    (await label.getAttribute('aria-label', { timeout: 1_000 }).catch(() => null)) ??
+    (await tab.getAttribute('aria-label', { timeout: 5_000 })) ??
+    '';
   const path = aria.replace(/ • .*$/, '').trim();
   const root = workspace.endsWith('/') ? workspace : `${workspace}/`;
   const file = path.startsWith(root) ? path.slice(root.length) : path;
@@ -99,27 +102,24 @@ export async function openFile(page: Page, relPath: string, timeoutMs = 15_000):
   await openPalette(page);
   await quickPickType(page, relPath);
   const deadline = Date.now() + timeoutMs;
+  const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
   for (;;) {
-    for (const row of await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').all()) {
-      const label = (
-        await row
-          .locator('.label-name')
-          .first()
-          .innerText()
-          .catch(() => '')
-      ).trim();
-      const desc = (
-        await row
-          .locator('.label-description')
-          .first()
-          .innerText()
-          .catch(() => '')
-      ).trim();
-      if (label === base && (dir === '' ? desc === '' : desc === dir || desc.endsWith(`/${dir}`) || desc.endsWith(`\\${dir}`))) {
-        await row.click();
-        await page.locator(`.part.editor .tab.active[data-resource-name="${base}"]`).waitFor({ timeout: timeoutMs });
-        return;
-      }
+    // Read every row at once: a locator's innerText waits its full timeout for a part a row lacks (a file at
+    // the workspace root has no description), which made each open take 30 s.
+    const offered = await rows.evaluateAll((els) =>
+      els.map((el) => ({
+        label: (el.querySelector('.label-name') as HTMLElement | null)?.innerText.trim() ?? '',
+        desc: (el.querySelector('.label-description') as HTMLElement | null)?.innerText.trim() ?? '',
+      })),
+    );
+    const i = offered.findIndex(
+      ({ label, desc }) =>
+        label === base && (dir === '' ? desc === '' : desc === dir || desc.endsWith(`/${dir}`) || desc.endsWith(`\\${dir}`)),
+    );
+    if (i >= 0) {
+      await rows.nth(i).click();
+      await page.locator(`.part.editor .tab.active[data-resource-name="${base}"]`).waitFor({ timeout: timeoutMs });
+      return;
     }
     if (Date.now() > deadline) throw new Error(`Quick Open did not offer ${relPath}`);
     await page.waitForTimeout(250);
@@ -168,7 +168,7 @@ export async function runningExtensions(page: Page, timeoutMs = 15_000): Promise
     const activation = (
       await row
         .locator('.activation-time')
-        .innerText()
+        .innerText({ timeout: 1_000 })
         .catch(() => '')
     ).trim();
     const m = /([\d.]+)\s*ms/.exec(activation);
