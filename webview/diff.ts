@@ -1,13 +1,7 @@
 // The comparison mode of the viewer: a differential flame graph and the table of biggest changes.
-import {
-  formatWeight,
-  type DiffChangeInfo,
-  type DiffMessage,
-  type HostMessage,
-  type Orientation,
-  type SizeBy,
-} from '../src/core/viewer/protocol';
-import { deltaTint, mixRgb, parseRgb, type Rgb } from './diffColor';
+import { type DiffChangeInfo, type DiffMessage, type HostMessage, type Orientation, type SizeBy } from '../src/core/viewer/protocol';
+import { diffPalette } from './diffColor';
+import { changesTable, loc, share, signed } from './diffChanges';
 import { FlameView } from './flame';
 import { orientationSelect, select } from './controls';
 import { clear, fmt, h } from './dom';
@@ -17,10 +11,6 @@ import { applyExpansion, buildNodes, frameCache, pathOf, SMALL, type FNode, type
 
 type Init = Extract<HostMessage, { type: 'init'; kind: 'diff' }>;
 type Figures = { before: number; after: number };
-
-const share = (x: number) => `${(x * 100).toFixed(Math.abs(x) >= 0.1 || x === 0 ? 1 : 2)}%`;
-const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${share(Math.abs(x))}`;
-const loc = (file: string, line: number) => (file ? `${file}${line ? `:${line}` : ''}` : '');
 
 /** The orientation the panel remembers, and how to remember a new one. */
 export interface DiffViewState {
@@ -39,37 +29,12 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
   document.body.dataset.mode = 'diff';
   document.body.dataset.profile = `${init.before.label} → ${init.after.label}`;
 
-  // Theme colours for growth, shrinkage and no change, resolved through hidden swatches.
-  const swatches = h(
-    'div',
-    { class: 'palette', attrs: { 'aria-hidden': 'true' } },
-    h('span', { class: 'diff-up' }),
-    h('span', { class: 'diff-down' }),
-    h('span', { class: 'diff-same' }),
-    h('span', { class: 'cat-match' }),
-    h('span', { class: 'cat-small' }),
-  );
-  document.body.append(swatches);
-  let colors: { up: Rgb; down: Rgb; same: Rgb; match: string; small: string };
-  const readColors = () => {
-    const [up, down, same, match, small] = Array.from(swatches.children).map((el) => getComputedStyle(el).backgroundColor);
-    colors = {
-      up: parseRgb(up) ?? [214, 69, 65],
-      down: parseRgb(down) ?? [55, 121, 224],
-      same: parseRgb(same) ?? [128, 128, 128],
-      match,
-      small,
-    };
-  };
-  readColors();
-  const deltaColor = (delta: number) => {
-    const t = deltaTint(delta);
-    return mixRgb(colors.same, t >= 0 ? colors.up : colors.down, Math.abs(t));
-  };
+  const palette = diffPalette();
+  const deltaColor = palette.deltaColor;
   const colorOf = (n: FNode) => {
-    if (n.frame === SMALL) return colors.small;
+    if (n.frame === SMALL) return palette.small();
     const f = figures.get(n);
-    return f ? deltaColor(f.after - f.before) : colors.small;
+    return f ? deltaColor(f.after - f.before) : palette.small();
   };
 
   // ---- layout ----
@@ -198,7 +163,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
   };
   const flame = new FlameView(chart, view.orientation === 'icicle', {
     color: colorOf,
-    matchColor: () => colors.match,
+    matchColor: palette.match,
     onSelect: (n, how, focus) => {
       describe(details, n);
       if (how === 'click' && n.frame >= 0) post({ type: 'open', frame: n.frame, focus });
@@ -248,50 +213,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
     matched.textContent = '';
     if (c.frame >= 0) post({ type: 'open', frame: c.frame, focus });
   };
-  // Two heap profiles: how many more bytes, beside the change of share.
-  const unit = init.after.unit ?? 'samples';
-  const growth = init.changes.some((c) => c.growth !== undefined);
-  const head = h(
-    'tr',
-    null,
-    ...[s.function, s.location, s.before, s.after, s.delta, ...(growth ? [s.growth] : [])].map((t, i) =>
-      h('th', { class: i >= 2 ? 'num' : '' }, t),
-    ),
-  );
-  const body = h('tbody');
-  init.changes.forEach((c, i) => {
-    const row = h(
-      'tr',
-      { class: c.delta > 0 ? 'up' : c.delta < 0 ? 'down' : '', attrs: { tabindex: '0', 'data-index': String(i) } },
-      h('td', { class: 'name' }, c.name),
-      h('td', { class: 'loc', attrs: { title: loc(c.file, c.line) } }, loc(c.file, c.line)),
-      h('td', { class: 'num' }, share(c.before)),
-      h('td', { class: 'num' }, share(c.after)),
-      h('td', { class: 'num delta' }, signed(c.delta)),
-      growth
-        ? h(
-            'td',
-            { class: 'num growth' },
-            c.growth === undefined
-              ? ''
-              : `${c.growth > 0 ? '+' : ''}${formatWeight(c.growth, unit, document.documentElement.lang || navigator.language)}`,
-          )
-        : null,
-    );
-    const sw = h('span', { class: 'swatch' });
-    sw.style.backgroundColor = deltaColor(c.delta);
-    row.firstChild!.insertBefore(sw, row.firstChild!.firstChild);
-    row.addEventListener('click', (e) => chooseChange(c, row, e.ctrlKey || e.metaKey));
-    row.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') chooseChange(c, row, true);
-      else if (e.key === 'ArrowDown') (row.nextElementSibling as HTMLElement | null)?.focus();
-      else if (e.key === 'ArrowUp') (row.previousElementSibling as HTMLElement | null)?.focus();
-      else return;
-      e.preventDefault();
-    });
-    body.append(row);
-  });
-  changes.append(h('table', { class: 'changes-table' }, h('thead', null, head), body));
+  changes.append(changesTable(init, s, deltaColor, chooseChange));
 
   const onTree = (m: Extract<HostMessage, { type: 'diffTree' }>, received: number) => {
     if (m.sizeBy !== sizeBy) return;
@@ -333,7 +255,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
   });
   // Theme switches change the colours: re-read them and repaint.
   new MutationObserver(() => {
-    readColors();
+    palette.read();
     flame.redraw();
     renderLegend();
   }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
