@@ -20,6 +20,8 @@ export interface ProcessRecord {
   endedAt?: string;
   /** Absent when the process was killed before its exit handler could run. */
   exitCode?: number;
+  /** The parent's parent and up (Linux), so a process started through a shell still nests under the Node process above it. */
+  ancestors?: number[];
 }
 
 /** `proc-maps-<pid>.txt`: the process's `/proc/<pid>/maps`, which perf's native symbols are resolved against. */
@@ -43,6 +45,7 @@ export function recordThisProcess(): void {
     argv: [process.execPath, ...process.argv.slice(1)],
     execArgv: process.execArgv,
     startedAt: new Date().toISOString(),
+    ancestors: ancestorsOf(process.ppid),
   };
   const write = () => {
     try {
@@ -68,6 +71,26 @@ export function recordThisProcess(): void {
       // no /proc: perf symbols then come from the maps the launcher captured, if any
     }
   });
+}
+
+/** Up to 8 ancestors above `ppid`, read from /proc (empty elsewhere). */
+export function ancestorsOf(ppid: number): number[] {
+  const out: number[] = [];
+  if (process.platform !== 'linux') return out;
+  for (let pid = ppid; out.length < 8 && pid > 1; ) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    } catch {
+      break;
+    }
+    // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read after the last ')'.
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!Number.isInteger(parent) || parent <= 1 || out.includes(parent)) break;
+    out.push(parent);
+    pid = parent;
+  }
+  return out;
 }
 
 /** The records of a run folder, by start time. */
@@ -102,6 +125,7 @@ export function runProcesses(records: ProcessRecord[], profiles: string[]): RunP
   return records.map((r) => ({
     pid: r.pid,
     ppid: r.ppid,
+    ...(r.ancestors?.length ? { ancestors: r.ancestors } : {}),
     command: [...r.argv.slice(0, 1), ...r.execArgv, ...r.argv.slice(1)],
     exitCode: r.exitCode ?? null,
     startedAt: r.startedAt,

@@ -63,6 +63,8 @@ export interface AttachTargetInfo {
 export interface RunProcess {
   pid: number;
   ppid: number;
+  /** The parent's parent and up, when the process recorded them (Linux). */
+  ancestors?: number[];
   /** The node executable, its flags, the script and its arguments. */
   command: string[];
   /** null when the process was killed before its exit handler ran. */

@@ -43,6 +43,7 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
   const meta = (pid: number): ProcessMeta => ({
     pid,
     ppid: byPid.get(pid)?.ppid ?? null,
+    ...(byPid.get(pid)?.ancestors?.length ? { ancestors: byPid.get(pid)!.ancestors } : {}),
     command: byPid.get(pid) ? shortCommand(byPid.get(pid)) : '',
     startedAt: byPid.get(pid)?.startedAt,
   });

@@ -86,6 +86,10 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
     assert.ok(worker && server && cli, JSON.stringify(procs.map((p) => p.command)));
     assert.equal(worker.ppid, server.pid, 'the server forked the worker');
     assert.equal(server.ppid, cli.pid, 'the CLI forked the server');
+    // npm runs the script through sh: the CLI's parent is the shell, which records nothing; npm is above it.
+    const npm = procs.find((p) => p.command.some((w) => /npm-cli\.js$|[\\/]npm$/.test(w)));
+    assert.ok(npm, JSON.stringify(procs.map((p) => p.command)));
+    assert.ok(cli.ppid !== npm.pid && cli.ancestors?.includes(npm.pid), `npm among the CLI's ancestors: ${JSON.stringify(cli)}`);
     for (const p of procs) {
       assert.equal(p.exitCode, 0, `${script(p)} exited by itself after Stop: ${JSON.stringify(p)}`);
       assert.ok(p.endedAt, 'end time recorded');
@@ -122,6 +126,13 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
     const progress: number[] = [];
     const viaWorker = await loadProfileInWorker(join(repoRoot, 'dist', 'worker.js'), dir, { onProgress: (f) => progress.push(f) });
     const direct = await loadRunProfile(dir);
+    // The picker nests the CLI under npm, not at the top level beside it.
+    const rows = processRows(direct);
+    const rowOf = (pid: number) => rows.findIndex((r) => r.pid === pid && !r.thread);
+    assert.ok(
+      rowOf(npm.pid) >= 0 && rowOf(cli.pid) > rowOf(npm.pid) && rows[rowOf(cli.pid)].depth === rows[rowOf(npm.pid)].depth + 1,
+      rows.map((r) => `${'  '.repeat(r.depth)}${r.pid} ${r.label}`).join('\n'),
+    );
     assert.equal(viaWorker.tree.weight, direct.tree.weight);
     assert.deepEqual(viaWorker.meta.processes, direct.meta.processes);
     assert.deepEqual([...(viaWorker.threadLineHits?.keys() ?? [])], [...(direct.threadLineHits?.keys() ?? [])]);

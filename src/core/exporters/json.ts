@@ -40,6 +40,8 @@ export interface JsonReport {
 export interface JsonProcess {
   pid: number;
   ppid: number | null;
+  /** The parent's parent and up, when the process recorded them: links a process started through a shell. */
+  ancestors?: number[];
   command: string;
   /** Samples taken in this process (perf: counted, not weighted by period). */
   samples: number;
@@ -122,6 +124,7 @@ function jsonProcesses(profile: Profile): JsonProcess[] {
   return (profile.meta.processes ?? []).map((p) => ({
     pid: p.pid,
     ppid: p.ppid,
+    ...(p.ancestors?.length ? { ancestors: p.ancestors } : {}),
     command: p.command,
     samples: round((byPid.get(p.pid) ?? 0) * scale),
   }));

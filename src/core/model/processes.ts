@@ -44,7 +44,8 @@ export function processRows(profile: Profile): ProcessRow[] {
   }
   const kids = new Map<number | null, ProcessMeta[]>();
   for (const p of known.values()) {
-    const parent = p.ppid !== null && known.has(p.ppid) && p.ppid !== p.pid ? p.ppid : null;
+    // Through a shell or a non-Node launcher the parent is not one of the run's processes: the nearest ancestor that is.
+    const parent = [p.ppid, ...(p.ancestors ?? [])].find((a): a is number => a !== null && a !== p.pid && known.has(a)) ?? null;
     if (!kids.has(parent)) kids.set(parent, []);
     kids.get(parent)!.push(p);
   }

@@ -47,6 +47,8 @@ export interface ProcessMeta {
   pid: number;
   /** null when the parent is not known (a process perf saw that did not record itself). */
   ppid: number | null;
+  /** The parent's parent and up, when known: the picker nests a process under the nearest one of the run. */
+  ancestors?: number[];
   command: string;
   /** ISO time it started, when it recorded itself (orders a watch mode's incarnations). */
   startedAt?: string;
