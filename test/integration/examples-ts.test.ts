@@ -76,6 +76,8 @@ function assertMappedToTs(j: JsonReport): JsonReport['functions'] {
     // The export accessors tsx adds (`makeRows: () => makeRows`) take the export's name and map to 1:1;
     // a sample may land in one. No function of these files is declared at 1:1.
     if (f.line === 1 && f.column === 1) continue;
+    // esbuild's `__export` helper defines each export as a getter; a sample that lands in one is named `get`.
+    if (f.name === 'get' && declLine(f.file!, f.name) === 0) continue;
     assert.equal(f.line, declLine(f.file!, f.name), `${f.name} at ${f.file}:${f.line}:${f.column}`);
     assert.equal(f.category, 'app');
   }

@@ -61,6 +61,46 @@ test('processRows: the process tree indented by parent pid, the newest child fir
   assert.deepEqual(processRows(one('alone', 5)), [], 'one process, one thread: no picker');
 });
 
+test('processRows: a process started through a shell nests under the nearest Node ancestor, or under the shell perf saw', () => {
+  const p = run();
+  // other-cli (50) was started by npm (10) through sh (49): its record names npm above the shell.
+  p.meta.processes = p.meta.processes!.map((m) => (m.pid === 50 ? { ...m, ancestors: [10, 1] } : m));
+  const rows = processRows(p).map((r) => [r.depth, r.pid]);
+  // npm's children latest first: pt-serve's branch, then other-cli, one level under npm.
+  assert.deepEqual(rows, [
+    [0, 10],
+    [1, 20],
+    [2, 35],
+    [2, 30],
+    [3, 40],
+    [1, 50],
+  ]);
+  // perf also sampled the shell (no record, so no parent of its own): the chain gives it npm as parent.
+  const b = new ProfileBuilder('perf', { durationMs: 100 });
+  const f = b.frame({ name: 'work', file: '/app/a.js', line: 1, column: 1, category: 'app' });
+  for (const [pid, w] of [
+    [10, 3],
+    [49, 1],
+    [50, 6],
+  ]) {
+    b.sample([f], w, 0, `node ${pid}/${pid}`);
+    b.threadInfo(`node ${pid}/${pid}`, { pid, tid: pid });
+  }
+  const perf = b.build();
+  perf.meta.processes = [
+    { pid: 10, ppid: 1, command: 'npm start' },
+    { pid: 50, ppid: 49, ancestors: [10, 1], command: 'other-cli' },
+  ];
+  assert.deepEqual(
+    processRows(perf).map((r) => [r.depth, r.pid]),
+    [
+      [0, 10],
+      [1, 49],
+      [2, 50],
+    ],
+  );
+});
+
 test('processRows: a process of several threads (perf, worker threads) gets a row per thread under its own', () => {
   const b = new ProfileBuilder('perf', { durationMs: 100 });
   const f = b.frame({ name: 'work', file: '/app/a.js', line: 1, column: 1, category: 'app' });

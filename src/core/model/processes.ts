@@ -42,6 +42,16 @@ export function processRows(profile: Profile): ProcessRow[] {
     byPid.get(t.pid)!.push(t);
     if (!known.has(t.pid)) known.set(t.pid, { pid: t.pid, ppid: null, command: '' });
   }
+  // A process perf saw that did not record itself (the shell npm runs a script in) gets its parent from a
+  // child's ancestor chain: the chain's next pid is the parent of the one before it.
+  for (const p of [...known.values()]) {
+    const chain = [p.ppid, ...(p.ancestors ?? [])];
+    for (let i = 0; i + 1 < chain.length; i++) {
+      const up = chain[i] === null ? undefined : known.get(chain[i]!);
+      if (up && up.ppid === null && !up.ancestors)
+        known.set(up.pid, { ...up, ppid: chain[i + 1], ancestors: chain.slice(i + 2) as number[] });
+    }
+  }
   const kids = new Map<number | null, ProcessMeta[]>();
   for (const p of known.values()) {
     // Through a shell or a non-Node launcher the parent is not one of the run's processes: the nearest ancestor that is.
