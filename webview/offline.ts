@@ -2,6 +2,8 @@
 // embedded in it. Loaded before main.ts runs; does nothing inside VS Code.
 import { unhandledMessage, type HostMessage, type PersistedState, type ViewerMessage } from '../src/core/viewer/protocol';
 import { restoreProfile, type EmbeddedProfile } from '../src/core/viewer/embed';
+import { readEmbeddedTimeline } from '../src/core/viewer/embedTimeline';
+import type { Profile } from '../src/core/model';
 import { ViewerSession } from '../src/core/viewer/session';
 import { timelineData } from '../src/core/viewer/timeline';
 
@@ -15,15 +17,33 @@ declare global {
   var acquireVsCodeApi: (() => Api) | undefined;
 }
 
+/** The embedded profile with its timeline; without one when the page cannot inflate it (the Timeline then says so). */
+async function restore(data: EmbeddedProfile): Promise<Profile> {
+  const profile = restoreProfile(data);
+  if (!data.timeline) return profile;
+  try {
+    const timeline = await readEmbeddedTimeline(data.timeline, profile.tree.count);
+    return timeline.times.length ? { ...profile, timeline } : profile;
+  } catch (e) {
+    console.warn(`node-flame: the embedded timeline could not be read: ${(e as Error).message}`);
+    return profile;
+  }
+}
+
 function localHost(data: EmbeddedProfile): Api {
-  const session = new ViewerSession(restoreProfile(data), data.label, data.path, data.options);
-  session.findings = data.findings;
   let state: PersistedState | undefined;
   // Answers come later, as the host's would: the page may still be setting up when it asks.
   const send = (m: HostMessage | undefined) => {
     if (m) setTimeout(() => window.dispatchEvent(new MessageEvent('message', { data: m })), 0);
   };
-  const answer = (m: ViewerMessage) => {
+  // The timeline inflates asynchronously: messages wait for it, in the order they came.
+  let queue = restore(data).then((profile) => {
+    const session = new ViewerSession(profile, data.label, data.path, data.options);
+    session.findings = data.findings;
+    return session;
+  });
+  const note = data.timeline?.note;
+  const answer = (session: ViewerSession, m: ViewerMessage) => {
     switch (m.type) {
       case 'ready':
         session.opening(data.strings, { offline: true }).forEach(send);
@@ -56,7 +76,7 @@ function localHost(data: EmbeddedProfile): Api {
         send(session.reveal(m.frame));
         return;
       case 'timeline':
-        send(timelineData(session.pickedProfile(), m));
+        send({ ...timelineData(session.pickedProfile(), m), ...(note ? { note } : {}) });
         return;
       case 'open': {
         // No editor here: say where the code is instead.
@@ -78,11 +98,14 @@ function localHost(data: EmbeddedProfile): Api {
   };
   return {
     postMessage: (m) => {
-      try {
-        answer(m);
-      } catch (e) {
-        send({ type: 'error', message: (e as Error).message });
-      }
+      queue = queue.then((session) => {
+        try {
+          answer(session, m);
+        } catch (e) {
+          send({ type: 'error', message: (e as Error).message });
+        }
+        return session;
+      });
     },
     getState: () => state,
     setState: (s) => {

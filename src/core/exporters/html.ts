@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { Profile } from '../model';
 import { findFindings } from '../findings';
 import { embedProfile, scriptSafeJson } from '../viewer/embed';
+import { packTimeline, type EmbeddedTimeline } from '../viewer/embedTimeline';
 import { webviewStrings } from '../viewer/strings';
 
 /**
@@ -47,6 +49,14 @@ export interface HtmlOptions {
   assets?: string;
 }
 
+/** The profile's per-sample times for the page's Timeline, gzipped: a million samples take about a megabyte. */
+export function embeddedTimeline(profile: Profile): EmbeddedTimeline | undefined {
+  const tl = profile.timeline;
+  if (!tl || !tl.times.length) return undefined;
+  const { header, bytes } = packTimeline(tl);
+  return { ...header, data: gzipSync(bytes, { level: 9 }).toString('base64') };
+}
+
 /**
  * The viewer as one offline page: the webview bundle, its CSS and the codicon font inline, the whole
  * profile as inert JSON, and a CSP that allows nothing but those (no network at all).
@@ -65,7 +75,12 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
   const font = readFileSync(join(dir, 'codicon.ttf')).toString('base64');
   const codicons = read('codicon.css').replace(/url\(["']?\.\/codicon\.ttf[^)"']*["']?\)/g, `url("data:font/ttf;base64,${font}")`);
   const codiconHref = `data:text/css;base64,${Buffer.from(codicons).toString('base64')}`;
-  const data = scriptSafeJson({ ...embedProfile(profile, label, webviewStrings()), findings: findFindings(profile) });
+  const timeline = embeddedTimeline(profile);
+  const data = scriptSafeJson({
+    ...embedProfile(profile, label, webviewStrings()),
+    findings: findFindings(profile),
+    ...(timeline ? { timeline } : {}),
+  });
   const csp = [
     "default-src 'none'",
     `script-src ${sha256(script)}`,

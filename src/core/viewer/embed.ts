@@ -1,5 +1,6 @@
 import { CallTree, type Frame, type Profile } from '../model';
 import type { ViewOptions } from '../model/transform';
+import type { EmbeddedTimeline } from './embedTimeline';
 import type { FindingInfo } from './protocol';
 
 /**
@@ -21,6 +22,8 @@ export interface EmbeddedProfile {
   strings: Record<string, string>;
   options?: ViewOptions;
   findings?: FindingInfo[];
+  /** The per-sample timeline, packed (the HTML exporter adds it; see embedTimeline). */
+  timeline?: EmbeddedTimeline;
 }
 
 export function embedProfile(p: Profile, label: string, strings: Record<string, string>, options?: ViewOptions): EmbeddedProfile {
