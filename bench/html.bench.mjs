@@ -45,7 +45,9 @@ while (Date.now() < end) { hashLoop(); sortLoop(); jsonLoop(); }
 
 function repeatedReal(n) {
   writeFileSync(join(work, 'prog.js'), PROGRAM);
-  execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '20', '--cpu-prof-name', 'real.cpuprofile', 'prog.js'], { cwd: work });
+  execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '20', '--cpu-prof-name', 'real.cpuprofile', 'prog.js'], {
+    cwd: work,
+  });
   const p = JSON.parse(readFileSync(join(work, 'real.cpuprofile'), 'utf8'));
   rmSync(join(work, 'real.cpuprofile'));
   console.log(`real run: ${p.samples.length} samples, ${p.nodes.length} nodes`);

@@ -38,7 +38,7 @@ class Bytes {
     this.room(8);
     // Past 2^31 bit operations would wrap: divide instead.
     while (v >= 128) {
-      this.buf[this.length++] = (v % 128) | 128;
+      this.buf[this.length++] = v % 128 | 128;
       v = Math.floor(v / 128);
     }
     this.buf[this.length++] = v;
