@@ -76,7 +76,8 @@ function localHost(data: EmbeddedProfile): Api {
         send(session.reveal(m.frame));
         return;
       case 'timeline':
-        send({ ...timelineData(session.pickedProfile(), m), ...(note ? { note } : {}) });
+        // The run's markers and tracks go with the whole profile's overview, as the editor's host sends them.
+        send({ ...timelineData(session.pickedProfile(), m, (m.overview && data.timeFacts) || {}), ...(note ? { note } : {}) });
         return;
       case 'open': {
         // No editor here: say where the code is instead.

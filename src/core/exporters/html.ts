@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { Profile } from '../model';
 import { findFindings } from '../findings';
-import { embedProfile, scriptSafeJson } from '../viewer/embed';
+import { embedProfile, scriptSafeJson, type EmbeddedProfile } from '../viewer/embed';
 import { packTimeline, type EmbeddedTimeline } from '../viewer/embedTimeline';
 import { webviewStrings } from '../viewer/strings';
 
@@ -47,6 +47,8 @@ export interface HtmlOptions {
   source?: string;
   /** Folder of webview-offline.js and its CSS (default: found from this bundle's location). */
   assets?: string;
+  /** The run's markers and tracks for the Timeline (launch/runTimeline), when the profile came from a run folder. */
+  timeFacts?: EmbeddedProfile['timeFacts'];
 }
 
 /** The profile's per-sample times for the page's Timeline, gzipped: a million samples take about a megabyte. */
@@ -79,7 +81,7 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
   const data = scriptSafeJson({
     ...embedProfile(profile, label, webviewStrings()),
     findings: findFindings(profile),
-    ...(timeline ? { timeline } : {}),
+    ...(timeline ? { timeline, ...(opts.timeFacts ? { timeFacts: opts.timeFacts } : {}) } : {}),
   });
   const csp = [
     "default-src 'none'",
