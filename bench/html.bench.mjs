@@ -1,9 +1,10 @@
 // `npm run bench html`: the offline HTML export of two 1,000,000-sample .cpuprofile files, through
 // `node-flame report --format html`: page size (and what the embedded data takes of it) and export time.
 // One is the Timeline e2e test's synthetic profile (a sample every 1 ms, 48 stacks); the other repeats a real
-// `node --cpu-prof --cpu-prof-interval 20` run made here (4 s of hashing, sorting and JSON: ~30,000 samples
-// with their own stacks and jittery steps) until it has as many: one copy is longer than gzip's 32 KiB window,
-// so the repetition does not make it smaller than a real run of that length would be.
+// `node --cpu-prof --cpu-prof-interval 20` run made here (15 s of hashing, sorting and JSON, some 60,000-120,000
+// samples with their own stacks and jittery steps) until it has as many. A copy must be well past gzip's 32 KiB
+// window (checked: at least 64 Ki samples, a byte or more each), or gzip would find the repetition and the page
+// would look smaller than a real run of that length makes it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +13,9 @@ import { timed } from './measure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = join(root, 'bench', '.work');
-const cli = join(root, 'dist', 'cli.js');
+// HTML_CLI: another build's cli.js, to compare pages of the same input.
+const cli = process.env.HTML_CLI || join(root, 'dist', 'cli.js');
+const other = process.env.HTML_CLI_BEFORE;
 const N = Number(process.env.HTML_SAMPLES || 1_000_000);
 
 function synthetic(n) {
@@ -39,7 +42,7 @@ const crypto = require('crypto');
 function hashLoop() { for (let i = 0; i < 40; i++) crypto.pbkdf2Sync('secret', 'salt', 2000, 64, 'sha512'); }
 function sortLoop() { const a = []; for (let i = 0; i < 60000; i++) a.push(Math.random()); a.sort((x, y) => x - y); }
 function jsonLoop() { const o = []; for (let i = 0; i < 2000; i++) o.push({ i, s: 'x' + i, a: [i, i * 2] }); return JSON.parse(JSON.stringify(o)).length; }
-const end = Date.now() + 4000;
+const end = Date.now() + 15000;
 while (Date.now() < end) { hashLoop(); sortLoop(); jsonLoop(); }
 `;
 
@@ -51,6 +54,7 @@ function repeatedReal(n) {
   const p = JSON.parse(readFileSync(join(work, 'real.cpuprofile'), 'utf8'));
   rmSync(join(work, 'real.cpuprofile'));
   console.log(`real run: ${p.samples.length} samples, ${p.nodes.length} nodes`);
+  if (p.samples.length < 65536) throw new Error(`the real run took only ${p.samples.length} samples: too few to repeat (machine busy?)`);
   const samples = new Array(n);
   const timeDeltas = new Array(n);
   for (let i = 0; i < n; i++) {
@@ -83,6 +87,14 @@ for (const [label, make] of [
       `${label}: ${N} samples, .cpuprofile ${(statSync(file).size / 2 ** 20).toFixed(1)} MiB → html ${statSync(out).size} bytes = ${(statSync(out).size / 2 ** 20).toFixed(2)} MiB ` +
         `(embedded data ${(data.length / 2 ** 20).toFixed(2)} MiB, of it timeline ${(timeline / 2 ** 20).toFixed(2)} MiB) in ${r.wall.toFixed(0)} ms wall, ${r.cpu.toFixed(0)} ms CPU, peak RSS ${r.rss.toFixed(0)} MiB`,
     );
+    if (other) {
+      const before = `${file}.before.html`;
+      const b = timed(process.execPath, [other, 'report', file, '--format', 'html', '-o', before]);
+      console.log(
+        `  the same with ${other}: html ${statSync(before).size} bytes in ${b.wall.toFixed(0)} ms wall, ${b.cpu.toFixed(0)} ms CPU`,
+      );
+      if (!process.env.HTML_KEEP) rmSync(before, { force: true });
+    }
   } finally {
     rmSync(file, { force: true });
     if (!process.env.HTML_KEEP) rmSync(out, { force: true });

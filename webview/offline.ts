@@ -17,18 +17,22 @@ declare global {
   var acquireVsCodeApi: (() => Api) | undefined;
 }
 
-/** The embedded profile with its timeline; without one when the page cannot inflate it (the Timeline then says so). */
-async function restore(data: EmbeddedProfile): Promise<Profile> {
-  const profile = restoreProfile(data);
-  if (!data.timeline) return profile;
+/**
+ * Puts the embedded timeline on the restored profile once inflated; leaves it without one when the page cannot
+ * read it (the Timeline then says the profile has no times).
+ */
+async function attachTimeline(profile: Profile, data: EmbeddedProfile): Promise<void> {
+  if (!data.timeline) return;
   try {
     const timeline = await readEmbeddedTimeline(data.timeline, profile.tree.count);
-    return timeline.times.length ? { ...profile, timeline } : profile;
+    if (timeline.times.length) profile.timeline = timeline;
   } catch (e) {
     console.warn(`node-flame: the embedded timeline could not be read: ${(e as Error).message}`);
-    return profile;
   }
 }
+
+/** What reads the timeline: the Timeline itself, a range among the transforms, the process picker's threads. */
+const needsTimeline = (m: ViewerMessage) => m.type === 'timeline' || m.type === 'transforms' || m.type === 'threads';
 
 function localHost(data: EmbeddedProfile): Api {
   let state: PersistedState | undefined;
@@ -36,14 +40,19 @@ function localHost(data: EmbeddedProfile): Api {
   const send = (m: HostMessage | undefined) => {
     if (m) setTimeout(() => window.dispatchEvent(new MessageEvent('message', { data: m })), 0);
   };
-  // The timeline inflates asynchronously: messages wait for it, in the order they came.
-  let queue = restore(data).then((profile) => {
-    const session = new ViewerSession(profile, data.label, data.path, data.options);
-    session.findings = data.findings;
-    return session;
-  });
+  const profile = restoreProfile(data);
+  const session = new ViewerSession(profile, data.label, data.path, data.options);
+  session.findings = data.findings;
+  // The flame graph does not wait for the timeline (a million samples take some 100 ms to inflate): it inflates
+  // when the page is idle or when a message reads it, and that message waits, with every message after it, so
+  // they keep their order. Until then nothing has derived a profile from this one (no threads picked, no
+  // transforms), so setting it on this one is enough.
+  let inflating: Promise<void> | undefined;
+  const inflate = () => (inflating ??= attachTimeline(profile, data));
+  if (data.timeline && typeof requestIdleCallback === 'function') requestIdleCallback(() => void inflate(), { timeout: 3000 });
+  let waiting = false;
   const note = data.timeline?.note;
-  const answer = (session: ViewerSession, m: ViewerMessage) => {
+  const answer = (m: ViewerMessage) => {
     switch (m.type) {
       case 'ready':
         session.opening(data.strings, { offline: true }).forEach(send);
@@ -99,14 +108,17 @@ function localHost(data: EmbeddedProfile): Api {
   };
   return {
     postMessage: (m) => {
-      queue = queue.then((session) => {
+      const run = () => {
         try {
-          answer(session, m);
+          answer(m);
         } catch (e) {
           send({ type: 'error', message: (e as Error).message });
         }
-        return session;
-      });
+      };
+      if (data.timeline && (waiting || needsTimeline(m))) {
+        waiting = true;
+        inflating = inflate().then(run);
+      } else run();
     },
     getState: () => state,
     setState: (s) => {

@@ -56,7 +56,7 @@ export function embeddedTimeline(profile: Profile): EmbeddedTimeline | undefined
   const tl = profile.timeline;
   if (!tl || !tl.times.length) return undefined;
   const { header, bytes } = packTimeline(tl);
-  return { ...header, data: gzipSync(bytes, { level: 9 }).toString('base64') };
+  return { ...header, data: gzipSync(bytes).toString('base64') };
 }
 
 /**

@@ -163,7 +163,10 @@ export function unpackTimeline(header: Omit<EmbeddedTimeline, 'data'>, bytes: Ui
 
 /** In the page (or any runtime with the web's streams): the embedded timeline, inflated and unpacked. */
 export async function readEmbeddedTimeline(e: EmbeddedTimeline, nodeCount: number): Promise<Timeline> {
-  const zipped = Uint8Array.from(atob(e.data), (c) => c.charCodeAt(0));
+  const text = atob(e.data);
+  // A plain loop: Uint8Array.from with a map function takes ten times as long on a megabyte.
+  const zipped = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) zipped[i] = text.charCodeAt(i);
   const stream = new Blob([zipped]).stream().pipeThrough(new DecompressionStream('gzip'));
   const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
   return unpackTimeline(e, bytes, nodeCount);
