@@ -208,8 +208,9 @@ function buildUi(): void {
     },
     tooltipEl,
   );
-  // The st.offline export embeds the call tree, not the per-sample timeline.
-  if (!st.offline) tabs.append(header(s.tabTimeline, 'timeline'), panel(timeline.el));
+  tabs.append(header(s.tabTimeline, 'timeline'), panel(timeline.el));
+  // The offline page has no host to open a comparison in.
+  if (st.offline) timeline.el.querySelector('.tl-compare')?.remove();
   const onTab = () => {
     if (tabs.selectedIndex === TIMELINE_TAB) timeline?.show();
   };

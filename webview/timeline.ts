@@ -146,7 +146,7 @@ export class TimelineView {
     this.span = m.span ?? undefined;
     this.view ??= { from: m.from, to: m.to };
     for (const [id, f] of Object.entries(m.frames)) this.frames.set(Number(id), f);
-    this.note.textContent = m.truncated ? this.host.strings().tlTruncated : '';
+    this.note.textContent = [m.note, m.truncated ? this.host.strings().tlTruncated : ''].filter(Boolean).join(' ');
     this.el.dataset.boxes = String(m.boxes.frame.length);
     this.el.dataset.window = `${m.from.toFixed(1)}-${m.to.toFixed(1)}`;
     const t0 = performance.now();

@@ -4,6 +4,7 @@ import { exportFormats, exportProfileData } from '../core/exporters';
 import { applyTransforms, unmatched } from '../core/model/transforms';
 import { parseCommand, usageError, type CliCommand } from './args';
 import { isRunFolder, loadRunProfile } from '../launch/runProfile';
+import { runTimeFacts } from '../launch/runTimeline';
 import { fileStartTime, loadForCli, parseLabel } from './load';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
 
@@ -88,6 +89,7 @@ export async function runReport(argv: string[]): Promise<number> {
     top,
     source: file,
     startTime: format === 'pprof' ? await fileStartTime(file, profile) : undefined,
+    timeFacts: format === 'html' ? await runTimeFacts(file).catch(() => undefined) : undefined,
   });
   if (!values.output) {
     process.stdout.write(out);

@@ -7,7 +7,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProfile } from '../../src/core/importers';
+import type { EmbeddedProfile } from '../../src/core/viewer/embed';
+import { readEmbeddedTimeline } from '../../src/core/viewer/embedTimeline';
 import { exportWithCli, HOSTILE, recordProfLog, topShares, writeHostileFolded } from '../helpers/exportFixture';
+
+/** The profile a page embeds, as the page reads it. */
+const pageData = (html: string) => JSON.parse(/id="node-flame-data">([^]*?)<\/script>/.exec(html)![1]) as EmbeddedProfile;
 
 test(
   'exports: .cpuprofile from a --prof log re-imports with the same top functions; speedscope has $schema; HTML is one strict page',
@@ -59,6 +64,16 @@ test(
       exportWithCli(log, 'html', page1);
       const prof = readFileSync(page1, 'utf8');
       assert.ok(prof.includes(JSON.stringify([...a.keys()][0]).slice(1, -1)), 'the hottest function is in the embedded profile');
+      // The Timeline's data: every tick's leaf and time, packed, read back as the page reads it.
+      const embedded = pageData(prof);
+      const tl = original.timeline!;
+      assert.equal(embedded.timeline?.samples, tl.times.length, 'the per-sample timeline is in the page');
+      const back = await readEmbeddedTimeline(embedded.timeline!, embedded.parent.length);
+      assert.deepEqual([...back.nodes], [...tl.nodes]);
+      assert.ok(
+        back.times.every((t, i) => Math.abs(t - tl.times[i]) <= 0.0005 + 1e-9),
+        'the same times, to the µs',
+      );
       const folded = join(dir, 'hostile.folded');
       writeHostileFolded(folded);
       const page2 = join(dir, 'hostile.html');
@@ -67,7 +82,10 @@ test(
       assert.match(html, /http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+'/);
       assert.equal(html.split('</script>').length - 1, 2, 'only the two script elements close: the data cannot');
       for (const name of HOSTILE) assert.ok(!html.includes(name), `${name} is not in the page as written`);
-      console.log(`[export] html: ${(prof.length / 1024).toFixed(0)} KiB for ${original.tree.count} nodes`);
+      assert.equal(pageData(html).timeline, undefined, 'folded stacks have no times to embed');
+      console.log(
+        `[export] html: ${(prof.length / 1024).toFixed(0)} KiB for ${original.tree.count} nodes, of it ${(embedded.timeline!.data.length / 1024).toFixed(0)} KiB for the timeline of ${tl.times.length} samples`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,13 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProfile } from '../../src/core/importers';
 import { timeSpan } from '../../src/core/model/timeline';
 import { timelineData } from '../../src/core/viewer/timeline';
 import { runTimeFacts } from '../../src/launch/runTimeline';
+import type { EmbeddedProfile } from '../../src/core/viewer/embed';
 import { expressExample } from '../helpers/expressApp';
 import { freePort } from '../helpers/net';
 import { cli, repoRoot } from '../helpers/paths';
@@ -75,4 +76,16 @@ test('Express under a load: markers from run.json, event-loop delay over 50 ms d
   const msg = timelineData(profile, { type: 'timeline', width: 800, overview: true }, facts);
   assert.equal(msg.markers?.length, facts.markers.length);
   assert.ok(msg.overview && msg.overview.peak > 0);
+
+  // The exported page's Timeline has them too: `report --format html` embeds the run's markers and tracks.
+  const page = join(ws, 'run.html');
+  const rep = spawnSync(process.execPath, [cli, 'report', profileFile, '--format', 'html', '-o', page], { encoding: 'utf8' });
+  assert.equal(rep.status, 0, rep.stderr);
+  const data = JSON.parse(/id="node-flame-data">([^]*?)<\/script>/.exec(readFileSync(page, 'utf8'))![1]) as EmbeddedProfile;
+  assert.ok(data.timeline && data.timeline.samples > 0, 'the samples are in the page');
+  assert.deepEqual(
+    data.timeFacts?.markers.map((m) => m.kind),
+    facts.markers.map((m) => m.kind),
+  );
+  assert.deepEqual(data.timeFacts?.tracks.find((x) => x.kind === 'loopDelay')?.values, delay.values);
 });

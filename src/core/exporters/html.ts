@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { Profile } from '../model';
 import { findFindings } from '../findings';
-import { embedProfile, scriptSafeJson } from '../viewer/embed';
+import { embedProfile, scriptSafeJson, type EmbeddedProfile } from '../viewer/embed';
+import { packTimeline, type EmbeddedTimeline } from '../viewer/embedTimeline';
 import { webviewStrings } from '../viewer/strings';
 
 /**
@@ -45,6 +47,16 @@ export interface HtmlOptions {
   source?: string;
   /** Folder of webview-offline.js and its CSS (default: found from this bundle's location). */
   assets?: string;
+  /** The run's markers and tracks for the Timeline (launch/runTimeline), when the profile came from a run folder. */
+  timeFacts?: EmbeddedProfile['timeFacts'];
+}
+
+/** The profile's per-sample times for the page's Timeline, gzipped: a million samples take about a megabyte. */
+export function embeddedTimeline(profile: Profile): EmbeddedTimeline | undefined {
+  const tl = profile.timeline;
+  if (!tl || !tl.times.length) return undefined;
+  const { header, bytes } = packTimeline(tl);
+  return { ...header, data: gzipSync(bytes).toString('base64') };
 }
 
 /**
@@ -65,7 +77,12 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
   const font = readFileSync(join(dir, 'codicon.ttf')).toString('base64');
   const codicons = read('codicon.css').replace(/url\(["']?\.\/codicon\.ttf[^)"']*["']?\)/g, `url("data:font/ttf;base64,${font}")`);
   const codiconHref = `data:text/css;base64,${Buffer.from(codicons).toString('base64')}`;
-  const data = scriptSafeJson({ ...embedProfile(profile, label, webviewStrings()), findings: findFindings(profile) });
+  const timeline = embeddedTimeline(profile);
+  const data = scriptSafeJson({
+    ...embedProfile(profile, label, webviewStrings()),
+    findings: findFindings(profile),
+    ...(timeline ? { timeline, ...(opts.timeFacts ? { timeFacts: opts.timeFacts } : {}) } : {}),
+  });
   const csp = [
     "default-src 'none'",
     `script-src ${sha256(script)}`,

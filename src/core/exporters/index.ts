@@ -1,4 +1,5 @@
 import type { Profile } from '../model';
+import type { TimeMarker, TimeTrack } from '../viewer/protocol';
 import { toCpuProfile } from './cpuprofile';
 import { toFolded } from './folded';
 import { toHtml } from './html';
@@ -15,6 +16,8 @@ export interface ExportOptions {
   source?: string;
   /** Wall-clock start (epoch ms) for formats that record one, when the profile has none (the input file's time). */
   startTime?: number;
+  /** The run folder's markers and event-loop delay/heap tracks, for the HTML page's Timeline (launch/runTimeline). */
+  timeFacts?: { markers: TimeMarker[]; tracks: TimeTrack[] };
 }
 
 export interface Exporter {
@@ -80,7 +83,7 @@ registerExporter({
   format: 'html',
   extension: '.html',
   description: 'the interactive viewer as one offline page',
-  write: (p, o) => toHtml(p, { source: o.source }),
+  write: (p, o) => toHtml(p, { source: o.source, timeFacts: o.timeFacts }),
 });
 registerExporter({
   format: 'svg',

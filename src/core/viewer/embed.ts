@@ -1,6 +1,7 @@
 import { CallTree, type Frame, type Profile } from '../model';
 import type { ViewOptions } from '../model/transform';
-import type { FindingInfo } from './protocol';
+import type { EmbeddedTimeline } from './embedTimeline';
+import type { FindingInfo, TimeMarker, TimeTrack } from './protocol';
 
 /**
  * A whole profile as JSON for the offline HTML export: the frame table and the call tree in parallel
@@ -21,6 +22,10 @@ export interface EmbeddedProfile {
   strings: Record<string, string>;
   options?: ViewOptions;
   findings?: FindingInfo[];
+  /** The per-sample timeline, packed (the HTML exporter adds it; see embedTimeline). */
+  timeline?: EmbeddedTimeline;
+  /** The run folder's markers and tracks for the Timeline, as the editor's host reads them. */
+  timeFacts?: { markers: TimeMarker[]; tracks: TimeTrack[] };
 }
 
 export function embedProfile(p: Profile, label: string, strings: Record<string, string>, options?: ViewOptions): EmbeddedProfile {

@@ -70,6 +70,8 @@ export interface TimelineData {
   frames: Record<number, FrameInfo>;
   markers?: TimeMarker[];
   tracks?: TimeTrack[];
+  /** Said above the chart (the offline page's thinned timeline). */
+  note?: string;
   hostMs: number;
 }
 

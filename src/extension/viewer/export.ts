@@ -5,6 +5,7 @@ import { exportFormats, exportProfileData, getExporter } from '../../core/export
 import { diffToHtml, diffToJson, diffToText } from '../../core/exporters/diff';
 import type { FunctionChange, Profile } from '../../core/model';
 import type { LoadedProfile } from '../services';
+import { runTimeFacts } from '../../launch/runTimeline';
 
 /** The order people share in: pictures and pages first, then files other tools open, then reports. */
 const ORDER = ['svg', 'html', 'folded', 'cpuprofile', 'speedscope', 'pprof', 'json', 'text'];
@@ -69,11 +70,13 @@ export async function exportProfileFromViewer(
   const item = await vscode.window.showQuickPick(formatItems(), { title: vscode.l10n.t('Export {0} as…', p.label), matchOnDetail: true });
   if (!item) return undefined;
   const target = join(dirname(p.path), stem(p.path) + item.extension);
+  // The page's Timeline shows the run's markers and event-loop delay, as this viewer's does.
+  const timeFacts = item.format === 'html' ? await runTimeFacts(p.path).catch(() => undefined) : undefined;
   return saveAs(
     vscode.l10n.t('Export profile'),
     target,
     item.extension,
-    () => exportProfileData(shown, item.format, { source: p.label }),
+    () => exportProfileData(shown, item.format, { source: p.label, timeFacts }),
     log,
   );
 }
