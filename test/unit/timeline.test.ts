@@ -100,6 +100,51 @@ test('a range with other transforms applies first; two ranges keep what both cov
   assert.ok(selfShares(idle)['(idle)'] > 0.95, JSON.stringify(selfShares(idle)));
 });
 
+test('call-tree transforms keep the timeline: each sample on its new node, the dropped ones gone', async () => {
+  const p = await load();
+  const n = p.timeline!.times.length;
+  const second = spanOf(p, 'secondHot');
+  const first = spanOf(p, 'firstHot');
+  const check = (r: Profile, what: string) => {
+    assert.ok(r.timeline, `${what}: a timeline`);
+    const tl = r.timeline!;
+    assert.equal(tl.times.length, r.tree.weight, `${what}: one timeline sample per sample of the tree`);
+    for (let i = 0; i < tl.nodes.length; i++) assert.ok(tl.nodes[i] < r.tree.count && (i === 0 || tl.times[i] >= tl.times[i - 1]));
+    const a = activity(r, 0, timeSpan(r)!.end, 10);
+    assert.equal(a.samples, tl.times.length, `${what}: the activity graph counts them`);
+    return tl;
+  };
+  // Focus: only the samples under secondHot are left, all within its stretch.
+  const focused = check(applyTransforms(p, [{ kind: 'focus-function', fn: { name: 'secondHot' } }]), 'focus');
+  assert.ok(focused.times.length > 100 && focused.times.length < n);
+  assert.ok(focused.times.every((t) => t >= second.first && t <= second.last));
+  // Drop: firstHot's stretch empties, the rest stays.
+  const dropped = applyTransforms(p, [{ kind: 'drop-function', fn: { name: 'firstHot' } }]);
+  const dtl = check(dropped, 'drop');
+  // (a few samples of that stretch are GC or the program, not under firstHot)
+  const inFirst = (times: Float64Array) => Array.from(times).filter((t) => t >= first.first && t <= first.last).length;
+  assert.ok(inFirst(dtl.times) < 0.1 * inFirst(p.timeline!.times), `${inFirst(dtl.times)} of ${inFirst(p.timeline!.times)} left`);
+  assert.equal(spanOf(dropped, 'secondHot').first, second.first);
+  // Merge: every sample stays; firstHot's go to its caller.
+  const merged = applyTransforms(p, [{ kind: 'merge-function', fn: { name: 'firstHot' } }]);
+  assert.equal(check(merged, 'merge').times.length, n);
+  assert.equal(spanOf(merged, 'firstHot').first, Infinity);
+  // Transforms after a range, and a focus on a path: still on the range's clock.
+  const both = applyTransforms(p, [
+    { kind: 'range', from: first.first, to: second.last + 1 },
+    { kind: 'focus-subtree', path: [{ name: 'processTimers' }] },
+    { kind: 'exclude', regex: '^listOnTimeout$' },
+    { kind: 'collapse-recursion', fn: { name: 'secondHot' } },
+    { kind: 'merge-package', package: 'node:internal' },
+  ]);
+  check(both, 'range, then the others');
+  const json = toJsonReport(applyTransforms(p, [{ kind: 'focus-function', fn: { name: 'secondHot' } }]));
+  assert.ok(
+    typeof json.startTime === 'number' && typeof json.endTime === 'number' && json.endTime > json.startTime,
+    `${json.startTime}–${json.endTime}`,
+  );
+});
+
 const long = (bs: { start: number; end: number }[]) => bs.reduce((s, b) => s + b.end - b.start, 0);
 
 test('the time-ordered chart: one box per call, in time order, the hot functions side by side', async () => {

@@ -240,13 +240,22 @@ test('the view options still apply on a transformed profile (merge by function o
   assert.equal(p.threads[0].samples, 52);
 });
 
-test('the timeline goes and a perf sample count follows the kept share', () => {
+test('a perf sample count follows the kept share; a timeline whose samples are all dropped goes', () => {
   const p = sample();
   p.meta.sampleCount = 1120;
-  p.timeline = { nodes: new Uint32Array([1]), times: new Float64Array([0]) };
+  // One timed sample, in main;d (60 samples weigh that node; the timeline needs only its node id).
+  const d = Array.from({ length: p.tree.count }, (_, i) => i).find(
+    (i) => p.frames[p.tree.frame[i]]?.name === 'd' && p.tree.self[i] === 60,
+  )!;
+  p.timeline = { nodes: new Uint32Array([d]), times: new Float64Array([0]) };
   const t = applyTransforms(p, [{ kind: 'drop-function', fn: fn('d') }]);
   assert.equal(t.meta.sampleCount, 450);
   assert.equal(t.timeline, undefined);
+  assert.deepEqual(
+    Array.from(applyTransforms(p, [{ kind: 'merge-function', fn: fn('d') }]).timeline!.times),
+    [0],
+    'merged: the sample stays',
+  );
   assert.equal(p.tree.weight, 112, 'the profile itself is left as it was');
   assert.equal(applyTransform(p.tree, p.frames, { kind: 'merge-function', fn: fn('zzz') }).weight, 112);
 });

@@ -199,21 +199,25 @@ export class CallTree {
    * of `out` (a child of `outParent` made with `out.child`, `outParent` itself to fold into the caller, or
    * any earlier node), or -1 to drop its samples (its children then get -1 as `outParent`). Its own samples
    * go where it was placed unless `selfAt(node, placed)` says another node (-1: dropped). The root's own
-   * samples are kept unless `dropRootSelf`.
+   * samples are kept unless `dropRootSelf`. `samplesTo`, when given (one slot per node), is filled with the
+   * new node each node's own samples went to (-1: dropped), so a per-sample timeline can follow the rewrite.
    */
   rewrite(
     place: (node: number, outParent: number, out: CallTree) => number,
-    opts: { dropRootSelf?: boolean; selfAt?: (node: number, placed: number) => number } = {},
+    opts: { dropRootSelf?: boolean; selfAt?: (node: number, placed: number) => number; samplesTo?: Int32Array } = {},
   ): CallTree {
     const out = new CallTree(Math.max(16, this.count));
     const nodeMap = new Int32Array(this.count);
+    const to = opts.samplesTo;
+    if (to) to[0] = opts.dropRootSelf ? -1 : 0;
     for (let i = 1; i < this.count; i++) {
       const p = this.parent[i];
       const n = place(i, p === 0 ? 0 : nodeMap[p], out);
       nodeMap[i] = n;
-      if (!this.self[i] && !this.selfTime[i]) continue;
-      const to = opts.selfAt ? opts.selfAt(i, n) : n;
-      if (to >= 0) out.addSelf(to, this.self[i], this.selfTime[i]);
+      if (!to && !this.self[i] && !this.selfTime[i]) continue;
+      const at = opts.selfAt ? opts.selfAt(i, n) : n;
+      if (to) to[i] = at;
+      if (at >= 0 && (this.self[i] || this.selfTime[i])) out.addSelf(at, this.self[i], this.selfTime[i]);
     }
     if (!opts.dropRootSelf && (this.self[0] || this.selfTime[0])) out.addSelf(0, this.self[0], this.selfTime[0]);
     return out;
@@ -223,12 +227,15 @@ export class CallTree {
    * A copy with frame ids rewritten through `map` (-1 drops the frame, folding it into its parent).
    * `foldIntoSame(f)` lets a new frame fold into a parent of the same new frame (a package calling itself).
    */
-  remap(map: (frame: number) => number, foldIntoSame?: (frame: number) => boolean): CallTree {
-    return this.rewrite((i, p, out) => {
-      const f = map(this.frame[i]);
-      const fold = f < 0 || (foldIntoSame !== undefined && p > 0 && out.frame[p] === f && foldIntoSame(f));
-      return fold ? p : out.child(p, f);
-    });
+  remap(map: (frame: number) => number, foldIntoSame?: (frame: number) => boolean, samplesTo?: Int32Array): CallTree {
+    return this.rewrite(
+      (i, p, out) => {
+        const f = map(this.frame[i]);
+        const fold = f < 0 || (foldIntoSame !== undefined && p > 0 && out.frame[p] === f && foldIntoSame(f));
+        return fold ? p : out.child(p, f);
+      },
+      { samplesTo },
+    );
   }
 
   /**

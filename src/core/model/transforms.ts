@@ -197,55 +197,74 @@ const DROP_ROOT = { dropRootSelf: true };
  * The tree without nodes that carry no samples: a transform that drops samples or folds a callee into an
  * ancestor leaves the frames between behind with nothing under them.
  */
-function withoutEmpty(tree: CallTree): CallTree {
+function withoutEmpty(tree: CallTree, samplesTo?: Int32Array): CallTree {
   const total = tree.total;
   const time = tree.totalTime;
-  return tree.rewrite((i, p, out) => (p >= 0 && (total[i] > 0 || time[i] > 0) ? out.child(p, tree.frame[i]) : -1));
+  return tree.rewrite((i, p, out) => (p >= 0 && (total[i] > 0 || time[i] > 0) ? out.child(p, tree.frame[i]) : -1), { samplesTo });
 }
 
-/** One transform on a tree whose frame ids index `frames`; `fnOf` is each frame's function (computed when not given). */
-export function applyTransform(tree: CallTree, frames: readonly Frame[], t: Transform, fnOf?: Int32Array): CallTree {
-  const out = rewriteFor(tree, frames, t, fnOf);
-  return t.kind === 'drop-function' || t.kind === 'collapse-recursion' ? withoutEmpty(out) : out;
+/**
+ * One transform on a tree whose frame ids index `frames`; `fnOf` is each frame's function (computed when not
+ * given). `samplesTo` (one slot per node of `tree`) is filled with the new node each node's samples went to.
+ */
+export function applyTransform(
+  tree: CallTree,
+  frames: readonly Frame[],
+  t: Transform,
+  fnOf?: Int32Array,
+  samplesTo?: Int32Array,
+): CallTree {
+  const out = rewriteFor(tree, frames, t, fnOf, samplesTo);
+  if (t.kind !== 'drop-function' && t.kind !== 'collapse-recursion') return out;
+  const step = samplesTo && new Int32Array(out.count);
+  const pruned = withoutEmpty(out, step);
+  if (samplesTo && step) for (let i = 0; i < samplesTo.length; i++) samplesTo[i] = samplesTo[i] >= 0 ? step[samplesTo[i]] : -1;
+  return pruned;
 }
 
-function rewriteFor(tree: CallTree, frames: readonly Frame[], t: Transform, fnOf?: Int32Array): CallTree {
+function rewriteFor(tree: CallTree, frames: readonly Frame[], t: Transform, fnOf?: Int32Array, samplesTo?: Int32Array): CallTree {
   const frame = tree.frame;
+  const dropRoot = { ...DROP_ROOT, samplesTo };
   switch (t.kind) {
     case 'range':
       // Ranges need the per-sample timeline, which only the whole profile has (applyTransforms).
-      return tree;
+      return identity(tree, samplesTo);
     case 'merge-function': {
       const hit = frameMask(frames, (f) => matchesKey(f, t.fn));
-      return tree.remap((f) => (hit[f] ? -1 : f));
+      return tree.remap((f) => (hit[f] ? -1 : f), undefined, samplesTo);
     }
     case 'exclude': {
       const re = safeRegex(t.regex);
       const hit = frameMask(frames, (f) => re.test(f.name));
-      return tree.remap((f) => (hit[f] ? -1 : f));
+      return tree.remap((f) => (hit[f] ? -1 : f), undefined, samplesTo);
     }
     case 'drop-function': {
       const hit = frameMask(frames, (f) => matchesKey(f, t.fn));
-      return tree.rewrite((i, p, out) => (p < 0 || hit[frame[i]] ? -1 : out.child(p, frame[i])));
+      return tree.rewrite((i, p, out) => (p < 0 || hit[frame[i]] ? -1 : out.child(p, frame[i])), { samplesTo });
     }
     case 'merge-package': {
       const member = frameMask(frames, (f) => inPackage(f, t.package));
-      return tree.rewrite((i, p, out) => (member[frame[i]] && p > 0 && member[out.frame[p]] ? p : out.child(p, frame[i])));
+      return tree.rewrite((i, p, out) => (member[frame[i]] && p > 0 && member[out.frame[p]] ? p : out.child(p, frame[i])), {
+        samplesTo,
+      });
     }
     case 'collapse-recursion': {
       const hit = frameMask(frames, (f) => matchesKey(f, t.fn));
       // Per input node: the output node of the outermost call of the function above it (or itself), else -1.
       const outer = new Int32Array(tree.count).fill(-1);
-      return tree.rewrite((i, p, out) => {
-        const o = outer[tree.parent[i]];
-        if (hit[frame[i]] && o >= 0) {
-          outer[i] = o;
-          return o;
-        }
-        const n = out.child(p, frame[i]);
-        outer[i] = o >= 0 ? o : hit[frame[i]] ? n : -1;
-        return n;
-      });
+      return tree.rewrite(
+        (i, p, out) => {
+          const o = outer[tree.parent[i]];
+          if (hit[frame[i]] && o >= 0) {
+            outer[i] = o;
+            return o;
+          }
+          const n = out.child(p, frame[i]);
+          outer[i] = o >= 0 ? o : hit[frame[i]] ? n : -1;
+          return n;
+        },
+        { samplesTo },
+      );
     }
     case 'focus-function': {
       const hit = frameMask(frames, (f) => matchesKey(f, t.fn));
@@ -260,43 +279,54 @@ function rewriteFor(tree: CallTree, frames: readonly Frame[], t: Transform, fnOf
         if (!hit[f]) return -1;
         inside[i] = 1;
         return out.child(0, fn[f]);
-      }, DROP_ROOT);
+      }, dropRoot);
     }
     case 'focus-subtree':
-      return t.inverted ? focusInverted(tree, frames, t.path) : focusPath(tree, frames, t.path, fnOf ?? functionIds(frames));
+      return t.inverted
+        ? focusInverted(tree, frames, t.path, samplesTo)
+        : focusPath(tree, frames, t.path, fnOf ?? functionIds(frames), samplesTo);
   }
 }
 
+/** The tree as it is; each node's samples stay on it. */
+function identity(tree: CallTree, samplesTo?: Int32Array): CallTree {
+  if (samplesTo) for (let i = 0; i < samplesTo.length; i++) samplesTo[i] = i;
+  return tree;
+}
+
 /** Keeps what is under `path` (from the root); the path's last function becomes the root's child. */
-function focusPath(tree: CallTree, frames: readonly Frame[], path: FunctionKey[], fn: Int32Array): CallTree {
+function focusPath(tree: CallTree, frames: readonly Frame[], path: FunctionKey[], fn: Int32Array, samplesTo?: Int32Array): CallTree {
   const k = path.length;
-  if (k === 0) return tree;
+  if (k === 0) return identity(tree, samplesTo);
   const hits = path.map((key) => frameMask(frames, (f) => matchesKey(f, key)));
   // Per input node: how many path steps its stack has matched so far; -1 once it left the path.
   const matched = new Int32Array(tree.count);
-  return tree.rewrite((i, p, out) => {
-    const m = matched[tree.parent[i]];
-    const f = tree.frame[i];
-    if (m === k) {
-      matched[i] = k;
-      return out.child(p, f);
-    }
-    if (m < 0 || !hits[m][f]) {
-      matched[i] = -1;
-      return -1;
-    }
-    matched[i] = m + 1;
-    return m + 1 === k ? out.child(0, fn[f]) : -1;
-  }, DROP_ROOT);
+  return tree.rewrite(
+    (i, p, out) => {
+      const m = matched[tree.parent[i]];
+      const f = tree.frame[i];
+      if (m === k) {
+        matched[i] = k;
+        return out.child(p, f);
+      }
+      if (m < 0 || !hits[m][f]) {
+        matched[i] = -1;
+        return -1;
+      }
+      matched[i] = m + 1;
+      return m + 1 === k ? out.child(0, fn[f]) : -1;
+    },
+    { ...DROP_ROOT, samplesTo },
+  );
 }
 
 /**
  * A bottom-up path (leaf first): keeps the samples whose stacks end with it, each cut to end at the path's
  * last function, so in the bottom-up view that function is the only root and its callers are kept.
  */
-function focusInverted(tree: CallTree, frames: readonly Frame[], path: FunctionKey[]): CallTree {
+function focusInverted(tree: CallTree, frames: readonly Frame[], path: FunctionKey[], samplesTo?: Int32Array): CallTree {
   const k = path.length;
-  if (k === 0) return tree;
+  if (k === 0) return identity(tree, samplesTo);
   const hits = path.map((key) => frameMask(frames, (f) => matchesKey(f, key)));
   // Per input node ending a kept stack: the node its samples move up to (k-1 levels up); else -1.
   const cut = new Int32Array(tree.count).fill(-1);
@@ -317,12 +347,14 @@ function focusInverted(tree: CallTree, frames: readonly Frame[], path: FunctionK
   return tree.rewrite((i, p, out) => (placed[i] = need[i] && p >= 0 ? out.child(p, tree.frame[i]) : -1), {
     dropRootSelf: true,
     selfAt: (i) => (cut[i] >= 0 ? placed[cut[i]] : -1),
+    samplesTo,
   });
 }
 
 /**
  * The profile with its call tree put through `transforms` in order; the frame table is shared, the per-sample
- * timeline (node ids of the old tree) is dropped, and thread sizes and the perf sample count follow the new tree.
+ * timeline follows the samples to their new nodes (the samples a transform drops leave it), and thread sizes
+ * and the perf sample count follow the new tree.
  */
 export function applyTransforms(profile: Profile, transforms: readonly Transform[]): Profile {
   if (!transforms.length) return profile;
@@ -336,12 +368,31 @@ export function applyTransforms(profile: Profile, transforms: readonly Transform
   }
   const fnOf = functionIds(profile.frames);
   let tree = profile.tree;
-  for (const t of transforms) tree = applyTransform(tree, profile.frames, t, fnOf);
+  // Where each node of the profile's tree has its samples now (-1: dropped), composed over the transforms.
+  const moved: Int32Array | undefined = profile.timeline ? Int32Array.from({ length: tree.count }, (_, i) => i) : undefined;
+  for (const t of transforms) {
+    const step = moved && new Int32Array(tree.count);
+    tree = applyTransform(tree, profile.frames, t, fnOf, step);
+    if (moved && step) for (let i = 0; i < moved.length; i++) moved[i] = moved[i] >= 0 ? step[moved[i]] : -1;
+  }
   const before = profile.tree.weight;
   const meta = { ...profile.meta };
   if (meta.sampleCount !== undefined && before > 0) meta.sampleCount = Math.round((meta.sampleCount * tree.weight) / before);
   const threads = threadsIn(profile, tree);
-  return { ...profile, meta, tree, threads, timeline: undefined, lineHits: linesStillThere(profile, tree) };
+  const timeline = moved && profile.timeline && followSamples(profile.timeline, moved);
+  return { ...profile, meta, tree, threads, timeline, lineHits: linesStillThere(profile, tree) };
+}
+
+/** The timeline's samples on their new nodes, without those whose samples were dropped; undefined when none is left. */
+function followSamples(tl: NonNullable<Profile['timeline']>, moved: Int32Array): Profile['timeline'] {
+  const keep: number[] = [];
+  for (let i = 0; i < tl.nodes.length; i++) if (moved[tl.nodes[i]] >= 0) keep.push(i);
+  if (!keep.length) return undefined;
+  return {
+    nodes: Uint32Array.from(keep, (i) => moved[tl.nodes[i]]),
+    times: Float64Array.from(keep, (i) => tl.times[i]),
+    ...(tl.weights ? { weights: Float64Array.from(keep, (i) => tl.weights![i]) } : {}),
+  };
 }
 
 /**
