@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import type { RunProcess } from './runFolder';
 
@@ -20,6 +21,14 @@ export interface ProcessRecord {
   endedAt?: string;
   /** Absent when the process was killed before its exit handler could run. */
   exitCode?: number;
+  /** One moment on the wall clock and on the monotonic clock V8's CPU profiles count in (see runClock.ts). */
+  clock?: ProcessClock;
+}
+
+/** The same instant as epoch ms and as ms of the monotonic clock (`process.hrtime`, V8's TimeTicks). */
+export interface ProcessClock {
+  epochMs: number;
+  monoMs: number;
 }
 
 /** `proc-maps-<pid>.txt`: the process's `/proc/<pid>/maps`, which perf's native symbols are resolved against. */
@@ -43,6 +52,7 @@ export function recordThisProcess(): void {
     argv: [process.execPath, ...process.argv.slice(1)],
     execArgv: process.execArgv,
     startedAt: new Date().toISOString(),
+    clock: { monoMs: Number(process.hrtime.bigint()) / 1e6, epochMs: performance.timeOrigin + performance.now() },
   };
   const write = () => {
     try {
@@ -106,6 +116,7 @@ export function runProcesses(records: ProcessRecord[], profiles: string[]): RunP
     exitCode: r.exitCode ?? null,
     startedAt: r.startedAt,
     endedAt: r.endedAt,
+    ...(r.clock ? { clock: r.clock } : {}),
     profiles: profiles.filter((p) => profilePid(p.split(/[\\/]/).pop() ?? p) === r.pid),
   }));
 }
