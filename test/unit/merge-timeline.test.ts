@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { loadProfile } from '../../src/core/importers';
 import { mergeProfiles, type MergePart, type Profile } from '../../src/core/model';
 import { selectThreads } from '../../src/core/model/processes';
-import { restrictToRange } from '../../src/core/model/timeline';
+import { restrictToRange, timeOrdered, timeSpan } from '../../src/core/model/timeline';
 import { fixtures } from '../helpers/paths';
 
 const dir = join(fixtures, 'process-tree-timeline', 'run');
@@ -120,4 +120,31 @@ test('a part without times (as a heap profile) adds none; an explicit origin shi
   const half = mergeProfiles([ps[0], untimed], { ...ps[0].profile.meta });
   assert.equal(half.timeline!.times.length, ps[0].profile.timeline!.times.length);
   assert.equal(half.tree.weight, ps[0].profile.tree.weight + ps[1].profile.tree.weight);
+});
+
+test('the time-ordered chart of the merged run has a lane per process, each laid out as the process alone', async () => {
+  const ps = await parts();
+  const merged = mergeProfiles(ps, { ...ps[0].profile.meta });
+  const end = timeSpan(merged)!.end;
+  const { boxes, depth } = timeOrdered(merged, 0, end, 0);
+  const of = (bs: typeof boxes, p: Profile, name: string, shift = 0) =>
+    bs.filter((b) => p.frames[b.frame].name === name).map((b) => `${(b.start + shift).toFixed(3)}-${(b.end + shift).toFixed(3)}`);
+  // Each process's hot function has the boxes it has when laid out alone (same sampling interval), at its offset:
+  // in one sequence the parent's idle samples would end every childHot box at the next one.
+  for (const [part, name] of [
+    [ps[0], 'parentHot'],
+    [ps[1], 'childHot'],
+  ] as const) {
+    const shift = part.startMs! - ps[0].startMs!;
+    const own = { ...part.profile, meta: { ...part.profile.meta, intervalMs: merged.meta.intervalMs } };
+    const alone = timeOrdered(own, -shift, end - shift, 0).boxes;
+    const mine = of(boxes, merged, name);
+    assert.ok(mine.length > 0, name);
+    assert.deepEqual(mine, of(alone, own, name, shift), name);
+  }
+  const levelDepth = (pid: number) => boxes.find((b) => merged.frames[b.frame].name === `thread pid ${pid}`)?.depth;
+  assert.equal(levelDepth(ps[0].pid!), 0, 'the parent (first to run) on top');
+  const childLane = levelDepth(ps[1].pid!)!;
+  assert.ok(childLane > 0 && childLane < depth, `the child's lane under it, at depth ${childLane} of ${depth}`);
+  assert.ok(boxes.filter((b) => merged.frames[b.frame].name === 'childHot').every((b) => b.depth > childLane));
 });
