@@ -57,6 +57,10 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
     for (const w of p.warnings) b.warn(w);
   }
   if (timed.length) {
+    // A part with samples but no times (a tick log of several isolates) is left out of every time range: said once.
+    const untimed = parts.filter((p) => !p.profile.timeline?.times.length && p.profile.tree.weight > 0).map((p) => p.thread);
+    if (untimed.length)
+      b.warn(l10n.t('{0} recorded no sample times: the Timeline and time ranges leave its samples out', untimed.join(', ')));
     const known = timed.every((t) => Number.isFinite(t.startMs));
     if (!known && timed.length > 1)
       b.warn(l10n.t("the processes' start times are not known: each process's samples are timed from its own first sample"));
