@@ -119,7 +119,10 @@ test('a part without times (as a heap profile) adds none; an explicit origin shi
   const untimed = { ...ps[1], profile: { ...ps[1].profile, timeline: undefined } };
   const half = mergeProfiles([ps[0], untimed], { ...ps[0].profile.meta });
   assert.equal(half.timeline!.times.length, ps[0].profile.timeline!.times.length);
-  assert.ok(half.warnings.some((w) => w.startsWith(`${untimed.thread} recorded no sample times`)), half.warnings.join('\n'));
+  assert.ok(
+    half.warnings.some((w) => w.startsWith(`${untimed.thread} recorded no sample times`)),
+    half.warnings.join('\n'),
+  );
   assert.equal(half.tree.weight, ps[0].profile.tree.weight + ps[1].profile.tree.weight);
 });
 
