@@ -81,7 +81,9 @@ export async function runTimeFacts(
     const l = p === pid ? loop : p !== undefined ? await readLoopFile(join(dir, loopFileName(p))) : undefined;
     if (!l?.at.length) continue;
     const times = l.at.map((t) => t - origin);
-    tracks.push({ kind: 'loopDelay', pid: p, times, values: l.delay }, { kind: 'heapUsed', pid: p, times, values: l.heap });
+    tracks.push({ kind: 'loopDelay', pid: p, times, values: l.delay });
+    // Several processes: the delay of each, the heap of none, so the tracks do not push the chart off the view.
+    if (pids.length === 1) tracks.push({ kind: 'heapUsed', pid: p, times, values: l.heap });
   }
   return { markers, tracks };
 }

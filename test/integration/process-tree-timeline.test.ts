@@ -163,5 +163,13 @@ for (const mode of ['cpu-prof', 'prof', ...(hasPerf ? ['perf'] : [])]) {
     assert.deepEqual(tracks.map((t) => t.pid).sort(), [parentRun.pid, childRun.pid].sort());
     const childTrack = tracks.find((t) => t.pid === childRun.pid)!;
     assert.ok(childTrack.times[0] > p.to - 100, `the child's first reading at ${childTrack.times[0]} ms`);
+    assert.ok(!facts.tracks.some((t) => t.kind === 'heapUsed'), 'several processes: no heap rows');
+    // The child picked alone: its delay and heap, on the same axis.
+    const picked = (await runTimeFacts(dir, { startEpochMs: t0, pids: [childRun.pid] }))!;
+    assert.deepEqual(
+      picked.tracks.map((t) => `${t.kind} ${t.pid}`),
+      [`loopDelay ${childRun.pid}`, `heapUsed ${childRun.pid}`],
+    );
+    assert.deepEqual(picked.tracks[0].times, childTrack.times);
   });
 }
