@@ -173,6 +173,21 @@ test(
         () => hotShare(frame),
         (h) => assert.ok(h.levels >= 2 && Math.abs(h.ratio - before.ratio) < 0.02, JSON.stringify({ h, before, after })),
       );
+      // All shown again: the activity graph has a row per process, the worker's among them.
+      await frame.locator('vscode-tab-header[data-tab="timeline"]').dispatchEvent('click');
+      const lanes = await eventually(
+        async () => JSON.parse((await tl.getAttribute('data-lanes')) ?? '[]') as string[],
+        (l) => {
+          assert.ok(l.length >= 3, `a row per process with samples: ${JSON.stringify(l)}`);
+          assert.ok(
+            l.some((n) => n.startsWith(`pid ${worker.pid} `)),
+            JSON.stringify(l),
+          );
+        },
+        30_000,
+      );
+      console.log(`[e2e] activity rows of all processes: ${JSON.stringify(lanes)}`);
+      await vs.screenshot('process-tree-timeline-lanes');
       // VS Code itself names the workspace folder on its command line: only the fixture's processes count.
       const left = spawnSync('pgrep', ['-af', ws], { encoding: 'utf8' })
         .stdout.split('\n')

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { loadProfile } from '../../src/core/importers';
 import { mergeProfiles, type MergePart, type Profile } from '../../src/core/model';
 import { selectThreads } from '../../src/core/model/processes';
-import { restrictToRange, timeOrdered, timeSpan } from '../../src/core/model/timeline';
+import { restrictToRange, threadActivities, timeOrdered, timeSpan } from '../../src/core/model/timeline';
+import { timelineData } from '../../src/core/viewer/timeline';
 import { fixtures } from '../helpers/paths';
 
 const dir = join(fixtures, 'process-tree-timeline', 'run');
@@ -151,4 +152,31 @@ test('the time-ordered chart of the merged run has a lane per process, each laid
   const childLane = levelDepth(ps[1].pid!)!;
   assert.ok(childLane > 0 && childLane < depth, `the child's lane under it, at depth ${childLane} of ${depth}`);
   assert.ok(boxes.filter((b) => merged.frames[b.frame].name === 'childHot').every((b) => b.depth > childLane));
+});
+
+test('the activity graph of the merged run has a row per process, the parent first; one process picked has none', async () => {
+  const ps = await parts();
+  const merged = mergeProfiles(ps, { ...ps[0].profile.meta });
+  const span = timeSpan(merged)!;
+  const msg = timelineData(merged, { type: 'timeline', width: 400, overview: true });
+  assert.deepEqual(
+    msg.lanes?.map((l) => l.thread),
+    ps.map((p) => p.thread),
+  );
+  const lanes = threadActivities(merged, span.start, span.end, 200);
+  lanes.forEach((l, k) => assert.equal(l.activity.samples, ps[k].profile.timeline!.times.length, l.thread));
+  // The child's row is empty until it started.
+  const firstBusy = (k: number) =>
+    Object.values(lanes[k].activity.series).reduce(
+      (m, row) =>
+        Math.min(
+          m,
+          row!.findIndex((v) => v > 0),
+        ),
+      Infinity,
+    );
+  const bucket = (ps[1].startMs! - ps[0].startMs!) / lanes[1].activity.bucketMs;
+  assert.ok(firstBusy(1) >= Math.floor(bucket), `the child's first busy bucket ${firstBusy(1)}, its start at bucket ${bucket.toFixed(1)}`);
+  assert.ok(firstBusy(0) < firstBusy(1));
+  assert.deepEqual(timelineData(selectThreads(merged, [ps[1].thread]), { type: 'timeline', width: 400, overview: true }).lanes, []);
 });

@@ -127,17 +127,21 @@ export function timeOrdered(
   return { boxes, depth, truncated };
 }
 
-const lanesCache = new WeakMap<Timeline, Timeline[]>();
+/** One thread's samples of a profile with several, and the tree node of its level (0: the whole profile). */
+type Lane = Timeline & { top: number };
+
+const lanesCache = new WeakMap<Timeline, Lane[]>();
 
 /** The timeline as one per thread (the root's children of a profile with several), in order of their first sample. */
-function lanesOf(profile: Profile, tl: Timeline): Timeline[] {
-  if (profile.threads.length < 2) return [tl];
+function lanesOf(profile: Profile, tl: Timeline): Lane[] {
+  if (profile.threads.length < 2) return [{ ...tl, top: 0 }];
   let lanes = lanesCache.get(tl);
   if (lanes) return lanes;
   const t = profile.tree;
   const top = new Int32Array(t.count);
   for (let i = 1; i < t.count; i++) top[i] = t.parent[i] === 0 ? i : top[t.parent[i]];
   const laneOf = new Map<number, number>();
+  const tops: number[] = [];
   const counts: number[] = [];
   const which = new Int32Array(tl.nodes.length);
   for (let i = 0; i < tl.nodes.length; i++) {
@@ -145,12 +149,13 @@ function lanesOf(profile: Profile, tl: Timeline): Timeline[] {
     let l = laneOf.get(k);
     if (l === undefined) {
       laneOf.set(k, (l = counts.length));
+      tops.push(k);
       counts.push(0);
     }
     which[i] = l;
     counts[l]++;
   }
-  lanes = counts.map((n) => ({ nodes: new Uint32Array(n), times: new Float64Array(n) }));
+  lanes = counts.map((n, l) => ({ nodes: new Uint32Array(n), times: new Float64Array(n), top: tops[l] }));
   const at = counts.map(() => 0);
   for (let i = 0; i < tl.nodes.length; i++) {
     const l = which[i];
@@ -159,6 +164,20 @@ function lanesOf(profile: Profile, tl: Timeline): Timeline[] {
   }
   lanesCache.set(tl, lanes);
   return lanes;
+}
+
+/**
+ * The activity of each thread of a profile with several (a run's processes), in order of their first sample,
+ * each named as its thread (`pid 4242 server.js`); empty for one thread.
+ */
+export function threadActivities(profile: Profile, from: number, to: number, buckets: number): { thread: string; activity: Activity }[] {
+  const tl = profile.timeline;
+  if (!tl || profile.threads.length < 2) return [];
+  return lanesOf(profile, tl).map((lane) => {
+    const f = profile.frames[profile.tree.frame[lane.top]];
+    const thread = lane.top > 0 && f?.name.startsWith('thread ') ? f.name.slice('thread '.length) : '';
+    return { thread, activity: activity({ ...profile, timeline: lane }, from, to, buckets) };
+  });
 }
 
 /** One lane's boxes in [from, to), appended to `boxes` with depths from 0; returns the lane's depth. */
