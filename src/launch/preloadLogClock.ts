@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import { wallClockEdge } from './wallClock';
 import { LOG_CLOCK_PREFIX } from '../core/importers/v8log/clock';
 
 /**
@@ -12,7 +12,7 @@ import { LOG_CLOCK_PREFIX } from '../core/importers/v8log/clock';
 export function markLogClock(): void {
   if (!process.execArgv.includes('--prof')) return;
   try {
-    const us = Math.round((performance.timeOrigin + performance.now()) * 1000);
+    const us = wallClockEdge() * 1000;
     (new Function(`return function ${LOG_CLOCK_PREFIX}${us}() {}`) as () => () => void)()();
   } catch {
     // code from strings disallowed (--disallow-code-generation-from-strings): the run falls back to start times

@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import type { RunProcess } from './runFolder';
+import { wallClockEdge } from './wallClock';
 
 /** Set by the launcher to the run folder; every Node process of the run that loads the preload records itself there. */
 export const RUN_DIR_ENV = 'NODE_FLAME_RUN_DIR';
@@ -52,7 +52,7 @@ export function recordThisProcess(): void {
     argv: [process.execPath, ...process.argv.slice(1)],
     execArgv: process.execArgv,
     startedAt: new Date().toISOString(),
-    clock: { monoMs: Number(process.hrtime.bigint()) / 1e6, epochMs: performance.timeOrigin + performance.now() },
+    clock: { epochMs: wallClockEdge(), monoMs: Number(process.hrtime.bigint()) / 1e6 },
   };
   const write = () => {
     try {

@@ -113,12 +113,16 @@ for (const mode of ['cpu-prof', 'prof', ...(hasPerf ? ['perf'] : [])]) {
           ? ''
           : `; sample time − clocked time (first/last parentHot, first/last childHot): ${errs.map((e) => e.toFixed(1)).join(' / ')} ms`),
     );
-    // A stretch's first sample can come a little after it began (a busy 2-core machine delays the sampler), never
-    // before; its last is within one interval of its end.
-    if (mode !== 'perf') {
-      for (const e of [errs[0], errs[2]]) assert.ok(e > -3 && e < 40, `first sample ${e} ms from the clocked start`);
-      for (const e of [errs[1], errs[3]]) assert.ok(e > -25 && e < 3, `last sample ${e} ms from the clocked end`);
-    }
+    // A stretch's samples never come before it began nor after it ended (beyond the clocks' error); a sampler starved
+    // on a busy 2-core machine may leave gaps at either end, but not at both.
+    if (mode !== 'perf')
+      for (const [first, last] of [
+        [errs[0], errs[1]],
+        [errs[2], errs[3]],
+      ]) {
+        assert.ok(first > -3 && last < 3, `samples within the clocked stretch: ${first} / ${last} ms`);
+        assert.ok(Math.min(first, -last) < 25, `one end of the stretch within 25 ms of its samples: ${first} / ${last} ms`);
+      }
 
     // The CLI on the run folder: each stretch alone.
     const childWindow = [String(Math.floor(c.from)), String(Math.ceil(c.to + 1))];
