@@ -54,6 +54,8 @@ export class TimelineView {
   private frames = new Map<number, FrameInfo>();
   private markers: TimeMarker[] = [];
   private tracks: TimeTrack[] = [];
+  /** A run's processes: each one's activity, a row above the tracks. */
+  private lanes: NonNullable<TimelineData['lanes']> = [];
   private requestedAt = 0;
 
   constructor(
@@ -112,6 +114,7 @@ export class TimelineView {
   threadsChanged(): void {
     this.data = undefined;
     this.overview = undefined;
+    this.lanes = [];
     this.view = undefined;
     this.span = undefined;
     this.el.classList.remove('no-time');
@@ -142,6 +145,8 @@ export class TimelineView {
       this.overview = m.overview;
       this.markers = m.markers ?? [];
       this.tracks = m.tracks ?? [];
+      this.lanes = m.lanes ?? [];
+      this.el.dataset.lanes = JSON.stringify(this.lanes.map((l) => l.thread));
     }
     this.span = m.span ?? undefined;
     this.view ??= { from: m.from, to: m.to };
@@ -413,23 +418,7 @@ export class TimelineView {
     const ctx = sized(this.graph, this.graph.clientWidth || this.chartBox.clientWidth, GRAPH_H);
     if (!ctx || !a || !span) return;
     const w = this.graph.clientWidth || this.chartBox.clientWidth;
-    const p = this.host.palette();
-    const n = Math.max(...Object.values(a.series).map((r) => r!.length), 1);
-    const bw = w / n;
-    const peak = Math.max(1, a.peak);
-    const base = new Float64Array(n);
-    for (const c of CATEGORIES) {
-      const row = a.series[c];
-      if (!row) continue;
-      ctx.fillStyle = p[c] ?? p.unaccounted;
-      for (let i = 0; i < n; i++) {
-        const v = row[i];
-        if (!v) continue;
-        const hh = (v / peak) * (GRAPH_H - 2);
-        ctx.fillRect(i * bw, GRAPH_H - base[i] - hh, Math.max(bw, 1), hh);
-        base[i] += hh;
-      }
-    }
+    this.bars(ctx, a, w, GRAPH_H, GRAPH_H - 2, Math.max(1, a.peak));
     const x = (t: number) => ((t - span.start) / (span.end - span.start)) * w;
     const fg = cssVar('--vscode-foreground', '#ccc');
     // The selected range (the stack's, or the one being dragged) and the chart's window.
@@ -448,6 +437,26 @@ export class TimelineView {
     }
   }
 
+  /** Samples per bucket stacked by category, `height` px for `peak`, standing on `bottom`. */
+  private bars(ctx: CanvasRenderingContext2D, a: ActivityInfo, w: number, bottom: number, height: number, peak: number): void {
+    const p = this.host.palette();
+    const n = Math.max(...Object.values(a.series).map((r) => r!.length), 1);
+    const bw = w / n;
+    const base = new Float64Array(n);
+    for (const c of CATEGORIES) {
+      const row = a.series[c];
+      if (!row) continue;
+      ctx.fillStyle = p[c] ?? p.unaccounted;
+      for (let i = 0; i < n; i++) {
+        const v = row[i];
+        if (!v) continue;
+        const hh = (v / peak) * height;
+        ctx.fillRect(i * bw, bottom - base[i] - hh, Math.max(bw, 1), hh);
+        base[i] += hh;
+      }
+    }
+  }
+
   private drawTracks(): void {
     const span = this.span;
     const tracks = this.trackRows();
@@ -455,7 +464,8 @@ export class TimelineView {
     const delay = tracks.find((t) => t.kind === 'loopDelay');
     this.el.dataset.markers = markers.map((m) => m.kind).join(' ');
     this.el.dataset.slow = JSON.stringify(delay ? slowStretches(delay).map((st) => [Math.round(st.from), Math.round(st.to)]) : []);
-    const rows = tracks.length;
+    const lanes = this.lanes;
+    const rows = lanes.length + tracks.length;
     const height = rows * TRACK_H + (markers.length ? 26 : 0);
     this.tracksEl.hidden = height === 0;
     if (!height) return;
@@ -466,8 +476,15 @@ export class TimelineView {
     const fg = cssVar('--vscode-foreground', '#ccc');
     const s = this.host.strings();
     ctx.font = `10px ${cssVar('--vscode-font-family', 'sans-serif')}`;
+    // One row per process, all on one scale (a process busy on one core fills its row).
+    const lanePeak = Math.max(1, ...lanes.map((l) => l.activity.peak));
+    lanes.forEach((l, r) => {
+      this.bars(ctx, l.activity, w, (r + 1) * TRACK_H - 2, TRACK_H - 14, lanePeak);
+      ctx.fillStyle = fg;
+      ctx.fillText(l.thread, 4, r * TRACK_H + 10);
+    });
     tracks.forEach((t, r) => {
-      const top = r * TRACK_H;
+      const top = (lanes.length + r) * TRACK_H;
       const max = Math.max(...t.values, t.kind === 'loopDelay' ? SLOW_MS * 2 : 1);
       if (t.kind === 'loopDelay') {
         ctx.fillStyle = cssVar('--vscode-editorError-foreground', '#f14c4c');

@@ -5,7 +5,9 @@ import { recordThisProcess } from './processRecords';
 import { cpuProfileWithoutFlag } from './preloadCpuProfile';
 import { recordLoopDelay } from './preloadLoopDelay';
 import { heapProfileInProcess } from './preloadHeapProfile';
+import { markLogClock } from './preloadLogClock';
 
+markLogClock();
 recordThisProcess();
 cpuProfileWithoutFlag();
 heapProfileInProcess();

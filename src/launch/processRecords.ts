@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import type { RunProcess } from './runFolder';
+import { wallClockEdge } from './wallClock';
 
 /** Set by the launcher to the run folder; every Node process of the run that loads the preload records itself there. */
 export const RUN_DIR_ENV = 'NODE_FLAME_RUN_DIR';
@@ -22,6 +23,14 @@ export interface ProcessRecord {
   exitCode?: number;
   /** The parent's parent and up (Linux), so a process started through a shell still nests under the Node process above it. */
   ancestors?: number[];
+  /** One moment on the wall clock and on the monotonic clock V8's CPU profiles count in (see runClock.ts). */
+  clock?: ProcessClock;
+}
+
+/** The same instant as epoch ms and as ms of the monotonic clock (`process.hrtime`, V8's TimeTicks). */
+export interface ProcessClock {
+  epochMs: number;
+  monoMs: number;
 }
 
 /** `proc-maps-<pid>.txt`: the process's `/proc/<pid>/maps`, which perf's native symbols are resolved against. */
@@ -46,6 +55,7 @@ export function recordThisProcess(): void {
     execArgv: process.execArgv,
     startedAt: new Date().toISOString(),
     ancestors: ancestorsOf(process.ppid),
+    clock: { epochMs: wallClockEdge(), monoMs: Number(process.hrtime.bigint()) / 1e6 },
   };
   const write = () => {
     try {
@@ -130,6 +140,7 @@ export function runProcesses(records: ProcessRecord[], profiles: string[]): RunP
     exitCode: r.exitCode ?? null,
     startedAt: r.startedAt,
     endedAt: r.endedAt,
+    ...(r.clock ? { clock: r.clock } : {}),
     profiles: profiles.filter((p) => profilePid(p.split(/[\\/]/).pop() ?? p) === r.pid),
   }));
 }

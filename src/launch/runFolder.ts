@@ -3,6 +3,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import { MAX_RUN_JSON_BYTES, NamedFileError, readNamedText, readNamedTextSync } from '../core/namedFiles';
 import { basename, join } from 'node:path';
 import type { LaunchMode } from './modes';
+import type { ProcessClock } from './processRecords';
 import { RUNS_DIR } from './runsDir';
 
 export { RUNS_DIR, runDirOf } from './runsDir';
@@ -73,6 +74,8 @@ export interface RunProcess {
   endedAt?: string;
   /** Its raw profiles relative to the run folder (perf: all processes share perf.data). */
   profiles: string[];
+  /** One instant on the wall clock and the monotonic clock, to put its CPU profile on the run's time axis. */
+  clock?: ProcessClock;
 }
 
 /** Cached by the history view so it lists runs without loading their profiles again. */

@@ -3,7 +3,9 @@ import { basename, join } from 'node:path';
 import { loadProfile } from '../core/importers';
 import type { ImportOptions } from '../core/importers';
 import * as l10n from '@vscode/l10n';
-import { mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../core/model';
+import { isEpochMs, mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../core/model';
+import { selectThreads } from '../core/model/processes';
+import { placeOnRunClock } from './runClock';
 import { isLaunchMode } from './modes';
 import { findRawProfiles, readRunJsonSync, type RunProcess } from './runFolder';
 import { mapsFileName, profilePid } from './processRecords';
@@ -70,10 +72,22 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
     }
     if (!parts.length)
       throw new ProfileError(l10n.t('The run folder {0} holds no profile of process {1}.', runDir, String(opts.pid)), runDir);
-    profile =
-      parts.length === 1
-        ? parts[0].profile
-        : mergeProfiles(parts, { ...parts[0].profile.meta, durationMs: Math.max(...parts.map((p) => p.profile.meta.durationMs ?? 0)) });
+    const origin = await placeOnRunClock(runDir, info, parts);
+    if (parts.length > 1)
+      profile = mergeProfiles(
+        parts,
+        { ...parts[0].profile.meta, durationMs: Math.max(...parts.map((p) => p.profile.meta.durationMs ?? 0)) },
+        origin,
+      );
+    else {
+      profile = parts[0].profile;
+      const start = parts[0].startMs;
+      // One process of several (`--pid`): on the run's axis, so its times are those of the whole run's Timeline.
+      if (chosen.length < files.length && origin !== undefined && start !== undefined) {
+        shiftTimeline(profile, start - origin);
+        profile.meta.startTime = origin;
+      } else if (isEpochMs(start)) profile.meta.startTime = start;
+    }
     for (const part of parts)
       if (parts.length === 1 && part.pid !== undefined) profile.threads = profile.threads.map((t) => ({ ...t, pid: part.pid }));
   }
@@ -88,10 +102,24 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
   return profile;
 }
 
-/** The part of a multi-process profile (perf.data) whose threads belong to `pid`; line hits are not kept. */
+/** Moves a profile's samples `offsetMs` later on its time axis (one process put on its run's axis). */
+function shiftTimeline(profile: Profile, offsetMs: number): void {
+  const tl = profile.timeline;
+  if (!tl || !(offsetMs > 0)) return;
+  profile.timeline = { ...tl, times: tl.times.map((t) => t + offsetMs) };
+  profile.meta.durationMs = (profile.meta.durationMs ?? tl.times[tl.times.length - 1]) + offsetMs;
+}
+
+/** The part of a multi-process profile (perf.data) whose threads belong to `pid`, its samples' times kept. */
 function keepProcess(profile: Profile, pid: number): Profile {
   const mine = profile.threads.filter((t) => t.pid === pid);
   if (profile.threads.length <= 1) return profile;
+  // perf's timeline covers every process on one clock already: the picker's choice keeps it.
+  if (mine.length)
+    return selectThreads(
+      profile,
+      mine.map((t) => t.name),
+    );
   const levels = new Set(mine.map((t) => `thread ${t.name}`));
   const b = new ProfileBuilder(profile.format, { ...profile.meta });
   const ids = new Map<number, number>();

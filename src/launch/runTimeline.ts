@@ -45,16 +45,21 @@ export async function readLoopFile(
 
 /**
  * What the run folder knows about time for the Timeline of one of its profiles: the launch's markers and the
- * process's event-loop delay and heap tracks, in ms from the process's start (where its profile starts).
+ * process's event-loop delay and heap tracks, in ms from the process's start (where its profile starts), or
+ * from `axis.startEpochMs` when the profile says when its 0 is (a run's processes on one axis: then the tracks
+ * of each of `axis.pids`).
  */
-export async function runTimeFacts(path: string): Promise<{ markers: TimeMarker[]; tracks: TimeTrack[] } | undefined> {
+export async function runTimeFacts(
+  path: string,
+  axis: { startEpochMs?: number; pids?: number[] } = {},
+): Promise<{ markers: TimeMarker[]; tracks: TimeTrack[] } | undefined> {
   const found = await runOf(path);
   if (!found) return undefined;
   const { dir, run } = found;
   const pid = profilePid(basename(path)) ?? run.nodePid ?? run.pid;
   const loop = pid !== undefined ? await readLoopFile(join(dir, loopFileName(pid))) : undefined;
   const proc = run.processes?.find((p) => p.pid === pid);
-  const origin = loop?.timeOrigin ?? Date.parse(proc?.startedAt ?? run.startedAt ?? '');
+  const origin = axis.startEpochMs ?? loop?.timeOrigin ?? Date.parse(proc?.startedAt ?? run.startedAt ?? '');
   if (!Number.isFinite(origin)) return undefined;
   const at = (iso: string | undefined) => Math.max(0, Date.parse(iso ?? '') - origin);
   const markers: TimeMarker[] = [];
@@ -71,9 +76,14 @@ export async function runTimeFacts(path: string): Promise<{ markers: TimeMarker[
     if (Number.isFinite(t)) markers.push({ kind: e.kind, at: t, label: label[e.kind] });
   }
   const tracks: TimeTrack[] = [];
-  if (loop && loop.at.length) {
-    const times = loop.at.map((t) => t - origin);
-    tracks.push({ kind: 'loopDelay', pid, times, values: loop.delay }, { kind: 'heapUsed', pid, times, values: loop.heap });
+  const pids = axis.startEpochMs !== undefined && axis.pids?.length ? axis.pids : [pid];
+  for (const p of pids) {
+    const l = p === pid ? loop : p !== undefined ? await readLoopFile(join(dir, loopFileName(p))) : undefined;
+    if (!l?.at.length) continue;
+    const times = l.at.map((t) => t - origin);
+    tracks.push({ kind: 'loopDelay', pid: p, times, values: l.delay });
+    // Several processes: the delay of each, the heap of none, so the tracks do not push the chart off the view.
+    if (pids.length === 1) tracks.push({ kind: 'heapUsed', pid: p, times, values: l.heap });
   }
   return { markers, tracks };
 }

@@ -146,12 +146,48 @@ test(
         },
       );
       await vs.screenshot('process-tree-worker');
+      // The Timeline of the worker alone: its samples on the run's time axis (the merged run keeps every
+      // process's sample times), with the run's markers; not the "no timeline" note.
+      await frame.locator('vscode-tab-header[data-tab="timeline"]').dispatchEvent('click');
+      const tl = frame.locator('.timeline-tab');
+      const shown = await eventually(
+        async () => ({
+          boxes: Number(await tl.getAttribute('data-boxes')),
+          noTime: await tl.getAttribute('data-no-time'),
+          window: (await tl.getAttribute('data-window')) ?? '',
+          markers: (await tl.getAttribute('data-markers')) ?? '',
+        }),
+        (t) => {
+          assert.equal(t.noTime, null, `the worker has a Timeline: ${JSON.stringify(t)}`);
+          assert.ok(t.boxes > 0, `the worker's stacks drawn along time: ${JSON.stringify(t)}`);
+          assert.match(t.markers, /\bstart\b.*\bloadStart\b/, JSON.stringify(t));
+        },
+        30_000,
+      );
+      console.log(`[e2e] the worker's Timeline: ${JSON.stringify(shown)}`);
+      await vs.screenshot('process-tree-worker-timeline');
+      await frame.locator('vscode-tab-header[data-tab="flame"]').dispatchEvent('click');
       // Show all again: back to every process.
       await frame.click('.proc-all');
       await eventually(
         () => hotShare(frame),
         (h) => assert.ok(h.levels >= 2 && Math.abs(h.ratio - before.ratio) < 0.02, JSON.stringify({ h, before, after })),
       );
+      // All shown again: the activity graph has a row per process, the worker's among them.
+      await frame.locator('vscode-tab-header[data-tab="timeline"]').dispatchEvent('click');
+      const lanes = await eventually(
+        async () => JSON.parse((await tl.getAttribute('data-lanes')) ?? '[]') as string[],
+        (l) => {
+          assert.ok(l.length >= 3, `a row per process with samples: ${JSON.stringify(l)}`);
+          assert.ok(
+            l.some((n) => n.startsWith(`pid ${worker.pid} `)),
+            JSON.stringify(l),
+          );
+        },
+        30_000,
+      );
+      console.log(`[e2e] activity rows of all processes: ${JSON.stringify(lanes)}`);
+      await vs.screenshot('process-tree-timeline-lanes');
       // VS Code itself names the workspace folder on its command line: only the fixture's processes count.
       const left = spawnSync('pgrep', ['-af', ws], { encoding: 'utf8' })
         .stdout.split('\n')

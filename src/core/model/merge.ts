@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { addLineHits } from './processes';
 import { ProfileBuilder, type LineHits, type Profile, type ProfileMeta } from './profile';
 
@@ -8,35 +9,98 @@ export interface MergePart {
   thread: string;
   pid?: number;
   tid?: number;
+  /**
+   * Where this part's timeline 0 falls on a clock every part shares (ms; the launcher picks the clock, see
+   * runClock.ts), so each process's samples land at the time they were taken. Parts without it start at 0.
+   */
+  startMs?: number;
 }
+
+type Timeline = NonNullable<Profile['timeline']>;
 
 /**
  * Several profiles of one run (the processes of a command, each its own file) as one: each part
  * becomes a thread level under the root, functions are merged by identity across parts, and line
- * hits add up, so views by function, CodeLens and line heat cover every process.
+ * hits add up, so views by function, CodeLens and line heat cover every process. The parts' timelines
+ * become one, on the merged tree's nodes and one time axis whose 0 is `originMs` (on the parts' clock; the
+ * earliest part's start when not given or later), kept as `meta.startTime`. One part alone is put on that axis too.
  */
-export function mergeProfiles(parts: MergePart[], meta: ProfileMeta): Profile {
-  const b = new ProfileBuilder(parts[0]?.profile.format ?? 'cpuprofile', meta);
+export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: number): Profile {
+  const b = new ProfileBuilder(parts[0]?.profile.format ?? 'cpuprofile', { ...meta });
   // Kept per part too, so the viewer's process picker shows the line heat of the processes it keeps.
   const byThread = new Map<string, LineHits>();
+  const timed: { tl: Timeline; nodes: Int32Array; startMs?: number; durationMs: number }[] = [];
   for (const part of parts) {
     const p = part.profile;
     const ids = p.frames.map((f) => b.frame(f));
-    p.tree.forEachStack((stack, self, selfTime) => {
-      b.sample(
+    // Where each of the part's nodes went in the merged tree: the timeline's samples follow them.
+    const moved = new Int32Array(p.tree.count).fill(-1);
+    p.tree.forEachStack((stack, self, selfTime, node) => {
+      moved[node] = b.sample(
         stack.map((f) => ids[f]),
         self,
         selfTime,
         part.thread,
       );
     });
+    if (p.timeline?.times.length) {
+      // A sample on a node without self weight (none the importers make) stays in its process, at its level.
+      const level = b.sample([], 0, 0, part.thread);
+      for (const n of p.timeline.nodes) if (moved[n] < 0) moved[n] = level;
+      const last = p.timeline.times[p.timeline.times.length - 1];
+      timed.push({ tl: p.timeline, nodes: moved, startMs: part.startMs, durationMs: Math.max(last, p.meta.durationMs ?? 0) });
+    }
     b.threadInfo(part.thread, { pid: part.pid, tid: part.tid });
     for (const [file, lines] of p.lineHits) for (const [line, h] of lines) b.lineHit(file, line, h.self, h.total);
     if (!byThread.has(part.thread)) byThread.set(part.thread, new Map());
     addLineHits(byThread.get(part.thread)!, p.lineHits);
     for (const w of p.warnings) b.warn(w);
   }
+  if (timed.length) {
+    // A part with samples but no times (a tick log of several isolates) is left out of every time range: said once.
+    const untimed = parts.filter((p) => !p.profile.timeline?.times.length && p.profile.tree.weight > 0).map((p) => p.thread);
+    if (untimed.length)
+      b.warn(l10n.t('{0} recorded no sample times: the Timeline and time ranges leave its samples out', untimed.join(', ')));
+    const known = timed.every((t) => Number.isFinite(t.startMs));
+    if (!known && timed.length > 1)
+      b.warn(l10n.t("the processes' start times are not known: each process's samples are timed from its own first sample"));
+    const origin = known ? Math.min(originMs ?? Infinity, ...timed.map((t) => t.startMs!)) : 0;
+    const offsets = timed.map((t) => (known ? t.startMs! - origin : 0));
+    b.timeline = mergeTimelines(timed, offsets);
+    if (known) b.meta.startTime = origin;
+    b.meta.durationMs = Math.max(b.meta.durationMs ?? 0, ...timed.map((t, i) => offsets[i] + t.durationMs));
+  }
   const merged = b.build();
   if (merged.threads.length > 1) merged.threadLineHits = byThread;
   return merged;
+}
+
+/** The parts' samples in time order, each shifted by its offset, on their merged nodes (ties: the earlier part first). */
+function mergeTimelines(parts: { tl: Timeline; nodes: Int32Array }[], offsets: number[]): Timeline {
+  const total = parts.reduce((s, p) => s + p.tl.times.length, 0);
+  const nodes = new Uint32Array(total);
+  const times = new Float64Array(total);
+  const weighted = parts.some((p) => p.tl.weights);
+  const weights = weighted ? new Float64Array(total) : undefined;
+  const at = parts.map(() => 0);
+  // A k-way merge: each part's times are in order already, and a run has a handful of processes.
+  for (let o = 0; o < total; o++) {
+    let best = -1;
+    let bestT = Infinity;
+    for (let j = 0; j < parts.length; j++) {
+      const i = at[j];
+      if (i >= parts[j].tl.times.length) continue;
+      const t = parts[j].tl.times[i] + offsets[j];
+      if (best < 0 || t < bestT) {
+        best = j;
+        bestT = t;
+      }
+    }
+    const p = parts[best];
+    const i = at[best]++;
+    nodes[o] = p.nodes[p.tl.nodes[i]];
+    times[o] = bestT;
+    if (weights) weights[o] = p.tl.weights ? p.tl.weights[i] : 1;
+  }
+  return weights ? { nodes, times, weights } : { nodes, times };
 }

@@ -29,6 +29,10 @@ export interface ProfileMeta {
    */
   sampleCount?: number;
   mode?: 'prof' | 'perf' | 'cpu-prof' | 'heap' | 'attach';
+  /**
+   * When the timeline's 0 is, on the format's clock: epoch ms (pprof, a marked tick log, a run's merged
+   * processes) or V8's monotonic clock (a .cpuprofile); see isEpochMs.
+   */
   startTime?: number;
   /** What the tree's weights count; samples when not given. */
   unit?: WeightUnit;
@@ -41,6 +45,11 @@ export interface ProfileMeta {
   range?: { from: number; to: number };
   /** The Node processes of a run read as one (a command's process tree); threads carry their pid. */
   processes?: ProcessMeta[];
+}
+
+/** True for a `startTime` on the wall clock (after 2001) rather than a monotonic clock counted from boot. */
+export function isEpochMs(t: number | undefined): t is number {
+  return t !== undefined && t > 1e12;
 }
 
 export interface ProcessMeta {

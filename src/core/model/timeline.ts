@@ -96,7 +96,9 @@ export interface TimeBox {
  * Stacks laid out along time in [from, to): consecutive samples sharing a call path share its boxes. Boxes
  * shorter than `minMs` are left out (they are under a pixel); at most `maxBoxes`, longest kept. With more
  * samples in the window than `columns`, one sample per column stands for it (the stack running at that
- * moment), so a million samples cost what a screen's width does.
+ * moment), so a million samples cost what a screen's width does. A profile of several threads (a run's
+ * processes) gets a lane per thread, one under the other, the earliest to run on top: their samples
+ * interleave in time, and laid out as one sequence every box would end at the next thread's sample.
  */
 export function timeOrdered(
   profile: Profile,
@@ -109,6 +111,77 @@ export function timeOrdered(
   const tl = profile.timeline;
   const boxes: TimeBox[] = [];
   if (!tl) return { boxes, depth: 0, truncated: false };
+  let depth = 0;
+  for (const lane of lanesOf(profile, tl)) {
+    const before = boxes.length;
+    const d = layOut(profile, lane, from, to, minMs, columns, boxes);
+    for (let i = before; i < boxes.length; i++) boxes[i].depth += depth;
+    depth += d;
+  }
+  let truncated = false;
+  if (boxes.length > maxBoxes) {
+    boxes.sort((a, b) => b.end - b.start - (a.end - a.start));
+    boxes.length = maxBoxes;
+    truncated = true;
+  }
+  return { boxes, depth, truncated };
+}
+
+/** One thread's samples of a profile with several, and the tree node of its level (0: the whole profile). */
+type Lane = Timeline & { top: number };
+
+const lanesCache = new WeakMap<Timeline, Lane[]>();
+
+/** The timeline as one per thread (the root's children of a profile with several), in order of their first sample. */
+function lanesOf(profile: Profile, tl: Timeline): Lane[] {
+  if (profile.threads.length < 2) return [{ ...tl, top: 0 }];
+  let lanes = lanesCache.get(tl);
+  if (lanes) return lanes;
+  const t = profile.tree;
+  const top = new Int32Array(t.count);
+  for (let i = 1; i < t.count; i++) top[i] = t.parent[i] === 0 ? i : top[t.parent[i]];
+  const laneOf = new Map<number, number>();
+  const tops: number[] = [];
+  const counts: number[] = [];
+  const which = new Int32Array(tl.nodes.length);
+  for (let i = 0; i < tl.nodes.length; i++) {
+    const k = top[tl.nodes[i]] ?? 0;
+    let l = laneOf.get(k);
+    if (l === undefined) {
+      laneOf.set(k, (l = counts.length));
+      tops.push(k);
+      counts.push(0);
+    }
+    which[i] = l;
+    counts[l]++;
+  }
+  lanes = counts.map((n, l) => ({ nodes: new Uint32Array(n), times: new Float64Array(n), top: tops[l] }));
+  const at = counts.map(() => 0);
+  for (let i = 0; i < tl.nodes.length; i++) {
+    const l = which[i];
+    lanes[l].nodes[at[l]] = tl.nodes[i];
+    lanes[l].times[at[l]++] = tl.times[i];
+  }
+  lanesCache.set(tl, lanes);
+  return lanes;
+}
+
+/**
+ * The activity of each thread of a profile with several (a run's processes), in order of their first sample,
+ * each named as its thread (`pid 4242 server.js`); empty for one thread.
+ */
+export function threadActivities(profile: Profile, from: number, to: number, buckets: number): { thread: string; activity: Activity }[] {
+  const tl = profile.timeline;
+  if (!tl || profile.threads.length < 2) return [];
+  return lanesOf(profile, tl).map((lane) => {
+    const f = profile.frames[profile.tree.frame[lane.top]];
+    const thread = lane.top > 0 && f?.name.startsWith('thread ') ? f.name.slice('thread '.length) : '';
+    return { thread, activity: activity({ ...profile, timeline: lane }, from, to, buckets) };
+  });
+}
+
+/** One lane's boxes in [from, to), appended to `boxes` with depths from 0; returns the lane's depth. */
+function layOut(profile: Profile, tl: Timeline, from: number, to: number, minMs: number, columns: number, boxes: TimeBox[]): number {
   const t = profile.tree;
   const lo = lowerBound(tl.times, from);
   const hi = lowerBound(tl.times, to);
@@ -164,13 +237,7 @@ export function timeOrdered(
     prevEnd = Math.min(next, at + (step > 0 ? 4 * step : next - at), to);
   }
   close(0, Math.min(prevEnd, to));
-  let truncated = false;
-  if (boxes.length > maxBoxes) {
-    boxes.sort((a, b) => b.end - b.start - (a.end - a.start));
-    boxes.length = maxBoxes;
-    truncated = true;
-  }
-  return { boxes, depth: maxDepth, truncated };
+  return maxDepth;
 }
 
 /**

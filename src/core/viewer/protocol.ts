@@ -63,6 +63,8 @@ export interface TimelineData {
   from: number;
   to: number;
   overview?: ActivityInfo;
+  /** With `overview`, for several threads (a run's processes): each one's activity, the earliest to run first. */
+  lanes?: { thread: string; activity: ActivityInfo }[];
   activity?: ActivityInfo;
   boxes: { depth: number[]; start: number[]; end: number[]; frame: number[] };
   depth: number;

@@ -1,5 +1,5 @@
 import type { Profile } from '../model';
-import { activity, noTimeReason, timeOrdered, timeSpan, type Activity } from '../model/timeline';
+import { activity, noTimeReason, threadActivities, timeOrdered, timeSpan, type Activity } from '../model/timeline';
 import type { ActivityInfo, TimelineData, TimelineRequest, TimeMarker, TimeTrack } from './protocol';
 import { frameInfos } from './session';
 
@@ -52,6 +52,9 @@ export function timelineData(
     from,
     to,
     overview: req.overview ? info(activity(profile, span.start, span.end, width / 2)) : undefined,
+    lanes: req.overview
+      ? threadActivities(profile, span.start, span.end, width / 2).map((l) => ({ thread: l.thread, activity: info(l.activity) }))
+      : undefined,
     activity: info(activity(profile, from, to, width / 2)),
     boxes,
     depth: chart.depth,

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Profile } from '../../core/model';
+import { isEpochMs, type Profile } from '../../core/model';
 import { applyTransforms } from '../../core/model/transforms';
 import type { LoadedProfile } from '../services';
 import type { TimelineData, TimelineRequest } from '../../core/viewer/protocol';
@@ -8,7 +8,11 @@ import { runTimeFacts } from '../../launch/runTimeline';
 
 /** The Timeline's answer, with the markers and tracks of the run folder the profile came from (if any). */
 export async function timelineFor(profile: Profile, path: string, req: TimelineRequest): Promise<TimelineData> {
-  const facts = req.overview ? await runTimeFacts(path).catch(() => undefined) : undefined;
+  // A profile that knows the wall-clock time of its 0 (a run's processes merged, a marked tick log) gets markers and
+  // the tracks of each of its processes on that axis.
+  const startEpochMs = isEpochMs(profile.meta.startTime) ? profile.meta.startTime : undefined;
+  const pids = [...new Set(profile.threads.map((t) => t.pid).filter((p): p is number => p !== undefined))];
+  const facts = req.overview ? await runTimeFacts(path, { startEpochMs, pids }).catch(() => undefined) : undefined;
   return timelineData(profile, req, facts ?? {});
 }
 

@@ -83,6 +83,8 @@ async function loadV8Log(path: string, opts: ImportOptions): Promise<Profile> {
       builder.meta.nodeVersion = iso.version ? `V8 ${iso.version}` : undefined;
       mainDuration = iso.samples > 1 ? (iso.maxTs - iso.minTs) / 1000 : null;
       interval = iso.intervalUs / 1000;
+      // The wall-clock time of the timeline's 0 (the first tick), when the preload marked the log's clock.
+      if (iso.clock && !isNaN(iso.firstTs)) builder.meta.startTime = iso.clock.epochMs + (iso.firstTs - iso.clock.ts) / 1000;
     }
   }
   for (const w of native.warnings) builder.warn(w);

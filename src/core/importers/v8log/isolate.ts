@@ -3,6 +3,7 @@ import type { ProfileBuilder, Tier } from '../../model';
 import { CallSites, type CallPair, type InferenceResult, type Pending, type Site } from './callSites';
 import { CodeMap, type CodeEntry, type CodeInfo } from './codeMap';
 import { fixUtf8, own, parseAddress, unescapeField } from './fields';
+import { logClockMark } from './clock';
 import { readDeopt } from './deopts';
 import { codeFrame, isJs, nativeFrame, SPECIAL, tierOf } from './frames';
 import type { NativeResolver } from './native';
@@ -120,6 +121,8 @@ export class IsolateLog {
   intervalUs = 1000;
   samples = 0;
   firstTs = NaN;
+  /** The preload's clock mark: a log timestamp (µs) and the wall-clock time (epoch ms) it stands for. */
+  clock?: { ts: number; epochMs: number };
   lastTs = NaN;
   minTs = NaN;
   maxTs = NaN;
@@ -205,6 +208,10 @@ export class IsolateLog {
       sfi: f.length > at + 3 ? parseAddress(f[at + 3]) : NaN,
     };
     if (!isNaN(info.sfi) && isJs(info)) this.sfis.set(info.sfi, info);
+    if (type === 'JS' && at === 4 && this.clock === undefined) {
+      const epochMs = logClockMark(info.name);
+      if (epochMs !== undefined) this.clock = { ts: +f[3], epochMs };
+    }
     if ((type === 'Builtin' || type === 'BytecodeHandler') && this.o.native.mainLibrary) {
       const main = this.o.native.mainLibrary;
       if (start >= main.start && start < main.end) {
