@@ -104,15 +104,17 @@ test(
         `${name}: node-flame ${(share * 100).toFixed(2)}%, pprof ${(theirs.get(name)! * 100).toFixed(2)}%`,
       );
     }
-    assert.deepEqual(
-      top(theirs)
-        .slice(0, 5)
-        .map(([n]) => n),
-      top(ours)
-        .slice(0, 5)
-        .map(([n]) => n),
-      'the same five functions lead',
-    );
+    // The same five lead, in the same order up to near-ties (pprof rounds its shares): the i-th of pprof's
+    // holds, in our report, within one point of our i-th.
+    const ourTop = top(ours).slice(0, 5);
+    top(theirs)
+      .slice(0, 5)
+      .forEach(([name], i) =>
+        assert.ok(
+          Math.abs((ours.get(name) ?? 0) - ourTop[i][1]) <= 0.01,
+          `pprof's #${i + 1} ${name}: ${((ours.get(name) ?? 0) * 100).toFixed(2)}% here, our #${i + 1} ${ourTop[i][0]} ${(ourTop[i][1] * 100).toFixed(2)}%`,
+        ),
+      );
   },
 );
 
