@@ -31,7 +31,13 @@ export const ATTACH = {
         'Records until --duration ends or Ctrl+C, which stops recording and still writes the profile, to <out>/<YYYYMMDD-HHMMSS>-attach/ with run.json.',
     ),
   options: {
-    profile: { type: 'string', short: 'p', default: 'cpu', value: 'kind', help: () => l10n.t('cpu (CPU profile) or heap (sampling heap profile, bytes)') },
+    profile: {
+      type: 'string',
+      short: 'p',
+      default: 'cpu',
+      value: 'kind',
+      help: () => l10n.t('cpu (CPU profile) or heap (sampling heap profile, bytes)'),
+    },
     duration: { type: 'string', short: 'd', value: 's', help: () => l10n.t('stop after this many seconds (default: at Ctrl+C)') },
     out: { type: 'string', default: RUNS_DIR, value: 'dir', help: () => l10n.t('folder for the run folders') },
     'sampling-interval': { type: 'string', value: 'µs', help: () => l10n.t('cpu: microseconds between two samples (default 1000)') },

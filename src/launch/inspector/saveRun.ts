@@ -48,11 +48,7 @@ export function receivedProfile(result: AttachResult): ReceivedAttach {
  * script paths are rewritten to local ones before saving, so the file opens right later too and
  * source maps next to the local scripts are found by the ordinary loader.
  */
-export async function saveAttachRun(
-  dir: string,
-  result: ReceivedAttach,
-  info: AttachRunInfo,
-): Promise<SavedAttachRun> {
+export async function saveAttachRun(dir: string, result: ReceivedAttach, info: AttachRunInfo): Promise<SavedAttachRun> {
   const mapped: Record<string, string> = {};
   const local = (url: string): string => {
     if (!info.mapPath || !url) return url;
