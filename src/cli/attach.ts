@@ -17,6 +17,7 @@ import { createPathMapper } from '../core/pathMapping';
 import { RUNS_DIR } from '../launch/runFolder';
 import { loadRunProfile } from '../launch/runProfile';
 import { parseCommand, usageError, type CliCommand } from './args';
+import { positiveNumber } from './profile';
 import { emitReport, OUTPUT_OPTIONS, outputSettings } from './report';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
@@ -55,13 +56,6 @@ export const ATTACH = {
   },
 } satisfies CliCommand;
 
-function positive(v: string | undefined, name: string): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new Error(l10n.t('--{0} needs a positive number, got "{1}"', name, v));
-  return n;
-}
-
 /** The inspector target a pid, an address or a ws:// URL names. */
 async function findTarget(what: string): Promise<AttachTarget> {
   if (!/^\d+$/.test(what)) return (await targetsAt(what))[0];
@@ -96,9 +90,9 @@ export async function runAttach(argv: string[]): Promise<number> {
   try {
     const kind = values.profile ?? 'cpu';
     if (kind !== 'cpu' && kind !== 'heap') throw new Error(l10n.t('--profile is cpu or heap, got "{0}"', kind));
-    durationS = positive(values.duration, 'duration');
-    samplingIntervalUs = positive(values['sampling-interval'], 'sampling-interval');
-    const heapInterval = positive(values['heap-interval'], 'heap-interval');
+    durationS = positiveNumber(values.duration, 'duration');
+    samplingIntervalUs = positiveNumber(values['sampling-interval'], 'sampling-interval');
+    const heapInterval = positiveNumber(values['heap-interval'], 'heap-interval');
     const hs = values['heap-samples'] ?? 'allocated';
     if (hs !== 'allocated' && hs !== 'live') throw new Error(l10n.t('--heap-samples is allocated or live, got "{0}"', hs));
     if (kind === 'heap') heap = { samplingInterval: heapInterval ?? 32768, samples: hs };

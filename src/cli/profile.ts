@@ -55,7 +55,8 @@ export const PROFILE = {
   },
 } satisfies CliCommand;
 
-function positiveNumber(v: string | undefined, name: string): number | undefined {
+/** An option's positive number; undefined when absent; throws the usage problem otherwise. */
+export function positiveNumber(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new Error(l10n.t('--{0} needs a positive number, got "{1}"', name, v));

@@ -101,7 +101,7 @@ test(
     assert.equal(info.target.pid, s.pid);
     assert.deepEqual(info.profiles, ['profile.cpuprofile']);
     assert.ok(info.durationMs >= 1900 && info.durationMs < 4000, `recorded ${info.durationMs} ms`);
-    assert.ok(info.samples > 500, `${info.samples} samples`);
+    assert.ok(info.samples > 100, `${info.samples} samples`);
     assert.ok(took < 15_000, `attach took ${took} ms`);
     assert.equal(s.child.exitCode, null, 'the process keeps running after the attach');
     t.diagnostic(`cpu by pid: ${info.samples} samples in ${info.durationMs} ms; the CLI ran ${took} ms`);
