@@ -7,6 +7,7 @@ import {
   makeRunDir,
   nodeProcessOf,
   receivedProfile,
+  runLoadCommand,
   saveAttachRun,
   targetsAt,
   type AttachResult,
@@ -40,6 +41,12 @@ export const ATTACH = {
       help: () => l10n.t('cpu (CPU profile) or heap (sampling heap profile, bytes)'),
     },
     duration: { type: 'string', short: 'd', value: 's', help: () => l10n.t('stop after this many seconds (default: at Ctrl+C)') },
+    load: {
+      type: 'string',
+      short: 'l',
+      value: 'cmd',
+      help: () => l10n.t('shell command to run while recording (e.g. a load generator); recording stops when it ends'),
+    },
     out: { type: 'string', default: RUNS_DIR, value: 'dir', help: () => l10n.t('folder for the run folders') },
     'sampling-interval': { type: 'string', value: 'µs', help: () => l10n.t('cpu: microseconds between two samples (default 1000)') },
     'heap-interval': { type: 'string', value: 'bytes', help: () => l10n.t('heap mode: average bytes between two samples (default 32768)') },
@@ -114,7 +121,7 @@ export async function runAttach(argv: string[]): Promise<number> {
   } catch (e) {
     return fail(e);
   }
-  const result = await record(session, target, durationS);
+  const result = await record(session, target, durationS, values.load);
   let received;
   try {
     received = receivedProfile(result.result);
@@ -129,6 +136,8 @@ export async function runAttach(argv: string[]): Promise<number> {
     target,
     stoppedBy: result.stoppedBy,
     samplingIntervalUs,
+    loadCommand: values.load,
+    loadExitCode: result.loadExit,
     mapPath: createPathMapper({ roots: [cwd] }),
   });
   if (result.result.lost) process.stderr.write(`node-flame attach: ${result.result.lost.message}\n`);
@@ -145,12 +154,14 @@ async function record(
   session: AttachSession,
   target: AttachTarget,
   durationS: number | undefined,
-): Promise<{ result: AttachResult; stoppedBy: StoppedBy }> {
-  let stoppedBy: StoppedBy = 'user';
+  loadCommand: string | undefined,
+): Promise<{ result: AttachResult; stoppedBy: StoppedBy; loadExit?: number | null }> {
+  let stoppedBy: StoppedBy | undefined;
   let stop!: () => void;
   const stopped = new Promise<void>((r) => (stop = r));
+  // The first reason is the one recorded: a load ended by our own stop is not why recording stopped.
   const end = (why: StoppedBy) => {
-    stoppedBy = why;
+    stoppedBy ??= why;
     stop();
   };
   let signalled = false;
@@ -165,14 +176,26 @@ async function record(
   const timer = durationS ? setTimeout(() => end('duration'), durationS * 1000) : undefined;
   const where = target.pid ? `${target.address} (pid ${target.pid})` : target.address;
   process.stderr.write(
-    (durationS
-      ? l10n.t('Recording {0} for {1} s (Ctrl+C stops it sooner)…', where, String(durationS))
-      : l10n.t('Recording {0} until Ctrl+C…', where)) + '\n',
+    (loadCommand
+      ? l10n.t('Recording {0} while the load command runs (Ctrl+C stops it sooner)…', where)
+      : durationS
+        ? l10n.t('Recording {0} for {1} s (Ctrl+C stops it sooner)…', where, String(durationS))
+        : l10n.t('Recording {0} until Ctrl+C…', where)) + '\n',
   );
+  let loadExit: number | null | undefined;
+  const load = loadCommand
+    ? runLoadCommand(loadCommand, { cwd: process.cwd(), onLine: (line) => process.stderr.write(line + '\n') })
+    : undefined;
+  void load?.done.then((code) => {
+    loadExit = code;
+    end('load');
+  });
   try {
     await stopped;
-    return { result: await session.stop(), stoppedBy };
+    const result = await session.stop();
+    return { result, stoppedBy: stoppedBy ?? 'user', loadExit };
   } finally {
+    load?.kill();
     clearTimeout(timer);
     for (const s of signals) process.off(s, onSignal);
   }

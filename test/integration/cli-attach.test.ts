@@ -159,6 +159,25 @@ test(
 );
 
 test(
+  '--load runs a command while recording and recording stops when it ends (stoppedBy load, its exit code in run.json)',
+  { timeout: 60_000 },
+  async (t) => {
+    const port = await freePort();
+    await startSpin(t, [`--inspect=127.0.0.1:${port}`]);
+    const started = Date.now();
+    const r = await attach([`127.0.0.1:${port}`, '--load', 'sleep 1.5; echo load-finished', '--duration', '30', '--no-report']);
+    const took = Date.now() - started;
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '', '--no-report prints nothing on standard output');
+    assert.match(r.stderr, /load-finished/);
+    const info = runJson<{ stoppedBy: string; load: { command: string; exitCode: number | null }; durationMs: number }>(runDirOf(r));
+    assert.equal(info.stoppedBy, 'load');
+    assert.deepEqual(info.load, { command: 'sleep 1.5; echo load-finished', exitCode: 0 });
+    assert.ok(info.durationMs >= 1400 && took < 20_000, `recorded ${info.durationMs} ms, ran ${took} ms`);
+  },
+);
+
+test(
   'Ctrl+C (SIGINT to the CLI) stops recording a ws:// URL and still writes the profile and the report',
   { timeout: 60_000 },
   async (t) => {
