@@ -29,12 +29,12 @@ function isRunning(pid: number): boolean {
 export async function nodeProcessOf(pid: number): Promise<NodeProcess> {
   if (!Number.isSafeInteger(pid) || pid <= 0 || !isRunning(pid))
     throw new InspectorError('no-process', l10n.t('Process {0} is not running.', String(pid)));
-  const found =
-    process.platform === 'linux'
-      ? await procNodeProcess(pid)
-      : process.platform === 'win32'
-        ? undefined
-        : parsePs(await psLine(pid), new Set())[0];
+  if (!canSignalInspector)
+    throw new InspectorError(
+      'signal',
+      l10n.t('On Windows a running process cannot be switched into debugging: start it with --inspect, then pick its endpoint.'),
+    );
+  const found = process.platform === 'linux' ? await procNodeProcess(pid) : parsePs(await psLine(pid), new Set())[0];
   if (found) return found;
   if (!isRunning(pid)) throw new InspectorError('no-process', l10n.t('Process {0} is not running.', String(pid)));
   throw new InspectorError('not-node', l10n.t('Process {0} is not a Node.js process.', String(pid)));
