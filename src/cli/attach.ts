@@ -35,7 +35,6 @@ export const ATTACH = {
   options: {
     profile: {
       type: 'string',
-      short: 'p',
       default: 'cpu',
       value: 'kind',
       help: () => l10n.t('cpu (CPU profile) or heap (sampling heap profile, bytes)'),
