@@ -18,7 +18,7 @@ import { createPathMapper } from '../core/pathMapping';
 import { RUNS_DIR } from '../launch/runFolder';
 import { loadRunProfile } from '../launch/runProfile';
 import { parseCommand, usageError, type CliCommand } from './args';
-import { positiveNumber } from './profile';
+import { positiveNumber, PROFILE } from './profile';
 import { emitReport, OUTPUT_OPTIONS, outputSettings } from './report';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
@@ -48,13 +48,13 @@ export const ATTACH = {
     },
     out: { type: 'string', default: RUNS_DIR, value: 'dir', help: () => l10n.t('folder for the run folders') },
     'sampling-interval': { type: 'string', value: 'µs', help: () => l10n.t('cpu: microseconds between two samples (default 1000)') },
-    'heap-interval': { type: 'string', value: 'bytes', help: () => l10n.t('heap mode: average bytes between two samples (default 32768)') },
+    'heap-interval': PROFILE.options['heap-interval'],
     'heap-samples': {
       type: 'string',
       value: 'which',
       help: () => l10n.t('heap: allocated (every sampled allocation, default) or live (only what is still reachable when recording stops)'),
     },
-    'no-report': { type: 'boolean', help: () => l10n.t('only record: do not print the report') },
+    'no-report': PROFILE.options['no-report'],
     ...OUTPUT_OPTIONS,
     'no-source-maps': { type: 'boolean', help: () => l10n.t('do not map JavaScript frames through source maps') },
     ...TRANSFORM_OPTIONS,
