@@ -13,6 +13,7 @@ import {
 import { parseCommand, usageError, type CliCommand } from './args';
 import { loadForCli } from './load';
 import { applyTransforms, type Transform } from '../core/model/transforms';
+import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 
 const FORMATS = ['text', 'json', 'html', 'github', 'markdown'] as const;
 
@@ -52,6 +53,7 @@ export const DIFF = {
       value: 'from:to',
       help: () => l10n.t('compare only this time range of the after profile (ms from its start; either end may be left out)'),
     },
+    ...SOURCE_MAP_OPTIONS,
   },
 } satisfies CliCommand;
 
@@ -77,8 +79,10 @@ export async function runDiff(argv: string[]): Promise<number> {
     rangeOption('after-range', values['after-range']),
   ];
   for (const r of ranges) if (typeof r === 'string') return usageError(DIFF, r);
+  const sourceMapOptions = sourceMapOptionsFrom(values);
+  if (typeof sourceMapOptions === 'string') return usageError(DIFF, sourceMapOptions);
   const [bp, ap] = positionals;
-  const opts = { sampleType: values['sample-type'] };
+  const opts = { sampleType: values['sample-type'], sourceMapOptions };
   const [before, after] = (await Promise.all([loadForCli(bp, opts), loadForCli(ap, opts)])).map((p, i) =>
     applyTransforms(p, ranges[i] as Transform[]),
   );

@@ -6,6 +6,7 @@ import { configureCliLocale } from './locale';
 import { runReport, REPORT } from './report';
 import { runProfile, PROFILE } from './profile';
 import { runDiff, DIFF } from './diff';
+import { runAttach, ATTACH } from './attach';
 import { commandHelp, mainHelp, type CliCommand } from './args';
 import { ProfileError } from '../core/model';
 
@@ -17,6 +18,7 @@ configureCliLocale();
 
 const COMMANDS: { spec: CliCommand; run(argv: string[]): Promise<number> }[] = [
   { spec: PROFILE, run: runProfile },
+  { spec: ATTACH, run: runAttach },
   { spec: REPORT, run: runReport },
   { spec: DIFF, run: runDiff },
 ];

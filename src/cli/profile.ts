@@ -13,6 +13,7 @@ import { LaunchError, nodeNotRunnable } from '../launch/errors';
 import { cleanupPerfMaps } from '../launch/perf';
 import { loadRunProfile } from '../launch/runProfile';
 import { parseCommand, usageError, type CliCommand } from './args';
+import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 
 export const PROFILE = {
   name: 'profile',
@@ -50,10 +51,12 @@ export const PROFILE = {
       help: () => l10n.t('heap mode: allocated (every sampled allocation, default) or live (only what is still reachable at exit)'),
     },
     'no-report': { type: 'boolean', help: () => l10n.t('only record: do not print the report') },
+    ...SOURCE_MAP_OPTIONS,
   },
 } satisfies CliCommand;
 
-function positiveNumber(v: string | undefined, name: string): number | undefined {
+/** An option's positive number; undefined when absent; throws the usage problem otherwise. */
+export function positiveNumber(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new Error(l10n.t('--{0} needs a positive number, got "{1}"', name, v));
@@ -74,6 +77,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   let frequency: number | undefined;
   let heapInterval: number | undefined;
   let heapSamples: HeapSamples | undefined;
+  let sourceMapOptions: ReturnType<typeof sourceMapOptionsFrom>;
   try {
     const m = opts.mode ?? 'prof';
     if (!isLaunchMode(m)) throw new Error(l10n.t('unknown mode "{0}" (use prof, perf, cpu-prof or heap)', m));
@@ -87,6 +91,9 @@ export async function runProfile(argv: string[]): Promise<number> {
     if (hs !== undefined && hs !== 'allocated' && hs !== 'live')
       throw new Error(l10n.t('--heap-samples is allocated or live, got "{0}"', hs));
     heapSamples = hs;
+    const sm = sourceMapOptionsFrom(opts);
+    if (typeof sm === 'string') throw new Error(sm);
+    sourceMapOptions = sm;
   } catch (e) {
     return usageError(PROFILE, (e as Error).message);
   }
@@ -149,7 +156,9 @@ export async function runProfile(argv: string[]): Promise<number> {
     process.stderr.write(l10n.t('Profile: {0}', main) + '\n');
     if (opts['no-report']) return result.error ? 1 : 0;
     // A command's run holds one profile per process: the report reads them all.
-    const profile = target.command ? await loadRunProfile(result.runDir) : await loadProfile(main, { mapsFile: result.mapsFile });
+    const profile = target.command
+      ? await loadRunProfile(result.runDir, { sourceMapOptions })
+      : await loadProfile(main, { mapsFile: result.mapsFile, sourceMapOptions });
     profile.meta.mode ??= mode;
     profile.meta.command ??= result.info.command.join(' ');
     process.stdout.write(exportProfile(profile, 'text', { source: main }));

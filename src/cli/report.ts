@@ -1,26 +1,33 @@
 import { writeFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { exportFormats, exportProfileData } from '../core/exporters';
-import { applyTransforms, unmatched } from '../core/model/transforms';
-import { parseCommand, usageError, type CliCommand } from './args';
+import type { Profile } from '../core/model';
+import { applyTransforms, unmatched, type Transform } from '../core/model/transforms';
+import { parseCommand, usageError, type CliCommand, type OptionTable } from './args';
 import { isRunFolder, loadRunProfile } from '../launch/runProfile';
 import { runTimeFacts } from '../launch/runTimeline';
 import { fileStartTime, loadForCli, parseLabel } from './load';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
+import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
+
+/** How a report is written: the rows shared by `report` and the commands that report what they recorded. */
+export const OUTPUT_OPTIONS = {
+  format: { type: 'string', short: 'f', default: 'text', value: 'format', help: () => l10n.t('one of: {0}', exportFormats().join(', ')) },
+  top: {
+    type: 'string',
+    short: 'n',
+    value: 'N',
+    help: () => l10n.t('keep the N heaviest functions (json: 50 when not given; text: all)'),
+  },
+  output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
+} satisfies OptionTable;
 
 export const REPORT = {
   name: 'report',
   args: '<file | run folder>',
   summary: () => l10n.t('read a profile (tick log, perf.data, perf script, .cpuprofile, pprof, folded) and print or export a report'),
   options: {
-    format: { type: 'string', short: 'f', default: 'text', value: 'format', help: () => l10n.t('one of: {0}', exportFormats().join(', ')) },
-    top: {
-      type: 'string',
-      short: 'n',
-      value: 'N',
-      help: () => l10n.t('keep the N heaviest functions (json: 50 when not given; text: all)'),
-    },
-    output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
+    ...OUTPUT_OPTIONS,
     'no-source-maps': { type: 'boolean', help: () => l10n.t('do not map JavaScript frames through source maps') },
     pid: {
       type: 'string',
@@ -39,30 +46,73 @@ export const REPORT = {
       help: () => l10n.t('pprof: keep only the samples with this label value (e.g. "thread name=Main Event Loop")'),
     },
     ...TRANSFORM_OPTIONS,
+    ...SOURCE_MAP_OPTIONS,
   },
 } satisfies CliCommand;
 
 /** An option's whole number ≥ 1; undefined when absent, null when it is something else. */
-function wholeNumber(v: string | undefined): number | undefined | null {
+export function wholeNumber(v: string | undefined): number | undefined | null {
   if (v === undefined) return undefined;
   const n = Number(v);
   return Number.isInteger(n) && n >= 1 ? n : null;
 }
 
-export async function runReport(argv: string[]): Promise<number> {
+export interface OutputSettings {
+  format: string;
+  top?: number;
+  output?: string;
+}
+
+/** --format and --top checked, or the problem with them (said on stderr after `node-flame <command>: `). */
+export function outputSettings(values: { format?: string; top?: string; output?: string }): OutputSettings | string {
   const formats = exportFormats();
+  const format = values.format ?? 'text';
+  if (!formats.includes(format)) return l10n.t('unknown format "{0}" (use one of: {1})', format, formats.join(', '));
+  const top = wholeNumber(values.top);
+  if (top === null) return l10n.t('--top wants a whole number of 1 or more, not "{0}"', values.top!);
+  return { format, top, output: values.output };
+}
+
+/** Prints the load's warnings, applies the transforms and writes the report where --output says; the exit code. */
+export async function emitReport(
+  command: string,
+  loaded: Profile,
+  transforms: Transform[],
+  o: OutputSettings & { source: string },
+): Promise<number> {
+  for (const w of loaded.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', w) + '\n');
+  for (const t of transforms)
+    for (const name of unmatched(loaded.frames, t))
+      process.stderr.write(l10n.t('node-flame: warning: no function or package named "{0}" in this profile', name) + '\n');
+  const profile = applyTransforms(loaded, transforms);
+  const out = exportProfileData(profile, o.format, {
+    top: o.top,
+    source: o.source,
+    startTime: o.format === 'pprof' ? await fileStartTime(o.source, profile) : undefined,
+    timeFacts: o.format === 'html' ? await runTimeFacts(o.source).catch(() => undefined) : undefined,
+  });
+  if (!o.output) {
+    process.stdout.write(out);
+    return 0;
+  }
+  try {
+    await writeFile(o.output, out);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    process.stderr.write(`node-flame ${command}: ${l10n.t('cannot write {0}: {1}', o.output, why)}\n`);
+    return 2;
+  }
+  return 0;
+}
+
+export async function runReport(argv: string[]): Promise<number> {
   const parsed = parseCommand(REPORT, argv);
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   if (positionals.length !== 1) return usageError(REPORT, l10n.t('give one profile file'));
-  const format = values.format ?? 'text';
-  if (!formats.includes(format)) {
-    process.stderr.write(l10n.t('node-flame report: unknown format "{0}" (use one of: {1})', format, formats.join(', ')) + '\n');
-    return 2;
-  }
-  const top = wholeNumber(values.top);
-  if (top === null) {
-    process.stderr.write(l10n.t('node-flame report: --top wants a whole number of 1 or more, not "{0}"', values.top!) + '\n');
+  const settings = outputSettings(values);
+  if (typeof settings === 'string') {
+    process.stderr.write(`node-flame report: ${settings}\n`);
     return 2;
   }
   const pid = wholeNumber(values.pid);
@@ -74,34 +124,13 @@ export async function runReport(argv: string[]): Promise<number> {
   if (values.label !== undefined && !labels) return usageError(REPORT, l10n.t('--label wants key=value, not "{0}"', values.label));
   const transforms = transformsFrom(parsed.order);
   if (typeof transforms === 'string') return usageError(REPORT, transforms);
+  const sourceMapOptions = sourceMapOptionsFrom(values);
+  if (typeof sourceMapOptions === 'string') return usageError(REPORT, sourceMapOptions);
   const [file] = positionals;
   // A run folder is read whole: every process's profile, merged.
   const sourceMaps = !values['no-source-maps'];
   const loaded = isRunFolder(file)
-    ? await loadRunProfile(file, { sourceMaps, pid })
-    : await loadForCli(file, { sourceMaps, sampleType: values['sample-type'], labels });
-  for (const w of loaded.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', w) + '\n');
-  for (const t of transforms)
-    for (const name of unmatched(loaded.frames, t))
-      process.stderr.write(l10n.t('node-flame: warning: no function or package named "{0}" in this profile', name) + '\n');
-  const profile = applyTransforms(loaded, transforms);
-  const out = exportProfileData(profile, format, {
-    top,
-    source: file,
-    startTime: format === 'pprof' ? await fileStartTime(file, profile) : undefined,
-    timeFacts: format === 'html' ? await runTimeFacts(file).catch(() => undefined) : undefined,
-  });
-  if (!values.output) {
-    process.stdout.write(out);
-    return 0;
-  }
-  try {
-    await writeFile(values.output, out);
-  } catch (e) {
-    process.stderr.write(
-      l10n.t('node-flame report: cannot write {0}: {1}', values.output, (e as NodeJS.ErrnoException).code ?? (e as Error).message) + '\n',
-    );
-    return 2;
-  }
-  return 0;
+    ? await loadRunProfile(file, { sourceMaps, pid, sourceMapOptions })
+    : await loadForCli(file, { sourceMaps, sampleType: values['sample-type'], labels, sourceMapOptions });
+  return emitReport('report', loaded, transforms, { ...settings, source: file });
 }

@@ -1,20 +1,19 @@
 import * as vscode from 'vscode';
 import {
-  InspectorError,
   canSignalInspector,
   connectAddress,
-  enableInspector,
-  existingInspector,
   formatAddress,
+  inspectorOfProcess,
   listNodeProcesses,
-  listTargets,
   parseAddress,
   probeLocalInspectors,
+  targetsAt,
+  type AttachTarget,
   type InspectorTarget,
   type NodeProcess,
 } from '../../launch/inspector';
 
-export type AttachTarget = InspectorTarget & { pid?: number };
+export type { AttachTarget };
 
 type Item = vscode.QuickPickItem & { run?: () => Promise<AttachTarget | undefined> };
 
@@ -22,13 +21,7 @@ const shorten = (s: string, n = 160) => (s.length > n ? s.slice(0, n - 1) + '…
 
 /** One target from an address: the only one, or the user's choice when the inspector lists several. */
 export async function targetAt(address: string): Promise<AttachTarget | undefined> {
-  const targets = await listTargets(parseAddress(address));
-  if (targets.length === 0) {
-    throw new InspectorError(
-      'no-targets',
-      vscode.l10n.t('The inspector on {0} lists no targets. The process may be exiting; start it again and retry.', address),
-    );
-  }
+  const targets = await targetsAt(address);
   if (targets.length === 1) return targets[0];
   const picked = await vscode.window.showQuickPick(
     targets.map((t) => ({ label: t.title || t.id, description: t.url, target: t })),
@@ -56,50 +49,30 @@ async function askAddress(initial?: string): Promise<AttachTarget | undefined> {
   return address ? targetAt(address) : undefined;
 }
 
-async function fromProcess(p: NodeProcess, endpoints: InspectorTarget[]): Promise<AttachTarget | undefined> {
-  const open = endpoints.filter((t) => p.listening?.includes(Number(t.address.split(':').pop())));
-  if (open.length) return { ...open[0], pid: p.pid };
-  // Started with --inspect (any port, also 0): connect where its command line or its sockets say, no SIGUSR1.
-  const direct = await existingInspector(p);
-  if (direct.length) return { ...direct[0], pid: p.pid };
-  if (p.inspector?.on) {
-    const where = p.inspector.address.port
-      ? formatAddress(connectAddress(p.inspector.address))
-      : vscode.l10n.t('any of its listening ports');
-    throw new InspectorError(
-      'refused',
-      vscode.l10n.t(
-        'Process {0} was started with {1}, but no inspector answers on {2}. If it runs in a container, type the published host:port instead.',
-        String(p.pid),
-        p.inspector.flag ?? '--inspect',
-        where,
-      ),
-    );
-  }
-  if (!canSignalInspector) {
-    throw new InspectorError(
-      'signal',
-      vscode.l10n.t('On Windows a running process cannot be switched into debugging: start it with --inspect, then pick its endpoint.'),
-    );
-  }
-  const enable = vscode.l10n.t('Enable Inspector');
-  const answer = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Enable the inspector of process {0}?', String(p.pid)),
-    {
-      modal: true,
-      detail: vscode.l10n.t(
-        '{0}\n\nNode Flame sends it SIGUSR1: the process starts listening for debuggers on 127.0.0.1 (port 9229 unless it was started with --inspect-port) until it exits. Anyone on this machine can then connect to that port.',
-        shorten(p.command, 300),
-      ),
+function fromProcess(p: NodeProcess, endpoints: InspectorTarget[]): Promise<AttachTarget | undefined> {
+  return inspectorOfProcess(p, {
+    endpoints,
+    confirm: async (p) => {
+      const enable = vscode.l10n.t('Enable Inspector');
+      const answer = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Enable the inspector of process {0}?', String(p.pid)),
+        {
+          modal: true,
+          detail: vscode.l10n.t(
+            '{0}\n\nNode Flame sends it SIGUSR1: the process starts listening for debuggers on 127.0.0.1 (port 9229 unless it was started with --inspect-port) until it exits. Anyone on this machine can then connect to that port.',
+            shorten(p.command, 300),
+          ),
+        },
+        enable,
+      );
+      return answer === enable;
     },
-    enable,
-  );
-  if (answer !== enable) return undefined;
-  const targets = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Enabling the inspector of process {0}…', String(p.pid)) },
-    () => enableInspector(p),
-  );
-  return { ...targets[0], pid: p.pid };
+    enabling: (p, work) =>
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Enabling the inspector of process {0}…', String(p.pid)) },
+        work,
+      ),
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   InspectorError,
   applyScriptSourceMaps,
   makeRunDir,
+  receivedProfile,
   runLoadCommand,
   saveAttachRun,
   type AttachResult,
@@ -152,12 +153,7 @@ interface Recorded {
 async function showResult(services: Services, result: AttachResult, r: Recorded): Promise<void> {
   const { target, stoppedBy, samplingIntervalUs, loadCommand } = r;
   const folders = vscode.workspace.workspaceFolders ?? [];
-  const received = result.profile
-    ? { ...result, profile: result.profile }
-    : result.heapProfile
-      ? { ...result, heapProfile: result.heapProfile }
-      : undefined;
-  if (!received) throw result.lost ?? new InspectorError('lost', vscode.l10n.t('No profile was received.'));
+  const received = receivedProfile(result);
   const mapPath = workspacePathMapper(folders);
   const dir = await makeRunDir(runsRoot(services.context, folders[0]));
   const saved = await saveAttachRun(dir, received, {

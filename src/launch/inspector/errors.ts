@@ -10,7 +10,9 @@ export type InspectorErrorCode =
   | 'rejected'
   | 'lost'
   | 'protocol'
-  | 'signal';
+  | 'signal'
+  | 'no-process'
+  | 'not-node';
 
 /** A failure talking to an inspector, with the message already saying what to do next. */
 export class InspectorError extends Error {

@@ -6,6 +6,7 @@ export { inspectorArgs, connectAddress, type InspectorArgs } from './inspectArgs
 export { enableInspector, existingInspector } from './enable';
 export { AttachSession, type AttachOptions, type AttachResult } from './session';
 export { mergeCpuProfiles, sampleCount, type CpuProfile, type CpuProfileNode } from './cpuprofile';
-export { makeRunDir, saveAttachRun, type StoppedBy, type SavedAttachRun } from './saveRun';
+export { makeRunDir, receivedProfile, saveAttachRun, type ReceivedAttach, type StoppedBy, type SavedAttachRun } from './saveRun';
 export { runLoadCommand, type LoadRun } from '../loadCommand';
 export { applyScriptSourceMaps } from './scriptSourceMaps';
+export { nodeProcessOf, targetsAt, inspectorOfProcess, type AttachTarget, type ProcessInspectorOptions } from './processTarget';

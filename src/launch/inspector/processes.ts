@@ -110,37 +110,37 @@ async function ancestors(): Promise<Set<number>> {
   return s;
 }
 
+/** A Linux process as a NodeProcess; undefined when it is gone or is not Node. */
+export async function procNodeProcess(pid: number, inodes?: Map<string, number>): Promise<NodeProcess | undefined> {
+  try {
+    const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
+    if (!args.length) return undefined;
+    let exe = args[0];
+    try {
+      exe = await readlink(`/proc/${pid}/exe`);
+    } catch {
+      // another user's process: argv[0] is all we have
+    }
+    if (!isNodeExecutable(exe) && !isNodeExecutable(args[0])) return undefined;
+    const inspector = inspectorArgs(args, await nodeOptionsOf(pid));
+    return {
+      pid,
+      name: basename(args[0]),
+      command: args.join(' '),
+      inspectFlag: inspector?.flag,
+      inspector,
+      listening: await listeningPorts(pid, inodes ?? (await listeningInodes())),
+    };
+  } catch {
+    return undefined; // exited meanwhile
+  }
+}
+
 async function fromProc(): Promise<NodeProcess[]> {
   const exclude = await ancestors();
   const inodes = await listeningInodes();
   const pids = (await readdir('/proc')).filter((d) => /^\d+$/.test(d)).map(Number);
-  const found = await Promise.all(
-    pids.map(async (pid): Promise<NodeProcess | undefined> => {
-      if (exclude.has(pid)) return undefined;
-      try {
-        const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
-        if (!args.length) return undefined;
-        let exe = args[0];
-        try {
-          exe = await readlink(`/proc/${pid}/exe`);
-        } catch {
-          // another user's process: argv[0] is all we have
-        }
-        if (!isNodeExecutable(exe) && !isNodeExecutable(args[0])) return undefined;
-        const inspector = inspectorArgs(args, await nodeOptionsOf(pid));
-        return {
-          pid,
-          name: basename(args[0]),
-          command: args.join(' '),
-          inspectFlag: inspector?.flag,
-          inspector,
-          listening: await listeningPorts(pid, inodes),
-        };
-      } catch {
-        return undefined; // exited meanwhile
-      }
-    }),
-  );
+  const found = await Promise.all(pids.map((pid) => (exclude.has(pid) ? undefined : procNodeProcess(pid, inodes))));
   return found.filter((p): p is NodeProcess => !!p);
 }
 

@@ -1,10 +1,12 @@
 import { writeFile } from 'node:fs/promises';
+import * as l10n from '@vscode/l10n';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CpuProfile } from './cpuprofile';
 import type { AttachResult, SamplingHeapProfile } from './session';
 import { HEAP_NOTE_KEY } from '../../core/importers/heapprofile';
 import type { InspectorTarget } from './endpoints';
+import { InspectorError } from './errors';
 import { createRunDir, RUN_JSON_VERSION, writeRunJson, type StopReason } from '../runFolder';
 
 /** A fresh `<base>/<stamp>-attach` run folder (see createRunDir). */
@@ -31,16 +33,22 @@ export interface SavedAttachRun {
   mapped: Record<string, string>;
 }
 
+/** What a session that received a profile returns. */
+export type ReceivedAttach = AttachResult & ({ profile: CpuProfile } | { heapProfile: SamplingHeapProfile });
+
+/** The result with the profile it holds, for saving; when none came, why (the lost connection's words). */
+export function receivedProfile(result: AttachResult): ReceivedAttach {
+  if (result.profile) return { ...result, profile: result.profile };
+  if (result.heapProfile) return { ...result, heapProfile: result.heapProfile };
+  throw result.lost ?? new InspectorError('lost', l10n.t('No profile was received.'));
+}
+
 /**
  * Writes `profile.cpuprofile`, `sourcemaps.json` (script → sourceMapURL) and `run.json`. Remote
  * script paths are rewritten to local ones before saving, so the file opens right later too and
  * source maps next to the local scripts are found by the ordinary loader.
  */
-export async function saveAttachRun(
-  dir: string,
-  result: AttachResult & ({ profile: CpuProfile } | { heapProfile: SamplingHeapProfile }),
-  info: AttachRunInfo,
-): Promise<SavedAttachRun> {
+export async function saveAttachRun(dir: string, result: ReceivedAttach, info: AttachRunInfo): Promise<SavedAttachRun> {
   const mapped: Record<string, string> = {};
   const local = (url: string): string => {
     if (!info.mapPath || !url) return url;
