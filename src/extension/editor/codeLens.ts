@@ -7,12 +7,29 @@ export const REVEAL_COMMAND = 'nodeFlame.revealInFlameGraph';
 /** "🔥 48.1% total · 12.3% self · 1,234 samples" over each function at or above the threshold. */
 export class HotFunctionLenses implements vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses: vscode.Event<void>;
+  /** What the log last said per document, so it speaks once per change of answer, not on every render. */
+  private readonly said = new Map<string, string>();
 
-  constructor(private readonly state: HotspotState) {
+  constructor(
+    private readonly state: HotspotState,
+    private readonly log?: vscode.LogOutputChannel,
+  ) {
     this.onDidChangeCodeLenses = state.onDidChange;
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const lenses = this.lenses(doc);
+    // Only once a profile's hot spot code is loaded: plain editing without a profile says nothing.
+    if (this.state.lib) {
+      const key = doc.uri.toString();
+      const what = String(lenses.length);
+      if (this.said.get(key) !== what) this.log?.info(`CodeLens: ${what} lenses in ${doc.uri.fsPath} (version ${doc.version})`);
+      this.said.set(key, what);
+    }
+    return lenses;
+  }
+
+  private lenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const hs = this.state.forDocument(doc);
     const lib = this.state.lib;
     if (!hs || !lib) return [];

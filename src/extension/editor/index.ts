@@ -30,7 +30,7 @@ export function registerEditorIntegration(services: Services): vscode.Disposable
   return [
     heat,
     new FindingDiagnostics(state, store, services.log),
-    vscode.languages.registerCodeLensProvider(SOURCE_SELECTOR, new HotFunctionLenses(state)),
+    vscode.languages.registerCodeLensProvider(SOURCE_SELECTOR, new HotFunctionLenses(state, services.log)),
     vscode.languages.registerHoverProvider(SOURCE_SELECTOR, new HotspotHover(state)),
     ...activeProfileStatus(store),
     ...registerProfileEditors(services),

@@ -119,10 +119,30 @@ export async function openFile(page: Page, relPath: string, timeoutMs = 15_000):
     if (i >= 0) {
       await rows.nth(i).click();
       await page.locator(`.part.editor .tab.active[data-resource-name="${base}"]`).waitFor({ timeout: timeoutMs });
+      await focusEditorText(page);
       return;
     }
     if (Date.now() > deadline) throw new Error(`Quick Open did not offer ${relPath}`);
     await page.waitForTimeout(250);
+  }
+}
+
+/**
+ * Gives the active text editor the focus, as a user's click would, when Quick Open handed it elsewhere (back to
+ * a webview). VS Code asks CodeLens providers only while the editor text has focus: a blur cancels the pending
+ * request (CI: a file's CodeLens never came). A custom editor (a profile's flame graph) has no text to focus.
+ */
+async function focusEditorText(page: Page): Promise<void> {
+  const editor = page.locator('.part.editor .editor-group-container.active .monaco-editor').first();
+  if (!(await editor.count())) return;
+  const deadline = Date.now() + 5_000;
+  while (!(await editor.evaluate((el) => el.classList.contains('focused')).catch(() => true)) && Date.now() < deadline) {
+    await editor
+      .locator('textarea.inputarea, .native-edit-context')
+      .first()
+      .focus({ timeout: 1_000 })
+      .catch(() => undefined);
+    await page.waitForTimeout(100);
   }
 }
 
