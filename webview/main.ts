@@ -23,7 +23,7 @@ import { applyExpansion, buildNodes, findNode, frameCache, pathOf, SMALL, type F
 import { mountTransforms, type TransformsUi } from './transformsUi';
 import { processPicker, type ProcessPicker } from './processes';
 import { TimelineView } from './timeline';
-import { ViewerState, type VsCodeApi } from './viewerState';
+import { callsKey, ViewerState, type VsCodeApi } from './viewerState';
 import { ThemePalette } from './palette';
 import { checkbox, tabHeader, tabPanel, textfield } from './widgets';
 import { FlameSearch } from './search';
@@ -226,7 +226,7 @@ function buildUi(): void {
       st.generation++;
       save({ threads: threads ?? undefined });
       post({ type: 'threads', threads });
-      timeline?.threadsChanged();
+      timeline?.samplesChanged();
     });
   if (processesUi) tabs.before(processesUi.el);
   ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };
@@ -443,7 +443,11 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       if (ui) renderSummary(ui.summary, st.info, st.strings, pal.colors);
       processesUi?.update(st.info);
       transformsUi?.onHost(m);
-      timeline?.rangeChanged();
+      // The call-tree transforms decide the Timeline's samples (a range only marks them): redraw when they change.
+      if (callsKey(m.transforms) !== st.timelineCalls) {
+        st.timelineCalls = callsKey(m.transforms);
+        timeline?.samplesChanged();
+      } else timeline?.rangeChanged();
       break;
     case 'timeline':
       timeline?.onHost(m);

@@ -110,8 +110,8 @@ export class TimelineView {
     } else this.draw();
   }
 
-  /** The process picker chose other threads: their samples are another timeline, asked for when shown. */
-  threadsChanged(): void {
+  /** The picker or a call-tree transform changed which samples there are: another timeline, asked for when shown. */
+  samplesChanged(): void {
     this.data = undefined;
     this.overview = undefined;
     this.lanes = [];

@@ -9,6 +9,7 @@ import { selectThreads } from '../../src/core/model/processes';
 import { functionStats, type Profile } from '../../src/core/model';
 import { activity, noTimeReason, restrictToRange, timeOrdered, timeSpan } from '../../src/core/model/timeline';
 import { applyTransforms } from '../../src/core/model/transforms';
+import { ViewerSession } from '../../src/core/viewer/session';
 import { toJsonReport } from '../../src/core/exporters/json';
 import { fixtures } from '../helpers/paths';
 import { tempFiles } from '../helpers/tempFiles';
@@ -258,4 +259,26 @@ test("the process and thread picker keeps the chosen threads' samples on the Tim
   assert.deepEqual([0, 1, 2].map(leaf), ['firstHot', 'firstHot', 'secondHot']);
   // A range over the chosen thread reads the kept samples.
   assert.equal(restrictToRange(only, 500, 600).tree.weight, 1001001);
+});
+
+test("the viewer's Timeline follows the call-tree transforms, not the range: a dropped function leaves its activity", async () => {
+  const p = await load();
+  const first = spanOf(p, 'firstHot');
+  const session = new ViewerSession(p, 'phases.cpuprofile', PHASES);
+  assert.equal(session.timelineProfile(), session.pickedProfile());
+  // A range alone: the Timeline keeps the whole span (the range is marked on it, not cut out).
+  session.setTransforms([{ kind: 'range', from: first.last + 1, to: Number.MAX_VALUE }]);
+  assert.equal(session.timelineProfile().timeline!.times.length, p.timeline!.times.length);
+  // Drop firstHot (the range stays): its stretch empties on the Timeline, the flame graph keeps only the range.
+  session.setTransforms([
+    { kind: 'range', from: first.last + 1, to: Number.MAX_VALUE },
+    { kind: 'drop-function', fn: { name: 'firstHot' } },
+  ]);
+  const tl = session.timelineProfile();
+  assert.equal(spanOf(tl, 'firstHot').first, Infinity);
+  assert.ok(tl.timeline!.times.length < p.timeline!.times.length);
+  assert.ok(tl.timeline!.times[0] < first.first, 'the idle stretch before the range is still drawn');
+  const a = activity(tl, first.first, first.last, 4);
+  const b = activity(p, first.first, first.last, 4);
+  assert.ok(a.samples < 0.1 * b.samples, `${a.samples} of ${b.samples} samples left in firstHot's stretch`);
 });

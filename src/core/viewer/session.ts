@@ -36,6 +36,7 @@ export class ViewerSession {
   private bottom: CallTree | undefined;
   private transformed: Profile | undefined;
   private picked: Profile | undefined;
+  private timed: Profile | undefined;
   private sandwiched: { generation: number; fn: FunctionKey; trees: Record<SandwichSide, CallTree> } | undefined;
   readonly wanted = new Set<TreeKind>(['top']);
   /**
@@ -72,6 +73,18 @@ export class ViewerSession {
   /** The processes and threads the picker keeps, before the transforms: what the Timeline draws. */
   pickedProfile(): Profile {
     return (this.picked ??= selectThreads(this.profile, this.threads));
+  }
+
+  /**
+   * What the Timeline draws: the picked processes through the call-tree transforms, not the time range (the
+   * Timeline shows the whole span with the range marked on it), so a dropped function leaves the activity graph too.
+   */
+  timelineProfile(): Profile {
+    if (!this.timed) {
+      const calls = this.transforms.filter((t) => t.kind !== 'range');
+      this.timed = calls.length ? applyTransforms(this.pickedProfile(), calls) : this.pickedProfile();
+    }
+    return this.timed;
   }
 
   /** The profile as the transforms leave it: what the views, the summary, the editor's hot spots and exports read. */
@@ -115,6 +128,7 @@ export class ViewerSession {
     if (!error) {
       this.transforms = [...transforms];
       this.transformed = undefined;
+      this.timed = undefined;
     }
     this.generation++;
     this.view = undefined;
@@ -130,6 +144,7 @@ export class ViewerSession {
     this.threads = this.known(threads);
     this.picked = undefined;
     this.transformed = undefined;
+    this.timed = undefined;
     this.generation++;
     this.view = undefined;
     this.sandwiched = undefined;

@@ -183,7 +183,7 @@ export class ProfilePanel implements vscode.Disposable {
         return;
       }
       case 'timeline':
-        this.post(await timelineFor(session.pickedProfile(), this.loaded.path, m));
+        this.post(await timelineFor(session.timelineProfile(), this.loaded.path, m));
         return;
       case 'compareRanges': {
         const [before, after] = [m.before, m.after].map((r) => rangeOf(this.loaded, r));
