@@ -147,6 +147,7 @@ export class TimelineView {
       this.tracks = m.tracks ?? [];
       this.lanes = m.lanes ?? [];
       this.el.dataset.lanes = JSON.stringify(this.lanes.map((l) => l.thread));
+      this.el.dataset.samples = String(Object.values(m.overview.series).reduce((n, r) => n + (r ?? []).reduce((a, b) => a + b, 0), 0));
     }
     this.span = m.span ?? undefined;
     this.view ??= { from: m.from, to: m.to };

@@ -118,6 +118,15 @@ test('transforms and the sandwich view: focus, merge, sandwich, export, reload',
       (t) => /Total\s*100(\.0)?%/.test(t),
     );
     console.log(`[e2e] focus on pbkdf2Sync: ${focused.root} of ${total} samples, root at 100 %`);
+    // The Timeline follows the focus: its activity graph counts only pbkdf2Sync's samples.
+    await frame.locator('vscode-tab-header[data-tab="timeline"]').dispatchEvent('click');
+    const timed = await until(
+      "the Timeline counts pbkdf2Sync's samples",
+      async () => Number((await frame.locator('.timeline-tab').getAttribute('data-samples')) ?? 0),
+      (n) => n === focused.root,
+    );
+    console.log(`[e2e] Timeline after the focus: ${timed} samples of ${total}`);
+    await frame.locator('vscode-tab-header[data-tab="flame"]').dispatchEvent('click');
     await vs.screenshot('transforms-focus');
 
     // An export now writes the transformed tree: folded stacks, every one starting at pbkdf2Sync.
