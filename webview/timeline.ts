@@ -374,18 +374,18 @@ export class TimelineView {
     return this.tracks;
   }
 
-  /** The stretch over SLOW_MS of the loop-delay track under x, if any. */
-  private slowStretchAt(x: number): { from: number; to: number; peak: number } | undefined {
-    const track = this.trackRows().find((t) => t.kind === 'loopDelay');
-    if (!track || !this.span) return undefined;
-    const t = this.graphTime(x);
+  /** The stretch over SLOW_MS under the pointer, on the loop-delay row it is over (each process has its own). */
+  private slowStretchAt(e: MouseEvent): { from: number; to: number; peak: number } | undefined {
+    const box = this.tracksEl.getBoundingClientRect();
+    const track = this.trackRows()[Math.floor((e.clientY - box.top) / TRACK_H) - this.lanes.length];
+    if (track?.kind !== 'loopDelay' || !this.span) return undefined;
+    const t = this.graphTime(e.clientX - box.left);
     for (const st of slowStretches(track)) if (t >= st.from - 20 && t <= st.to + 20) return st;
     return undefined;
   }
 
   private hoverTrack(e: MouseEvent): void {
-    const x = e.clientX - this.tracksEl.getBoundingClientRect().left;
-    const st = this.slowStretchAt(x);
+    const st = this.slowStretchAt(e);
     if (!st) {
       this.tooltip.classList.remove('visible');
       return;
@@ -399,7 +399,7 @@ export class TimelineView {
   }
 
   private clickTrack(e: MouseEvent): void {
-    const st = this.slowStretchAt(e.clientX - this.tracksEl.getBoundingClientRect().left);
+    const st = this.slowStretchAt(e);
     if (!st) return;
     this.host.setRange({ from: st.from, to: st.to });
     this.zoomTo(st);
