@@ -1,6 +1,7 @@
 // Mutations of real profile files: byte-level damage, line and field shuffles, hostile numbers and
 // structure. Deterministic from (seed, case number), so any case can be made again.
 import { specialFileMutation } from './specialFiles';
+import { seededRandom } from '../../src/core/seededRandom';
 
 export type SeedFormat = 'v8log' | 'cpuprofile' | 'perf' | 'folded';
 
@@ -8,18 +9,6 @@ export interface Seed {
   name: string;
   format: SeedFormat;
   bytes: Buffer;
-}
-
-/** mulberry32: small, fast and good enough to pick mutations. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Rand = () => number;
@@ -539,7 +528,7 @@ const parsedJson = new WeakMap<Buffer, unknown>();
 
 /** Case `n` of seed `seed`: one to three stacked mutations, and what they were. */
 export function mutate(s: Seed, fuzzSeed: number, n: number): { bytes: Buffer; ops: string[] } {
-  const r = rng((fuzzSeed * 0x9e3779b1) ^ (n * 0x85ebca6b));
+  const r = seededRandom((fuzzSeed * 0x9e3779b1) ^ (n * 0x85ebca6b));
   const ops: string[] = [];
   let text = bin(s.bytes);
   const rounds = 1 + int(r, 3);

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { Timeline } from '../model/timeline';
+import { seededRandom } from '../seededRandom';
 
 /**
  * The per-sample timeline as the offline page carries it: per sample its leaf node, then the steps between
@@ -53,18 +54,6 @@ class Bytes {
   }
 }
 
-/** A small seeded generator (mulberry32): the same profile thins the same way on every export. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The timeline as varints, with its header (less `data`: the caller gzips and base64s the bytes). Over `max`
  * samples, each is kept with chance 1/oneIn and then weighs oneIn times as much: a sample of the samples, so
@@ -76,7 +65,7 @@ export function packTimeline(tl: Timeline, max = MAX_EMBEDDED_SAMPLES): { header
   let oneIn: number | undefined;
   if (n > max) {
     oneIn = Math.ceil(n / max);
-    const next = random(n);
+    const next = seededRandom(n);
     keep = [];
     for (let i = 0; i < n; i++) if (next() * oneIn < 1) keep.push(i);
   }
