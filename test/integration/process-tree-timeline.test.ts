@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, runDirOf } from '../helpers/cli';
 import { cli, fixtures } from '../helpers/paths';
+import { stretch } from '../helpers/runTimeline';
 import { loadRunProfile } from '../../src/launch/runProfile';
 import { runTimeFacts } from '../../src/launch/runTimeline';
 import { processRows, selectThreads } from '../../src/core/model/processes';
@@ -27,23 +28,6 @@ interface Stretch {
   pid: number;
   from: number;
   to: number;
-}
-
-/** First and last sample time (ms on the profile's axis) with `name` on the stack, and how many. */
-function stretch(p: Profile, name: string): { from: number; to: number; n: number } {
-  const tl = p.timeline!;
-  let from = Infinity;
-  let to = -Infinity;
-  let n = 0;
-  for (let i = 0; i < tl.times.length; i++)
-    for (let x = tl.nodes[i]; x > 0; x = p.tree.parent[x])
-      if (p.frames[p.tree.frame[x]]?.name === name) {
-        from = Math.min(from, tl.times[i]);
-        to = Math.max(to, tl.times[i]);
-        n++;
-        break;
-      }
-  return { from, to, n };
 }
 
 /** What the timeline's samples weigh together (perf weighs each by its period). */

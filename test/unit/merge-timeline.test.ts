@@ -4,28 +4,15 @@
 // its samples on that axis; a range then keeps the right function.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { loadProfile } from '../../src/core/importers';
 import { mergeProfiles, type MergePart, type Profile } from '../../src/core/model';
 import { selectThreads } from '../../src/core/model/processes';
 import { restrictToRange, threadActivities, timeOrdered, timeSpan } from '../../src/core/model/timeline';
 import { timelineData } from '../../src/core/viewer/timeline';
-import { fixtures } from '../helpers/paths';
+import { stretch, treeRunParts } from '../helpers/runTimeline';
 
-const dir = join(fixtures, 'process-tree-timeline', 'run');
-
+/** The run's parts, each placed by its profile's own start (the merge's input as the run clock leaves it). */
 async function parts(): Promise<MergePart[]> {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .sort();
-  return Promise.all(
-    files.map(async (f) => {
-      const profile = await loadProfile(join(dir, f), { sourceMaps: false });
-      const pid = Number(/\.(\d+)\.0\.001\.cpuprofile$/.exec(f)![1]);
-      return { profile, thread: `pid ${pid}`, pid, startMs: profile.meta.startTime };
-    }),
-  );
+  return (await treeRunParts()).map((p) => ({ ...p, startMs: p.profile.meta.startTime }));
 }
 
 /** Function names of a sample's stack, root-most first, thread levels left out. */
@@ -36,21 +23,6 @@ function stackOf(p: Profile, node: number): string {
     if (!(f.category === 'program' && f.name.startsWith('thread '))) names.push(f.name);
   }
   return names.reverse().join(';');
-}
-
-/** First and last sample time with `name` on the stack. */
-function stretch(p: Profile, name: string): { from: number; to: number; n: number } {
-  const tl = p.timeline!;
-  let from = Infinity;
-  let to = -Infinity;
-  let n = 0;
-  for (let i = 0; i < tl.times.length; i++)
-    if (stackOf(p, tl.nodes[i]).split(';').includes(name)) {
-      from = Math.min(from, tl.times[i]);
-      to = Math.max(to, tl.times[i]);
-      n++;
-    }
-  return { from, to, n };
 }
 
 test('the merged run keeps each process sample on its call stack, shifted by its start, in time order', async () => {

@@ -4,33 +4,15 @@
 // run read from the folder keeps the child's samples after its own start.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { loadProfile } from '../../src/core/importers';
-import type { MergePart } from '../../src/core/model';
 import { placeOnRunClock } from '../../src/launch/runClock';
 import { readRunJsonSync } from '../../src/launch/runFolder';
 import { loadRunProfile } from '../../src/launch/runProfile';
-import { fixtures } from '../helpers/paths';
-
-const dir = join(fixtures, 'process-tree-timeline', 'run');
-
-async function parts(): Promise<MergePart[]> {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .sort();
-  return Promise.all(
-    files.map(async (f) => {
-      const pid = Number(/\.(\d+)\.0\.001\.cpuprofile$/.exec(f)![1]);
-      return { profile: await loadProfile(join(dir, f), { sourceMaps: false }), thread: `pid ${pid}`, pid };
-    }),
-  );
-}
+import { treeRunDir, treeRunParts } from '../helpers/runTimeline';
 
 test('with the recorded clock pairs: epoch starts, the origin at the launch', async () => {
-  const run = readRunJsonSync(dir)!;
-  const ps = await parts();
-  const origin = await placeOnRunClock(dir, run, ps);
+  const run = readRunJsonSync(treeRunDir)!;
+  const ps = await treeRunParts();
+  const origin = await placeOnRunClock(treeRunDir, run, ps);
   assert.equal(origin, Date.parse(run.startedAt!), 'the run starts at the launch');
   for (const p of ps) {
     const proc = run.processes!.find((x) => x.pid === p.pid)!;
@@ -49,20 +31,20 @@ test('with the recorded clock pairs: epoch starts, the origin at the launch', as
 });
 
 test('without clock pairs (an older run): the .cpuprofiles share the monotonic clock', async () => {
-  const run = readRunJsonSync(dir)!;
+  const run = readRunJsonSync(treeRunDir)!;
   const old = { ...run, processes: run.processes!.map(({ clock: _clock, ...p }) => p) };
-  const ps = await parts();
-  const origin = await placeOnRunClock(dir, old, ps);
+  const ps = await treeRunParts();
+  const origin = await placeOnRunClock(treeRunDir, old, ps);
   assert.equal(origin, Math.min(...ps.map((p) => p.profile.meta.startTime!)));
   for (const p of ps) assert.equal(p.startMs, p.profile.meta.startTime);
 });
 
 test('the run folder read as one: both processes on the launch axis; --pid keeps it', async () => {
-  const run = readRunJsonSync(dir)!;
-  const whole = await loadRunProfile(dir, { sourceMaps: false });
+  const run = readRunJsonSync(treeRunDir)!;
+  const whole = await loadRunProfile(treeRunDir, { sourceMaps: false });
   assert.equal(whole.meta.startTime, Date.parse(run.startedAt!));
   const child = run.processes![1];
-  const alone = await loadRunProfile(dir, { sourceMaps: false, pid: child.pid });
+  const alone = await loadRunProfile(treeRunDir, { sourceMaps: false, pid: child.pid });
   assert.equal(alone.meta.startTime, whole.meta.startTime);
   const childStart = Date.parse(child.startedAt) - whole.meta.startTime!;
   assert.ok(
