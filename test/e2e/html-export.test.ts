@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadProfile } from '../../src/core/importers';
 import type { Profile } from '../../src/core/model';
 import { CHROMIUM_ARGS, chromiumPath, repoRoot } from './helpers/paths';
+import { dragOnGraph } from './helpers/timeline';
 import { exportWithCli, HOSTILE, recordProfLog, topShares, writeHostileFolded } from '../helpers/exportFixture';
 
 /** From a function's first sample to its last (ms on the profile's timeline). */
@@ -153,14 +154,7 @@ test(
             `[e2e] html Timeline of phases.cpuprofile: span ${spanEnd} ms, ${await tl.getAttribute('data-boxes')} boxes, page ${await tl.getAttribute('data-host-ms')} ms + draw ${await tl.getAttribute('data-draw-ms')} ms, graph ${(painted * 100).toFixed(0)} % painted; secondHot ${second.from.toFixed(0)}–${second.to.toFixed(0)} ms`,
           );
           // A drag over the second hot stretch: the flame graph and the tables keep only that function.
-          const graph = (await page.locator('.tl-graph').boundingBox())!;
-          const x = (t: number) => graph.x + (t / spanEnd) * graph.width;
-          const y = graph.y + graph.height / 2;
-          await page.mouse.move(x(second.from + 20), y);
-          await page.mouse.down();
-          await page.mouse.move(x((second.from + second.to) / 2), y, { steps: 5 });
-          await page.mouse.move(x(second.to + 20), y, { steps: 5 });
-          await page.mouse.up();
+          await dragOnGraph(page, (await page.locator('.tl-graph').boundingBox())!, spanEnd, second.from + 20, second.to + 20);
           await until(
             'the range chip',
             () => page.locator('.timeline-tab .xf-chip').allInnerTexts(),

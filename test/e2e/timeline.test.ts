@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { startVSCode, repoRoot, type VSCode } from './helpers';
+import { dragOnGraph, startVSCode, repoRoot, type VSCode } from './helpers';
 import { freePort } from '../helpers/net';
 
 const SHOW = 'Node Flame: Show Profile File in Flame Graph…';
@@ -153,14 +153,8 @@ test('the Timeline: idle, then two hot stretches; a dragged range filters the fl
     // The idle stretch is there: the activity graph's first quarter is drawn in the idle colour only (checked on the host's data by the unit test); here the graph is drawn.
     const graph = await frame.locator('.tl-graph').boundingBox();
     assert.ok(graph && graph.width > 200, 'the activity graph has a size');
-    const x = (t: number) => graph!.x + (t / spanEnd) * graph!.width;
-    const y = graph!.y + graph!.height / 2;
     const page = vs.page;
-    await page.mouse.move(x(second.from + 20), y);
-    await page.mouse.down();
-    await page.mouse.move(x((second.from + second.to) / 2), y, { steps: 5 });
-    await page.mouse.move(x(second.to + 20), y, { steps: 5 });
-    await page.mouse.up();
+    await dragOnGraph(page, graph!, spanEnd, second.from + 20, second.to + 20);
     await until(
       'the range chip',
       () => frame.locator('.timeline-tab .xf-chip').allInnerTexts(),
@@ -197,10 +191,7 @@ test('the Timeline: idle, then two hot stretches; a dragged range filters the fl
 
     // Startup against the rest: select the first hot stretch and compare it with what follows.
     await tab(frame, 'timeline');
-    await page.mouse.move(x(first.from + 5), y);
-    await page.mouse.down();
-    await page.mouse.move(x(first.to + 5), y, { steps: 5 });
-    await page.mouse.up();
+    await dragOnGraph(page, graph!, spanEnd, first.from + 5, first.to + 5);
     await until(
       'the compare button',
       () => frame.locator('.tl-compare').isEnabled(),

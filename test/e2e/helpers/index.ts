@@ -3,4 +3,5 @@ export { startVSCode, withVSCode, VSCode, type StartOptions, type LogFile } from
 export type { ActiveEditor, RunningExtension } from './workbench';
 export { repoRoot, artifactsRoot, extensionId, defaultVsix } from './paths';
 export { eventually } from './poll';
+export { dragOnGraph } from './timeline';
 export { chartView, describeView, expectHotPathVisible, type ChartView, type HotFrames } from './flameBoxes';
