@@ -437,18 +437,20 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
     case 'tree':
       if (ui) onTree(m, received);
       break;
-    case 'transforms':
+    case 'transforms': {
       st.info = m.info;
       setWeightUnit(st.info.unit);
       if (ui) renderSummary(ui.summary, st.info, st.strings, pal.colors);
       processesUi?.update(st.info);
       transformsUi?.onHost(m);
       // The call-tree transforms decide the Timeline's samples (a range only marks them): redraw when they change.
-      if (callsKey(m.transforms) !== st.timelineCalls) {
-        st.timelineCalls = callsKey(m.transforms);
+      const calls = callsKey(m.transforms);
+      if (calls !== st.timelineCalls) {
+        st.timelineCalls = calls;
         timeline?.samplesChanged();
       } else timeline?.rangeChanged();
       break;
+    }
     case 'timeline':
       timeline?.onHost(m);
       break;

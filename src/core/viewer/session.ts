@@ -82,7 +82,10 @@ export class ViewerSession {
   timelineProfile(): Profile {
     if (!this.timed) {
       const calls = this.transforms.filter((t) => t.kind !== 'range');
-      this.timed = calls.length ? applyTransforms(this.pickedProfile(), calls) : this.pickedProfile();
+      // Without a range the shown profile is this one: not computed twice.
+      if (!calls.length) this.timed = this.pickedProfile();
+      else if (calls.length === this.transforms.length) this.timed = this.shownProfile();
+      else this.timed = applyTransforms(this.pickedProfile(), calls);
     }
     return this.timed;
   }
