@@ -89,11 +89,9 @@ export function mainHelp(commands: CliCommand[]): string {
   );
 }
 
-/** Prints a usage problem the way every command does (one line naming it, then where help is); exit code 2. */
+/** Prints a usage problem the way every command does: one line naming it and where help is; exit code 2. */
 export function usageError(cmd: CliCommand, message: string): number {
-  process.stderr.write(
-    `node-flame ${cmd.name}: ${message}\n${l10n.t('usage: {0}', synopsis(cmd))}\n${l10n.t('"{0}" lists the options.', `node-flame ${cmd.name} --help`)}\n`,
-  );
+  process.stderr.write(`node-flame ${cmd.name}: ${message} (${l10n.t('"{0}" lists the options.', `node-flame ${cmd.name} --help`)})\n`);
   return 2;
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../core/exporters/ciReport';
 import { parseCommand, usageError, type CliCommand } from './args';
 import { loadForCli } from './load';
+import { isRunFolder, loadRunProfile } from '../launch/runProfile';
 import { applyTransforms, type Transform } from '../core/model/transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 
@@ -20,7 +21,7 @@ const FORMATS = ['text', 'json', 'html', 'github', 'markdown'] as const;
 export const DIFF = {
   name: 'diff',
   args: '<before> <after>',
-  summary: () => l10n.t('compare two profiles (any formats): the functions whose share of the time changed most'),
+  summary: () => l10n.t('compare two profiles (any formats, or run folders): the functions whose share of the time changed most'),
   details: () =>
     l10n.t(
       "With --fail-above N the exit code is 3 when a function's self share grew by more than N percentage points (0 otherwise, 2 on bad input): a CI gate.\n" +
@@ -62,7 +63,7 @@ export async function runDiff(argv: string[]): Promise<number> {
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const format = (values.format ?? 'text') as (typeof FORMATS)[number];
-  if (positionals.length !== 2) return usageError(DIFF, l10n.t('give two profile files, before and after'));
+  if (positionals.length !== 2) return usageError(DIFF, l10n.t('give two profiles (files or run folders), before and after'));
   if (!FORMATS.includes(format)) {
     process.stderr.write(l10n.t('node-flame diff: unknown format "{0}" (use one of: {1})', format, FORMATS.join(', ')) + '\n');
     return 2;
@@ -83,9 +84,9 @@ export async function runDiff(argv: string[]): Promise<number> {
   if (typeof sourceMapOptions === 'string') return usageError(DIFF, sourceMapOptions);
   const [bp, ap] = positionals;
   const opts = { sampleType: values['sample-type'], sourceMapOptions };
-  const [before, after] = (await Promise.all([loadForCli(bp, opts), loadForCli(ap, opts)])).map((p, i) =>
-    applyTransforms(p, ranges[i] as Transform[]),
-  );
+  // A run folder is compared whole (every process merged), as `report` reads it.
+  const load = (path: string) => (isRunFolder(path) ? loadRunProfile(path, { sourceMapOptions }) : loadForCli(path, opts));
+  const [before, after] = (await Promise.all([load(bp), load(ap)])).map((p, i) => applyTransforms(p, ranges[i] as Transform[]));
   const changes = diffFunctions(before, after);
   // Without a limit, github annotates every function that grew at all.
   const regressions: Regression[] =
