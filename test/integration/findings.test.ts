@@ -141,3 +141,27 @@ console.log(typeof s);
   assert.equal(f.file, file);
   assert.ok(f.line && f.line >= 1 && f.line <= 11, `line ${f.line}`);
 });
+
+test('a batch program compressing at top level: a batch-hot-call finding names zlib.deflateSync at the line that calls it, in batch words', () => {
+  const { log, file } = profileProgram(
+    [
+      "const zlib = require('node:zlib');",
+      'const input = Buffer.alloc(4 * 1024 * 1024);',
+      'for (let i = 0; i < input.length; i++) input[i] = (i * 7919) % 251 & (i >> 9);',
+      'function compressAll(n) {',
+      '  let bytes = 0;',
+      '  for (let i = 0; i < n; i++) bytes += zlib.deflateSync(input, { level: 9 }).length;',
+      '  return bytes;',
+      '}',
+      'console.log(compressAll(6));',
+    ].join('\n'),
+  );
+  const list = findings(log);
+  const batch = list.find((f) => f.rule === 'batch-hot-call');
+  assert.ok(batch, JSON.stringify(list, null, 1));
+  assert.match(batch.message, /^zlib\.deflateSync takes .* before the event loop .*compression level/);
+  assert.equal(batch.file, file);
+  assert.equal(batch.line, lineOf(file, 'zlib.deflateSync('));
+  assert.ok(batch.share > 0.3, `deflate is most of the run: ${batch.share}`);
+  assert.ok(!list.some((f) => f.rule === 'blocking-sync'), 'no event-loop wording for a batch job');
+});

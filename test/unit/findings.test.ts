@@ -133,3 +133,31 @@ test('hot-module-load: require on a request path, not at start-up; an idle app; 
   assert.match(idle.message, /nodeFlame\.loadCommand/);
   assert.deepEqual(findFindings(new ProfileBuilder('folded').build()), []);
 });
+
+test('batch-hot-call: zlib, crypto and JSON work before the event loop get batch advice at the calling line; fs at start-up stays quiet', () => {
+  const b = new ProfileBuilder('v8log');
+  const entry = [
+    b.frame(f('executeUserEntryPoint', 'node:internal/modules/run_main', 155, 'node')),
+    b.frame(f('compressAll', APP, 4, 'app')),
+  ];
+  const wrapper = b.frame(f('syncBufferWrapper', 'node:zlib', 123, 'node'));
+  b.sample([...entry, wrapper, b.frame(f('deflate_slow', '', 0, 'native'))], 40);
+  b.sample([...entry, wrapper, b.frame(f('Deflate', 'node:zlib', 707, 'node'))], 5);
+  const hash = b.frame(f('hashAll', APP, 20, 'app'));
+  b.sample([entry[0], hash, b.frame(f('pbkdf2Sync', 'node:internal/crypto/pbkdf2', 62, 'node'))], 20);
+  b.sample([...entry, b.frame(f('readFileSync', 'node:fs', 441, 'node'))], 30);
+  b.sample([...entry], 5);
+  b.lineHit(APP, 6, 0, 45);
+  b.lineHit(APP, 22, 0, 20);
+  const list = findFindings(b.build());
+  assert.ok(!list.some((x) => x.rule === 'blocking-sync'), JSON.stringify(list));
+  const batch = list.filter((x) => x.rule === 'batch-hot-call');
+  assert.equal(batch.length, 2, JSON.stringify(list));
+  const [zlib, crypto] = batch;
+  assert.match(zlib.message, /^zlib\.deflateSync takes 45\.0% .*before the event loop.*compression level/);
+  assert.equal(zlib.severity, 'warning');
+  assert.equal(zlib.line, 6);
+  assert.match(crypto.message, /^crypto\.pbkdf2Sync takes 20\.0% .*asynchronous crypto\.pbkdf2 /);
+  assert.equal(crypto.severity, 'info');
+  assert.equal(crypto.line, 22);
+});

@@ -4,7 +4,7 @@ import { FindingContext, Groups } from './context';
 import { pct, THRESHOLDS, type Finding } from './types';
 
 /** A synchronous call and the asynchronous form to use instead. */
-interface Blocking {
+export interface Blocking {
   call: string;
   instead: string;
   /** JSON work blocks only when big: it has a threshold of its own. */
@@ -42,7 +42,7 @@ const ZLIB_NAMED = /^(deflate|inflate|gzip|gunzip|deflateRaw|inflateRaw|unzip|br
 const ATOMICS_WAIT = /(?:^|\bBuiltin_)AtomicsWait\b/;
 const JSON_WORK = /(?:^|\bBuiltin_)Json(Parse|Stringify)\b|\bJsonParser<|\bJsonStringifier::/;
 
-function classify(f: Frame): Blocking | undefined {
+export function classify(f: Frame): Blocking | undefined {
   const name = f.name;
   if (f.category === 'node' || f.category === 'app' || f.category === 'dependency') {
     if (f.category === 'node') {
@@ -70,7 +70,7 @@ function classify(f: Frame): Blocking | undefined {
 }
 
 /** Which zlib function a `zlibBufferSync` node ran, from the native code below it. */
-function zlibKind(cx: FindingContext, node: number): { call: string; instead: string } {
+export function zlibKind(cx: FindingContext, node: number): { call: string; instead: string } {
   const weights = ZLIB_KINDS.map(() => 0);
   for (const n of cx.subtree(node)) {
     const self = cx.tree.self[n];
@@ -80,8 +80,28 @@ function zlibKind(cx: FindingContext, node: number): { call: string; instead: st
     if (k >= 0) weights[k] += self;
   }
   const best = weights.indexOf(Math.max(...weights));
-  return weights[best] > 0 ? ZLIB_KINDS[best] : { call: 'zlib.*Sync', instead: 'zlib' };
+  if (weights[best] > 0) return ZLIB_KINDS[best];
+  // A `.cpuprofile` has no native frames; the stream class zlib makes for the call (`Deflate`, `Gunzip`) names it.
+  for (const n of cx.subtree(node)) {
+    const f = cx.frames[cx.tree.frame[n]];
+    const cls = f?.category === 'node' ? ZLIB_CLASSES.get(f.name) : undefined;
+    if (cls !== undefined) return ZLIB_KINDS[cls];
+  }
+  return { call: 'zlib.*Sync', instead: 'zlib' };
 }
+
+/** zlib's stream classes, as indexes into ZLIB_KINDS. */
+const ZLIB_CLASSES = new Map([
+  ['Deflate', 0],
+  ['DeflateRaw', 0],
+  ['Gzip', 0],
+  ['Inflate', 1],
+  ['InflateRaw', 1],
+  ['Gunzip', 1],
+  ['Unzip', 1],
+  ['BrotliCompress', 2],
+  ['BrotliDecompress', 3],
+]);
 
 /**
  * Synchronous calls that stop the event loop while a request, timer or other callback runs

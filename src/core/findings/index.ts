@@ -1,5 +1,6 @@
 import type { Profile } from '../model';
 import { blockingCalls } from './blocking';
+import { batchHotCalls } from './batch';
 import { FindingContext } from './context';
 import { deoptLoops } from './deopt';
 import { gcPressure } from './gc';
@@ -14,6 +15,7 @@ export { THRESHOLDS } from './types';
 
 const RULES: Array<(cx: FindingContext) => Finding[]> = [
   blockingCalls,
+  batchHotCalls,
   gcPressure,
   regexpHeavy,
   deoptLoops,

@@ -1,4 +1,12 @@
-export type RuleId = 'blocking-sync' | 'gc-pressure' | 'regexp' | 'deopt-loop' | 'hot-module-load' | 'mostly-idle' | 'native-library';
+export type RuleId =
+  | 'blocking-sync'
+  | 'batch-hot-call'
+  | 'gc-pressure'
+  | 'regexp'
+  | 'deopt-loop'
+  | 'hot-module-load'
+  | 'mostly-idle'
+  | 'native-library';
 export type Severity = 'info' | 'warning';
 
 /** One thing a profile says is wrong, where, how much it costs, and what to do about it. */
@@ -23,6 +31,9 @@ export const THRESHOLDS = {
   /** A blocking call seen only once must take this many ms of samples. */
   blockingOnceMs: 250,
   json: 0.05,
+  /** CPU-heavy library work (zlib, crypto, JSON) in code that runs before the event loop: a batch job's or CLI's hot path. */
+  batch: 0.1,
+  batchWarning: 0.3,
   gc: 0.1,
   gcWarning: 0.2,
   regexp: 0.05,
