@@ -83,6 +83,10 @@ export function processPicker(info: ProfileInfo, s: Strings, choose: (threads: s
       only.hidden = mine.length === 0 || (shown.size === mine.length && mine.every((t) => shown.has(t)));
       only.addEventListener('click', () => ask(new Set(mine)));
       const share = h('span', { class: 'proc-share num' }, mine.length ? pct(r.samples, whole) : s.procNoSamples);
+      if (r.waitedIdle !== undefined) {
+        const waited = h('span', { class: 'proc-waited' }, fmt(s.procWaited, pct(r.waitedIdle, 1)));
+        name.append(' ', waited);
+      }
       const row = h(
         'div',
         {

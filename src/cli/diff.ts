@@ -13,6 +13,7 @@ import {
 import { parseCommand, usageError, type CliCommand } from './args';
 import { loadForCli } from './load';
 import { isRunFolder, loadRunProfile } from '../launch/runProfile';
+import { ALL_PROCESSES } from './report';
 import { applyTransforms, type Transform } from '../core/model/transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 
@@ -54,6 +55,7 @@ export const DIFF = {
       value: 'from:to',
       help: () => l10n.t('compare only this time range of the after profile (ms from its start; either end may be left out)'),
     },
+    'all-processes': ALL_PROCESSES,
     ...SOURCE_MAP_OPTIONS,
   },
 } satisfies CliCommand;
@@ -85,7 +87,8 @@ export async function runDiff(argv: string[]): Promise<number> {
   const [bp, ap] = positionals;
   const opts = { sampleType: values['sample-type'], sourceMapOptions };
   // A run folder is compared whole (every process merged), as `report` reads it.
-  const load = (path: string) => (isRunFolder(path) ? loadRunProfile(path, { sourceMapOptions }) : loadForCli(path, opts));
+  const load = (path: string) =>
+    isRunFolder(path) ? loadRunProfile(path, { sourceMapOptions, allProcesses: values['all-processes'] }) : loadForCli(path, opts);
   const [before, after] = (await Promise.all([load(bp), load(ap)])).map((p, i) => applyTransforms(p, ranges[i] as Transform[]));
   const changes = diffFunctions(before, after);
   // Without a limit, github annotates every function that grew at all.

@@ -22,6 +22,12 @@ export const OUTPUT_OPTIONS = {
   output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
 } satisfies OptionTable;
 
+/** `--all-processes`: the run folder's wrappers (npm, nodemon) stay in the shares. */
+export const ALL_PROCESSES = {
+  type: 'boolean',
+  help: () => l10n.t('run folder: keep the processes that only waited for their children (npm, npx, nodemon) in the shares'),
+} satisfies OptionTable[string];
+
 export const REPORT = {
   name: 'report',
   args: '<file | run folder>',
@@ -34,6 +40,7 @@ export const REPORT = {
       value: 'N',
       help: () => l10n.t('run folder: report only this process (default: every process of the run, merged)'),
     },
+    'all-processes': ALL_PROCESSES,
     'sample-type': {
       type: 'string',
       value: 'type',
@@ -130,7 +137,7 @@ export async function runReport(argv: string[]): Promise<number> {
   // A run folder is read whole: every process's profile, merged.
   const sourceMaps = !values['no-source-maps'];
   const loaded = isRunFolder(file)
-    ? await loadRunProfile(file, { sourceMaps, pid, sourceMapOptions })
+    ? await loadRunProfile(file, { sourceMaps, pid, sourceMapOptions, allProcesses: values['all-processes'] })
     : await loadForCli(file, { sourceMaps, sampleType: values['sample-type'], labels, sourceMapOptions });
   return emitReport('report', loaded, transforms, { ...settings, source: file });
 }

@@ -4,4 +4,5 @@ import { loadProfile } from '../core/importers';
 import { serveImports } from '../core/worker';
 import { isRunFolder, loadRunProfile } from './runProfile';
 
-serveImports((path, opts) => (isRunFolder(path) ? loadRunProfile(path, opts) : loadProfile(path, opts)));
+// The viewer keeps the processes that only waited one click away: its picker starts without them (ViewerSession).
+serveImports((path, opts) => (isRunFolder(path) ? loadRunProfile(path, { ...opts, allProcesses: true }) : loadProfile(path, opts)));

@@ -5,6 +5,7 @@ import type { ImportOptions } from '../core/importers';
 import * as l10n from '@vscode/l10n';
 import { isEpochMs, mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../core/model';
 import { selectThreads } from '../core/model/processes';
+import { threadsBesides, waitingProcesses } from '../core/model/waiting';
 import { placeOnRunClock } from './runClock';
 import { isLaunchMode } from './modes';
 import { findRawProfiles, readRunJsonSync, type RunProcess } from './runFolder';
@@ -30,7 +31,14 @@ function shortCommand(p: RunProcess | undefined): string {
  * Every profile of a run folder read as one profile: each process (and worker thread) a level of its
  * own, functions merged across them; `meta.processes` lists the run's processes. `pid` keeps one process.
  */
-export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid?: number } = {}): Promise<Profile> {
+export interface RunLoadOptions extends ImportOptions {
+  /** One process only. */
+  pid?: number;
+  /** Keep the processes that only waited for their children in the shares (the viewer does, and picks around them). */
+  allProcesses?: boolean;
+}
+
+export async function loadRunProfile(runDir: string, opts: RunLoadOptions = {}): Promise<Profile> {
   const info = readRunJsonSync(runDir) ?? {};
   const mode = isLaunchMode(info.mode) ? info.mode : undefined;
   const files = info.profiles?.length ? info.profiles.map((p) => join(runDir, p)) : mode ? findRawProfiles(runDir, mode) : [];
@@ -96,10 +104,46 @@ export async function loadRunProfile(runDir: string, opts: ImportOptions & { pid
   for (const pid of seen)
     if (!byPid.has(pid)) listed.push({ pid, ppid: null, command: profile.threads.find((t) => t.pid === pid)?.name ?? '' });
   profile.meta.processes = listed;
+  if (opts.pid === undefined) profile = leaveOutWaiting(profile, !opts.allProcesses);
   if (mode) profile.meta.mode ??= mode;
   if (info.command) profile.meta.command ??= info.command.join(' ');
   profile.meta.source = runDir;
   return profile;
+}
+
+/**
+ * Marks the processes that only waited for their children (npm, npx, nodemon) and, with `leaveOut`, keeps them
+ * out of the shares: their idle would otherwise be most of a run's samples and say nothing about the app.
+ */
+function leaveOutWaiting(profile: Profile, leaveOut: boolean): Profile {
+  const waiting = waitingProcesses(profile);
+  if (!waiting.length) return profile;
+  const listed = profile.meta.processes ?? [];
+  for (const w of waiting) {
+    const m = listed.find((p) => p.pid === w.pid);
+    if (m) m.waited = { samples: w.samples, idle: Math.round(w.idle * 1000) / 1000 };
+  }
+  if (!leaveOut) return profile;
+  const kept = selectThreads(
+    profile,
+    threadsBesides(
+      profile,
+      waiting.map((w) => w.pid),
+    ),
+  );
+  const names = waiting.map(
+    (w) => `${listed.find((p) => p.pid === w.pid)?.command || 'pid'} (pid ${w.pid}, ${(w.idle * 100).toFixed(0)}%)`,
+  );
+  return {
+    ...kept,
+    warnings: [
+      ...kept.warnings,
+      l10n.t(
+        'left out of the shares: {0} only waited for the processes it started (idle share in brackets); --all-processes keeps them',
+        names.join(', '),
+      ),
+    ],
+  };
 }
 
 /** Moves a profile's samples `offsetMs` later on its time axis (one process put on its run's axis). */

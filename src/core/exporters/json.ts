@@ -45,6 +45,8 @@ export interface JsonProcess {
   command: string;
   /** Samples taken in this process (perf: counted, not weighted by period). */
   samples: number;
+  /** Present when it only waited for the processes it started (npm, nodemon): its idle share; left out of the shares unless `--all-processes`. */
+  waited?: { idle: number };
 }
 
 export interface JsonFunction {
@@ -126,6 +128,7 @@ function jsonProcesses(profile: Profile): JsonProcess[] {
     ppid: p.ppid,
     ...(p.ancestors?.length ? { ancestors: p.ancestors } : {}),
     command: p.command,
-    samples: round((byPid.get(p.pid) ?? 0) * scale),
+    samples: round((byPid.get(p.pid) || p.waited?.samples || 0) * scale),
+    ...(p.waited ? { waited: { idle: p.waited.idle } } : {}),
   }));
 }

@@ -172,8 +172,14 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
     const byPid = processWeights(profile);
     out.push('', ' [Processes]:', '   ticks  total      pid     ppid  command');
     for (const p of profile.meta.processes) {
-      const w = byPid.get(p.pid) ?? 0;
-      out.push(`${ticks(w)} ${pct(w, all)} ${String(p.pid).padStart(8)} ${String(p.ppid ?? '-').padStart(8)}  ${printable(p.command)}`);
+      const w = byPid.get(p.pid) || p.waited?.samples || 0;
+      const left = p.waited && !byPid.get(p.pid);
+      const note = p.waited
+        ? '  ' + l10n.t('(waited: {0} idle{1})', `${(p.waited.idle * 100).toFixed(1)}%`, left ? l10n.t(', left out') : '')
+        : '';
+      out.push(
+        `${ticks(w)} ${left ? '      -' : pct(w, all)} ${String(p.pid).padStart(8)} ${String(p.ppid ?? '-').padStart(8)}  ${printable(p.command)}${note}`,
+      );
     }
   }
 

@@ -18,6 +18,8 @@ export interface ProcessRow {
   thread?: boolean;
   /** ISO time the process started, when it recorded itself. */
   startedAt?: string;
+  /** Its idle share, when it only waited for the processes it started (the picker starts without it). */
+  waitedIdle?: number;
 }
 
 const LEVEL = 'thread ';
@@ -74,6 +76,7 @@ export function processRows(profile: Profile): ProcessRow[] {
       samples,
       threads: threads.map((t) => t.name),
       startedAt: p.startedAt,
+      ...(p.waited ? { waitedIdle: p.waited.idle } : {}),
     });
     if (threads.length > 1)
       for (const t of threads)

@@ -61,6 +61,8 @@ export interface ProcessMeta {
   command: string;
   /** ISO time it started, when it recorded itself (orders a watch mode's incarnations). */
   startedAt?: string;
+  /** It only waited for the processes it started (see waitingProcesses): its samples and idle share, kept when it is left out. */
+  waited?: { samples: number; idle: number };
 }
 
 export interface Thread {

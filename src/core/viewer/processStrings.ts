@@ -12,5 +12,6 @@ export function processStrings(): Record<string, string> {
     procShowAll: t('Show all'),
     procNoSamples: t('no samples'),
     procStarted: t('pid {0}, started {1}'),
+    procWaited: t('waited for its child processes ({0} idle): not shown at first'),
   };
 }

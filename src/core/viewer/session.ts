@@ -1,6 +1,7 @@
 import { bottomUp, capped, categoryWeights, tickSummary, type CallTree, type Frame, type Profile } from '../model';
 import { heaviestNodeOf, pathTo, pruneTree, windowRootFor, type CompactTree } from '../model/prune';
 import { processRows, selectThreads, type ProcessRow } from '../model/processes';
+import { threadsBesides } from '../model/waiting';
 import { matchedWeight, nameMatcher } from '../model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/transform';
 import { applyTransforms, safeRegex, sandwich, UnsafeRegexError, type FunctionKey, type Transform } from '../model/transforms';
@@ -56,7 +57,13 @@ export class ViewerSession {
     this.options = { mergeBy: 'function', ...options };
     // A stack saved by an older page may hold a pattern this one refuses: start without it then.
     this.transforms = transforms && !refusedRegex(transforms) ? [...transforms] : [];
-    this.threads = this.known(threads);
+    this.threads = this.known(threads ?? this.withoutWaiting());
+  }
+
+  /** The first choice of a run: every process but those that only waited for their children (npm, nodemon). */
+  private withoutWaiting(): string[] | undefined {
+    const waited = (this.profile.meta.processes ?? []).filter((p) => p.waited).map((p) => p.pid);
+    return waited.length ? threadsBesides(this.profile, waited) : undefined;
   }
 
   /** The names of a choice that are threads of this profile; undefined when none (or no choice) is. */

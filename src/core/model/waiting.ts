@@ -1,0 +1,97 @@
+import type { ProcessMeta, Profile } from './profile';
+
+/** A process at or above this idle share that started others only waited for them (npm, npx, nodemon, a shell). */
+export const WAITING_IDLE_SHARE = 0.9;
+
+export interface WaitingProcess {
+  pid: number;
+  /** Its samples, all threads. */
+  samples: number;
+  /** Idle samples over its samples. */
+  idle: number;
+}
+
+/**
+ * The processes of a run that only waited: each started another process of the run and spent at least
+ * `WAITING_IDLE_SHARE` of its samples idle. None when that would leave no process with samples (an idle
+ * app is the finding then, not a wrapper).
+ */
+export function waitingProcesses(profile: Profile): WaitingProcess[] {
+  const processes = profile.meta.processes ?? [];
+  if (processes.length < 2 || profile.threads.length < 2) return [];
+  const t = profile.tree;
+  // Per node: the child of the root it hangs under (its thread's level), and whether an idle frame is at or above it.
+  const top = new Int32Array(t.count);
+  const idleAbove = new Uint8Array(t.count);
+  const idleOf = new Float64Array(t.count);
+  for (let n = 1; n < t.count; n++) {
+    const p = t.parent[n];
+    top[n] = p === 0 ? n : top[p];
+    idleAbove[n] = idleAbove[p] | (profile.frames[t.frame[n]]?.category === 'idle' ? 1 : 0);
+    if (idleAbove[n]) idleOf[top[n]] += t.self[n];
+  }
+  // Each thread's level: a child of the root named `thread <name>`.
+  const level = new Map<string, number>();
+  for (const c of t.children(0)) {
+    const f = profile.frames[t.frame[c]];
+    if (f?.category === 'program' && f.name.startsWith('thread ')) level.set(f.name.slice('thread '.length), c);
+  }
+  const byPid = new Map<number, { samples: number; idle: number }>();
+  for (const th of profile.threads) {
+    if (th.pid === undefined) continue;
+    const s = byPid.get(th.pid) ?? { samples: 0, idle: 0 };
+    const node = level.get(th.name);
+    s.samples += th.samples;
+    s.idle += node === undefined ? 0 : idleOf[node];
+    byPid.set(th.pid, s);
+  }
+  const byTime = timeIdleShares(profile, top, idleAbove, level);
+  const out: WaitingProcess[] = [];
+  let busy = false;
+  for (const [pid, s] of byPid) {
+    const idle = Math.max(s.samples > 0 ? s.idle / s.samples : 0, byTime.get(pid) ?? 0);
+    if (idle >= WAITING_IDLE_SHARE && startedOthers(pid, processes)) out.push({ pid, samples: s.samples, idle });
+    else if (s.samples > 0 && idle < WAITING_IDLE_SHARE) busy = true;
+  }
+  return busy ? out : [];
+}
+
+/**
+ * Per process, the share of its sampled span it was not running: 1 − (its busy samples × the sampling
+ * interval) / (its last sample − its first). A --prof sampler ticks a waiting thread only now and then,
+ * so sample shares alone make a waiting npm look busy; the time it ran says it waited.
+ */
+function timeIdleShares(profile: Profile, top: Int32Array, idleAbove: Uint8Array, level: Map<string, number>): Map<number, number> {
+  const tl = profile.timeline;
+  const interval = profile.meta.intervalMs;
+  const out = new Map<number, number>();
+  if (!tl || tl.times.length < 2 || !(interval && interval > 0)) return out;
+  const pidOfTop = new Map<number, number>();
+  for (const th of profile.threads) {
+    const node = level.get(th.name);
+    if (node !== undefined && th.pid !== undefined) pidOfTop.set(node, th.pid);
+  }
+  const per = new Map<number, { first: number; last: number; busy: number }>();
+  for (let i = 0; i < tl.nodes.length; i++) {
+    const node = tl.nodes[i];
+    const pid = pidOfTop.get(top[node]);
+    if (pid === undefined) continue;
+    const t = tl.times[i];
+    const s = per.get(pid) ?? { first: t, last: t, busy: 0 };
+    s.last = t;
+    if (!idleAbove[node]) s.busy++;
+    per.set(pid, s);
+  }
+  for (const [pid, s] of per) if (s.last > s.first) out.set(pid, Math.max(0, 1 - (s.busy * interval) / (s.last - s.first)));
+  return out;
+}
+
+function startedOthers(pid: number, processes: ProcessMeta[]): boolean {
+  return processes.some((p) => p.pid !== pid && (p.ppid === pid || !!p.ancestors?.includes(pid)));
+}
+
+/** The thread names of every process but `pids` (and threads of no known process): the picker's default choice. */
+export function threadsBesides(profile: Profile, pids: readonly number[]): string[] {
+  const skip = new Set(pids);
+  return profile.threads.filter((th) => th.pid === undefined || !skip.has(th.pid)).map((th) => th.name);
+}
