@@ -125,7 +125,7 @@ for (const mode of ['prof', 'cpu-prof', ...(hasPerf ? ['perf'] : [])]) {
     // no line heat from the server's file.
     const progress: number[] = [];
     const viaWorker = await loadProfileInWorker(join(repoRoot, 'dist', 'worker.js'), dir, { onProgress: (f) => progress.push(f) });
-    const direct = await loadRunProfile(dir);
+    const direct = await loadRunProfile(dir, { allProcesses: true });
     // The picker nests the CLI under npm (perf also saw the shell between them), not at the top level beside it.
     const rows = processRows(direct);
     const rowOf = (pid: number) => rows.findIndex((r) => r.pid === pid && !r.thread);
