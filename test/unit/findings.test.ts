@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProfileBuilder, type Frame } from '../../src/core/model';
+import { classifyJsFile, ProfileBuilder, type Frame } from '../../src/core/model';
 import { findFindings, toJsonFinding, type Finding } from '../../src/core/findings';
 
 const APP = '/ws/app.js';
@@ -160,4 +160,23 @@ test('batch-hot-call: zlib, crypto and JSON work before the event loop get batch
   assert.match(crypto.message, /^crypto\.pbkdf2Sync takes 20\.0% .*asynchronous crypto\.pbkdf2 /);
   assert.equal(crypto.severity, 'info');
   assert.equal(crypto.line, 22);
+});
+
+test("hot-module-load never points into this extension's preload or npm's code, and says so when nothing of the user's is on the stack", () => {
+  const b = new ProfileBuilder('cpuprofile');
+  const preloadFile = '/home/u/.vscode/extensions/node-flame/dist/preload-stop.js';
+  assert.equal(classifyJsFile(preloadFile).category, 'dependency');
+  const preload = b.frame({ name: '', file: preloadFile, line: 1, column: 1, ...classifyJsFile(preloadFile) });
+  const npmFile = '/usr/lib/node_modules/npm/lib/npm.js';
+  const npm = b.frame({ name: 'load', file: npmFile, line: 29, column: 1, ...classifyJsFile(npmFile) });
+  const load = b.frame(f('Module._load', 'node:internal/modules/cjs/loader', 1003, 'node'));
+  const timer = b.frame(f('listOnTimeout', 'node:internal/timers', 1, 'node'));
+  b.sample([timer, preload, load], 10);
+  b.sample([timer, npm, load], 10);
+  b.sample([b.frame(f('work', APP, 50, 'app'))], 80);
+  const m = only(findFindings(b.build()), 'hot-module-load');
+  assert.equal(m.file, undefined);
+  assert.equal(m.line, undefined);
+  assert.doesNotMatch(m.message, /here/);
+  assert.match(m.message, /no code of yours/);
 });

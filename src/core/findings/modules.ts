@@ -17,17 +17,23 @@ export function hotModuleLoads(cx: FindingContext): Finding[] {
     bySite.add(cx.siteKey(n), cx.total[n], n, null);
   }
   const out: Finding[] = [];
-  for (const g of bySite.values()) {
+  for (const [key, g0] of bySite.map) {
+    const g = { ...g0, key };
     const share = cx.share(g.w);
     if (share < THRESHOLDS.moduleLoad) continue;
     out.push({
       rule: 'hot-module-load',
       severity: share >= THRESHOLDS.moduleLoadWarning ? 'warning' : 'info',
       share,
-      message: l10n.t(
-        'Loading modules (require or import) takes {0} of samples after start-up here: load the module once at the top of the file and reuse it.',
-        pct(share),
-      ),
+      message: g.key
+        ? l10n.t(
+            'Loading modules (require or import) takes {0} of samples after start-up here: load the module once at the top of the file and reuse it.',
+            pct(share),
+          )
+        : l10n.t(
+            'Loading modules (require or import) takes {0} of samples after start-up, with no code of yours or of a package on the stack to point at (Node loading its own modules, or a profile without files): look in the flame graph for what calls the loader.',
+            pct(share),
+          ),
       ...cx.place(g.node, g.w),
     });
   }

@@ -84,6 +84,9 @@ function frameKey(f: Frame): string {
 }
 
 const NODE_MODULES = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/;
+const OWN_PRELOAD = /[\\/]dist[\\/]preload-stop\.js$/;
+/** The package name a profile's frames of this extension's own preload get. */
+export const OWN_PACKAGE = 'node-flame';
 
 /**
  * Category of a JavaScript frame from its script path; `undefined` file means V8 gave none.
@@ -94,6 +97,8 @@ export function classifyJsFile(file: string): { category: Category; pkg?: string
   if (file.startsWith('node:') || file.startsWith('internal/') || file.startsWith('internal\\')) {
     return { category: 'node' };
   }
+  // Node Flame's own preload (NODE_OPTIONS=--require …/dist/preload-stop.js) is tooling, not the user's code.
+  if (OWN_PRELOAD.test(file)) return { category: 'dependency', pkg: OWN_PACKAGE };
   const m = NODE_MODULES.exec(file);
   if (m) {
     const pkg = m[1].replace(/\\/g, '/');
