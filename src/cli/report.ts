@@ -6,7 +6,7 @@ import { applyTransforms, unmatched, type Transform } from '../core/model/transf
 import { parseCommand, usageError, type CliCommand, type OptionTable } from './args';
 import { isRunFolder, loadRunProfile } from '../launch/runProfile';
 import { runTimeFacts } from '../launch/runTimeline';
-import { fileStartTime, loadForCli, parseLabel } from './load';
+import { fileStartTime, loadForCli, parseLabel, sourceLineReader } from './load';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 
@@ -97,6 +97,7 @@ export async function emitReport(
     source: o.source,
     startTime: o.format === 'pprof' ? await fileStartTime(o.source, profile) : undefined,
     timeFacts: o.format === 'html' ? await runTimeFacts(o.source).catch(() => undefined) : undefined,
+    readLine: o.format === 'markdown' ? sourceLineReader() : undefined,
   });
   if (!o.output) {
     process.stdout.write(out);

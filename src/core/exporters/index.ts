@@ -4,6 +4,7 @@ import { toCpuProfile } from './cpuprofile';
 import { toFolded } from './folded';
 import { toHtml } from './html';
 import { toJsonReport } from './json';
+import { toMarkdown, type LineReader } from './markdown';
 import { toPprof } from './pprof';
 import { toSpeedscope } from './speedscope';
 import { toSvg } from './svg';
@@ -18,6 +19,8 @@ export interface ExportOptions {
   startTime?: number;
   /** The run folder's markers and event-loop delay/heap tracks, for the HTML page's Timeline (launch/runTimeline). */
   timeFacts?: { markers: TimeMarker[]; tracks: TimeTrack[] };
+  /** The source line a Markdown report quotes (the CLI reads files; without it, no lines are quoted). */
+  readLine?: LineReader;
 }
 
 export interface Exporter {
@@ -65,6 +68,12 @@ registerExporter({
   extension: '.json',
   description: 'stable summary (see README)',
   write: (p, o) => JSON.stringify(toJsonReport(p, o), null, 2) + '\n',
+});
+registerExporter({
+  format: 'markdown',
+  extension: '.md',
+  description: 'findings and hot paths with their source lines, to paste into a pull request or give to an assistant',
+  write: (p, o) => toMarkdown(p, { source: o.source, readLine: o.readLine }),
 });
 registerExporter({ format: 'folded', extension: '.folded', description: 'folded stacks, one line per stack', write: toFolded });
 registerExporter({

@@ -1,14 +1,18 @@
 import * as vscode from 'vscode';
 import { writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
-import { exportFormats, exportProfileData, getExporter } from '../../core/exporters';
+import { basename, dirname, extname, join, sep } from 'node:path';
+import { exportFormats, exportProfile, exportProfileData, getExporter } from '../../core/exporters';
+import { readNamedTextSync } from '../../core/namedFiles';
+import type { LineReader } from '../../core/exporters/markdown';
 import { diffToHtml, diffToJson, diffToText } from '../../core/exporters/diff';
 import type { FunctionChange, Profile } from '../../core/model';
 import type { LoadedProfile } from '../services';
 import { runTimeFacts } from '../../launch/runTimeline';
 
 /** The order people share in: pictures and pages first, then files other tools open, then reports. */
-const ORDER = ['svg', 'html', 'folded', 'cpuprofile', 'speedscope', 'pprof', 'json', 'text'];
+const ORDER = ['svg', 'html', 'folded', 'cpuprofile', 'speedscope', 'pprof', 'markdown', 'json', 'text'];
+/** The Export… picker's first row: the Markdown report to the clipboard, for a pull request or a coding assistant. */
+const COPY_MARKDOWN = 'copy-markdown';
 
 interface FormatItem extends vscode.QuickPickItem {
   format: string;
@@ -67,8 +71,22 @@ export async function exportProfileFromViewer(
   log: vscode.LogOutputChannel,
   shown: Profile = p.profile,
 ): Promise<string | undefined> {
-  const item = await vscode.window.showQuickPick(formatItems(), { title: vscode.l10n.t('Export {0} as…', p.label), matchOnDetail: true });
+  const copy: FormatItem = {
+    label: vscode.l10n.t('Copy as Markdown'),
+    detail: vscode.l10n.t('findings and hot paths with their source lines, to the clipboard'),
+    format: COPY_MARKDOWN,
+    extension: '.md',
+  };
+  const item = await vscode.window.showQuickPick([copy, ...formatItems()], {
+    title: vscode.l10n.t('Export {0} as…', p.label),
+    matchOnDetail: true,
+  });
   if (!item) return undefined;
+  if (item.format === COPY_MARKDOWN) {
+    await vscode.env.clipboard.writeText(exportProfile(shown, 'markdown', { source: p.label, readLine: workspaceLineReader() }));
+    void vscode.window.showInformationMessage(vscode.l10n.t('Node Flame: the report is on the clipboard as Markdown'));
+    return undefined;
+  }
   const target = join(dirname(p.path), stem(p.path) + item.extension);
   // The page's Timeline shows the run's markers and event-loop delay, as this viewer's does.
   const timeFacts = item.format === 'html' ? await runTimeFacts(p.path).catch(() => undefined) : undefined;
@@ -118,4 +136,24 @@ export async function exportDiffFromViewer(
   if (!item) return undefined;
   const target = join(dirname(after.path), `diff-${stem(before.path)}-${stem(after.path)}${item.extension}`);
   return saveAs(vscode.l10n.t('Export comparison'), target, item.extension, () => item.write(before.profile, after.profile), log);
+}
+
+/** Quotes lines only of files in the workspace's folders (never a path a profile names elsewhere), each read once. */
+function workspaceLineReader(): LineReader {
+  const roots = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath + sep);
+  const files = new Map<string, string[] | null>();
+  return (file, line) => {
+    if (!roots.some((r) => file.startsWith(r))) return undefined;
+    let lines = files.get(file);
+    if (lines === undefined) {
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
+      try {
+        lines = (open ? open.getText() : readNamedTextSync(file, 4 * 1024 * 1024)).split('\n');
+      } catch {
+        lines = null;
+      }
+      files.set(file, lines);
+    }
+    return lines?.[line - 1];
+  };
 }
