@@ -63,7 +63,7 @@ test('node-flame <command> --help: exit 0, usage line, every option of the comma
   // Options people look for, in case a table loses them.
   assert.match(
     run(['report', '--help']).stdout,
-    /--format <format> +one of: text, json, folded, cpuprofile, speedscope, html, svg, pprof \(default: text\)/,
+    /--format <format> +one of: text, json, markdown, folded, cpuprofile, speedscope, html, svg, pprof \(default: text\)/,
   );
   assert.match(run(['diff', '--help']).stdout, /-o, --output <file> +write to this file/);
   assert.match(run(['profile', '--help']).stdout, /-m, --mode <mode> +prof .*\(default: prof\)/);
