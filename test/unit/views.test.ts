@@ -10,6 +10,7 @@ import {
   tickSummary,
   type Category,
 } from '../../src/core/model';
+import { findFindings } from '../../src/core/findings';
 
 /**
  * The hand-computed tree every test here checks against (weights in samples, 1 ms each):
@@ -95,11 +96,12 @@ test('category summary, tick-processor groups and attributed share', () => {
   // One sample with no frame at all lands on the root: unaccounted.
   p.tree.addSelf(0, 8);
   const c = categoryWeights(p);
-  assert.deepEqual([c.app, c.native, c.dependency, c.gc, c.unaccounted], [7, 35, 10, 60, 8]);
+  // main;a;d;a: `a` runs under the GC frame `d`, so its 7 count as GC.
+  assert.deepEqual([c.app, c.native, c.dependency, c.gc, c.unaccounted], [0, 35, 10, 67, 8]);
   const s = tickSummary(c);
-  assert.equal(s.javascript, 17, 'app + dependency');
+  assert.equal(s.javascript, 10, 'app + dependency');
   assert.equal(s.cpp, 35);
-  assert.equal(s.gc, 60);
+  assert.equal(s.gc, 67);
   assert.equal(s.unaccounted, 8);
   assert.equal(attributed(p), 1 - 8 / 120);
 });
@@ -124,4 +126,21 @@ test('a thread level folds away for one thread and stays for two', () => {
   // g is one function across both threads.
   const gs = functionStats(p2.tree, p2.frames.length).find((x) => x.frame === g)!;
   assert.deepEqual([gs.self, gs.total], [5, 5]);
+});
+
+test('one GC figure: what runs under a garbage-collector frame (perf: Heap::Scavenge calling V8 C++) counts as GC in the summary, as in the GC finding', () => {
+  const b = new ProfileBuilder('perf');
+  const main = b.frame({ name: 'main', file: '/ws/app.js', line: 1, column: 1, category: 'app' });
+  const gc = b.frame({ name: 'v8::internal::Heap::Scavenge()', file: '', line: 0, column: 0, category: 'gc' });
+  const cpp = b.frame({ name: 'v8::internal::ScavengerCollector::CollectGarbage()', file: '', line: 0, column: 0, category: 'native' });
+  b.sample([main, gc], 5);
+  b.sample([main, gc, cpp], 10);
+  b.sample([main], 85);
+  const p = b.build();
+  const c = categoryWeights(p);
+  assert.equal(c.gc, 15);
+  assert.equal(c.native, 0);
+  const gcFinding = findFindings(p).find((f) => f.rule === 'gc-pressure');
+  assert.ok(gcFinding);
+  assert.equal(gcFinding.share, c.gc / p.tree.weight);
 });

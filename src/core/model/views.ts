@@ -95,15 +95,22 @@ export function functionStats(tree: CallTree, frameCount: number): FunctionStat[
 
 export type CategorySummary = Record<Category, number>;
 
-/** Self weight per category (leaf frame's category); the root's own weight counts as unaccounted. */
+/**
+ * Self weight per category (leaf frame's category); the root's own weight counts as unaccounted. Code that
+ * runs under a garbage-collector frame (perf's `Heap::Scavenge` calling into V8's C++) is GC time: one GC
+ * figure, the one the GC finding gives.
+ */
 export function categoryWeights(profile: Profile): CategorySummary {
   const out = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as CategorySummary;
   const t = profile.tree;
+  // Parents come before children in id order: one pass sees every node's ancestors first.
+  const inGc = new Uint8Array(t.count);
   for (let i = 0; i < t.count; i++) {
-    if (!t.self[i]) continue;
     const f = t.frame[i];
     const frame: Frame | undefined = f >= 0 ? profile.frames[f] : undefined;
-    out[frame ? frame.category : 'unaccounted'] += t.self[i];
+    inGc[i] = (i > 0 && inGc[t.parent[i]]) || frame?.category === 'gc' ? 1 : 0;
+    if (!t.self[i]) continue;
+    out[inGc[i] ? 'gc' : frame ? frame.category : 'unaccounted'] += t.self[i];
   }
   return out;
 }
