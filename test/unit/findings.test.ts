@@ -180,3 +180,24 @@ test("hot-module-load never points into this extension's preload or npm's code, 
   assert.doesNotMatch(m.message, /here/);
   assert.match(m.message, /no code of yours/);
 });
+
+test("a run's processes each answer for themselves: the server's blocking share is of its own samples, an idle helper's idle is its own", () => {
+  const b = new ProfileBuilder('cpuprofile');
+  const server = 'pid 10 server.js';
+  const helper = 'pid 11 watcher.js';
+  const sync = b.frame(f('pbkdf2Sync', 'node:internal/crypto/pbkdf2', 62, 'node'));
+  b.sample([...requestPath(b), sync], 60, undefined, server);
+  b.sample([b.frame(f('(idle)', '', 0, 'idle'))], 40, undefined, server);
+  b.sample([b.frame(f('(idle)', '', 0, 'idle'))], 95, undefined, helper);
+  b.sample([b.frame(f('poll', '/ws/watcher.js', 3, 'app'))], 5, undefined, helper);
+  b.threadInfo(server, { pid: 10 });
+  b.threadInfo(helper, { pid: 11 });
+  const list = findFindings(b.build());
+  const blocking = only(list, 'blocking-sync');
+  assert.equal(blocking.pid, 10);
+  assert.equal(blocking.share, 0.6, "60 of the server's 100 samples, not 60 of the run's 200");
+  const idle = only(list, 'mostly-idle');
+  assert.equal(idle.pid, 11);
+  assert.equal(idle.share, 0.95);
+  assert.equal(toJsonFinding(blocking).pid, 10);
+});

@@ -60,7 +60,9 @@ function findingLines(profile: Profile): string[] {
   for (const f of found) {
     const where = f.file ? ` ${f.file}${f.line ? `:${f.line}` : ''}` : '';
     out.push(
-      printable(`  ${f.severity === 'warning' ? l10n.t('warning') : l10n.t('info')} ${f.rule}${where} (${(f.share * 100).toFixed(1)}%)`),
+      printable(
+        `  ${f.severity === 'warning' ? l10n.t('warning') : l10n.t('info')} ${f.rule}${where} (${(f.share * 100).toFixed(1)}%${f.pid !== undefined ? ' ' + l10n.t('of pid {0}', String(f.pid)) : ''})`,
+      ),
       printable(`    ${f.message}`),
     );
   }

@@ -1,4 +1,5 @@
 import type { Profile } from '../model';
+import { selectThreads } from '../model/processes';
 import { blockingCalls } from './blocking';
 import { batchHotCalls } from './batch';
 import { FindingContext } from './context';
@@ -35,13 +36,29 @@ export function findFindings(profile: Profile): Finding[] {
   // Every rule reads time (blocking calls, GC, idle): on bytes or objects its words would be wrong.
   const time = !profile.meta.unit || profile.meta.unit === 'samples' || profile.meta.unit === 'ms';
   if (profile.tree.weight > 0 && time) {
-    const cx = new FindingContext(profile);
-    out = RULES.flatMap((rule) => rule(cx)).sort(
-      (a, b) => Number(b.severity === 'warning') - Number(a.severity === 'warning') || b.share - a.share,
-    );
+    const processes = byProcess(profile);
+    // A run's processes each answer for themselves: the server's blocking call is not diluted by a build step
+    // beside it, and one idle process does not make a busy run "mostly idle". Shares are of that process's samples.
+    out = (processes ?? [{ pid: undefined, profile }])
+      .flatMap(({ pid, profile: p }) => {
+        const cx = new FindingContext(p);
+        return RULES.flatMap((rule) => rule(cx)).map((f) => (pid === undefined ? f : { ...f, pid }));
+      })
+      .sort((a, b) => Number(b.severity === 'warning') - Number(a.severity === 'warning') || b.share - a.share);
   }
   cache.set(profile, out);
   return out;
+}
+
+/** One profile per process of a run read as one (each with samples); undefined for one process. */
+function byProcess(profile: Profile): { pid: number; profile: Profile }[] | undefined {
+  const pids = new Map<number, string[]>();
+  for (const t of profile.threads) {
+    if (t.pid === undefined) return undefined;
+    if (t.samples > 0) pids.set(t.pid, [...(pids.get(t.pid) ?? []), t.name]);
+  }
+  if (pids.size < 2) return undefined;
+  return [...pids].map(([pid, threads]) => ({ pid, profile: selectThreads(profile, threads) }));
 }
 
 /** The `--format json` shape of a finding (README "Findings"): add fields, never rename. */
@@ -52,6 +69,8 @@ export interface JsonFinding {
   file: string | null;
   line: number | null;
   share: number;
+  /** The process it is about, in a run of several (its share is of that process's samples). */
+  pid?: number;
 }
 
 export function toJsonFinding(f: Finding): JsonFinding {
@@ -62,5 +81,6 @@ export function toJsonFinding(f: Finding): JsonFinding {
     file: f.file ?? null,
     line: f.line ?? null,
     share: Math.round(f.share * 1e6) / 1e6,
+    ...(f.pid !== undefined ? { pid: f.pid } : {}),
   };
 }

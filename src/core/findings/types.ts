@@ -22,6 +22,8 @@ export interface Finding {
   line?: number;
   /** Profile frame to select in the flame graph; -1 when there is none to show. */
   frame: number;
+  /** In a run of several processes: the process it is about; `share` is of that process's samples. */
+  pid?: number;
 }
 
 /** Thresholds, as fractions of all samples unless said otherwise; README "Findings" lists them. */
