@@ -1,4 +1,5 @@
 import { classifyJsFile, type Frame, type Tier } from '../../model';
+import { AMBIGUOUS_JIT } from './jitNamer';
 
 /** V8's code-kind marker in perf map names (`JS:*fib`): see V8's `ComputeMarker`. */
 const TIER_MARKS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug', '+': 'maglev', '*': 'turbofan' };
@@ -49,7 +50,10 @@ export function classifyPerfFrame(text: string): Frame {
   if (dso === '[unknown]' || dso === '' || dso === '//anon' || dso === '[anon]') {
     return unknownSym ? unknown() : { name: sym, file: '', line: 0, column: 0, category: 'unaccounted' };
   }
-  if (PERF_MAP.test(dso)) return unknownSym ? unknown() : perfMapFrame(sym);
+  if (PERF_MAP.test(dso)) {
+    if (sym === AMBIGUOUS_JIT) return { name: AMBIGUOUS_JIT, file: '', line: 0, column: 0, category: 'unaccounted' };
+    return unknownSym ? unknown() : perfMapFrame(sym);
+  }
   if (dso.startsWith('[kernel') || (dso.startsWith('[') && dso !== '[vdso]' && dso !== '[vsyscall]')) {
     return native(unknownSym ? '[unknown]' : sym, 'kernel', dso);
   }

@@ -4,14 +4,18 @@ import * as l10n from '@vscode/l10n';
 import { ProfileError, type Profile } from '../../model';
 import type { ImportOptions } from '../types';
 import { PerfScriptParser } from './parser';
-import { JitFrameNamer, savedJitMaps, type JitMap } from './jitMaps';
+import { savedJitMaps, type SavedJit } from './jitMaps';
+import { AMBIGUOUS_JIT, JitFrameNamer, type JitNamingStats } from './jitNamer';
 
 /** Only what the model uses: no `symoff`, so perf prints less and we parse less. */
 export const PERF_SCRIPT_FIELDS = ['comm', 'pid', 'tid', 'time', 'period', 'event', 'ip', 'sym', 'dso'];
 
-/** `perf script` arguments for a recording; `--header` gives the cmdline and sample time span first. */
+/**
+ * `perf script` arguments for a recording; `--header` gives the cmdline, the clock and the sample time span first,
+ * `--ns` times to the nanosecond, as a jitdump's code loads are stamped.
+ */
 export function perfScriptArgs(file: string, fields = PERF_SCRIPT_FIELDS): string[] {
-  return ['script', '-i', file, '--header', '-F', fields.join(',')];
+  return ['script', '-i', file, '--header', '--ns', '-F', fields.join(',')];
 }
 
 /**
@@ -31,7 +35,7 @@ export async function loadPerfData(file: string, opts: ImportOptions, perfPath =
   return loadPerfDataOnce(file, opts, perfPath, maps);
 }
 
-async function loadPerfDataOnce(file: string, opts: ImportOptions, perfPath: string, maps: Map<number, JitMap>): Promise<Profile> {
+async function loadPerfDataOnce(file: string, opts: ImportOptions, perfPath: string, maps: Map<number, SavedJit>): Promise<Profile> {
   let fields = PERF_SCRIPT_FIELDS;
   for (;;) {
     const r = await runOnce(file, opts, perfPath, fields, maps);
@@ -51,7 +55,7 @@ async function loadPerfDataOnce(file: string, opts: ImportOptions, perfPath: str
 
 type RunResult = { profile: Profile } | { code: number | null; stderr: string };
 
-function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: string[], maps: Map<number, JitMap>): Promise<RunResult> {
+function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: string[], maps: Map<number, SavedJit>): Promise<RunResult> {
   const { signal, onProgress } = opts;
   signal?.throwIfAborted();
   return new Promise<RunResult>((resolve, reject) => {
@@ -107,12 +111,33 @@ function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: st
         if (code !== 0) return resolve({ code, stderr });
         if (namer) parser.push(namer.end());
         for (const w of warningsFrom(stderr)) parser.builder.warn(w);
+        for (const w of namer ? namingWarnings(namer.stats) : []) parser.builder.warn(w);
         const profile = parser.end();
         onProgress?.(1);
         resolve({ profile });
       });
     });
   });
+}
+
+/** What the JIT naming could not do, said once per run. */
+function namingWarnings(s: JitNamingStats): string[] {
+  const out: string[] = [];
+  if (s.clockMismatch)
+    out.push(
+      l10n.t(
+        'the JIT code records (jitdump) could not be matched to the samples: the recording did not use the monotonic clock (perf record -k mono)',
+      ),
+    );
+  if (s.ambiguous)
+    out.push(
+      l10n.t(
+        '{0} JavaScript frames are shown as {1}: V8 reused their addresses for other functions, and without a jitdump (node --perf-prof, perf record -k mono) the function that ran cannot be known',
+        String(s.ambiguous),
+        AMBIGUOUS_JIT,
+      ),
+    );
+  return out;
 }
 
 /** perf's own complaints worth passing on: lost events, missing maps. */

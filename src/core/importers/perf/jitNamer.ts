@@ -1,0 +1,98 @@
+import type { SavedJit } from './jitMaps';
+
+/** What a JIT frame is called when V8 reused its address and nothing says which code ran: see classifyPerfFrame. */
+export const AMBIGUOUS_JIT = '[ambiguous JIT code]';
+
+const JIT_FRAME = /^([ \t]+)([0-9a-f]+) (.*) \(\/tmp\/perf-(\d+)\.map\)$/;
+/** `comm pid/tid [cpu] secs.frac:` — the pid and the time of the sample the following frames belong to. */
+const SAMPLE_HEAD = /\s(-?\d+)\/-?\d+\s+(?:\[\d+\]\s+)?(\d+)\.(\d+):/;
+const MARK = Buffer.from('(/tmp/perf-');
+
+/** What the namer did, for the profile's warnings. */
+export interface JitNamingStats {
+  /** Frames named from a jitdump by the code at their address at their sample's time. */
+  timed: number;
+  /** Frames whose address held several functions over the run, with no time to choose: marked ambiguous. */
+  ambiguous: number;
+  /** A jitdump was there but the recording's clock was not CLOCK_MONOTONIC, so its times could not be used. */
+  clockMismatch: boolean;
+}
+
+/**
+ * Names the JIT frames of `perf script` output from the run folder's saved code records: by a jitdump's timed
+ * loads when the recording used CLOCK_MONOTONIC (`perf record -k mono`, the clock V8 stamps its jitdump with),
+ * else from the `perf-<pid>.map` copy, marking addresses V8 reused as ambiguous instead of naming them wrongly.
+ * perf's own names (the first line of /tmp/perf-<pid>.map for an address) are replaced, as they can be stale.
+ * Nothing is written to the shared /tmp. Feed chunks in order; `end` flushes.
+ */
+export class JitFrameNamer {
+  private carry: Buffer = Buffer.alloc(0);
+  private mono = false;
+  private pid = -1;
+  private tsNs = 0;
+  readonly stats: JitNamingStats = { timed: 0, ambiguous: 0, clockMismatch: false };
+
+  constructor(private readonly saved: Map<number, SavedJit>) {}
+
+  push(chunk: Buffer): Buffer {
+    const data = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
+    const nl = data.lastIndexOf(10);
+    if (nl < 0) {
+      this.carry = data;
+      return Buffer.alloc(0);
+    }
+    this.carry = Buffer.from(data.subarray(nl + 1));
+    return this.rename(data.subarray(0, nl + 1));
+  }
+
+  end(): Buffer {
+    const rest = this.carry;
+    this.carry = Buffer.alloc(0);
+    return this.rename(rest);
+  }
+
+  private rename(lines: Buffer): Buffer {
+    const hasJit = lines.includes(MARK);
+    const text = lines.toString(hasJit ? 'utf8' : 'latin1');
+    const out = text.split('\n');
+    for (let i = 0; i < out.length; i++) {
+      const line = out[i];
+      const c = line.charCodeAt(0);
+      if (c === 35 /* # */) {
+        if (line.startsWith('# clockid: ')) this.mono = /monotonic/.test(line);
+      } else if (c !== 9 && c !== 32) {
+        const h = SAMPLE_HEAD.exec(line);
+        if (h) {
+          this.pid = Number(h[1]);
+          this.tsNs = Number(h[2]) * 1e9 + Number(h[3].padEnd(9, '0').slice(0, 9));
+        }
+      } else if (hasJit && line.endsWith('.map)')) {
+        out[i] = this.renameFrame(line);
+      }
+    }
+    if (!hasJit) return lines;
+    return Buffer.from(out.join('\n'), 'utf8');
+  }
+
+  private renameFrame(line: string): string {
+    const m = JIT_FRAME.exec(line);
+    if (!m) return line;
+    const [, indent, hex, , pidText] = m;
+    const saved = this.saved.get(Number(pidText));
+    if (!saved) return line;
+    const addr = parseInt(hex, 16);
+    let name: string | null = null;
+    if (saved.timed && this.mono && Number(pidText) === this.pid) {
+      name = saved.timed.find(addr, this.tsNs);
+      if (name !== null) this.stats.timed++;
+    } else if (saved.timed && !this.mono) this.stats.clockMismatch = true;
+    if (name === null && saved.map) {
+      const r = saved.map.lookup(addr);
+      if (r && 'ambiguous' in r) {
+        this.stats.ambiguous++;
+        name = AMBIGUOUS_JIT;
+      } else if (r) name = r.name;
+    }
+    return `${indent}${hex} ${name ?? '[unknown]'} (/tmp/perf-${pidText}.map)`;
+  }
+}
