@@ -32,7 +32,7 @@ console.log(keep);
 export function leafCallers(p: Profile): Map<string, number> {
   const out = new Map<string, number>();
   p.tree.forEachStack((stack, w) => {
-    const i = stack.findLastIndex((f) => p.frames[f].name === 'leafWork');
+    const i = stack.map((f) => p.frames[f].name).lastIndexOf('leafWork');
     if (i < 1) return;
     const c = p.frames[stack[i - 1]];
     const key = `${c.name} ${c.file}:${c.line}`;

@@ -16,6 +16,8 @@ export interface ExportOptions {
   source?: string;
   /** Wall-clock start (epoch ms) for formats that record one, when the profile has none (the input file's time). */
   startTime?: number;
+  /** folded: `period` writes perf's period-weighted stacks (ns of cpu-clock) instead of sample counts. */
+  foldedWeights?: 'samples' | 'period';
   /** The run folder's markers and event-loop delay/heap tracks, for the HTML page's Timeline (launch/runTimeline). */
   timeFacts?: { markers: TimeMarker[]; tracks: TimeTrack[] };
 }
@@ -66,7 +68,7 @@ registerExporter({
   description: 'stable summary (see README)',
   write: (p, o) => JSON.stringify(toJsonReport(p, o), null, 2) + '\n',
 });
-registerExporter({ format: 'folded', extension: '.folded', description: 'folded stacks, one line per stack', write: toFolded });
+registerExporter({ format: 'folded', extension: '.folded', description: 'folded stacks, one line per stack', write: (p, o) => toFolded(p, { weights: o.foldedWeights }) });
 registerExporter({
   format: 'cpuprofile',
   extension: '.cpuprofile',
