@@ -44,7 +44,8 @@ export function classifyPerfFrame(text: string): Frame {
       dso = text.slice(1, -1);
     }
   }
-  sym = sym.replace(/\+0x[0-9a-f]+$/i, '');
+  // A symbol's offset goes (`memcpy+0x1f`); a stripped library's `library+0xoffset` (see nativeSymbols) stays whole.
+  if (!sym.startsWith(dso.slice(dso.lastIndexOf('/') + 1) + '+0x')) sym = sym.replace(/\+0x[0-9a-f]+$/i, '');
   const unknownSym = sym === '' || sym === '[unknown]';
 
   if (dso === '[unknown]' || dso === '' || dso === '//anon' || dso === '[anon]') {

@@ -1,4 +1,5 @@
 import type { SavedJit } from './jitMaps';
+import { nativeName, type NativeDebugSymbols } from './nativeSymbols';
 
 /** What a JIT frame is called when V8 reused its address and nothing says which code ran: see classifyPerfFrame. */
 export const AMBIGUOUS_JIT = '[ambiguous JIT code]';
@@ -7,6 +8,9 @@ const JIT_FRAME = /^([ \t]+)([0-9a-f]+) (.*) \(\/tmp\/perf-(\d+)\.map\)$/;
 /** `comm pid/tid [cpu] secs.frac:` — the pid and the time of the sample the following frames belong to. */
 const SAMPLE_HEAD = /\s(-?\d+)\/-?\d+\s+(?:\[\d+\]\s+)?(\d+)\.(\d+):/;
 const MARK = Buffer.from('(/tmp/perf-');
+/** A frame perf left unnamed in a file it knows: `\t    1183 [unknown] (/usr/lib/libpixman-1.so.0)`. */
+const NATIVE_MARK = Buffer.from('[unknown] (/');
+const UNKNOWN_NATIVE = /^([ \t]+)([0-9a-f]+) \[unknown\] \((\/.*)\)$/;
 
 /** What the namer did, for the profile's warnings. */
 export interface JitNamingStats {
@@ -16,6 +20,9 @@ export interface JitNamingStats {
   ambiguous: number;
   /** A jitdump was there but the recording's clock was not CLOCK_MONOTONIC, so its times could not be used. */
   clockMismatch: boolean;
+  /** Native frames perf left unnamed, by library: named from debug symbols, or kept as library+offset. */
+  nativeNamed: number;
+  nativeUnnamed: Map<string, number>;
 }
 
 /**
@@ -30,9 +37,12 @@ export class JitFrameNamer {
   private mono = false;
   private pid = -1;
   private tsNs = 0;
-  readonly stats: JitNamingStats = { timed: 0, ambiguous: 0, clockMismatch: false };
+  readonly stats: JitNamingStats = { timed: 0, ambiguous: 0, clockMismatch: false, nativeNamed: 0, nativeUnnamed: new Map() };
 
-  constructor(private readonly saved: Map<number, SavedJit>) {}
+  constructor(
+    private readonly saved: Map<number, SavedJit>,
+    private readonly native: NativeDebugSymbols = new Map(),
+  ) {}
 
   push(chunk: Buffer): Buffer {
     const data = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
@@ -53,7 +63,8 @@ export class JitFrameNamer {
 
   private rename(lines: Buffer): Buffer {
     const hasJit = lines.includes(MARK);
-    const text = lines.toString(hasJit ? 'utf8' : 'latin1');
+    const hasNative = lines.includes(NATIVE_MARK);
+    const text = lines.toString(hasJit || hasNative ? 'utf8' : 'latin1');
     const out = text.split('\n');
     for (let i = 0; i < out.length; i++) {
       const line = out[i];
@@ -68,10 +79,22 @@ export class JitFrameNamer {
         }
       } else if (hasJit && line.endsWith('.map)')) {
         out[i] = this.renameFrame(line);
+      } else if (hasNative && line.includes('[unknown] (/')) {
+        out[i] = this.renameNative(line);
       }
     }
-    if (!hasJit) return lines;
+    if (!hasJit && !hasNative) return lines;
     return Buffer.from(out.join('\n'), 'utf8');
+  }
+
+  private renameNative(line: string): string {
+    const m = UNKNOWN_NATIVE.exec(line);
+    if (!m || /\/perf-\d+\.map$/.test(m[3])) return line;
+    const [, indent, hex, dso] = m;
+    const name = nativeName(this.native, dso, parseInt(hex, 16));
+    if (name.includes('+0x')) this.stats.nativeUnnamed.set(dso, (this.stats.nativeUnnamed.get(dso) ?? 0) + 1);
+    else this.stats.nativeNamed++;
+    return `${indent}${hex} ${name} (${dso})`;
   }
 
   private renameFrame(line: string): string {
