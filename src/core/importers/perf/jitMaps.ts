@@ -26,6 +26,8 @@ export class JitMap {
     private readonly names: string[],
     /** The largest end of entries 0..i: entries before `i` cannot cover an address past it. */
     private readonly maxEnds: Float64Array,
+    /** Each entry's line number in the file: the later line is the newer code. */
+    private readonly lineOf: Uint32Array,
   ) {}
 
   static async read(path: string): Promise<JitMap | null> {
@@ -48,8 +50,7 @@ export class JitMap {
     } finally {
       await opened.fh.close().catch(() => undefined);
     }
-    // Later lines first among equal starts: the later line is what ran last, the best guess when one must be made.
-    const order = rows.map((_, i) => i).sort((a, b) => rows[a].start - rows[b].start || b - a);
+    const order = rows.map((_, i) => i).sort((a, b) => rows[a].start - rows[b].start || a - b);
     const ends = Float64Array.from(order, (i) => rows[i].end);
     const maxEnds = new Float64Array(ends.length);
     for (let i = 0; i < ends.length; i++) maxEnds[i] = Math.max(ends[i], i ? maxEnds[i - 1] : 0);
@@ -58,6 +59,7 @@ export class JitMap {
       ends,
       order.map((i) => rows[i].name),
       maxEnds,
+      Uint32Array.from(order),
     );
   }
 
@@ -75,15 +77,16 @@ export class JitMap {
       if (a[mid] <= addr) lo = mid;
       else hi = mid - 1;
     }
-    let found: string | null = null;
+    // The newest entry (latest line) is the name when all entries are one function (at several tiers).
+    let found = -1;
     const others = new Set<string>();
     for (let i = lo; i >= 0 && this.maxEnds[i] > addr; i--) {
       if (addr >= this.ends[i]) continue;
-      found ??= this.names[i];
+      if (found < 0 || this.lineOf[i] > this.lineOf[found]) found = i;
       others.add(functionOf(this.names[i]));
     }
-    if (found === null) return null;
-    return others.size > 1 ? { ambiguous: others.size } : { name: found };
+    if (found < 0) return null;
+    return others.size > 1 ? { ambiguous: others.size } : { name: this.names[found] };
   }
 
   /** The name of the code at `addr` when only one function was ever there, or null. */

@@ -5,8 +5,8 @@ import { nativeName, type NativeDebugSymbols } from './nativeSymbols';
 export const AMBIGUOUS_JIT = '[ambiguous JIT code]';
 
 const JIT_FRAME = /^([ \t]+)([0-9a-f]+) (.*) \(\/tmp\/perf-(\d+)\.map\)$/;
-/** `comm pid/tid [cpu] secs.frac:` — the pid and the time of the sample the following frames belong to. */
-const SAMPLE_HEAD = /\s(-?\d+)\/-?\d+\s+(?:\[\d+\]\s+)?(\d+)\.(\d+):/;
+/** `comm pid/tid [cpu] secs.frac:` — the thread and time of the sample the following frames belong to. */
+const SAMPLE_HEAD = /^(.*?)\s+((-?\d+)\/-?\d+)\s+(?:\[\d+\]\s+)?(\d+)\.(\d+):/;
 const MARK = Buffer.from('(/tmp/perf-');
 /** A frame perf left unnamed in a file it knows: `\t    1183 [unknown] (/usr/lib/libpixman-1.so.0)`. */
 const NATIVE_MARK = Buffer.from('[unknown] (/');
@@ -18,6 +18,8 @@ export interface JitNamingStats {
   timed: number;
   /** Frames whose address held several functions over the run, with no time to choose: marked ambiguous. */
   ambiguous: number;
+  /** The same, by thread (`comm pid/tid` as the profile names threads), so each thread's report can say so. */
+  ambiguousByThread: Map<string, number>;
   /** A jitdump was there but the recording's clock was not CLOCK_MONOTONIC, so its times could not be used. */
   clockMismatch: boolean;
   /** Native frames perf left unnamed, by library: named from debug symbols, or kept as library+offset. */
@@ -37,12 +39,24 @@ export class JitFrameNamer {
   private mono = false;
   private pid = -1;
   private tsNs = 0;
-  readonly stats: JitNamingStats = { timed: 0, ambiguous: 0, clockMismatch: false, nativeNamed: 0, nativeUnnamed: new Map() };
+  private thread = '';
+  /** Sample headers are read only where a jitdump needs each sample's time. */
+  private readonly timed: boolean;
+  readonly stats: JitNamingStats = {
+    timed: 0,
+    ambiguous: 0,
+    ambiguousByThread: new Map(),
+    clockMismatch: false,
+    nativeNamed: 0,
+    nativeUnnamed: new Map(),
+  };
 
   constructor(
     private readonly saved: Map<number, SavedJit>,
     private readonly native: NativeDebugSymbols = new Map(),
-  ) {}
+  ) {
+    this.timed = [...saved.values()].some((j) => j.timed);
+  }
 
   push(chunk: Buffer): Buffer {
     const data = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
@@ -64,6 +78,7 @@ export class JitFrameNamer {
   private rename(lines: Buffer): Buffer {
     const hasJit = lines.includes(MARK);
     const hasNative = lines.includes(NATIVE_MARK);
+    if (!hasJit && !hasNative && !this.timed) return lines;
     const text = lines.toString(hasJit || hasNative ? 'utf8' : 'latin1');
     const out = text.split('\n');
     for (let i = 0; i < out.length; i++) {
@@ -74,8 +89,10 @@ export class JitFrameNamer {
       } else if (c !== 9 && c !== 32) {
         const h = SAMPLE_HEAD.exec(line);
         if (h) {
-          this.pid = Number(h[1]);
-          this.tsNs = Number(h[2]) * 1e9 + Number(h[3].padEnd(9, '0').slice(0, 9));
+          // Named as the parser names threads (`comm pid/tid`).
+          this.thread = `${h[1]} ${h[2]}`;
+          this.pid = Number(h[3]);
+          this.tsNs = Number(h[4]) * 1e9 + Number(h[5].padEnd(9, '0').slice(0, 9));
         }
       } else if (hasJit && line.endsWith('.map)')) {
         out[i] = this.renameFrame(line);
@@ -113,6 +130,7 @@ export class JitFrameNamer {
       const r = saved.map.lookup(addr);
       if (r && 'ambiguous' in r) {
         this.stats.ambiguous++;
+        this.stats.ambiguousByThread.set(this.thread, (this.stats.ambiguousByThread.get(this.thread) ?? 0) + 1);
         name = AMBIGUOUS_JIT;
       } else if (r) name = r.name;
     }

@@ -152,6 +152,17 @@ function namingWarnings(s: JitNamingStats): string[] {
         AMBIGUOUS_JIT,
       ),
     );
+  const threads = [...s.ambiguousByThread].sort((a, b) => b[1] - a[1]);
+  if (threads.length)
+    out.push(
+      l10n.t(
+        'threads with JavaScript frames that cannot be named for sure: {0}',
+        threads
+          .slice(0, 8)
+          .map(([t, n]) => `${t} (${n})`)
+          .join(', ') + (threads.length > 8 ? ', …' : ''),
+      ),
+    );
   const libs = [...s.nativeUnnamed].sort((a, b) => b[1] - a[1]);
   if (libs.length)
     out.push(
