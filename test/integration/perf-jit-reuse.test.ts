@@ -55,7 +55,10 @@ test('perf mode names reused JIT addresses by the code there at each sample', { 
     assert.equal(r.status, 0, r.stderr);
     const run = join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]);
     const files = readdirSync(run);
-    assert.ok(files.some((n) => /^jit-\d+\.map$/.test(n)), `the run keeps the timed JIT records: ${files.join(', ')}`);
+    assert.ok(
+      files.some((n) => /^jit-\d+\.map$/.test(n)),
+      `the run keeps the timed JIT records: ${files.join(', ')}`,
+    );
     assert.ok(!readdirSync(dir).some((n) => n.startsWith('jit-')), 'no jitdump is left in the app folder');
     const t1 = Date.now();
     const p = await loadProfile(join(run, 'perf.data'), { sourceMaps: false });

@@ -43,16 +43,23 @@ test('a stripped library keeps library+offset, and its functions are named from 
     writeFileSync(join(dir, 'hot.c'), SOURCE);
     writeFileSync(join(dir, 'app.js'), APP);
     const full = join(dir, 'libhot-full.so');
-    execFileSync('gcc', ['-O1', '-g', '-fPIC', '-shared', '-fno-omit-frame-pointer', '-I/usr/include/node', '-Wl,--build-id', 'hot.c', '-o', full], {
-      cwd: dir,
-    });
+    execFileSync(
+      'gcc',
+      ['-O1', '-g', '-fPIC', '-shared', '-fno-omit-frame-pointer', '-I/usr/include/node', '-Wl,--build-id', 'hot.c', '-o', full],
+      {
+        cwd: dir,
+      },
+    );
     execFileSync('objcopy', ['--only-keep-debug', full, join(dir, 'libhot.debug')]);
     execFileSync('strip', ['--strip-all', full, '-o', join(dir, 'libhot.so')]);
     const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(dir, 'libhot.so')], { encoding: 'utf8' }))?.[1];
     assert.ok(buildId, 'the library has a build-id');
 
     const runs = join(dir, 'runs');
-    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '-o', runs, '--', 'node', 'app.js'], { cwd: dir, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '-o', runs, '--', 'node', 'app.js'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     const run = join(runs, readdirSync(runs)[0]);
     const debugRoot = join(dir, 'debug');

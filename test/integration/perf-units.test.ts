@@ -14,9 +14,15 @@ test('perf mode: JSON samples and folded weights count samples; period totals ha
   const dir = mkdtempSync(join(tmpdir(), 'nf-units-'));
   try {
     const script = join(dir, 'loop.js');
-    writeFileSync(script, 'function spin() { let s = 0; const t = Date.now(); while (Date.now() - t < 1000) s += Math.sqrt(s + 1); return s; }\nspin();\n');
+    writeFileSync(
+      script,
+      'function spin() { let s = 0; const t = Date.now(); while (Date.now() - t < 1000) s += Math.sqrt(s + 1); return s; }\nspin();\n',
+    );
     const runs = join(dir, 'runs');
-    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '--no-report', '-o', runs, '--', 'node', script], { cwd: dir, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '--no-report', '-o', runs, '--', 'node', script], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     const run = join(runs, readdirSync(runs)[0]);
     const report = (...args: string[]) => {
@@ -24,8 +30,18 @@ test('perf mode: JSON samples and folded weights count samples; period totals ha
       assert.equal(o.status, 0, o.stderr);
       return o.stdout;
     };
-    const json = JSON.parse(report('-f', 'json')) as { samples: number; unit: string; sampleTimeMs?: number; periodTotal?: number; periodUnit?: string };
-    const weights = (text: string) => text.trim().split('\n').map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
+    const json = JSON.parse(report('-f', 'json')) as {
+      samples: number;
+      unit: string;
+      sampleTimeMs?: number;
+      periodTotal?: number;
+      periodUnit?: string;
+    };
+    const weights = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
     const counts = weights(report('-f', 'folded'));
     const periods = weights(report('-f', 'folded', '--folded-weights', 'period'));
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);

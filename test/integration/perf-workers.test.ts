@@ -53,7 +53,10 @@ test('perf mode names each worker thread its own function at its file:line', { s
       named.every((keys) => keys.length === 1),
       'each thread runs only its own function',
     );
-    assert.deepEqual(named.map((k) => k[0]).sort(), [0, 1, 2, 3].map((i) => `hot${i} work${i}.js:2`));
+    assert.deepEqual(
+      named.map((k) => k[0]).sort(),
+      [0, 1, 2, 3].map((i) => `hot${i} work${i}.js:2`),
+    );
     // The preload really runs at start; it must never sit inside a thread's hot loop.
     let blamed = 0;
     p.tree.forEachStack((stack, w) => {

@@ -107,11 +107,13 @@ test('JitMap without times: a reused address is ambiguous, the same function at 
     // perf named the frame by the map's first line; the namer says it is ambiguous instead, per thread.
     const namer = new JitFrameNamer(new Map([[7, { map }]]));
     const text =
-      namer.push(
-        Buffer.from(
-          `node 7/9   10.000000001:    1001001 cpu-clock:ppp: \n\t    ${hex(A + 0x104)} JS:~callerA /a.js:9:1 (/tmp/perf-7.map)\n\n`,
-        ),
-      ).toString() + namer.end().toString();
+      namer
+        .push(
+          Buffer.from(
+            `node 7/9   10.000000001:    1001001 cpu-clock:ppp: \n\t    ${hex(A + 0x104)} JS:~callerA /a.js:9:1 (/tmp/perf-7.map)\n\n`,
+          ),
+        )
+        .toString() + namer.end().toString();
     assert.match(text, /\[ambiguous JIT code\] \(\/tmp\/perf-7\.map\)/);
     assert.deepEqual([...namer.stats.ambiguousByThread], [['node 7/9', 1]]);
   } finally {

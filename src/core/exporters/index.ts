@@ -68,7 +68,12 @@ registerExporter({
   description: 'stable summary (see README)',
   write: (p, o) => JSON.stringify(toJsonReport(p, o), null, 2) + '\n',
 });
-registerExporter({ format: 'folded', extension: '.folded', description: 'folded stacks, one line per stack', write: (p, o) => toFolded(p, { weights: o.foldedWeights }) });
+registerExporter({
+  format: 'folded',
+  extension: '.folded',
+  description: 'folded stacks, one line per stack',
+  write: (p, o) => toFolded(p, { weights: o.foldedWeights }),
+});
 registerExporter({
   format: 'cpuprofile',
   extension: '.cpuprofile',

@@ -11,7 +11,8 @@ const RUNTIME =
 export function nativeLibraries(cx: FindingContext): Finding[] {
   const byLib = new Groups<string>();
   // The runtime is left out of the match itself: in perf stacks libc's start code is the root of every sample.
-  const isLib = (f: Frame) => (f.category === 'shared-lib' || (f.category === 'native' && /\.node$/.test(f.lib ?? ''))) && !RUNTIME.test(f.lib ?? f.name);
+  const isLib = (f: Frame) =>
+    (f.category === 'shared-lib' || (f.category === 'native' && /\.node$/.test(f.lib ?? ''))) && !RUNTIME.test(f.lib ?? f.name);
   for (const n of cx.outermost(isLib)) {
     const f = cx.frames[cx.tree.frame[n]];
     const lib = f.lib ?? f.name;

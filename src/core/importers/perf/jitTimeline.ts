@@ -18,7 +18,11 @@ export class TimedJitMap {
     // V8 writes in time order from one thread at a time; a stable sort guards against a worker's late write.
     let sorted = true;
     for (let i = 1; i < loads.length && sorted; i++) sorted = loads[i - 1].ts <= loads[i].ts;
-    if (!sorted) this.loads = loads.map((l, i) => ({ l, i })).sort((a, b) => a.l.ts - b.l.ts || a.i - b.i).map((x) => x.l);
+    if (!sorted)
+      this.loads = loads
+        .map((l, i) => ({ l, i }))
+        .sort((a, b) => a.l.ts - b.l.ts || a.i - b.i)
+        .map((x) => x.l);
   }
 
   /** A run folder's `jit-<pid>.map` (compact) or a raw `jit-<pid>.dump`. */

@@ -167,7 +167,7 @@ function namingWarnings(s: JitNamingStats): string[] {
   if (libs.length)
     out.push(
       l10n.t(
-        'native code without symbols is shown as library+offset ({0}): install the libraries\' debug symbols (Debian/Ubuntu: the -dbgsym packages; or set DEBUGINFOD_URLS) to see its functions',
+        "native code without symbols is shown as library+offset ({0}): install the libraries' debug symbols (Debian/Ubuntu: the -dbgsym packages; or set DEBUGINFOD_URLS) to see its functions",
         libs
           .slice(0, 3)
           .map(([lib]) => lib.slice(lib.lastIndexOf('/') + 1))
