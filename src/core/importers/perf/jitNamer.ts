@@ -106,7 +106,8 @@ export class JitFrameNamer {
 
   private renameNative(line: string): string {
     const m = UNKNOWN_NATIVE.exec(line);
-    if (!m || /\/perf-\d+\.map$/.test(m[3])) return line;
+    // `//anon` and JIT maps are not files with offsets to keep.
+    if (!m || m[3].startsWith('//') || /\/perf-\d+\.map$/.test(m[3])) return line;
     const [, indent, hex, dso] = m;
     const name = nativeName(this.native, dso, parseInt(hex, 16));
     if (name.includes('+0x')) this.stats.nativeUnnamed.set(dso, (this.stats.nativeUnnamed.get(dso) ?? 0) + 1);
