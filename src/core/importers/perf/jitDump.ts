@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openNamedFile } from '../../namedFiles';
 
 /**
  * V8's `--perf-prof` jitdump (`jit-<pid>.dump`, the format of Linux perf's tools/perf/Documentation/jitdump-specification.txt):
@@ -21,11 +21,15 @@ const MAGIC = 0x4a695444;
 const JIT_CODE_LOAD = 0;
 const JIT_CODE_MOVE = 1;
 const CHUNK = 1 << 20;
+/** A jitdump holds every code object's bytes: a long run's is some GB; far bigger is not one. */
+export const MAX_JITDUMP_BYTES = 64 * 1024 ** 3;
 
 /** Reads the loads and moves of a jitdump in file order (V8 writes them in time order); a truncated tail is dropped. */
 export async function readJitDump(path: string): Promise<JitLoad[] | null> {
-  const fh = await open(path, 'r').catch(() => null);
-  if (!fh) return null;
+  // A path in a folder someone else made may be a FIFO or a device: only a regular file is read.
+  const opened = await openNamedFile(path, { maxBytes: MAX_JITDUMP_BYTES }).catch(() => null);
+  if (!opened) return null;
+  const fh = opened.fh;
   try {
     let buf = Buffer.alloc(0);
     let pos = 0;

@@ -1,6 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readNamedFile } from '../../namedFiles';
 import type { JitLoad } from './jitDump';
 import { parseJitLoads, readJitDump } from './jitDump';
+
+/** The compact records of a long run are some MB (3.9 MB for 30,000 functions); far bigger is not one. */
+const MAX_TIMED_MAP_BYTES = 512 * 1024 * 1024;
 
 /**
  * The code at each JIT address as time goes on, from a jitdump: loads are applied in time order up to each
@@ -31,8 +34,8 @@ export class TimedJitMap {
       const loads = await readJitDump(path);
       return loads ? new TimedJitMap(loads) : null;
     }
-    const text = await readFile(path, 'utf8').catch(() => null);
-    return text === null ? null : new TimedJitMap(parseJitLoads(text));
+    const text = await readNamedFile(path, { maxBytes: MAX_TIMED_MAP_BYTES }).catch(() => null);
+    return text === null ? null : new TimedJitMap(parseJitLoads(text.toString('utf8')));
   }
 
   get size(): number {
