@@ -161,6 +161,8 @@ export async function runProfile(argv: string[]): Promise<number> {
       : await loadProfile(main, { mapsFile: result.mapsFile, sourceMapOptions });
     profile.meta.mode ??= mode;
     profile.meta.command ??= result.info.command.join(' ');
+    // Said here, where the run's output is read, not only by a later `report`.
+    for (const w of profile.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', w) + '\n');
     process.stdout.write(exportProfile(profile, 'text', { source: main }));
     return result.error ? 1 : 0;
   } finally {

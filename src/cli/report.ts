@@ -20,6 +20,11 @@ export const OUTPUT_OPTIONS = {
     help: () => l10n.t('keep the N heaviest functions (json: 50 when not given; text: all)'),
   },
   output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
+  'folded-weights': {
+    type: 'string',
+    value: 'samples|period',
+    help: () => l10n.t("folded: weigh stacks by sample counts (default) or by perf's sample periods (ns of cpu-clock)"),
+  },
 } satisfies OptionTable;
 
 /** `--all-processes`: the run folder's wrappers (npm, nodemon) stay in the shares. */
@@ -68,16 +73,24 @@ export interface OutputSettings {
   format: string;
   top?: number;
   output?: string;
+  foldedWeights?: 'samples' | 'period';
 }
 
 /** --format and --top checked, or the problem with them (said on stderr after `node-flame <command>: `). */
-export function outputSettings(values: { format?: string; top?: string; output?: string }): OutputSettings | string {
+export function outputSettings(values: {
+  format?: string;
+  top?: string;
+  output?: string;
+  'folded-weights'?: string;
+}): OutputSettings | string {
   const formats = exportFormats();
   const format = values.format ?? 'text';
   if (!formats.includes(format)) return l10n.t('unknown format "{0}" (use one of: {1})', format, formats.join(', '));
   const top = wholeNumber(values.top);
   if (top === null) return l10n.t('--top wants a whole number of 1 or more, not "{0}"', values.top!);
-  return { format, top, output: values.output };
+  const fw = values['folded-weights'];
+  if (fw !== undefined && fw !== 'samples' && fw !== 'period') return l10n.t('--folded-weights wants samples or period, not "{0}"', fw);
+  return { format, top, output: values.output, ...(fw ? { foldedWeights: fw } : {}) };
 }
 
 /** Prints the load's warnings, applies the transforms and writes the report where --output says; the exit code. */
@@ -94,6 +107,7 @@ export async function emitReport(
   const profile = applyTransforms(loaded, transforms);
   const out = exportProfileData(profile, o.format, {
     top: o.top,
+    foldedWeights: o.foldedWeights,
     source: o.source,
     startTime: o.format === 'pprof' ? await fileStartTime(o.source, profile) : undefined,
     timeFacts: o.format === 'html' ? await runTimeFacts(o.source).catch(() => undefined) : undefined,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { LaunchMode } from './modes';
 import type { LaunchTarget } from './target';
 import { hasLoader, isTypeScriptFile } from './commandLine';
-import { DEFAULT_PERF_HZ, perfRecordCommand } from './perf';
+import { DEFAULT_PERF_HZ, PERF_NODE_FLAGS, PERF_RECORD_CLOCK, perfRecordCommand } from './perf';
 import { nodeOptionsWithPreload, pathWithFirst, writeNodeShim } from './nodeShim';
 import { SOURCE_MAPS_ENV } from './preloadSourceMaps';
 import { RUN_DIR_ENV } from './processRecords';
@@ -49,7 +49,7 @@ export function profilerNodeArgs(mode: LaunchMode, runDir: string): string[] {
     case 'perf':
       // --perf-basic-prof also opens V8's event log (no ticks, heap chunks only), by default in the
       // app's cwd; it goes to the run folder instead and is removed after the run (see perfSideLogs).
-      return ['--perf-basic-prof', '--interpreted-frames-native-stack', `--logfile=${join(runDir, PERF_SIDE_LOG)}`];
+      return [...PERF_NODE_FLAGS, `--logfile=${join(runDir, PERF_SIDE_LOG)}`];
     case 'heap':
       // The preload samples in-process (preloadHeapProfile.ts): --heap-prof cannot keep collected objects' samples.
       return [];
@@ -108,7 +108,7 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
     const workload = ['env', `PATH=${env.PATH}`, command, ...args];
     return {
       command: o.perfPath ?? 'perf',
-      args: ['record', '-F', String(hz), '-g', '-o', join(o.runDir, 'perf.data'), '--', ...workload],
+      args: ['record', '-F', String(hz), '-g', ...PERF_RECORD_CLOCK, '-o', join(o.runDir, 'perf.data'), '--', ...workload],
       cwd: o.target.cwd,
       env,
       nodeArgs,

@@ -17,6 +17,8 @@ export interface ProcessRecord {
   /** `process.argv` with the node executable first (execArgv not included). */
   argv: string[];
   execArgv: string[];
+  /** Where it started: V8 writes a perf run's jitdump (`jit-<pid>.dump`) there. */
+  cwd?: string;
   startedAt: string;
   endedAt?: string;
   /** Absent when the process was killed before its exit handler could run. */
@@ -53,6 +55,7 @@ export function recordThisProcess(): void {
     ppid: process.ppid,
     argv: [process.execPath, ...process.argv.slice(1)],
     execArgv: process.execArgv,
+    cwd: process.cwd(),
     startedAt: new Date().toISOString(),
     ancestors: ancestorsOf(process.ppid),
     clock: { epochMs: wallClockEdge(), monoMs: Number(process.hrtime.bigint()) / 1e6 },

@@ -7,7 +7,7 @@ import type { LaunchMode } from './modes';
 import type { HeapSamples } from './preloadHeapProfile';
 import type { LaunchTarget } from './target';
 import { buildLaunchCommand, perfSideLogs, type LaunchCommand } from './command';
-import { preflightPerf } from './perf';
+import { collectJitDumps, preflightPerf } from './perf';
 import { findPortInText, waitForPort } from './ports';
 import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
 import { findRawProfiles, writeRunJson, type LoadSummary, type RunEvent, type RunInfo, type StopReason } from './runFolder';
@@ -295,6 +295,8 @@ export class ProfileSession {
     // perf script needs each JIT map; a copy in the run folder outlives the /tmp one, which is removed after processing.
     if (o.mode === 'perf') {
       for (const pid of this.perfPids) await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`)).catch(() => undefined);
+      const cwds = [...records.map((r) => r.cwd).filter((c): c is string => typeof c === 'string'), cmd.cwd];
+      await collectJitDumps([...this.perfPids], cwds, o.runDir).catch(() => undefined);
       await removePerfSideLogs(o.runDir);
     }
     const profiles = findRawProfiles(o.runDir, o.mode, o.mode === 'perf' ? this.nodePid : app.pid);

@@ -67,6 +67,7 @@ test('node args per mode: profile into the run folder, stop handler, TS loader a
   assert.deepEqual(profilerNodeArgs('cpu-prof', '/r'), ['--cpu-prof', '--cpu-prof-dir=/r']);
   assert.deepEqual(profilerNodeArgs('perf', '/r'), [
     '--perf-basic-prof',
+    '--perf-prof',
     '--interpreted-frames-native-stack',
     '--logfile=/r/perf-side-v8events.txt',
   ]);
@@ -77,7 +78,7 @@ test('node args per mode: profile into the run folder, stop handler, TS loader a
     runDir: '/r',
     preloadPath: '/p.js',
   });
-  assert.deepEqual(own, ['--perf-basic-prof', '--interpreted-frames-native-stack', '-r', '/p.js', '--logfile=/x/v8.log']);
+  assert.deepEqual(own, ['--perf-basic-prof', '--perf-prof', '--interpreted-frames-native-stack', '-r', '/p.js', '--logfile=/x/v8.log']);
   // a loader the user already passes is not added twice
   const b = buildNodeArgs({
     target: { ...target, nodeArgs: ['-r', 'ts-node/register'] },

@@ -103,7 +103,7 @@ describe('perf record → perf script → model', { skip }, () => {
   test('JS frames resolve to file:line and the hottest matches --cpu-prof', () => {
     assert.equal(fib.format, 'perf');
     assert.ok(fib.tree.weight > 0);
-    assert.match(fib.meta.command ?? '', /--perf-basic-prof --interpreted-frames-native-stack/);
+    assert.match(fib.meta.command ?? '', /--perf-basic-prof --perf-prof --interpreted-frames-native-stack/);
     const { byFrame, withJs, resolved } = jsSelf(fib);
     assert.ok(withJs / fib.tree.weight > 0.5, `only ${((100 * withJs) / fib.tree.weight).toFixed(1)} % of samples have a JS frame`);
     assert.ok(resolved / withJs >= 0.9, `only ${((100 * resolved) / withJs).toFixed(1)} % of JS samples resolve to file:line`);
@@ -247,11 +247,14 @@ test('perfRecordCommand builds the documented command line', () => {
     '-F',
     '999',
     '-g',
+    '-k',
+    'mono',
     '-o',
     '/r/perf.data',
     '--',
     '/usr/bin/node',
     '--perf-basic-prof',
+    '--perf-prof',
     '--interpreted-frames-native-stack',
     '--enable-source-maps',
     '/app/x.js',

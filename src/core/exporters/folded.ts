@@ -1,5 +1,6 @@
 import type { Frame, Profile } from '../model';
 import { checkStackFrames } from './stackBudget';
+import { sampleScale } from './json';
 
 /** A frame as one folded-stack field: no `;` or line breaks, kernel frames marked like inferno does. */
 export function foldedLabel(f: Frame): string {
@@ -10,13 +11,28 @@ export function foldedLabel(f: Frame): string {
   return f.category === 'kernel' ? `${s}_[k]` : s;
 }
 
-/** One line per distinct stack, root-most first; samples with no frame at all become `[unknown]`. */
-export function toFolded(profile: Profile): string {
+/**
+ * One line per distinct stack, root-most first; samples with no frame at all become `[unknown]`. Weights are
+ * sample counts (perf's periods turned back into samples, rounded so they add up to the sample count) unless
+ * `weights: 'period'` asks for the profile's own weights.
+ */
+export function toFolded(profile: Profile, opts: { weights?: 'samples' | 'period' } = {}): string {
   checkStackFrames(profile, 'folded');
   const labels = profile.frames.map(foldedLabel);
   const out: string[] = [];
+  const scale = opts.weights === 'period' ? 1 : sampleScale(profile);
+  let sum = 0;
+  let given = 0;
   profile.tree.forEachStack((stack, self) => {
-    out.push(`${stack.length ? stack.map((id) => labels[id]).join(';') : '[unknown]'} ${self}`);
+    let w = self;
+    if (scale !== 1) {
+      // Rounded as a running total, so the counts add up to the profile's sample count.
+      sum += self * scale;
+      w = Math.round(sum) - given;
+      given += w;
+      if (w <= 0) return;
+    }
+    out.push(`${stack.length ? stack.map((id) => labels[id]).join(';') : '[unknown]'} ${w}`);
   });
   return out.length ? out.join('\n') + '\n' : '';
 }

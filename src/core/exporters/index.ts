@@ -17,6 +17,8 @@ export interface ExportOptions {
   source?: string;
   /** Wall-clock start (epoch ms) for formats that record one, when the profile has none (the input file's time). */
   startTime?: number;
+  /** folded: `period` writes perf's period-weighted stacks (ns of cpu-clock) instead of sample counts. */
+  foldedWeights?: 'samples' | 'period';
   /** The run folder's markers and event-loop delay/heap tracks, for the HTML page's Timeline (launch/runTimeline). */
   timeFacts?: { markers: TimeMarker[]; tracks: TimeTrack[] };
   /** The source line a Markdown report quotes (the CLI reads files; without it, no lines are quoted). */
@@ -75,7 +77,12 @@ registerExporter({
   description: 'findings and hot paths with their source lines, to paste into a pull request or give to an assistant',
   write: (p, o) => toMarkdown(p, { source: o.source, readLine: o.readLine }),
 });
-registerExporter({ format: 'folded', extension: '.folded', description: 'folded stacks, one line per stack', write: toFolded });
+registerExporter({
+  format: 'folded',
+  extension: '.folded',
+  description: 'folded stacks, one line per stack',
+  write: (p, o) => toFolded(p, { weights: o.foldedWeights }),
+});
 registerExporter({
   format: 'cpuprofile',
   extension: '.cpuprofile',

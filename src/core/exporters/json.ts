@@ -29,6 +29,14 @@ export interface JsonReport {
   findings: JsonFinding[];
   /** What `samples` counts (pprof: the chosen sample type's unit, time in ms). */
   unit: WeightUnit;
+  /**
+   * The CPU time the samples stand for, in ms, where the profile weighs samples by time (perf's cpu-clock and
+   * task-clock periods); absent otherwise. `samples` stays a count of samples in every mode.
+   */
+  sampleTimeMs?: number;
+  /** perf: the sum of the samples' periods, and its unit (`ns` for cpu-clock/task-clock, `events` for other events). */
+  periodTotal?: number;
+  periodUnit?: 'ns' | 'events';
   /** pprof: the sample type the shares are of, every type the file has, and its labels. */
   sampleType?: string;
   sampleTypes?: SampleType[];
@@ -89,18 +97,40 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
   });
   return {
     format: profile.format,
-    samples: round(all),
+    samples: round(all * sampleScale(profile)),
     durationMs: profile.meta.durationMs === null ? null : round(profile.meta.durationMs),
     attributed: round(attributed(profile)),
     categories,
     functions,
     findings: findFindings(profile).map(toJsonFinding),
     unit: profile.meta.unit ?? 'samples',
+    ...periodFields(profile),
     ...(profile.meta.sampleType !== undefined ? { sampleType: profile.meta.sampleType } : {}),
     ...(profile.meta.sampleTypes ? { sampleTypes: profile.meta.sampleTypes } : {}),
     ...(profile.meta.labels ? { labels: profile.meta.labels } : {}),
     ...(profile.meta.processes ? { processes: jsonProcesses(profile) } : {}),
     ...coveredSpan(profile),
+  };
+}
+
+/**
+ * Weight → samples: perf weighs each sample by its period (ns of cpu-clock), while `sampleCount` counts samples
+ * and follows every cut and transform; 1 where the weights already are samples.
+ */
+export function sampleScale(profile: Profile): number {
+  const all = profile.tree.weight;
+  return profile.meta.sampleCount !== undefined && all > 0 ? profile.meta.sampleCount / all : 1;
+}
+
+/** The period-weighted totals a perf profile has besides its sample count. */
+function periodFields(profile: Profile): Pick<JsonReport, 'sampleTimeMs' | 'periodTotal' | 'periodUnit'> {
+  if (profile.format !== 'perf' || profile.meta.sampleCount === undefined) return {};
+  const all = profile.tree.weight;
+  const timeMs = profile.tree.count > 0 ? profile.tree.totalTime[0] : 0;
+  return {
+    ...(timeMs > 0 ? { sampleTimeMs: round(timeMs) } : {}),
+    periodTotal: round(all),
+    periodUnit: timeMs > 0 ? 'ns' : 'events',
   };
 }
 
@@ -121,8 +151,7 @@ export function processWeights(profile: Profile): Map<number, number> {
 
 function jsonProcesses(profile: Profile): JsonProcess[] {
   const byPid = processWeights(profile);
-  // perf weighs samples by period: counted in samples, as `sampleCount` says.
-  const scale = profile.meta.sampleCount && profile.tree.weight > 0 ? profile.meta.sampleCount / profile.tree.weight : 1;
+  const scale = sampleScale(profile);
   return (profile.meta.processes ?? []).map((p) => ({
     pid: p.pid,
     ppid: p.ppid,

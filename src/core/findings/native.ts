@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { FindingContext, Groups } from './context';
+import type { Frame } from '../model';
 import { pct, THRESHOLDS, type Finding } from './types';
 
 /** The C and C++ runtime: every program spends time in them (malloc, memcpy, write) on behalf of other code. */
@@ -9,10 +10,12 @@ const RUNTIME =
 /** Time inside one shared library or native addon (not the node binary itself), named. */
 export function nativeLibraries(cx: FindingContext): Finding[] {
   const byLib = new Groups<string>();
-  for (const n of cx.outermost((f) => f.category === 'shared-lib' || (f.category === 'native' && /\.node$/.test(f.lib ?? '')))) {
+  // The runtime is left out of the match itself: in perf stacks libc's start code is the root of every sample.
+  const isLib = (f: Frame) =>
+    (f.category === 'shared-lib' || (f.category === 'native' && /\.node$/.test(f.lib ?? ''))) && !RUNTIME.test(f.lib ?? f.name);
+  for (const n of cx.outermost(isLib)) {
     const f = cx.frames[cx.tree.frame[n]];
     const lib = f.lib ?? f.name;
-    if (RUNTIME.test(lib)) continue;
     byLib.add(lib, cx.total[n], n, lib);
   }
   const out: Finding[] = [];
@@ -25,19 +28,41 @@ export function nativeLibraries(cx: FindingContext): Finding[] {
       rule: 'native-library',
       severity: share >= THRESHOLDS.nativeWarning ? 'warning' : 'info',
       share,
-      message: /\.node$/.test(g.data)
-        ? l10n.t(
-            'The native addon {0} runs {1} of samples: check how often this code calls into it, or profile with perf to see inside it.',
-            name,
-            pct(share),
-          )
-        : l10n.t(
-            'The shared library {0} runs {1} of samples: check how often this code calls into it, or profile with perf to see inside it.',
-            name,
-            pct(share),
-          ),
+      message: advice(cx, g.data, name, share),
       ...cx.place(g.node, g.w),
     });
   }
   return out;
+}
+
+/**
+ * What to do next depends on how the profile was recorded: a tick log or CPU profile cannot see inside a library
+ * (perf can); a perf run already did, and only lacks the library's symbols where its frames are `library+0x…`.
+ */
+function advice(cx: FindingContext, lib: string, name: string, share: number): string {
+  const addon = /\.node$/.test(lib);
+  if (cx.profile.format !== 'perf' && cx.profile.meta.mode !== 'perf')
+    return addon
+      ? l10n.t(
+          'The native addon {0} runs {1} of samples: check how often this code calls into it, or profile with perf to see inside it.',
+          name,
+          pct(share),
+        )
+      : l10n.t(
+          'The shared library {0} runs {1} of samples: check how often this code calls into it, or profile with perf to see inside it.',
+          name,
+          pct(share),
+        );
+  const unnamed = cx.frames.some((f) => f.lib === lib && (f.name === '[unknown]' || f.name.startsWith(name + '+0x')));
+  if (unnamed)
+    return l10n.t(
+      'The native library {0} runs {1} of samples, and its code has no symbols here (frames {0}+0x…): install its debug symbols (Debian/Ubuntu: its -dbgsym package; or set DEBUGINFOD_URLS) to see its functions, and check how often this code calls into it.',
+      name,
+      pct(share),
+    );
+  return l10n.t(
+    'The native library {0} runs {1} of samples: its functions are under it in the flame graph; check how often this code calls into it.',
+    name,
+    pct(share),
+  );
 }

@@ -1,4 +1,5 @@
 import { classifyJsFile, type Frame, type Tier } from '../../model';
+import { AMBIGUOUS_JIT } from './jitNamer';
 
 /** V8's code-kind marker in perf map names (`JS:*fib`): see V8's `ComputeMarker`. */
 const TIER_MARKS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug', '+': 'maglev', '*': 'turbofan' };
@@ -43,13 +44,17 @@ export function classifyPerfFrame(text: string): Frame {
       dso = text.slice(1, -1);
     }
   }
-  sym = sym.replace(/\+0x[0-9a-f]+$/i, '');
+  // A symbol's offset goes (`memcpy+0x1f`); a stripped library's `library+0xoffset` (see nativeSymbols) stays whole.
+  if (!sym.startsWith(dso.slice(dso.lastIndexOf('/') + 1) + '+0x')) sym = sym.replace(/\+0x[0-9a-f]+$/i, '');
   const unknownSym = sym === '' || sym === '[unknown]';
 
   if (dso === '[unknown]' || dso === '' || dso === '//anon' || dso === '[anon]') {
     return unknownSym ? unknown() : { name: sym, file: '', line: 0, column: 0, category: 'unaccounted' };
   }
-  if (PERF_MAP.test(dso)) return unknownSym ? unknown() : perfMapFrame(sym);
+  if (PERF_MAP.test(dso)) {
+    if (sym === AMBIGUOUS_JIT) return { name: AMBIGUOUS_JIT, file: '', line: 0, column: 0, category: 'unaccounted' };
+    return unknownSym ? unknown() : perfMapFrame(sym);
+  }
   if (dso.startsWith('[kernel') || (dso.startsWith('[') && dso !== '[vdso]' && dso !== '[vsyscall]')) {
     return native(unknownSym ? '[unknown]' : sym, 'kernel', dso);
   }

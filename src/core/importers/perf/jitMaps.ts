@@ -2,10 +2,21 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { openNamedFile } from '../../namedFiles';
+import { TimedJitMap } from './jitTimeline';
 
 /** A JIT map of a long run is some MB; far bigger is not one. */
 const MAX_MAP_BYTES = 1024 * 1024 * 1024;
 const MAP_NAME = /^perf-(\d+)\.map$/;
+/** The launcher's compact copy of a jitdump (`jit-<pid>.map`), or a raw `jit-<pid>.dump` left beside perf.data. */
+const TIMED_NAME = /^jit-(\d+)\.(map|dump)$/;
+
+/** What a map says of an address: one code object's name, several (V8 reused the address), or nothing. */
+export type MapLookup = { name: string } | { ambiguous: number } | null;
+
+/** `JS:~f file:1:2` and `JS:*f file:1:2` are the same function at two tiers: not two candidates. */
+function functionOf(name: string): string {
+  return name.replace(/^(JS|LazyCompile|Function|Script|Eval):[~^+*]?/, '$1:');
+}
 
 /** One `perf-<pid>.map` (`start size name` per line, hex numbers), searchable by address. */
 export class JitMap {
@@ -13,6 +24,10 @@ export class JitMap {
     private readonly starts: Float64Array,
     private readonly ends: Float64Array,
     private readonly names: string[],
+    /** The largest end of entries 0..i: entries before `i` cannot cover an address past it. */
+    private readonly maxEnds: Float64Array,
+    /** Each entry's line number in the file: the later line is the newer code. */
+    private readonly lineOf: Uint32Array,
   ) {}
 
   static async read(path: string): Promise<JitMap | null> {
@@ -35,17 +50,24 @@ export class JitMap {
     } finally {
       await opened.fh.close().catch(() => undefined);
     }
-    // Code moved or freed leaves older entries at an address: the later line wins, as it is what ran last.
-    const order = rows.map((_, i) => i).sort((a, b) => rows[a].start - rows[b].start || b - a);
+    const order = rows.map((_, i) => i).sort((a, b) => rows[a].start - rows[b].start || a - b);
+    const ends = Float64Array.from(order, (i) => rows[i].end);
+    const maxEnds = new Float64Array(ends.length);
+    for (let i = 0; i < ends.length; i++) maxEnds[i] = Math.max(ends[i], i ? maxEnds[i - 1] : 0);
     return new JitMap(
       Float64Array.from(order, (i) => rows[i].start),
-      Float64Array.from(order, (i) => rows[i].end),
+      ends,
       order.map((i) => rows[i].name),
+      maxEnds,
+      Uint32Array.from(order),
     );
   }
 
-  /** The name of the code at `addr`, or null. */
-  find(addr: number): string | null {
+  /**
+   * The code at `addr`. The map has no times, so where V8 freed code and put other code at the same address
+   * the lines cannot tell which one a sample hit: that is said (`ambiguous`), never guessed.
+   */
+  lookup(addr: number): MapLookup {
     const a = this.starts;
     let lo = 0;
     let hi = a.length - 1;
@@ -55,62 +77,49 @@ export class JitMap {
       if (a[mid] <= addr) lo = mid;
       else hi = mid - 1;
     }
-    // Entries may overlap: look back a little for one that covers the address.
-    for (let i = lo; i >= 0 && i > lo - 8; i--) if (addr < this.ends[i]) return this.names[i];
-    return null;
+    // The newest entry (latest line) is the name when all entries are one function (at several tiers).
+    let found = -1;
+    const others = new Set<string>();
+    for (let i = lo; i >= 0 && this.maxEnds[i] > addr; i--) {
+      if (addr >= this.ends[i]) continue;
+      if (found < 0 || this.lineOf[i] > this.lineOf[found]) found = i;
+      others.add(functionOf(this.names[i]));
+    }
+    if (found < 0) return null;
+    return others.size > 1 ? { ambiguous: others.size } : { name: this.names[found] };
+  }
+
+  /** The name of the code at `addr` when only one function was ever there, or null. */
+  find(addr: number): string | null {
+    const r = this.lookup(addr);
+    return r && 'name' in r ? r.name : null;
   }
 }
 
-/** The `perf-<pid>.map` copies a run folder keeps (the launcher saves them), by pid. */
-export async function savedJitMaps(dir: string): Promise<Map<number, JitMap>> {
-  const out = new Map<number, JitMap>();
+/** A process's JIT code as a run folder keeps it: the `perf-<pid>.map` copy, and the timed jitdump when there is one. */
+export interface SavedJit {
+  map?: JitMap;
+  timed?: TimedJitMap;
+}
+
+/** The JIT maps a run folder keeps (the launcher saves them), by pid. */
+export async function savedJitMaps(dir: string): Promise<Map<number, SavedJit>> {
+  const out = new Map<number, SavedJit>();
   if (process.platform !== 'linux') return out;
   const names = await readdir(dir).catch(() => [] as string[]);
+  const entry = (pid: number): SavedJit => out.get(pid) ?? (out.set(pid, {}), out.get(pid)!);
   for (const n of names) {
     const m = MAP_NAME.exec(n);
-    if (!m) continue;
-    const map = await JitMap.read(join(dir, n));
-    if (map) out.set(Number(m[1]), map);
+    if (m) {
+      const map = await JitMap.read(join(dir, n));
+      if (map) entry(Number(m[1])).map = map;
+      continue;
+    }
+    const t = TIMED_NAME.exec(n);
+    // The compact `.map` wins over a `.dump` of the same pid.
+    if (!t || (t[2] === 'dump' && names.includes(`jit-${t[1]}.map`))) continue;
+    const timed = await TimedJitMap.read(join(dir, n));
+    if (timed?.size) entry(Number(t[1])).timed = timed;
   }
   return out;
-}
-
-// A frame perf could not name because /tmp/perf-<pid>.map is gone: `\t    7f32077c7c1c [unknown] (/tmp/perf-7493.map)`.
-const UNKNOWN_JIT = /^([ \t]+)([0-9a-f]+) \[unknown\] \(\/tmp\/perf-(\d+)\.map\)$/gm;
-const MARK = Buffer.from('[unknown] (/tmp/perf-');
-
-/**
- * Names the JIT frames of `perf script` output from the run folder's saved maps, as perf itself would
- * with the map in /tmp: nothing is written to the shared /tmp. Feed chunks in order; `end` flushes.
- */
-export class JitFrameNamer {
-  private carry: Buffer = Buffer.alloc(0);
-
-  constructor(private readonly maps: Map<number, JitMap>) {}
-
-  push(chunk: Buffer): Buffer {
-    const data = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
-    const nl = data.lastIndexOf(10);
-    if (nl < 0) {
-      this.carry = data;
-      return Buffer.alloc(0);
-    }
-    this.carry = Buffer.from(data.subarray(nl + 1));
-    return this.rename(data.subarray(0, nl + 1));
-  }
-
-  end(): Buffer {
-    const rest = this.carry;
-    this.carry = Buffer.alloc(0);
-    return this.rename(rest);
-  }
-
-  private rename(lines: Buffer): Buffer {
-    if (!lines.includes(MARK)) return lines;
-    const text = lines.toString('utf8').replace(UNKNOWN_JIT, (whole, indent: string, hex: string, pid: string) => {
-      const name = this.maps.get(Number(pid))?.find(parseInt(hex, 16));
-      return name ? `${indent}${hex} ${name} (/tmp/perf-${pid}.map)` : whole;
-    });
-    return Buffer.from(text, 'utf8');
-  }
 }

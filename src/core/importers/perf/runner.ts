@@ -4,14 +4,19 @@ import * as l10n from '@vscode/l10n';
 import { ProfileError, type Profile } from '../../model';
 import type { ImportOptions } from '../types';
 import { PerfScriptParser } from './parser';
-import { JitFrameNamer, savedJitMaps, type JitMap } from './jitMaps';
+import { savedJitMaps, type SavedJit } from './jitMaps';
+import { AMBIGUOUS_JIT, JitFrameNamer, type JitNamingStats } from './jitNamer';
+import { nativeDebugSymbols, type NativeDebugSymbols } from './nativeSymbols';
 
 /** Only what the model uses: no `symoff`, so perf prints less and we parse less. */
 export const PERF_SCRIPT_FIELDS = ['comm', 'pid', 'tid', 'time', 'period', 'event', 'ip', 'sym', 'dso'];
 
-/** `perf script` arguments for a recording; `--header` gives the cmdline and sample time span first. */
+/**
+ * `perf script` arguments for a recording; `--header` gives the cmdline, the clock and the sample time span first,
+ * `--ns` times to the nanosecond, as a jitdump's code loads are stamped.
+ */
 export function perfScriptArgs(file: string, fields = PERF_SCRIPT_FIELDS): string[] {
-  return ['script', '-i', file, '--header', '-F', fields.join(',')];
+  return ['script', '-i', file, '--header', '--ns', '-F', fields.join(',')];
 }
 
 /**
@@ -28,13 +33,20 @@ export async function loadPerfData(file: string, opts: ImportOptions, perfPath =
       file,
     );
   const maps = await savedJitMaps(dirname(file));
-  return loadPerfDataOnce(file, opts, perfPath, maps);
+  const native = await nativeDebugSymbols(perfPath, file);
+  return loadPerfDataOnce(file, opts, perfPath, maps, native);
 }
 
-async function loadPerfDataOnce(file: string, opts: ImportOptions, perfPath: string, maps: Map<number, JitMap>): Promise<Profile> {
+async function loadPerfDataOnce(
+  file: string,
+  opts: ImportOptions,
+  perfPath: string,
+  maps: Map<number, SavedJit>,
+  native: NativeDebugSymbols,
+): Promise<Profile> {
   let fields = PERF_SCRIPT_FIELDS;
   for (;;) {
-    const r = await runOnce(file, opts, perfPath, fields, maps);
+    const r = await runOnce(file, opts, perfPath, fields, maps, native);
     if ('profile' in r) return r.profile;
     // Recordings made with a fixed period (`-c`) or without timestamps cannot print those fields.
     const missing = /Cannot print '(\w+)' field/.exec(r.stderr)?.[1];
@@ -51,13 +63,20 @@ async function loadPerfDataOnce(file: string, opts: ImportOptions, perfPath: str
 
 type RunResult = { profile: Profile } | { code: number | null; stderr: string };
 
-function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: string[], maps: Map<number, JitMap>): Promise<RunResult> {
+function runOnce(
+  file: string,
+  opts: ImportOptions,
+  perfPath: string,
+  fields: string[],
+  maps: Map<number, SavedJit>,
+  native: NativeDebugSymbols,
+): Promise<RunResult> {
   const { signal, onProgress } = opts;
   signal?.throwIfAborted();
   return new Promise<RunResult>((resolve, reject) => {
     const child = spawn(perfPath, perfScriptArgs(file, fields), { stdio: ['ignore', 'pipe', 'pipe'] });
     const parser = new PerfScriptParser();
-    const namer = maps.size ? new JitFrameNamer(maps) : null;
+    const namer = new JitFrameNamer(maps, native);
     let first = NaN;
     let last = NaN;
     parser.onComment = (line) => {
@@ -82,7 +101,7 @@ function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: st
     signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       if (settled) return;
-      parser.push(namer ? namer.push(chunk) : chunk);
+      parser.push(namer.push(chunk));
       if (onProgress && last > first) onProgress(Math.min(1, Math.max(0, (parser.latestTime - first) / (last - first))));
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -105,14 +124,57 @@ function runOnce(file: string, opts: ImportOptions, perfPath: string, fields: st
     child.on('close', (code) => {
       done(() => {
         if (code !== 0) return resolve({ code, stderr });
-        if (namer) parser.push(namer.end());
+        parser.push(namer.end());
         for (const w of warningsFrom(stderr)) parser.builder.warn(w);
+        for (const w of namingWarnings(namer.stats)) parser.builder.warn(w);
         const profile = parser.end();
         onProgress?.(1);
         resolve({ profile });
       });
     });
   });
+}
+
+/** What the JIT naming could not do, said once per run. */
+function namingWarnings(s: JitNamingStats): string[] {
+  const out: string[] = [];
+  if (s.clockMismatch)
+    out.push(
+      l10n.t(
+        'the JIT code records (jitdump) could not be matched to the samples: the recording did not use the monotonic clock (perf record -k mono)',
+      ),
+    );
+  if (s.ambiguous)
+    out.push(
+      l10n.t(
+        '{0} JavaScript frames are shown as {1}: V8 reused their addresses for other functions, and without a jitdump (node --perf-prof, perf record -k mono) the function that ran cannot be known',
+        String(s.ambiguous),
+        AMBIGUOUS_JIT,
+      ),
+    );
+  const threads = [...s.ambiguousByThread].sort((a, b) => b[1] - a[1]);
+  if (threads.length)
+    out.push(
+      l10n.t(
+        'threads with JavaScript frames that cannot be named for sure: {0}',
+        threads
+          .slice(0, 8)
+          .map(([t, n]) => `${t} (${n})`)
+          .join(', ') + (threads.length > 8 ? ', …' : ''),
+      ),
+    );
+  const libs = [...s.nativeUnnamed].sort((a, b) => b[1] - a[1]);
+  if (libs.length)
+    out.push(
+      l10n.t(
+        "native code without symbols is shown as library+offset ({0}): install the libraries' debug symbols (Debian/Ubuntu: the -dbgsym packages; or set DEBUGINFOD_URLS) to see its functions",
+        libs
+          .slice(0, 3)
+          .map(([lib]) => lib.slice(lib.lastIndexOf('/') + 1))
+          .join(', ') + (libs.length > 3 ? ', …' : ''),
+      ),
+    );
+  return out;
 }
 
 /** perf's own complaints worth passing on: lost events, missing maps. */

@@ -1,0 +1,125 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli } from '../helpers/paths';
+
+// A native library stripped as distributions ship them: perf leaves its static functions unnamed. They must keep
+// their library and offset, and be named by function once the library's debug file is where the system keeps them.
+const probe = spawnSync('perf', ['stat', '-e', 'cpu-clock:u', '-x', ',', '-o', '/dev/null', '--', 'true'], { encoding: 'utf8' });
+const gcc = spawnSync('gcc', ['--version']).status === 0;
+const skip =
+  probe.status !== 0
+    ? `perf cannot record here: ${probe.error?.message ?? probe.stderr.trim()}`
+    : !gcc || !existsSync('/usr/include/node/node_api.h')
+      ? 'gcc or the Node headers (/usr/include/node) are missing'
+      : false;
+
+// An N-API addon whose hot function is static: after `strip` only napi_register_module_v1 keeps a name.
+const SOURCE = `#include <node_api.h>
+#include <time.h>
+static double now_ms(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e3 + t.tv_nsec / 1e6; }
+__attribute__((noinline)) static double hot_loop(int n) { double s = 0; for (int i = 0; i < n; i++) s += (double)(i % 7) * 0.5; return s; }
+static napi_value run(napi_env env, napi_callback_info info) {
+  size_t argc = 1; napi_value argv[1]; double ms = 1000, acc = 0;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc > 0) napi_get_value_double(env, argv[0], &ms);
+  double end = now_ms() + ms;
+  while (now_ms() < end) acc += hot_loop(100000);
+  napi_value out; napi_create_double(env, acc, &out); return out;
+}
+NAPI_MODULE_INIT() { napi_value fn; napi_create_function(env, "run", NAPI_AUTO_LENGTH, run, NULL, &fn); napi_set_named_property(env, exports, "run", fn); return exports; }
+`;
+const APP = `const m = { exports: {} };
+process.dlopen(m, require('node:path').join(__dirname, 'libhot.so'));
+console.log(m.exports.run(1200));
+`;
+
+test('a stripped library keeps library+offset, and its functions are named from a debug file', { skip, timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nf-stripped-'));
+  try {
+    writeFileSync(join(dir, 'hot.c'), SOURCE);
+    writeFileSync(join(dir, 'app.js'), APP);
+    const full = join(dir, 'libhot-full.so');
+    execFileSync(
+      'gcc',
+      ['-O1', '-g', '-fPIC', '-shared', '-fno-omit-frame-pointer', '-I/usr/include/node', '-Wl,--build-id', 'hot.c', '-o', full],
+      {
+        cwd: dir,
+      },
+    );
+    execFileSync('objcopy', ['--only-keep-debug', full, join(dir, 'libhot.debug')]);
+    execFileSync('strip', ['--strip-all', full, '-o', join(dir, 'libhot.so')]);
+    const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(dir, 'libhot.so')], { encoding: 'utf8' }))?.[1];
+    assert.ok(buildId, 'the library has a build-id');
+
+    const runs = join(dir, 'runs');
+    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '-o', runs, '--', 'node', 'app.js'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const run = join(runs, readdirSync(runs)[0]);
+    const debugRoot = join(dir, 'debug');
+    const report = (debugDirs: string, env: NodeJS.ProcessEnv = {}) =>
+      spawnSync(process.execPath, [cli, 'report', run, '-f', 'json', '-n', '20'], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_FLAME_DEBUG_DIRS: debugDirs, DEBUGINFOD_URLS: '', DEBUGINFOD_CACHE_PATH: join(dir, 'dcache'), ...env },
+      });
+    type Json = { functions: { name: string; self: number }[]; findings: { rule: string; message: string }[] };
+    const share = (j: Json, re: RegExp) => j.functions.filter((f) => re.test(f.name)).reduce((a, f) => a + f.self, 0);
+
+    // The `profile` output itself says which library lacks symbols, and the finding's advice fits a perf run.
+    assert.match(r.stderr, /warning: native code without symbols is shown as library\+offset \([^)]*libhot\.so/);
+    const before = report(debugRoot);
+    assert.equal(before.status, 0, before.stderr);
+    const b = JSON.parse(before.stdout) as Json;
+    const native = b.findings.find((f) => f.rule === 'native-library');
+    mkdirSync(join(debugRoot, '.build-id', buildId.slice(0, 2)), { recursive: true });
+    copyFileSync(join(dir, 'libhot.debug'), join(debugRoot, '.build-id', buildId.slice(0, 2), `${buildId.slice(2)}.debug`));
+    const after = report(debugRoot);
+    assert.equal(after.status, 0, after.stderr);
+    const a = JSON.parse(after.stdout) as Json;
+    console.log(
+      `[stripped] without debug file: libhot.so+0x… self ${(100 * share(b, /^libhot\.so\+0x[0-9a-f]+$/)).toFixed(1)} %, ` +
+        `hot_loop ${(100 * share(b, /^hot_loop$/)).toFixed(1)} %; with it: hot_loop ${(100 * share(a, /^hot_loop$/)).toFixed(1)} %, ` +
+        `libhot.so+0x… ${(100 * share(a, /^libhot\.so\+0x/)).toFixed(1)} %; finding: ${native?.message}`,
+    );
+    assert.ok(share(b, /^libhot\.so\+0x[0-9a-f]+$/) > 0.2, 'unnamed code keeps its library and offset');
+    assert.ok(!b.functions.some((f) => f.name === '[unknown]' && f.self > 0.05), 'no big [unknown] frame');
+    assert.equal(share(b, /^hot_loop$/), 0);
+    assert.match(native?.message ?? '', /debug symbols/);
+    assert.doesNotMatch(native?.message ?? '', /profile with perf/);
+    assert.ok(share(a, /^hot_loop$/) > 0.2, 'named from the debug file');
+    assert.ok(share(a, /^libhot\.so\+0x/) < 0.02, 'no offset frame left in the hot function');
+
+    // The same debug file served by a local debuginfod (Debian's `debuginfod` package), with no debug folder.
+    if (spawnSync('debuginfod', ['--version']).status !== 0) return console.log('[stripped] debuginfod not installed: its case skipped');
+    const served = join(dir, 'served');
+    mkdirSync(served);
+    copyFileSync(join(dir, 'libhot.debug'), join(served, 'libhot.debug'));
+    const port = 20000 + (process.pid % 20000);
+    const server = spawn('debuginfod', ['-F', served, '-p', String(port), '-d', join(dir, 'debuginfod.sqlite')], { stdio: 'ignore' });
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      const env = { DEBUGINFOD_URLS: url, DEBUGINFOD_CACHE_PATH: join(dir, 'dcache') };
+      // Indexed within a few seconds of start.
+      for (let i = 0; i < 60; i++) {
+        if (spawnSync('debuginfod-find', ['debuginfo', buildId], { env: { ...process.env, ...env } }).status === 0) break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      rmSync(join(dir, 'dcache'), { recursive: true, force: true });
+      const viaServer = report(join(dir, 'no-debug-here'), env);
+      assert.equal(viaServer.status, 0, viaServer.stderr);
+      const d = JSON.parse(viaServer.stdout) as Json;
+      console.log(`[stripped] from debuginfod: hot_loop ${(100 * share(d, /^hot_loop$/)).toFixed(1)} %`);
+      assert.ok(share(d, /^hot_loop$/) > 0.2, 'named from the debuginfod server');
+    } finally {
+      server.kill();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
