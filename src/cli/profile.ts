@@ -1,7 +1,6 @@
 import { join, resolve } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { loadProfile } from '../core/importers';
-import { exportProfile } from '../core/exporters';
 import { isLaunchMode, type LaunchMode } from '../launch/modes';
 import type { HeapSamples } from '../launch/preloadHeapProfile';
 import { classifyCommand, isTypeScriptFile } from '../launch/commandLine';
@@ -14,6 +13,8 @@ import { cleanupPerfMaps } from '../launch/perf';
 import { loadRunProfile } from '../launch/runProfile';
 import { parseCommand, usageError, type CliCommand } from './args';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
+import { ALL_PROCESSES, emitReport, OUTPUT_OPTIONS, outputSettings } from './report';
+import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
 
 export const PROFILE = {
   name: 'profile',
@@ -40,7 +41,7 @@ export const PROFILE = {
       help: () => l10n.t('shell command to run once the app listens; the app is stopped when it ends'),
     },
     port: { type: 'string', short: 'p', value: 'N', help: () => l10n.t('the port the app listens on (else read from its output)') },
-    out: { type: 'string', short: 'o', default: '.nodeflame', value: 'dir', help: () => l10n.t('folder for the run folders') },
+    out: { type: 'string', default: '.nodeflame', value: 'dir', help: () => l10n.t('folder for the run folders') },
     'stop-timeout': { type: 'string', value: 's', help: () => l10n.t('seconds to wait for the app to end after a stop before killing it') },
     'port-timeout': { type: 'string', value: 's', help: () => l10n.t('seconds to wait for the port before giving up') },
     frequency: { type: 'string', short: 'F', value: 'hz', help: () => l10n.t('perf sampling frequency') },
@@ -51,6 +52,9 @@ export const PROFILE = {
       help: () => l10n.t('heap mode: allocated (every sampled allocation, default) or live (only what is still reachable at exit)'),
     },
     'no-report': { type: 'boolean', help: () => l10n.t('only record: do not print the report') },
+    ...OUTPUT_OPTIONS,
+    'all-processes': ALL_PROCESSES,
+    ...TRANSFORM_OPTIONS,
     ...SOURCE_MAP_OPTIONS,
   },
 } satisfies CliCommand;
@@ -78,6 +82,11 @@ export async function runProfile(argv: string[]): Promise<number> {
   let heapInterval: number | undefined;
   let heapSamples: HeapSamples | undefined;
   let sourceMapOptions: ReturnType<typeof sourceMapOptionsFrom>;
+  // The report options are checked before the app runs: a typo must not cost a profiling run.
+  const settings = outputSettings(opts);
+  if (typeof settings === 'string') return usageError(PROFILE, settings);
+  const transforms = transformsFrom(parsed.order);
+  if (typeof transforms === 'string') return usageError(PROFILE, transforms);
   try {
     const m = opts.mode ?? 'prof';
     if (!isLaunchMode(m)) throw new Error(l10n.t('unknown mode "{0}" (use prof, perf, cpu-prof or heap)', m));
@@ -157,14 +166,13 @@ export async function runProfile(argv: string[]): Promise<number> {
     if (opts['no-report']) return result.error ? 1 : 0;
     // A command's run holds one profile per process: the report reads them all.
     const profile = target.command
-      ? await loadRunProfile(result.runDir, { sourceMapOptions })
+      ? await loadRunProfile(result.runDir, { sourceMapOptions, allProcesses: opts['all-processes'] })
       : await loadProfile(main, { mapsFile: result.mapsFile, sourceMapOptions });
     profile.meta.mode ??= mode;
     profile.meta.command ??= result.info.command.join(' ');
-    // Said here, where the run's output is read, not only by a later `report`.
-    for (const w of profile.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', w) + '\n');
-    process.stdout.write(exportProfile(profile, 'text', { source: main }));
-    return result.error ? 1 : 0;
+    // The warnings are said here, where the run's output is read, as `report` says them.
+    const code = await emitReport('profile', profile, transforms, { ...settings, source: target.command ? result.runDir : main });
+    return result.error ? 1 : code;
   } finally {
     await cleanupPerfMaps(result.perfPids);
   }

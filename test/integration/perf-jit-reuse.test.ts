@@ -47,7 +47,7 @@ test('perf mode names reused JIT addresses by the code there at each sample', { 
     const script = join(dir, 'reuse.js');
     writeFileSync(script, REUSE);
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '--no-report', '-o', join(dir, 'runs'), '--', 'node', script], {
+    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '--no-report', '--out', join(dir, 'runs'), '--', 'node', script], {
       cwd: dir,
       encoding: 'utf8',
     });

@@ -56,7 +56,7 @@ test('a stripped library keeps library+offset, and its functions are named from 
     assert.ok(buildId, 'the library has a build-id');
 
     const runs = join(dir, 'runs');
-    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '-o', runs, '--', 'node', 'app.js'], {
+    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '--out', runs, '--', 'node', 'app.js'], {
       cwd: dir,
       encoding: 'utf8',
     });
