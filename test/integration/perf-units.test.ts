@@ -19,7 +19,7 @@ test('perf mode: JSON samples and folded weights count samples; period totals ha
       'function spin() { let s = 0; const t = Date.now(); while (Date.now() - t < 1000) s += Math.sqrt(s + 1); return s; }\nspin();\n',
     );
     const runs = join(dir, 'runs');
-    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '--no-report', '-o', runs, '--', 'node', script], {
+    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '--no-report', '--out', runs, '--', 'node', script], {
       cwd: dir,
       encoding: 'utf8',
     });

@@ -28,7 +28,7 @@ test('perf mode names each worker thread its own function at its file:line', { s
   try {
     for (let i = 0; i < 4; i++) writeFileSync(join(dir, `work${i}.js`), worker(i));
     writeFileSync(join(dir, 'main.js'), MAIN);
-    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '--no-report', '-o', join(dir, 'runs'), '--', 'node', 'main.js'], {
+    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '--no-report', '--out', join(dir, 'runs'), '--', 'node', 'main.js'], {
       cwd: dir,
       encoding: 'utf8',
     });
