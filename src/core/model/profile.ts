@@ -45,6 +45,8 @@ export interface ProfileMeta {
   range?: { from: number; to: number };
   /** The Node processes of a run read as one (a command's process tree); threads carry their pid. */
   processes?: ProcessMeta[];
+  /** What frames could not be named, and why (also among the warnings): the run's notification says it. */
+  unnamed?: string[];
 }
 
 /** True for a `startTime` on the wall clock (after 2001) rather than a monotonic clock counted from boot. */

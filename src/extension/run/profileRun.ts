@@ -108,6 +108,7 @@ export async function profileTarget(
           const what = target.command ? result.runDir : main;
           const loaded = await (reserved ? reserved.open(what, { runDir: result.runDir }) : s.viewer.open(what, { runDir: result.runDir }));
           void offerComparison(s, target.program, result.runDir, main);
+          sayUnnamed(loaded?.profile.meta.unnamed);
           return { result, loaded, error: result.error?.message };
         } catch (e) {
           // The user cancelled reading a big profile: the run folder keeps it for later.
@@ -125,4 +126,10 @@ export async function profileTarget(
     stopItem.dispose();
     reserved?.release();
   }
+}
+
+/** Frames that could not be named are said where the user looks when the run ends, not only in the Summary. */
+function sayUnnamed(unnamed: string[] | undefined): void {
+  if (!unnamed?.length) return;
+  void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame: some frames of this run could not be named. {0}', unnamed.join(' · ')));
 }

@@ -126,7 +126,9 @@ function runOnce(
         if (code !== 0) return resolve({ code, stderr });
         parser.push(namer.end());
         for (const w of warningsFrom(stderr)) parser.builder.warn(w);
-        for (const w of namingWarnings(namer.stats)) parser.builder.warn(w);
+        const naming = namingWarnings(namer.stats);
+        for (const w of naming) parser.builder.warn(w);
+        if (naming.length) parser.builder.meta.unnamed = naming;
         const profile = parser.end();
         onProgress?.(1);
         resolve({ profile });
