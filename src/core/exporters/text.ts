@@ -4,7 +4,7 @@ import {
   capped,
   categoryWeights,
   frameLabel,
-  functionStats,
+  functionRows,
   tickSummary,
   type Category,
   type Frame,
@@ -115,19 +115,22 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
       ),
     );
 
-  const stats = functionStats(t, profile.frames.length).filter((s) => s.self > 0 && !isThreadFrame(profile.frames[s.frame]));
-  stats.sort((a, b) => b.self - a.self || a.frame - b.frame);
+  // One row per function, its tiers merged (the JSON report's rows, functionRows.ts).
+  const stats = functionRows(profile)
+    .map((s, order) => ({ ...s, order }))
+    .filter((s) => s.self > 0 && !isThreadFrame(s.frame));
+  stats.sort((a, b) => b.self - a.self || a.order - b.order);
   const libs = new Map<string, number>();
   for (const s of stats) {
-    const f = profile.frames[s.frame];
+    const f = s.frame;
     if (f.category === 'shared-lib') libs.set(f.lib ?? f.name, (libs.get(f.lib ?? f.name) ?? 0) + s.self);
   }
   const libRows = [...libs].sort((a, b) => b[1] - a[1]).map(([name, w]) => ({ w, name: printable(name) }));
   const rowsOf = (pred: (f: Frame) => boolean) =>
     stats
-      .filter((s) => pred(profile.frames[s.frame]))
+      .filter((s) => pred(s.frame))
       .slice(0, top)
-      .map((s) => ({ w: s.self, name: label(profile.frames[s.frame]) }));
+      .map((s) => ({ w: s.self, name: label(s.frame) }));
 
   append(out, table('Shared libraries', libRows, all, null));
   append(

@@ -5,3 +5,4 @@ export * from './views';
 export * from './diff';
 export * from './units';
 export * from './merge';
+export * from './functionRows';
