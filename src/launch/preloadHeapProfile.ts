@@ -4,6 +4,7 @@ import type * as Inspector from 'node:inspector';
 import type * as V8 from 'node:v8';
 import { isMainThread, threadId } from 'node:worker_threads';
 import { writeBeforeSignalDeath } from './preloadSignals';
+import { HeapPositions, type SamplingProfile } from './preloadHeapPositions';
 import { RUN_DIR_ENV } from './processRecords';
 import { HEAP_NOTE_KEY, type HeapProfileNote } from '../core/importers/heapprofile';
 
@@ -32,7 +33,8 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * `Heap.<date>.<time>.<pid>.<threadId>.001.heapprofile` (the name `--heap-prof` gives). V8 marks no
  * sample as collected or live, so one run holds one of the two: `allocated` keeps the samples of
  * objects the GC took (what the code allocated), `live` drops them and runs a full GC before the
- * profile is taken (what the code still holds at exit).
+ * profile is taken (what the code still holds at exit; for a batch program whose data dies with its
+ * main module, what it held when that module's code returned: see HeapPositions).
  */
 export function heapProfileInProcess(): boolean {
   const dir = process.env[RUN_DIR_ENV];
@@ -56,6 +58,7 @@ export function heapProfileInProcess(): boolean {
       includeObjectsCollectedByMajorGC: keep,
       includeObjectsCollectedByMinorGC: keep,
     });
+    const positions = new HeapPositions(session, !keep);
     const t = new Date();
     const name = `Heap.${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${process.pid}.${threadId}.001.heapprofile`;
     let written = false;
@@ -72,7 +75,8 @@ export function heapProfileInProcess(): boolean {
           startTime: t.getTime(),
           durationMs: Date.now() - t.getTime(),
         };
-        writeFileSync(join(dir, name), JSON.stringify({ ...r.profile, [HEAP_NOTE_KEY]: note }));
+        const profile = positions.finish(r.profile as unknown as SamplingProfile);
+        writeFileSync(join(dir, name), JSON.stringify({ ...profile, [HEAP_NOTE_KEY]: note }));
       });
     };
     process.on('exit', write);
