@@ -14,7 +14,7 @@ import { findFindings } from '../findings';
 import { isThreadFrame, processWeights } from './json';
 
 const TIER_MARK: Record<string, string> = { interpreted: '~', sparkplug: '^', maglev: '+', turbofan: '*' };
-const JS: ReadonlySet<Category> = new Set(['app', 'dependency', 'node', 'v8']);
+const JS: ReadonlySet<Category> = new Set(['app', 'dependency', 'node', 'v8', 'eval']);
 /** Like the tick processor: callers below this share of their parent are left out of the heavy profile. */
 const HEAVY_THRESHOLD = 0.01;
 /** Callers deeper than this are cut with a `…` line. */

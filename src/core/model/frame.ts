@@ -12,6 +12,7 @@ export const CATEGORIES = [
   'idle',
   'program',
   'unaccounted',
+  'eval',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -104,6 +105,16 @@ export function classifyJsFile(file: string): { category: Category; pkg?: string
     return { category: 'node' };
   }
   return { category: 'app' };
+}
+
+/**
+ * A function of code made at run time (`eval`, `new Function`, `vm` without a file name): V8 gives it a
+ * position but no script URL. Every `new Function` is called `anonymous` at 1:10, so the script's id
+ * (one per compiled source) keeps the sources apart, and the name says what it is.
+ */
+export function evalFrame(name: string, line: number, column: number, scriptId: string | number | undefined): Frame {
+  const id = scriptId !== undefined && String(scriptId) !== '' && String(scriptId) !== '0' ? ` #${scriptId}` : '';
+  return { name: `${name} (eval'd code${id})`, file: '', line, column, category: 'eval' };
 }
 
 export function frameLabel(f: Frame): string {
