@@ -26,7 +26,7 @@ function install(): void {
   const proto = (require('node:module') as { prototype: { _compile?: Compile } }).prototype;
   const original = proto._compile;
   if (typeof original !== 'function') return;
-  proto._compile = function (this: NodeModule, content: string, filename: string, ...rest: unknown[]) {
+  proto._compile = function _compile(this: NodeModule, content: string, filename: string, ...rest: unknown[]) {
     // Node sets `require.main` on the main module's own require only; its id is '.' from the start.
     const isMain = (this as { id?: string }).id === '.';
     for (const f of seen) safely(() => f({ content, filename, isMain }));

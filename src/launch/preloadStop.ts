@@ -2,6 +2,7 @@
 // and makes a stop signal write what would be written at exit (preloadSignals.ts).
 import { isMainThread } from 'node:worker_threads';
 import { saveInMemorySourceMapsOnExit } from './preloadSourceMaps';
+import { captureInlineMaps } from './preloadInlineMaps';
 import { recordThisProcess } from './processRecords';
 import { cpuProfileInProcess } from './preloadCpuProfile';
 import { handleStopSignals } from './preloadSignals';
@@ -13,6 +14,7 @@ markLogClock();
 recordThisProcess();
 const profiling = [cpuProfileInProcess(), heapProfileInProcess()].some(Boolean);
 recordLoopDelay();
+captureInlineMaps();
 
 // Signals reach the main thread only.
 if (isMainThread) handleStopSignals(profiling);

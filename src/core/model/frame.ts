@@ -84,6 +84,7 @@ function frameKey(f: Frame): string {
   return JSON.stringify([f.file, f.line, f.column, f.category, f.tier ?? '', f.lib ?? '']);
 }
 
+const PRELOAD_BUNDLE = /[\\/]dist[\\/]preload-stop\.js$/;
 const NODE_MODULES = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/;
 
 /**
@@ -95,6 +96,8 @@ export function classifyJsFile(file: string): { category: Category; pkg?: string
   if (file.startsWith('node:') || file.startsWith('internal/') || file.startsWith('internal\\')) {
     return { category: 'node' };
   }
+  // Node Flame's own preload (its require hook is on every module's stack): machinery, like Node's loader.
+  if (PRELOAD_BUNDLE.test(file)) return { category: 'node' };
   const m = NODE_MODULES.exec(file);
   if (m) {
     const pkg = m[1].replace(/\\/g, '/');
