@@ -144,6 +144,7 @@ export function runProcesses(records: ProcessRecord[], profiles: string[]): RunP
     ...(r.ancestors?.length ? { ancestors: r.ancestors } : {}),
     command: [...r.argv.slice(0, 1), ...r.execArgv, ...r.argv.slice(1)],
     exitCode: r.exitCode ?? null,
+    ...(typeof r.signal === 'string' ? { signal: r.signal } : {}),
     startedAt: r.startedAt,
     endedAt: r.endedAt,
     ...(r.clock ? { clock: r.clock } : {}),
