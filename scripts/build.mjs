@@ -100,7 +100,9 @@ async function buildExtension() {
 const builds = [
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: { worker: 'src/launch/importWorker.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { 'preload-stop': 'src/launch/preloadStop.ts' }, outdir: 'dist' },
+  // Runs inside the profiled app, where its require hook is a frame of every module's stack: unmapped and
+  // unminified, that frame reads `_compile …/dist/preload-stop.js`, which classifyJsFile files under Node.js.
+  { ...node, sourcemap: false, minify: false, entryPoints: { 'preload-stop': 'src/launch/preloadStop.ts' }, outdir: 'dist' },
   {
     ...common,
     platform: 'browser',

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import * as l10n from '@vscode/l10n';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { applySourceMaps, MAX_MAP_BYTES, parseMap, SourceMapCache, type SourceMapOptions } from './sourcemaps';
@@ -11,6 +13,15 @@ import type { Profile } from './model';
  * Written by an attach, and by the launcher's preload for code a loader (tsx, ts-node) transpiled in memory.
  */
 export const ANNOUNCED_MAPS_FILE = 'sourcemaps.json';
+
+/** The file each preloaded process (and worker thread) writes with the inline maps of code compiled in memory. */
+export function inlineMapFileName(pid: number, threadId: number): string {
+  return `sourcemaps-${pid}-${threadId}.json`;
+}
+const INLINE_MAPS_FILE = /^sourcemaps-\d+-\d+\.json$/;
+
+/** The value a file gets in those files when its code was transformed in memory and came with no map. */
+export const TRANSFORMED_NO_MAP = '';
 
 /** Inline maps of a big app can add up; a file larger than this is not ours. */
 const MAX_ANNOUNCED_BYTES = 64 * 1024 * 1024;
@@ -77,14 +88,52 @@ export async function applyAnnouncedSourceMaps(
   await applySourceMaps(profile, new AnnouncedMapCache(announced, mapPath), { ...opts, mapPath: opts.mapPath ?? mapPath });
 }
 
-/** The announced maps a run folder keeps beside `profilePath`; empty when there are none or the file is unreadable. */
+/**
+ * The announced maps a run folder keeps beside `profilePath`: sourcemaps.json and each process's
+ * sourcemaps-<pid>-<thread>.json, merged; empty when there are none. A file mapped to
+ * TRANSFORMED_NO_MAP ran as code transformed in memory without a map (see transformedWithoutMap).
+ */
 export async function readAnnouncedSourceMaps(profilePath: string): Promise<Record<string, string>> {
-  const file = join(dirname(profilePath), ANNOUNCED_MAPS_FILE);
-  if (basename(profilePath) === ANNOUNCED_MAPS_FILE) return {};
+  const dir = dirname(profilePath);
+  if (basename(profilePath) === ANNOUNCED_MAPS_FILE || INLINE_MAPS_FILE.test(basename(profilePath))) return {};
+  let names: string[] = [];
   try {
-    const parsed = JSON.parse(await readNamedText(file, { maxBytes: MAX_ANNOUNCED_BYTES })) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
+    names = (await readdir(dir)).filter((n) => INLINE_MAPS_FILE.test(n)).sort();
   } catch {
-    return {};
+    // a profile outside any folder we can list: only sourcemaps.json, if any
   }
+  const out: Record<string, string> = {};
+  for (const n of [...names, ANNOUNCED_MAPS_FILE]) {
+    try {
+      const parsed = JSON.parse(await readNamedText(join(dir, n), { maxBytes: MAX_ANNOUNCED_BYTES })) as unknown;
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) continue;
+      for (const [file, ref] of Object.entries(parsed as Record<string, unknown>))
+        if (typeof ref === 'string' && (ref || !(file in out))) out[file] = ref;
+    } catch {
+      // absent or unreadable: the others still count
+    }
+  }
+  return out;
+}
+
+/**
+ * Warns, per file, where the profile's positions are those of code a tool transformed in memory with no
+ * map to undo it (a loader without source maps): its lines may not be the file's.
+ */
+export function warnTransformedWithoutMap(profile: Profile, announced: Record<string, string>): void {
+  const bare = new Set(
+    Object.entries(announced)
+      .filter(([, ref]) => ref === TRANSFORMED_NO_MAP)
+      .map(([f]) => fileUrlToPathAnyOs(f)),
+  );
+  if (bare.size === 0) return;
+  const hit = new Set<string>();
+  for (const f of profile.frames) if (f.file && !f.generated && bare.has(f.file)) hit.add(f.file);
+  for (const file of [...hit].sort())
+    profile.warnings.push(
+      l10n.t(
+        '{0} ran as code transformed in memory with no source map: its lines may be those of the transformed code, not of the file',
+        file,
+      ),
+    );
 }

@@ -45,7 +45,8 @@ export function profilerNodeArgs(mode: LaunchMode, runDir: string): string[] {
       // V8 prefixes the file name with isolate-<address>-<pid>-<id>-, one file per isolate (worker threads).
       return ['--prof', `--logfile=${join(runDir, 'v8.log')}`];
     case 'cpu-prof':
-      return ['--cpu-prof', `--cpu-prof-dir=${runDir}`];
+      // The preload profiles in-process (preloadCpuProfile.ts): a `--cpu-prof` file is lost when a signal ends the process.
+      return [];
     case 'perf':
       // --perf-basic-prof also opens V8's event log (no ticks, heap chunks only), by default in the
       // app's cwd; it goes to the run folder instead and is removed after the run (see perfSideLogs).
@@ -126,6 +127,7 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
     ...o.target.env,
     [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE),
     [RUN_DIR_ENV]: o.runDir,
+    ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1' } : {}),
     ...heapEnv(o),
   };
   const { program, args, cwd } = o.target;

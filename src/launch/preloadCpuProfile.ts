@@ -1,22 +1,27 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
+import type * as WorkerThreads from 'node:worker_threads';
 import { isMainThread } from 'node:worker_threads';
 import { RUN_DIR_ENV } from './processRecords';
+import { writeBeforeSignalDeath } from './preloadSignals';
 
-/** Set by the launcher for a command run in cpu-prof mode. */
+/** Set by the launcher for a run in cpu-prof mode. */
 export const CPU_PROF_ENV = 'NODE_FLAME_CPU_PROF';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * A process a tool started with `process.execPath` and its own flags (tsx watch's restarts, a spawn
- * without execArgv) misses `--cpu-prof`, which Node refuses in NODE_OPTIONS. The preload profiles
- * it in-process instead and writes the file at exit under the name `--cpu-prof` would give it.
+ * cpu-prof mode profiles each process's main thread in-process, not with `--cpu-prof`: Node writes a
+ * `--cpu-prof` file only on a normal exit, so a process killed by a signal (nodemon restarts its app
+ * with SIGUSR2) lost its whole profile. In-process, the preload writes it before the signal's death
+ * (preloadSignals.ts), and a process started by a tool without our flags is profiled all the same.
+ * The file is named as `--cpu-prof` would name it. Worker threads keep `--cpu-prof` (see below).
  */
-export function cpuProfileWithoutFlag(): void {
+export function cpuProfileInProcess(): boolean {
   const dir = process.env[RUN_DIR_ENV];
-  if (!dir || !process.env[CPU_PROF_ENV] || !isMainThread || process.execArgv.some((a) => a.startsWith('--cpu-prof'))) return;
+  if (!dir || !process.env[CPU_PROF_ENV] || !isMainThread || process.execArgv.some((a) => a.startsWith('--cpu-prof'))) return false;
+  profileWorkersWithFlag(dir);
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Session } = require('node:inspector') as typeof Inspector;
@@ -26,13 +31,43 @@ export function cpuProfileWithoutFlag(): void {
     session.post('Profiler.start');
     const t = new Date();
     const name = `CPU.${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${process.pid}.0.001.cpuprofile`;
-    process.on('exit', () => {
-      // In-process inspector calls answer synchronously, as an exit handler needs.
+    let written = false;
+    const write = () => {
+      if (written) return;
+      written = true;
+      // In-process inspector calls answer synchronously, as an exit handler or a dying signal needs.
       session.post('Profiler.stop', (err, r) => {
         if (!err) writeFileSync(join(dir, name), JSON.stringify(r.profile));
       });
-    });
+    };
+    process.on('exit', write);
+    writeBeforeSignalDeath(write);
+    return true;
   } catch {
     // a node without the inspector: this process goes unprofiled, the run goes on
+    return false;
+  }
+}
+
+/**
+ * A worker thread cannot be profiled from its own preload to the end: `worker.terminate()` ends it
+ * with no 'exit' event. Node's `--cpu-prof` writes a worker's profile however it ends, and a Worker
+ * accepts it in its own `execArgv`, so the Worker class gets the flags added to every new worker.
+ */
+function profileWorkersWithFlag(dir: string): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const wt = require('node:worker_threads') as typeof WorkerThreads;
+  const Base = wt.Worker;
+  const flags = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+  class ProfiledWorker extends Base {
+    constructor(filename: string | URL, options: WorkerThreads.WorkerOptions = {}) {
+      const own = options.execArgv ?? process.execArgv;
+      super(filename, own.some((a) => a.startsWith('--cpu-prof')) ? options : { ...options, execArgv: [...own, ...flags] });
+    }
+  }
+  try {
+    Object.defineProperty(wt, 'Worker', { value: ProfiledWorker, writable: true, configurable: true, enumerable: true });
+  } catch {
+    // a frozen module object: workers go unprofiled
   }
 }

@@ -2,7 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
 import type * as V8 from 'node:v8';
-import { threadId } from 'node:worker_threads';
+import { isMainThread, threadId } from 'node:worker_threads';
+import { writeBeforeSignalDeath } from './preloadSignals';
+import { HeapPositions, type SamplingProfile } from './preloadHeapPositions';
 import { RUN_DIR_ENV } from './processRecords';
 import { HEAP_NOTE_KEY, type HeapProfileNote } from '../core/importers/heapprofile';
 
@@ -31,12 +33,13 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * `Heap.<date>.<time>.<pid>.<threadId>.001.heapprofile` (the name `--heap-prof` gives). V8 marks no
  * sample as collected or live, so one run holds one of the two: `allocated` keeps the samples of
  * objects the GC took (what the code allocated), `live` drops them and runs a full GC before the
- * profile is taken (what the code still holds at exit).
+ * profile is taken (what the code still holds at exit; for a batch program whose data dies with its
+ * main module, what it held when that module's code returned: see HeapPositions).
  */
-export function heapProfileInProcess(): void {
+export function heapProfileInProcess(): boolean {
   const dir = process.env[RUN_DIR_ENV];
   const opts = parseHeapProfEnv(process.env[HEAP_PROF_ENV]);
-  if (!dir || !opts || process.execArgv.some((a) => a.startsWith('--heap-prof'))) return;
+  if (!dir || !opts || process.execArgv.some((a) => a.startsWith('--heap-prof'))) return false;
   try {
     // V8's sampling heap profiler walks only the outermost function of optimized code: once TurboFan has
     // inlined a function into its caller, the bytes it allocates go to the caller (measured: a timer
@@ -55,10 +58,14 @@ export function heapProfileInProcess(): void {
       includeObjectsCollectedByMajorGC: keep,
       includeObjectsCollectedByMinorGC: keep,
     });
+    const positions = new HeapPositions(session, !keep);
     const t = new Date();
     const name = `Heap.${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${process.pid}.${threadId}.001.heapprofile`;
-    process.on('exit', () => {
-      // In-process inspector calls answer synchronously, as an exit handler needs.
+    let written = false;
+    const write = () => {
+      if (written) return;
+      written = true;
+      // In-process inspector calls answer synchronously, as an exit handler or a dying signal needs.
       if (!keep) session.post('HeapProfiler.collectGarbage');
       session.post('HeapProfiler.stopSampling', (err, r) => {
         if (err) return;
@@ -68,10 +75,15 @@ export function heapProfileInProcess(): void {
           startTime: t.getTime(),
           durationMs: Date.now() - t.getTime(),
         };
-        writeFileSync(join(dir, name), JSON.stringify({ ...r.profile, [HEAP_NOTE_KEY]: note }));
+        const profile = positions.finish(r.profile as unknown as SamplingProfile);
+        writeFileSync(join(dir, name), JSON.stringify({ ...profile, [HEAP_NOTE_KEY]: note }));
       });
-    });
+    };
+    process.on('exit', write);
+    if (isMainThread) writeBeforeSignalDeath(write);
+    return true;
   } catch {
     // a node without the inspector: this process goes unprofiled, the run goes on
+    return false;
   }
 }

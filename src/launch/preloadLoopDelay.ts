@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
+import { writeBeforeSignalDeath } from './preloadSignals';
 import { RUN_DIR_ENV } from './processRecords';
 
 /** How often the event-loop delay and heap size are read (ms). */
@@ -46,8 +47,10 @@ export function recordLoopDelay(): void {
     if (++n % 10 === 0) flush();
   }, LOOP_SAMPLE_MS);
   timer.unref();
-  process.on('exit', () => {
+  const end = () => {
     clearInterval(timer);
     flush();
-  });
+  };
+  process.on('exit', end);
+  writeBeforeSignalDeath(end);
 }

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type * as Inspector from 'node:inspector';
+import { writeBeforeSignalDeath } from './preloadSignals';
 
 /** Set by the launcher to the run folder's sourcemaps.json (core/announcedSourceMaps reads it back). */
 export const SOURCE_MAPS_ENV = 'NODE_FLAME_SOURCE_MAPS';
@@ -15,7 +16,10 @@ export function saveInMemorySourceMapsOnExit(): void {
   if (!out) return;
   // The app's child processes are not preloaded by us and must not overwrite the file.
   delete process.env[SOURCE_MAPS_ENV];
-  process.on('exit', () => {
+  let saved = false;
+  const save = () => {
+    if (saved) return;
+    saved = true;
     try {
       // Loaded only now: a node built without the inspector throws here, not at the app's start.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -34,5 +38,7 @@ export function saveInMemorySourceMapsOnExit(): void {
     } catch {
       // No maps is a profile with generated positions, never a failed exit.
     }
-  });
+  };
+  process.on('exit', save);
+  writeBeforeSignalDeath(save);
 }

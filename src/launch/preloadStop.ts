@@ -1,19 +1,21 @@
-// Preloaded with `-r` into the profiled app: turns SIGINT/SIGTERM into a normal exit so profilers
-// that write on exit (--cpu-prof, --prof) flush their output.
+// Preloaded with `-r` into the profiled app: records the process, starts the in-process profilers,
+// and makes a stop signal write what would be written at exit (preloadSignals.ts).
+import { isMainThread } from 'node:worker_threads';
 import { saveInMemorySourceMapsOnExit } from './preloadSourceMaps';
+import { captureInlineMaps } from './preloadInlineMaps';
 import { recordThisProcess } from './processRecords';
-import { cpuProfileWithoutFlag } from './preloadCpuProfile';
+import { cpuProfileInProcess } from './preloadCpuProfile';
+import { handleStopSignals } from './preloadSignals';
 import { recordLoopDelay } from './preloadLoopDelay';
 import { heapProfileInProcess } from './preloadHeapProfile';
 import { markLogClock } from './preloadLogClock';
 
 markLogClock();
 recordThisProcess();
-cpuProfileWithoutFlag();
-heapProfileInProcess();
+const profiling = [cpuProfileInProcess(), heapProfileInProcess()].some(Boolean);
 recordLoopDelay();
+captureInlineMaps();
 
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => process.exit(0));
-}
+// Signals reach the main thread only.
+if (isMainThread) handleStopSignals(profiling);
 saveInMemorySourceMapsOnExit();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import type { RunProcess } from './runFolder';
 import { wallClockEdge } from './wallClock';
+import { writeBeforeSignalDeath } from './preloadSignals';
 
 /** Set by the launcher to the run folder; every Node process of the run that loads the preload records itself there. */
 export const RUN_DIR_ENV = 'NODE_FLAME_RUN_DIR';
@@ -23,6 +24,8 @@ export interface ProcessRecord {
   endedAt?: string;
   /** Absent when the process was killed before its exit handler could run. */
   exitCode?: number;
+  /** The stop signal it died by, when the preload saw it coming (see preloadSignals.ts). */
+  signal?: string;
   /** The parent's parent and up (Linux), so a process started through a shell still nests under the Node process above it. */
   ancestors?: number[];
   /** One moment on the wall clock and on the monotonic clock V8's CPU profiles count in (see runClock.ts). */
@@ -73,8 +76,9 @@ export function recordThisProcess(): void {
     return;
   }
   write();
-  process.on('exit', (code) => {
+  const end = (code: number | undefined, signal: string | undefined) => {
     rec.exitCode = code;
+    if (signal) rec.signal = signal;
     rec.endedAt = new Date().toISOString();
     write();
     if (process.platform !== 'linux') return;
@@ -83,7 +87,9 @@ export function recordThisProcess(): void {
     } catch {
       // no /proc: perf symbols then come from the maps the launcher captured, if any
     }
-  });
+  };
+  process.on('exit', (code) => end(code, undefined));
+  writeBeforeSignalDeath((signal) => end(undefined, signal));
 }
 
 /** Up to 8 ancestors above `ppid`, read from /proc (empty elsewhere). */
@@ -141,6 +147,7 @@ export function runProcesses(records: ProcessRecord[], profiles: string[]): RunP
     ...(r.ancestors?.length ? { ancestors: r.ancestors } : {}),
     command: [...r.argv.slice(0, 1), ...r.execArgv, ...r.argv.slice(1)],
     exitCode: r.exitCode ?? null,
+    ...(typeof r.signal === 'string' ? { signal: r.signal } : {}),
     startedAt: r.startedAt,
     endedAt: r.endedAt,
     ...(r.clock ? { clock: r.clock } : {}),

@@ -70,6 +70,8 @@ export interface RunProcess {
   command: string[];
   /** null when the process was killed before its exit handler ran. */
   exitCode: number | null;
+  /** The stop signal it died by after writing its profile (cpu-prof and heap modes: see preloadSignals.ts). */
+  signal?: string;
   startedAt: string;
   endedAt?: string;
   /** Its raw profiles relative to the run folder (perf: all processes share perf.data). */

@@ -104,11 +104,29 @@ export async function loadRunProfile(runDir: string, opts: RunLoadOptions = {}):
   for (const pid of seen)
     if (!byPid.has(pid)) listed.push({ pid, ppid: null, command: profile.threads.find((t) => t.pid === pid)?.name ?? '' });
   profile.meta.processes = listed;
+  if (mode && mode !== 'perf') warnLostProfiles(profile, listed, files);
   if (opts.pid === undefined) profile = leaveOutWaiting(profile, !opts.allProcesses);
   if (mode) profile.meta.mode ??= mode;
   if (info.command) profile.meta.command ??= info.command.join(' ');
   profile.meta.source = runDir;
   return profile;
+}
+
+/**
+ * A process the run recorded but whose profile is missing: listed with no samples, it would read as an
+ * idle process. It ended before writing (SIGKILL, a crash, a native abort), and the run lacks its work.
+ */
+function warnLostProfiles(profile: Profile, listed: ProcessMeta[], files: string[]): void {
+  const written = new Set(files.map((f) => profilePid(basename(f))));
+  for (const p of listed)
+    if (!written.has(p.pid))
+      profile.warnings.push(
+        l10n.t(
+          'process {0} ({1}) left no profile (killed before it could write one, or run without the profiler); its work is missing from this run',
+          String(p.pid),
+          p.command || '?',
+        ),
+      );
 }
 
 /**

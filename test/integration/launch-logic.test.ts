@@ -64,7 +64,8 @@ test('node args per mode: profile into the run folder, stop handler, TS loader a
     '--enable-source-maps',
     '--max-old-space-size=512',
   ]);
-  assert.deepEqual(profilerNodeArgs('cpu-prof', '/r'), ['--cpu-prof', '--cpu-prof-dir=/r']);
+  // cpu-prof profiles in-process from the preload (a signal's death would lose a --cpu-prof file)
+  assert.deepEqual(profilerNodeArgs('cpu-prof', '/r'), []);
   assert.deepEqual(profilerNodeArgs('perf', '/r'), [
     '--perf-basic-prof',
     '--perf-prof',
@@ -88,7 +89,7 @@ test('node args per mode: profile into the run folder, stop handler, TS loader a
     loader: ['--import', 'tsx'],
   });
   assert.ok(hasLoader(['-r', 'ts-node/register']));
-  assert.deepEqual(b, ['--cpu-prof', '--cpu-prof-dir=/r', '-r', '/p.js', '--enable-source-maps', '-r', 'ts-node/register']);
+  assert.deepEqual(b, ['-r', '/p.js', '--enable-source-maps', '-r', 'ts-node/register']);
   // plain JS gets no loader
   const c = buildNodeArgs({
     target: { ...target, program: '/w/app.js', nodeArgs: [] },
@@ -97,7 +98,7 @@ test('node args per mode: profile into the run folder, stop handler, TS loader a
     preloadPath: '/p.js',
     loader: ['--import', 'tsx'],
   });
-  assert.deepEqual(c, ['--cpu-prof', '--cpu-prof-dir=/r', '-r', '/p.js']);
+  assert.deepEqual(c, ['-r', '/p.js']);
 });
 
 test('findLoader: tsx or ts-node from node_modules above the program, resolved to absolute paths', () => {

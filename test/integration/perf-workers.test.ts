@@ -28,10 +28,14 @@ test('perf mode names each worker thread its own function at its file:line', { s
   try {
     for (let i = 0; i < 4; i++) writeFileSync(join(dir, `work${i}.js`), worker(i));
     writeFileSync(join(dir, 'main.js'), MAIN);
-    const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '--no-report', '--out', join(dir, 'runs'), '--', 'node', 'main.js'], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'profile', '-m', 'perf', '--no-report', '--out', join(dir, 'runs'), '--', 'node', 'main.js'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+      },
+    );
     assert.equal(r.status, 0, r.stderr);
     const run = join(dir, 'runs', readdirSync(join(dir, 'runs'))[0]);
     const p = await loadProfile(join(run, 'perf.data'), { sourceMaps: false });

@@ -37,7 +37,9 @@ test('call frames: 0-based V8 positions become 1-based, categories from url and 
     '(anonymous)',
   );
   assert.equal(cpuFrame({ functionName: 'compileFunction', url: '', lineNumber: -1, columnNumber: -1 })!.category, 'native');
-  assert.equal(cpuFrame({ functionName: 'evaluated', url: '', lineNumber: 2, columnNumber: 0 })!.category, 'app');
+  // eval'd code: its own category, named as such, each script apart (eval-code.test.ts runs it for real)
+  const ev = cpuFrame({ functionName: 'evaluated', url: '', lineNumber: 2, columnNumber: 0, scriptId: '42' })!;
+  assert.deepEqual([ev.name, ev.category, ev.line], ["evaluated (eval'd code #42)", 'eval', 3]);
   assert.equal(cpuFrame({ functionName: 'RegExp: a+b', url: '', lineNumber: -1, columnNumber: -1 })!.category, 'v8');
   assert.equal(cpuFrame({ functionName: '(program)', url: '', lineNumber: -1, columnNumber: -1 })!.category, 'program');
   assert.equal(cpuFrame({ functionName: '(idle)', url: '' })!.category, 'idle');

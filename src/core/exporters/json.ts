@@ -4,7 +4,7 @@ import {
   attributed,
   categoryWeights,
   CATEGORIES,
-  functionStats,
+  functionRows,
   type Category,
   type Frame,
   type LabelInfo,
@@ -79,12 +79,13 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
   const share = (x: number) => (all > 0 ? round(x / all) : 0);
   const weights = categoryWeights(profile);
   const categories = Object.fromEntries(CATEGORIES.map((c) => [c, share(weights[c])])) as Record<Category, number>;
-  const stats = functionStats(profile.tree, profile.frames.length)
-    .filter((s) => !isThreadFrame(profile.frames[s.frame]))
-    .sort((a, b) => b.self - a.self || b.total - a.total || a.frame - b.frame);
+  const stats = functionRows(profile)
+    .map((s, order) => ({ ...s, order }))
+    .filter((s) => !isThreadFrame(s.frame))
+    .sort((a, b) => b.self - a.self || b.total - a.total || a.order - b.order);
   const top = opts.top ?? 50;
   const functions = stats.slice(0, Math.max(0, top)).map((s): JsonFunction => {
-    const f = profile.frames[s.frame];
+    const f = s.frame;
     return {
       name: f.name,
       file: f.file || null,

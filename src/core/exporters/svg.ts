@@ -14,6 +14,7 @@ export const CATEGORY_COLORS: Record<Category, string> = {
   idle: '#c8c8c8',
   program: '#a0a0a0',
   unaccounted: '#d0d0d0',
+  eval: '#e0a080',
 };
 
 export function escapeXml(s: string): string {

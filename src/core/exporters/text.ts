@@ -4,7 +4,7 @@ import {
   capped,
   categoryWeights,
   frameLabel,
-  functionStats,
+  functionRows,
   tickSummary,
   type Category,
   type Frame,
@@ -14,7 +14,7 @@ import { findFindings } from '../findings';
 import { isThreadFrame, processWeights } from './json';
 
 const TIER_MARK: Record<string, string> = { interpreted: '~', sparkplug: '^', maglev: '+', turbofan: '*' };
-const JS: ReadonlySet<Category> = new Set(['app', 'dependency', 'node', 'v8']);
+const JS: ReadonlySet<Category> = new Set(['app', 'dependency', 'node', 'v8', 'eval']);
 /** Like the tick processor: callers below this share of their parent are left out of the heavy profile. */
 const HEAVY_THRESHOLD = 0.01;
 /** Callers deeper than this are cut with a `…` line. */
@@ -117,19 +117,22 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
       ),
     );
 
-  const stats = functionStats(t, profile.frames.length).filter((s) => s.self > 0 && !isThreadFrame(profile.frames[s.frame]));
-  stats.sort((a, b) => b.self - a.self || a.frame - b.frame);
+  // One row per function, its tiers merged (the JSON report's rows, functionRows.ts).
+  const stats = functionRows(profile)
+    .map((s, order) => ({ ...s, order }))
+    .filter((s) => s.self > 0 && !isThreadFrame(s.frame));
+  stats.sort((a, b) => b.self - a.self || a.order - b.order);
   const libs = new Map<string, number>();
   for (const s of stats) {
-    const f = profile.frames[s.frame];
+    const f = s.frame;
     if (f.category === 'shared-lib') libs.set(f.lib ?? f.name, (libs.get(f.lib ?? f.name) ?? 0) + s.self);
   }
   const libRows = [...libs].sort((a, b) => b[1] - a[1]).map(([name, w]) => ({ w, name: printable(name) }));
   const rowsOf = (pred: (f: Frame) => boolean) =>
     stats
-      .filter((s) => pred(profile.frames[s.frame]))
+      .filter((s) => pred(s.frame))
       .slice(0, top)
-      .map((s) => ({ w: s.self, name: label(profile.frames[s.frame]) }));
+      .map((s) => ({ w: s.self, name: label(s.frame) }));
 
   append(out, table('Shared libraries', libRows, all, null));
   append(

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
-import { Category, classifyJsFile, Frame, Profile, ProfileBuilder, ProfileError } from '../model';
+import { Category, classifyJsFile, evalFrame, Frame, Profile, ProfileBuilder, ProfileError } from '../model';
 import { fileUrlToPathAnyOs } from '../paths';
 import type { Importer } from './types';
 
@@ -9,6 +9,8 @@ interface CallFrame {
   url?: string;
   lineNumber?: number;
   columnNumber?: number;
+  /** A string in V8's output; one per compiled source. */
+  scriptId?: string | number;
 }
 
 interface CpuNode {
@@ -57,7 +59,8 @@ export function cpuFrame(cf: CallFrame): Frame | null {
   const line = typeof cf.lineNumber === 'number' && cf.lineNumber >= 0 ? cf.lineNumber + 1 : 0;
   const column = typeof cf.columnNumber === 'number' && cf.columnNumber >= 0 ? cf.columnNumber + 1 : 0;
   // eval / new Function code has positions but no script url; bindings and builtins have neither.
-  if (!file) return { name, file: '', line: 0, column: 0, category: line > 0 ? 'app' : nativeOrV8(name) };
+  if (!file)
+    return line > 0 ? evalFrame(name, line, column, cf.scriptId) : { name, file: '', line: 0, column: 0, category: nativeOrV8(name) };
   const { category, pkg } = classifyJsFile(file);
   return { name, file, line, column, category, ...(pkg ? { pkg } : {}) };
 }
@@ -117,6 +120,7 @@ function asCpuProfile(json: unknown, path: string): CpuProfile {
       url: str(cf.url),
       lineNumber: whole(cf.lineNumber),
       columnNumber: whole(cf.columnNumber),
+      scriptId: typeof cf.scriptId === 'string' || typeof cf.scriptId === 'number' ? String(cf.scriptId).slice(0, 20) : undefined,
     };
     n.children = Array.isArray(n.children) ? n.children.filter((c) => typeof c === 'number') : undefined;
     n.parent = finite(n.parent);

@@ -5,7 +5,7 @@ import type { Importer } from './types';
 
 interface HeapNode {
   id: number;
-  callFrame: { functionName?: string; url?: string; lineNumber?: number; columnNumber?: number };
+  callFrame: { functionName?: string; url?: string; lineNumber?: number; columnNumber?: number; scriptId?: unknown };
   selfSize: number;
   children: HeapNode[];
 }
@@ -96,6 +96,7 @@ export function heapProfileToModel(json: unknown, source?: string): Profile {
             url: typeof cf.url === 'string' ? cf.url : '',
             lineNumber: Number.isSafeInteger(cf.lineNumber) ? cf.lineNumber : -1,
             columnNumber: Number.isSafeInteger(cf.columnNumber) ? cf.columnNumber : -1,
+            scriptId: typeof cf.scriptId === 'string' ? cf.scriptId.slice(0, 20) : undefined,
           });
     const node = f ? b.tree.child(parent, b.frame(f)) : parent;
     let here = lines;

@@ -9,7 +9,7 @@ import { v8logImporter } from './v8log';
 import type { ImportOptions, Importer } from './types';
 import { applySourceMaps } from '../sourcemaps';
 import { createPathMapper, mapProfilePaths } from '../pathMapping';
-import { applyAnnouncedSourceMaps, readAnnouncedSourceMaps } from '../announcedSourceMaps';
+import { applyAnnouncedSourceMaps, readAnnouncedSourceMaps, warnTransformedWithoutMap } from '../announcedSourceMaps';
 import { NamedFileError, openNamedFile } from '../namedFiles';
 
 export type { ImportOptions, Importer } from './types';
@@ -66,8 +66,10 @@ export async function loadProfile(path: string, opts: ImportOptions = {}): Promi
   if (opts.sourceMaps !== false) {
     const smOpts = { ...opts.sourceMapOptions, mapPath };
     // A run folder's sourcemaps.json holds the maps of code transpiled in memory (tsx, ts-node, attach).
-    await applyAnnouncedSourceMaps(profile, await readAnnouncedSourceMaps(path), mapPath, smOpts);
+    const announced = await readAnnouncedSourceMaps(path);
+    await applyAnnouncedSourceMaps(profile, announced, mapPath, smOpts);
     await applySourceMaps(profile, undefined, smOpts);
+    warnTransformedWithoutMap(profile, announced);
   }
   return profile;
 }

@@ -27,7 +27,7 @@ export interface FunctionChange {
   afterValue: number;
 }
 
-const JS = new Set<Frame['category']>(['app', 'dependency', 'node']);
+const JS = new Set<Frame['category']>(['app', 'dependency', 'node', 'eval']);
 
 interface KeyTotals {
   frame: Frame;

@@ -12,6 +12,7 @@ export const CATEGORIES = [
   'idle',
   'program',
   'unaccounted',
+  'eval',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -83,8 +84,8 @@ function frameKey(f: Frame): string {
   return JSON.stringify([f.file, f.line, f.column, f.category, f.tier ?? '', f.lib ?? '']);
 }
 
+const PRELOAD_BUNDLE = /[\\/]dist[\\/]preload-stop\.js$/;
 const NODE_MODULES = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/;
-const OWN_PRELOAD = /[\\/]dist[\\/]preload-stop\.js$/;
 /** The package name a profile's frames of this extension's own preload get. */
 export const OWN_PACKAGE = 'node-flame';
 
@@ -97,8 +98,8 @@ export function classifyJsFile(file: string): { category: Category; pkg?: string
   if (file.startsWith('node:') || file.startsWith('internal/') || file.startsWith('internal\\')) {
     return { category: 'node' };
   }
-  // Node Flame's own preload (NODE_OPTIONS=--require …/dist/preload-stop.js) is tooling, not the user's code.
-  if (OWN_PRELOAD.test(file)) return { category: 'dependency', pkg: OWN_PACKAGE };
+  // Node Flame's own preload (its require hook is on every module's stack): machinery, like Node's loader.
+  if (PRELOAD_BUNDLE.test(file)) return { category: 'node' };
   const m = NODE_MODULES.exec(file);
   if (m) {
     const pkg = m[1].replace(/\\/g, '/');
@@ -109,6 +110,16 @@ export function classifyJsFile(file: string): { category: Category; pkg?: string
     return { category: 'node' };
   }
   return { category: 'app' };
+}
+
+/**
+ * A function of code made at run time (`eval`, `new Function`, `vm` without a file name): V8 gives it a
+ * position but no script URL. Every `new Function` is called `anonymous` at 1:10, so the script's id
+ * (one per compiled source) keeps the sources apart, and the name says what it is.
+ */
+export function evalFrame(name: string, line: number, column: number, scriptId: string | number | undefined): Frame {
+  const id = scriptId !== undefined && String(scriptId) !== '' && String(scriptId) !== '0' ? ` #${scriptId}` : '';
+  return { name: `${name} (eval'd code${id})`, file: '', line, column, category: 'eval' };
 }
 
 export function frameLabel(f: Frame): string {

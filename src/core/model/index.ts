@@ -6,3 +6,4 @@ export * from './diff';
 export * from './units';
 export * from './merge';
 export * from './waiting';
+export * from './functionRows';

@@ -125,7 +125,7 @@ export function tickSummary(c: CategorySummary): {
   other: number;
 } {
   return {
-    javascript: c.app + c.dependency + c.node + c.v8,
+    javascript: c.app + c.dependency + c.node + c.v8 + c.eval,
     cpp: c.native,
     gc: c.gc,
     sharedLibraries: c['shared-lib'],

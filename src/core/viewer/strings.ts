@@ -101,6 +101,7 @@ export function webviewStrings(): Record<string, string> {
     'cat.idle': t('idle'),
     'cat.program': t('program / threads'),
     'cat.unaccounted': t('unaccounted'),
+    'cat.eval': t("eval'd code"),
     ...transformStrings(),
     ...processStrings(),
     ...timelineStrings(),

@@ -1,4 +1,4 @@
-import { classifyJsFile, type Frame, type Tier } from '../../model';
+import { classifyJsFile, evalFrame, type Frame, type Tier } from '../../model';
 import type { CodeInfo } from './codeMap';
 import { parseJsName } from './fields';
 import type { Library } from './native';
@@ -20,6 +20,10 @@ export function isJs(info: CodeInfo): boolean {
 export function codeFrame(info: CodeInfo, tier?: Tier): Frame {
   if (isJs(info)) {
     const p = parseJsName(info.name);
+    const t = tier ?? tierOf(info.tierMark) ?? 'unknown';
+    // eval / new Function: a position and no script name (builtins have neither).
+    if (!p.file && p.line > 0)
+      return { ...evalFrame(p.name, p.line, p.column, info.positions?.scriptId ?? info.rawPositions?.scriptId), tier: t };
     const { category, pkg } = classifyJsFile(p.file);
     const f: Frame = {
       name: p.name,
@@ -27,7 +31,7 @@ export function codeFrame(info: CodeInfo, tier?: Tier): Frame {
       line: p.line,
       column: p.column,
       category,
-      tier: tier ?? tierOf(info.tierMark) ?? 'unknown',
+      tier: t,
     };
     if (pkg) f.pkg = pkg;
     return f;

@@ -78,7 +78,7 @@ async function loadV8Log(path: string, opts: ImportOptions): Promise<Profile> {
         l10n.t('{0} ends in the middle of a "{1}" record (the log was cut off); that last line was skipped', basename(log.path), kind),
       );
     }
-    for (const n of iso.notes(basename(log.path))) builder.warn(n);
+    for (const n of iso.notes(basename(log.path), maps !== null)) builder.warn(n);
     if (i === 0) {
       builder.meta.nodeVersion = iso.version ? `V8 ${iso.version}` : undefined;
       mainDuration = iso.samples > 1 ? (iso.maxTs - iso.minTs) / 1000 : null;

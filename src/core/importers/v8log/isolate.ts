@@ -626,7 +626,7 @@ export class IsolateLog {
   }
 
   /** Plain-words notes on what this isolate's log left out. */
-  notes(file: string): string[] {
+  notes(file: string, mapsSaved = false): string[] {
     const out: string[] = [];
     const major = parseInt(this.version, 10);
     if (major < KNOWN_V8[0] || major > KNOWN_V8[1]) {
@@ -642,14 +642,18 @@ export class IsolateLog {
     }
     for (const [kind, n] of this.malformed)
       out.push(l10n.t('{0}: skipped {1} malformed "{2}" records (V8 {3})', file, n, kind, this.version || '?'));
-    if (this.inferredRemap) {
+    if (this.inferredRemap)
       out.push(
-        l10n.t(
-          '{0}: builtins ran from a copy the log does not list (--short-builtin-calls); its place was inferred from the code range because no proc-maps file was saved beside the log',
-          file,
-        ),
+        mapsSaved
+          ? l10n.t(
+              "{0}: builtins ran from a copy that neither the log nor the saved proc-maps file lists (--short-builtin-calls; a worker's copy is gone by the time the maps are saved at exit); its place was inferred from the code range",
+              file,
+            )
+          : l10n.t(
+              '{0}: builtins ran from a copy the log does not list (--short-builtin-calls); its place was inferred from the code range because no proc-maps file was saved beside the log',
+              file,
+            ),
       );
-    }
     const inf = this.inference;
     if (inf && inf.total) {
       const tiers = [...inf.byTier].map(([t, k]) => `${t} ${k}`).join(', ');

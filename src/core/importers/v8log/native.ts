@@ -60,6 +60,14 @@ export class NativeResolver {
       }
       return;
     }
+    // A worker isolate's log lists V8's copy of the embedded builtins (`--short-builtin-calls`) as the
+    // node binary again at another address: a copy of code the binary holds, whose ticks are V8
+    // builtins found through the original address, not a shared library of its own.
+    const known = this.byPath.get(path);
+    if (known && (end <= known.start || start >= known.end)) {
+      this.addRemap(start, end, known.start - start);
+      return;
+    }
     const lib: Library = { path, start, end, isMain: false, layout: null, symbols: null };
     if (!this.main && path.startsWith('/') && !path.includes('.so')) {
       lib.isMain = true;

@@ -1,0 +1,106 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as Vm from 'node:vm';
+import { threadId } from 'node:worker_threads';
+import { RUN_DIR_ENV } from './processRecords';
+import { onModuleCompile } from './preloadModuleHooks';
+import { writeBeforeSignalDeath } from './preloadSignals';
+import { inlineMapFileName, TRANSFORMED_NO_MAP } from '../core/announcedSourceMaps';
+
+const SAVE_AFTER_MS = 500;
+
+/** The data: URL of a code's last `//# sourceMappingURL=data:…` comment (`//@` too), or undefined. */
+export function inlineMapUrl(code: string): string | undefined {
+  const at = code.lastIndexOf('sourceMappingURL=data:');
+  if (at < 0) return undefined;
+  // `//# sourceMappingURL=` (`//@`, `/*#`), with or without the space
+  if (!/\/[/*][#@] ?$/.test(code.slice(Math.max(0, at - 4), at))) return undefined;
+  const end = code.slice(at).search(/[\s*]/);
+  return code.slice(at + 'sourceMappingURL='.length, end < 0 ? code.length : at + end);
+}
+
+/**
+ * Code a tool transforms in memory and evaluates itself carries its source map inline, and only in
+ * memory: babel-jest runs each test file's Babel output through `vm.Script`, ts-node and require hooks
+ * through `Module.prototype._compile`. V8's positions are those of that output, so the preload keeps
+ * each file's inline map as the code is compiled, and writes them at exit to `sourcemaps-<pid>-<thread>.json`
+ * in the run folder (announcedSourceMaps.ts reads them back). A file whose compiled code differs from the
+ * file on disk and has no map is written with an empty map, so the report can say its lines may be off.
+ */
+export function captureInlineMaps(): void {
+  const dir = process.env[RUN_DIR_ENV];
+  if (!dir) return;
+  const maps = new Map<string, string>();
+  let saved = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const write = () => {
+    if (saved === maps.size) return;
+    saved = maps.size;
+    try {
+      writeFileSync(join(dir, inlineMapFileName(process.pid, threadId)), JSON.stringify(Object.fromEntries(maps)));
+    } catch {
+      // no maps is a profile with the positions of the code that ran, never a failed exit
+    }
+  };
+  // A worker thread ended by terminate() gets no 'exit' event: new maps are also saved soon after they come.
+  const soon = () => {
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      write();
+    }, SAVE_AFTER_MS).unref();
+  };
+  const see = (code: unknown, filename: unknown) => {
+    if (
+      typeof code !== 'string' ||
+      typeof filename !== 'string' ||
+      !filename ||
+      filename.startsWith('node:') ||
+      filename.startsWith('evalmachine')
+    )
+      return;
+    const before = maps.size;
+    const url = inlineMapUrl(code);
+    if (url) maps.set(filename, url);
+    else if (!maps.has(filename) && transformed(code, filename)) maps.set(filename, TRANSFORMED_NO_MAP);
+    if (maps.size !== before) soon();
+  };
+  onModuleCompile((m) => see(m.content, m.filename));
+  hookVm(see);
+  process.on('exit', write);
+  writeBeforeSignalDeath(write);
+}
+
+/** Code that is not the file's own text, wrapped or not (Jest and Module.wrap add a wrapper around it). */
+function transformed(code: string, filename: string): boolean {
+  try {
+    // The common case costs a stat: Node's own loader compiles the file's text as it is.
+    if (Buffer.byteLength(code) === statSync(filename).size) return false;
+    const text = readFileSync(filename, 'utf8').replace(/^\uFEFF/, '');
+    return !code.includes(text);
+  } catch {
+    return false;
+  }
+}
+
+function hookVm(see: (code: unknown, filename: unknown) => void): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const vm = require('node:vm') as typeof Vm;
+  const Base = vm.Script;
+  class Script extends Base {
+    constructor(code: string, options?: Vm.ScriptOptions | string) {
+      see(code, typeof options === 'string' ? options : options?.filename);
+      super(code, options as Vm.ScriptOptions);
+    }
+  }
+  const compileFunction = vm.compileFunction;
+  const compile = function (code: string, params?: readonly string[], options?: Vm.CompileFunctionOptions) {
+    see(code, options?.filename);
+    return compileFunction(code, params, options);
+  };
+  try {
+    Object.defineProperty(vm, 'Script', { value: Script, writable: true, configurable: true, enumerable: true });
+    Object.defineProperty(vm, 'compileFunction', { value: compile, writable: true, configurable: true, enumerable: true });
+  } catch {
+    // a frozen vm module: maps of code it evaluates are not seen
+  }
+}
