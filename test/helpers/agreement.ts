@@ -105,10 +105,12 @@ export interface Agreement {
 }
 
 /**
- * Tolerance on shares of JavaScript samples: |other − cpu| ≤ max(ABS, REL × cpu). Chosen from the corpus: two
- * cpu-prof runs of the same program differ by up to ~1 point on functions near 1–5 %, and by ~30 % on heavier ones.
+ * Tolerance on shares of JavaScript samples: |other − cpu| ≤ max(ABS, REL × cpu). Chosen from the noise floor
+ * `npm run bench corpus` prints (a second cpu-prof run against the first): on the batch programs the largest
+ * differences were 3.1 points (tsc) and 1.6 points (prettier), 6.8 points (53 %) on mocha's workers; a server under
+ * autocannon differs from itself by up to 5.7 points (68 %), so its shares are reported, not asserted.
  */
-export const AGREEMENT_TOLERANCE = { abs: 0.015, rel: 0.4 };
+export const AGREEMENT_TOLERANCE = { abs: 0.03, rel: 0.5 };
 
 export function agreement(cpu: JsSelf, other: JsSelf, minShare = 0.01, tol = AGREEMENT_TOLERANCE): Agreement {
   const rows: AgreementRow[] = [];

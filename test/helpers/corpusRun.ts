@@ -27,6 +27,8 @@ export interface CorpusProgram {
   command: (work: string) => string[];
   /** `--load`: a shell command run once the app listens. */
   load?: string;
+  /** Its shares vary from run to run more than the agreement's tolerance (a server under load): reported only. */
+  noisyShares?: string;
   /** Functions a profile of this program must name (with a file); per mode when they differ (heap: allocators). */
   hot: string[];
   heapHot?: string[];
@@ -103,15 +105,17 @@ export async function profileProgram(
   const ran = readRecorded(record).filter((r) => !r.argv.some((a) => a.endsWith('dist/cli.js') || a.includes('autocannon')));
   const clean = { NODE_OPTIONS: '', NODE_FLAME_CORPUS_RECORD: '' };
   const json = await run(['report', runDir, '--format', 'json', '--top', '100000'], work, clean, 120_000);
-  const report = JSON.parse(json.stdout || '{}') as { functions?: JsonFunctionRow[]; processes?: { pid: number }[] };
+  const report = JSON.parse((json.code === 0 && json.stdout) || '{}') as { functions?: JsonFunctionRow[]; processes?: { pid: number }[] };
   const functions = report.functions ?? [];
   let self: JsSelf | undefined;
   let threadsFound = 0;
   if (mode !== 'heap') {
     const file = join(out, 'export.cpuprofile');
-    await run(['report', runDir, '--format', 'cpuprofile', '-o', file], work, clean, 120_000);
-    self = jsSelf(JSON.parse(readFileSync(file, 'utf8')) as CpuProfileLike);
-    threadsFound = self.jsThreads;
+    const exported = await run(['report', runDir, '--format', 'cpuprofile', '-o', file], work, clean, 120_000);
+    if (exported.code === 0) {
+      self = jsSelf(JSON.parse(readFileSync(file, 'utf8')) as CpuProfileLike);
+      threadsFound = self.jsThreads;
+    }
   } else threadsFound = heapThreads(runDir);
   const pids = new Set((report.processes ?? []).map((x) => x.pid));
   const ranPids = new Set(ran.map((r) => r.pid));
