@@ -1,7 +1,8 @@
 // `npm run bench corpus`: the real-app corpus (test/corpus, and the full set in bench/corpus) profiled in every mode,
 // the table program × mode of the corpus test with cross-mode agreement, then two measures on tsc type-checking this
 // repo: how fast `report` reads its --prof log (MB of log per CPU second), heap mode's peak RSS against tsc's own.
-// `npm run bench corpus -- small` runs only test/corpus's programs.
+// `npm run bench corpus small` runs only test/corpus's programs, `… corpus table` skips the two measures, `… corpus
+// measures` does only them.
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,7 +79,7 @@ function printTable(rows) {
   console.log(`Disagreements:\n${h.formatDisagreements(rows)}\n`);
 }
 
-{
+if (!process.argv.includes('table')) {
   const testCorpus = join(root, 'test', 'corpus');
   const tscWork = h.workFolder(
     testCorpus,

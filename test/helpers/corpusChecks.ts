@@ -78,7 +78,8 @@ export function wrongLines(functions: readonly JsonFunctionRow[], isOwn: (file: 
     const n = sourceName(f.name);
     // A named row's line holds its name, or declares a function V8 named from elsewhere (`var f = … function (`, a
     // class's `constructor(`); a nameless one's line (or its parameter list's last line) declares a function.
-    const declares = (t: string) => /function\b|=>|class\b|constructor\s*\(/.test(t) || METHOD.test(t);
+    // `(` alone on its line opens an arrow function's parameters, one per line (prettier's layout of long ones).
+    const declares = (t: string) => /function\b|=>|class\b|constructor\s*\(|^\s*\(\s*$/m.test(t) || METHOD.test(t);
     const ok = n
       ? text.includes(n) || declares(text)
       : f.name === '(anonymous)'

@@ -97,7 +97,8 @@ export const FULL_CORPUS: CorpusProgram[] = [
     name: 'nodemon + edit',
     app: 'nodemon-express',
     // A fixed port, so the restarted server answers where the first one did.
-    command: () => [`PORT=${20000 + (process.pid % 20000)}`, 'node_modules/.bin/nodemon', '--exitcrash', 'server.js'],
+    // No `server.js` word (package.json's main names it): classifyCommand would take nodemon for a node binary.
+    command: () => [`PORT=${20000 + (process.pid % 20000)}`, 'node_modules/.bin/nodemon', '--exitcrash'],
     // Load, then an edit (nodemon restarts the server with SIGUSR2), then load on the new incarnation.
     load:
       `node ${autocannon} -d 2 -c 8 http://127.0.0.1:$NODE_FLAME_PORT/ && echo '// edited' >> server.js && sleep 3 && ` +
