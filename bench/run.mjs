@@ -11,6 +11,7 @@ for (const f of readdirSync(here)
   .sort()) {
   if (only && !f.includes(only)) continue;
   console.log(`\n=== ${f} ===`);
-  const r = spawnSync(process.execPath, [join(here, f)], { stdio: 'inherit' });
+  // Words after the name go to the benchmark (`npm run bench corpus small`).
+  const r = spawnSync(process.execPath, [join(here, f), ...process.argv.slice(3)], { stdio: 'inherit' });
   if (r.status !== 0) console.log(`${f} exited with ${r.status}`);
 }
