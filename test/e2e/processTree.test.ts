@@ -95,13 +95,32 @@ test(
       const server = procs.find((p) => p.command.some((w) => w.endsWith('server.js')));
       assert.ok(worker && server, JSON.stringify(procs.map((p) => p.command.slice(-1))));
       await frame.click('details.processes > summary');
+      // npm only waited for the CLI it ran: the picker starts without it, says so on its row, and Show all brings it back.
+      const npm = procs.find((p) => p.command.some((w) => /(^|\/)npm(-cli\.js)?$/.test(w)));
+      const first = await eventually(
+        () => picker(frame),
+        (p) => {
+          const row = p.rows.find((r) => r.pid === npm?.pid);
+          assert.ok(
+            row && !row.shown && /waited for its child processes/.test(row.text),
+            `npm left out at first: ${JSON.stringify(p.rows)}`,
+          );
+          assert.ok(
+            p.rows.filter((r) => r.pid !== npm?.pid && r.share > 0).every((r) => r.shown),
+            'every other process shown',
+          );
+          assert.ok(p.share < 1, `the shown share is less than all samples: ${p.share}`);
+        },
+      );
+      assert.ok(first.rows.length >= 4, JSON.stringify(first.rows));
+      await frame.click('.proc-all');
       const all = await eventually(
         () => picker(frame),
         (p) => {
           assert.ok(p.rows.filter((r) => r.share > 0).length >= 3, `≥ 3 processes with samples: ${JSON.stringify(p.rows)}`);
           assert.ok(
             p.rows.every((r) => r.shown),
-            'all shown at first',
+            'all shown after Show all',
           );
           assert.equal(p.share, 1);
         },

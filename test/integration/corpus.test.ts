@@ -23,16 +23,7 @@ const MIN_AGREEMENT = 0.6;
  */
 const NPM_SERVER_PERF =
   "#29 items 1-2: perf names the JavaScript of the server npm starts wrongly or not at all (two runs: 0/6 and 4/5 of cpu-prof's hot functions at their line; JS frames in 4 threads where 2 ran JS)";
-const KNOWN_FAILING: Record<string, string> = {
-  'no duplicate rows prof': '#30 item 5: one row per compilation tier, same name and file:line:column',
-  'no duplicate rows perf': '#30 item 5: one row per compilation tier, same name and file:line:column',
-  'profile shows every warning of report prof': "#29 'Warnings … shown where the user looks': profile prints none",
-  'profile shows every warning of report perf': "#29 'Warnings … shown where the user looks': profile prints none",
-  'every JS thread is in the run perf fastify (npm start)': NPM_SERVER_PERF,
-  'hot functions are found perf fastify (npm start)': NPM_SERVER_PERF,
-  'cpu-prof hot functions found at their file:line perf':
-    "#29 item 1: perf misses some of cpu-prof's hot functions at their line in some runs (tsc 11/12, 7/9; prettier 15/16)",
-};
+const KNOWN_FAILING: Record<string, string> = {};
 
 function knownFailing(check: string, mode: string, program: string): string | undefined {
   return KNOWN_FAILING[`${check} ${mode} ${program}`] ?? KNOWN_FAILING[`${check} ${mode}`] ?? KNOWN_FAILING[check];
