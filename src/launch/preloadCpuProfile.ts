@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
 import { isMainThread } from 'node:worker_threads';
 import { RUN_DIR_ENV } from './processRecords';
+import { createNewFileSync } from './safeWrite';
+import { runIsLive } from './runLiveness';
 
 /** Set by the launcher for a command run in cpu-prof mode. */
 export const CPU_PROF_ENV = 'NODE_FLAME_CPU_PROF';
@@ -29,7 +30,11 @@ export function cpuProfileWithoutFlag(): void {
     process.on('exit', () => {
       // In-process inspector calls answer synchronously, as an exit handler needs.
       session.post('Profiler.stop', (err, r) => {
-        if (!err) writeFileSync(join(dir, name), JSON.stringify(r.profile));
+        try {
+          if (!err && runIsLive(dir)) createNewFileSync(join(dir, name), JSON.stringify(r.profile));
+        } catch {
+          // a full disk or a finished run's folder: the app's exit is not the place for a stack trace
+        }
       });
     });
   } catch {

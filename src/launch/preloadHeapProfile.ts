@@ -1,9 +1,10 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
 import type * as V8 from 'node:v8';
 import { threadId } from 'node:worker_threads';
 import { RUN_DIR_ENV } from './processRecords';
+import { createNewFileSync } from './safeWrite';
+import { runIsLive } from './runLiveness';
 import { HEAP_NOTE_KEY, type HeapProfileNote } from '../core/importers/heapprofile';
 
 /** Set by the launcher for a run in heap mode: `<sampling interval in bytes>:<allocated|live>`. */
@@ -61,14 +62,18 @@ export function heapProfileInProcess(): void {
       // In-process inspector calls answer synchronously, as an exit handler needs.
       if (!keep) session.post('HeapProfiler.collectGarbage');
       session.post('HeapProfiler.stopSampling', (err, r) => {
-        if (err) return;
+        if (err || !runIsLive(dir)) return;
         const note: HeapProfileNote = {
           samples: opts.samples,
           samplingInterval: opts.interval,
           startTime: t.getTime(),
           durationMs: Date.now() - t.getTime(),
         };
-        writeFileSync(join(dir, name), JSON.stringify({ ...r.profile, [HEAP_NOTE_KEY]: note }));
+        try {
+          createNewFileSync(join(dir, name), JSON.stringify({ ...r.profile, [HEAP_NOTE_KEY]: note }));
+        } catch {
+          // a full disk or a finished run's folder: the app's exit is not the place for a stack trace
+        }
       });
     });
   } catch {

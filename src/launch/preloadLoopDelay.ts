@@ -1,8 +1,10 @@
-import { appendFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { RUN_DIR_ENV } from './processRecords';
+import { APPEND_NOFOLLOW } from './safeWrite';
+import { runIsLive } from './runLiveness';
 
 /** How often the event-loop delay and heap size are read (ms). */
 export const LOOP_SAMPLE_MS = 100;
@@ -26,8 +28,19 @@ export function recordLoopDelay(): void {
   let lines = `${JSON.stringify({ timeOrigin: performance.timeOrigin })}\n`;
   const flush = () => {
     if (!lines) return;
+    if (!runIsLive(runDir)) {
+      // The run ended (or its launcher died): this process outlived it.
+      clearInterval(timer);
+      lines = '';
+      return;
+    }
     try {
-      appendFileSync(file, lines);
+      const fd = openSync(file, APPEND_NOFOLLOW, 0o644);
+      try {
+        writeSync(fd, lines);
+      } finally {
+        closeSync(fd);
+      }
     } catch {
       // a run folder that went away must not break the app
     }

@@ -1,5 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, rm } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import * as l10n from '@vscode/l10n';
@@ -13,6 +13,8 @@ import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signal
 import { findRawProfiles, writeRunJson, type LoadSummary, type RunEvent, type RunInfo, type StopReason } from './runFolder';
 import { mapsFileName, readProcessRecords, runProcesses } from './processRecords';
 import { removeNodeShim } from './nodeShim';
+import { replaceFileSync } from './safeWrite';
+import { markRunFinished, markRunLive } from './runLiveness';
 import { findOnPath } from './which';
 import { LineTail, parseRequestCount } from './lines';
 import { runLoadCommand, type LoadRun } from './loadCommand';
@@ -209,8 +211,17 @@ export class ProfileSession {
       heapSamples: o.heapSamples,
     });
     this.command = cmd;
+    // Until it is removed, the run's processes write into the run folder (see runLiveness.ts).
+    try {
+      markRunLive(o.runDir);
+    } catch {
+      // there already (a folder reused by hand)
+    }
     // The shim folder goes with the run, and with this process if it ends first (the CLI's output pipe closed).
-    const dropShim = () => cmd.shimDir && removeNodeShim(cmd.shimDir);
+    const dropShim = () => {
+      markRunFinished(o.runDir);
+      if (cmd.shimDir) removeNodeShim(cmd.shimDir, o.runDir);
+    };
     process.once('exit', dropShim);
     const startedAt = new Date();
     const t0 = Date.now();
@@ -294,7 +305,7 @@ export class ProfileSession {
 
     // perf script needs each JIT map; a copy in the run folder outlives the /tmp one, which is removed after processing.
     if (o.mode === 'perf') {
-      for (const pid of this.perfPids) await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`)).catch(() => undefined);
+      for (const pid of this.perfPids) await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`), constants.COPYFILE_EXCL).catch(() => undefined);
       await removePerfSideLogs(o.runDir);
     }
     const profiles = findRawProfiles(o.runDir, o.mode, o.mode === 'perf' ? this.nodePid : app.pid);
@@ -384,7 +395,7 @@ export class ProfileSession {
     if (process.platform !== 'linux') return;
     const dest = join(this.o.runDir, mapsFileName(pid));
     try {
-      writeFileSync(dest, readFileSync(`/proc/${pid}/maps`));
+      replaceFileSync(dest, readFileSync(`/proc/${pid}/maps`));
       this.mapsFile = dest;
     } catch {
       // gone already: its preload wrote the maps at exit

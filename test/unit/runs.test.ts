@@ -70,14 +70,16 @@ test('the summary is cached in run.json without losing its other keys', async ()
       { samples: 100, topFunction: { name: 'hash', file: '/a/app.js', line: 7, self: 0.25 } },
       'idle is never the top function',
     );
-    await saveSummary(dir, s);
+    assert.equal(await saveSummary(dir, s, false), false, 'nothing is written in an untrusted workspace');
+    assert.equal(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).summary, undefined);
+    assert.equal(await saveSummary(dir, s, true), true);
     const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
     assert.equal(run.mode, 'prof');
     assert.deepEqual(run.summary, s);
     const [listed] = await listRuns(join(dir, '..')).then((rs) => rs.filter((r) => r.dir === dir));
     assert.equal(listed, undefined, 'a folder outside .nodeflame is not a run');
     writeFileSync(join(dir, 'run.json'), '{"version": 1, "mo');
-    await saveSummary(dir, s);
+    await saveSummary(dir, s, true);
     assert.equal(readFileSync(join(dir, 'run.json'), 'utf8'), '{"version": 1, "mo', 'a half-written run.json is left alone');
   } finally {
     rmSync(dir, { recursive: true, force: true });
