@@ -178,7 +178,14 @@ export async function updateRunJson(runDir: string, patch: Partial<RunInfo>): Pr
  * plain names; `../../…` or `/etc/…` would make opening the run read files from elsewhere.
  */
 export function isInRunFolder(p: unknown): p is string {
-  return typeof p === 'string' && p !== '' && !p.includes('\0') && !isAbsolute(p) && !/^[a-z]:|^[\\/]/i.test(p) && !p.split(/[\\/]/).includes('..');
+  return (
+    typeof p === 'string' &&
+    p !== '' &&
+    !p.includes('\0') &&
+    !isAbsolute(p) &&
+    !/^[a-z]:|^[\\/]/i.test(p) &&
+    !p.split(/[\\/]/).includes('..')
+  );
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

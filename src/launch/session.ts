@@ -305,7 +305,8 @@ export class ProfileSession {
 
     // perf script needs each JIT map; a copy in the run folder outlives the /tmp one, which is removed after processing.
     if (o.mode === 'perf') {
-      for (const pid of this.perfPids) await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`), constants.COPYFILE_EXCL).catch(() => undefined);
+      for (const pid of this.perfPids)
+        await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`), constants.COPYFILE_EXCL).catch(() => undefined);
       await removePerfSideLogs(o.runDir);
     }
     const profiles = findRawProfiles(o.runDir, o.mode, o.mode === 'perf' ? this.nodePid : app.pid);
