@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { replaceFileSync } from './safeWrite';
 import { runIsLive } from './runLiveness';
 import { join } from 'node:path';
@@ -71,6 +71,8 @@ export function recordThisProcess(): void {
   };
   try {
     mkdirSync(dir, { recursive: true });
+    // A symlink named `processes` would carry every record to where it points.
+    if (!lstatSync(dir).isDirectory()) return;
   } catch {
     return;
   }
