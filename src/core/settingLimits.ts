@@ -27,8 +27,3 @@ export function clampSetting(name: LimitedSetting, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
   return Math.min(max, Math.max(min, value));
 }
-
-/** A delay for setTimeout: never above MAX_TIMER_MS, never negative or NaN. */
-export function timerMs(ms: number): number {
-  return Number.isFinite(ms) ? Math.min(MAX_TIMER_MS, Math.max(0, ms)) : MAX_TIMER_MS;
-}

@@ -121,3 +121,43 @@ test('a command run with a profile per process opens whole; a perf run (one perf
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('run.json paths outside the run folder are dropped: profiles, process profiles, maps file', async () => {
+  const { parseRunJson } = await import('../../src/launch/runFolder');
+  const { loadRunProfile } = await import('../../src/launch/runProfile');
+  const root = mkdtempSync(join(tmpdir(), 'nf-runs-out-'));
+  try {
+    // A profile outside the run folder, which a hostile run.json names three ways.
+    const outside = join(root, 'secret.cpuprofile');
+    writeFileSync(
+      outside,
+      JSON.stringify({
+        nodes: [
+          { id: 1, callFrame: { functionName: 'secret', scriptId: '1', url: 'file:///s.js', lineNumber: 0, columnNumber: 0 }, hitCount: 1 },
+        ],
+        startTime: 0,
+        endTime: 1000,
+        samples: [1],
+        timeDeltas: [1000],
+      }),
+    );
+    const run = join(root, 'ws', '.nodeflame', '20260101-120000-cpu-prof');
+    mkdirSync(run, { recursive: true });
+    const names = ['../../../secret.cpuprofile', outside, '..\\..\\..\\secret.cpuprofile', 'a/../../x.cpuprofile', 'C:\\secret.cpuprofile'];
+    writeFileSync(
+      join(run, 'run.json'),
+      JSON.stringify({ version: 1, mode: 'cpu-prof', profiles: names, mapsFile: '../maps.txt', processes: [{ pid: 1, profiles: names }] }),
+    );
+    const info = parseRunJson(readFileSync(join(run, 'run.json'), 'utf8'))!;
+    assert.deepEqual(info.profiles, []);
+    assert.deepEqual(info.processes?.[0].profiles, []);
+    assert.equal(info.mapsFile, undefined);
+    assert.deepEqual(parseRunJson('{"profiles": ["CPU.1.2.3.0.001.cpuprofile", "sub/x.cpuprofile"]}')?.profiles, [
+      'CPU.1.2.3.0.001.cpuprofile',
+      'sub/x.cpuprofile',
+    ]);
+    await assert.rejects(loadRunProfile(run), /holds no profile/, 'the run is opened without reading the file outside');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
