@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
@@ -42,7 +42,12 @@ export function recordLoopDelay(): void {
         closeSync(fd);
       }
     } catch {
-      // a run folder that went away must not break the app
+      // a run folder that went away, or a full disk, must not break the app; nor leave an empty file
+      try {
+        if (statSync(file).size === 0) unlinkSync(file);
+      } catch {
+        // gone
+      }
     }
     lines = '';
   };

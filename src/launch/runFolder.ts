@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { NamedFileError, readNamedText, readNamedTextSync } from '../core/namedFiles';
 import { basename, isAbsolute, join } from 'node:path';
 import { createNewFileSync, replaceFile } from './safeWrite';
@@ -262,6 +262,11 @@ export function readRunJsonSync(runDir: string, maxBytes = HOST_RUN_JSON_BYTES):
   return parseRunJson(text);
 }
 
+/** A name the profilers give their raw output: V8 logs, CPU and heap profiles, perf.data. */
+export function isRawProfileName(n: string): boolean {
+  return /^isolate-.*-v8\.log$|\.(?:cpu|heap)profile$|^perf\.data$/.test(n);
+}
+
 /**
  * The raw profiles a run wrote, the main one first: for `--prof` the main isolate's log (created
  * first; worker isolates follow), for `--cpu-prof` the main thread's file (thread id 0), for perf `perf.data`.
@@ -300,6 +305,27 @@ export function findRawProfiles(runDir: string, mode: LaunchMode, pid?: number):
   };
   const byPid = (n: string) => (pid !== undefined && n.includes(`-${pid}-`) ? 0 : 1);
   return logs.sort((a, b) => byPid(a) - byPid(b) || born(a) - born(b) || a.localeCompare(b)).map((n) => join(runDir, n));
+}
+
+/**
+ * Drops the empty profile files a full disk leaves (node creates the file, then cannot write it); true when
+ * there were some and the disk is indeed (nearly) full.
+ */
+export function removeEmptyProfiles(runDir: string): boolean {
+  let empty: string[];
+  try {
+    empty = readdirSync(runDir).filter((n) => isRawProfileName(n) && statSync(join(runDir, n)).size === 0);
+  } catch {
+    return false;
+  }
+  for (const n of empty) rmSync(join(runDir, n), { force: true });
+  if (!empty.length) return false;
+  try {
+    const fs = statfsSync(runDir);
+    return fs.bavail * fs.bsize < 1024 * 1024;
+  } catch {
+    return false;
+  }
 }
 
 /** Drops a run folder nothing was written to (the run could not start), so history shows no empty runs. */

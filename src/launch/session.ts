@@ -10,7 +10,15 @@ import { buildLaunchCommand, perfSideLogs, type LaunchCommand } from './command'
 import { preflightPerf } from './perf';
 import { findPortInText, waitForPort } from './ports';
 import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
-import { findRawProfiles, writeRunJson, type LoadSummary, type RunEvent, type RunInfo, type StopReason } from './runFolder';
+import {
+  findRawProfiles,
+  removeEmptyProfiles,
+  writeRunJson,
+  type LoadSummary,
+  type RunEvent,
+  type RunInfo,
+  type StopReason,
+} from './runFolder';
 import { mapsFileName, readProcessRecords, runProcesses } from './processRecords';
 import { removeNodeShim } from './nodeShim';
 import { replaceFileSync } from './safeWrite';
@@ -309,10 +317,11 @@ export class ProfileSession {
         await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`), constants.COPYFILE_EXCL).catch(() => undefined);
       await removePerfSideLogs(o.runDir);
     }
+    const diskFull = removeEmptyProfiles(o.runDir);
     const profiles = findRawProfiles(o.runDir, o.mode, o.mode === 'perf' ? this.nodePid : app.pid);
     let error: LaunchError | undefined = this.loadError;
     if (!error && code !== 0 && this.stopReason === 'exit') error = errors.exitNonZero(code, signal, this.appTail.lines);
-    if (!error && !profiles.length) error = errors.noProfile(o.runDir, this.killed);
+    if (!error && !profiles.length) error = errors.noProfile(o.runDir, this.killed, diskFull);
     if (this.killed)
       this.info(
         l10n.t('Node Flame: the app did not stop within {0} s and was killed.', String((o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT) / 1000)),
@@ -342,7 +351,14 @@ export class ProfileSession {
       ),
       events: this.events.length ? this.events : undefined,
     };
-    await writeRunJson(o.runDir, info);
+    try {
+      await writeRunJson(o.runDir, info);
+    } catch (e) {
+      // A full disk: the run's result is still told; run.json is missing, as for a run cut short.
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      error ??= new LaunchError('run-json', l10n.t('Could not write run.json in {0}: {1}', o.runDir, code));
+      info.error = error.message;
+    }
     return {
       runDir: o.runDir,
       profiles,

@@ -29,6 +29,7 @@ import { LIVE_MARKER } from '../../src/launch/runLiveness';
 import { RUN_DIR_ENV } from '../../src/launch/processRecords';
 import { CPU_PROF_ENV } from '../../src/launch/preloadCpuProfile';
 import { repoRoot } from '../helpers/paths';
+import { runCli } from '../helpers/cli';
 
 const root = mkdtempSync(join(tmpdir(), 'nf-spray-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -198,4 +199,34 @@ test('a full disk: run.json writes fail with ENOSPC and leave no temp or empty f
     spawnSync('umount', [disk]);
   }
   assert.ok(!existsSync(join(disk, RUNS_DIR)));
+});
+
+test('a full disk under a real run: one line saying so, exit 1, no empty or temp file', { timeout: 90_000 }, async (t) => {
+  const disk = tinyDisk();
+  if (!disk) return t.skip('needs root to mount a small tmpfs');
+  try {
+    const app = join(root, 'busy.js');
+    writeFileSync(
+      app,
+      'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nconst e = Date.now() + 800; while (Date.now() < e) fib(20);\n',
+    );
+    // 20 KiB: the records fit, the CPU profile (~30 KB) does not.
+    spawnSync('umount', [disk]);
+    assert.equal(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=20k', 'tmpfs', disk]).status, 0);
+    const r = await runCli(['profile', '--mode', 'cpu-prof', '--out', join(disk, 'runs'), '--', 'node', app], {
+      cwd: root,
+      killAfterMs: 60_000,
+    });
+    const ours = r.stderr.split('\n').filter((l) => l.startsWith('node-flame'));
+    const files = readdirSync(disk, { recursive: true, encoding: 'utf8' }).filter((n) => statSync(join(disk, n)).isFile());
+    const empty = files.filter((n) => statSync(join(disk, n)).size === 0 || n.endsWith('.tmp'));
+    console.log(`[spray] 20 KiB disk, real cpu-prof run: exit ${r.code}; "${ours.join(' | ')}"; files ${JSON.stringify(files)}`);
+    assert.equal(r.code, 1);
+    assert.equal(ours.length, 1, r.stderr);
+    assert.match(ours[0], /disk that holds it is full/);
+    assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
+    assert.deepEqual(empty, [], 'no empty or temp file');
+  } finally {
+    spawnSync('umount', [disk]);
+  }
 });
