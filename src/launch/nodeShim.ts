@@ -1,7 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { createNewFileSync } from './safeWrite';
+import { createNewFileSync } from '../core/safeWrite';
 
 /** `<run folder>/.shim`: the folder of the `node` shim, removed when the run ends. */
 export const SHIM_DIR = '.shim';

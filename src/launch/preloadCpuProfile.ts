@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
 import { isMainThread } from 'node:worker_threads';
 import { RUN_DIR_ENV } from './processRecords';
-import { createNewFileSync } from './safeWrite';
+import { createNewFileSync } from '../core/safeWrite';
 import { runIsLive } from './runLiveness';
 
 /** Set by the launcher for a command run in cpu-prof mode. */

@@ -3,7 +3,7 @@ import type * as Inspector from 'node:inspector';
 import type * as V8 from 'node:v8';
 import { threadId } from 'node:worker_threads';
 import { RUN_DIR_ENV } from './processRecords';
-import { createNewFileSync } from './safeWrite';
+import { createNewFileSync } from '../core/safeWrite';
 import { runIsLive } from './runLiveness';
 import { HEAP_NOTE_KEY, type HeapProfileNote } from '../core/importers/heapprofile';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { RUN_DIR_ENV } from './processRecords';
-import { APPEND_NOFOLLOW } from './safeWrite';
+import { APPEND_NOFOLLOW } from '../core/safeWrite';
 import { runIsLive } from './runLiveness';
 
 /** How often the event-loop delay and heap size are read (ms). */

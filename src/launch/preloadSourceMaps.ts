@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { replaceFileSync } from './safeWrite';
+import { replaceFileSync } from '../core/safeWrite';
 import { runIsLive } from './runLiveness';
 import type * as Inspector from 'node:inspector';
 

@@ -1,5 +1,5 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { replaceFileSync } from './safeWrite';
+import { replaceFileSync } from '../core/safeWrite';
 import { runIsLive } from './runLiveness';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { replaceFile } from './safeWrite';
+import { replaceFile } from '../core/safeWrite';
 
 /** Signals a whole process group (children were spawned detached, so their pid is the group id). */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {

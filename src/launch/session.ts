@@ -21,7 +21,7 @@ import {
 } from './runFolder';
 import { mapsFileName, readProcessRecords, runProcesses } from './processRecords';
 import { removeNodeShim } from './nodeShim';
-import { replaceFileSync } from './safeWrite';
+import { replaceFileSync } from '../core/safeWrite';
 import { markRunFinished, markRunLive } from './runLiveness';
 import { findOnPath } from './which';
 import { LineTail, parseRequestCount } from './lines';

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { createRunDir, RUNS_DIR, runFolderName, updateRunJson, writeRunJson, type RunInfo } from '../../src/launch/runFolder';
 import { saveSummary } from '../../src/extension/history/runs';
 import { captureMaps } from '../../src/launch/processTree';
-import { APPEND_NOFOLLOW, createNewFile, createNewFileSync, replaceFile, replaceFileSync } from '../../src/launch/safeWrite';
+import { APPEND_NOFOLLOW, createNewFile, createNewFileSync, replaceFile, replaceFileSync } from '../../src/core/safeWrite';
 import { LIVE_MARKER } from '../../src/launch/runLiveness';
 import { RUN_DIR_ENV } from '../../src/launch/processRecords';
 import { CPU_PROF_ENV } from '../../src/launch/preloadCpuProfile';

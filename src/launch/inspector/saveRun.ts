@@ -6,7 +6,7 @@ import type { AttachResult, SamplingHeapProfile } from './session';
 import { HEAP_NOTE_KEY } from '../../core/importers/heapprofile';
 import type { InspectorTarget } from './endpoints';
 import { InspectorError } from './errors';
-import { createNewFile } from '../safeWrite';
+import { createNewFile } from '../../core/safeWrite';
 import { createRunDir, RUN_JSON_VERSION, writeRunJson, type StopReason } from '../runFolder';
 
 /** A fresh `<base>/<stamp>-attach` run folder (see createRunDir). */
