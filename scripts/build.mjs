@@ -34,6 +34,7 @@ const SHARED_OK = new Set([
   'src/extension/viewer/options.ts',
   'src/launch/runsDir.ts',
   'src/core/model/units.ts',
+  'src/core/settingLimits.ts',
 ]);
 
 function lazySplit() {

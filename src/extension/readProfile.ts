@@ -2,11 +2,9 @@
 import * as vscode from 'vscode';
 import type { Profile } from '../core/model';
 import { loadInWorker } from './bigImport';
+import { clampSetting } from '../core/settingLimits';
 import { isLargeProfile } from './largeProfile';
 import { workspacePathMapping, workspaceSourceMapOptions } from './pathMapper';
-
-/** Default of `nodeFlame.importTimeoutSeconds`. */
-const IMPORT_TIMEOUT_SECONDS = 60;
 
 /**
  * Every import runs in a worker, whatever the file's size: a file's content must never be able to freeze
@@ -16,10 +14,11 @@ const IMPORT_TIMEOUT_SECONDS = 60;
  */
 export async function readProfile(path: string, sampleType?: string): Promise<Profile> {
   // A run folder of a command (every process's profile, merged) is read in the worker too.
-  const seconds = vscode.workspace.getConfiguration('nodeFlame').get<number>('importTimeoutSeconds', IMPORT_TIMEOUT_SECONDS);
+  // Held to 5…3600 s: a repository's settings can neither turn the watchdog off nor overflow its timer.
+  const seconds = clampSetting('importTimeoutSeconds', vscode.workspace.getConfiguration('nodeFlame').get('importTimeoutSeconds'));
   const profile = await loadInWorker(path, {
     notify: await isLargeProfile(path),
-    idleTimeoutMs: Math.max(1, Number.isFinite(seconds) ? seconds : IMPORT_TIMEOUT_SECONDS) * 1000,
+    idleTimeoutMs: seconds * 1000,
     untrusted: !vscode.workspace.isTrusted,
     sampleType,
     // A pprof comes from a server or a container (Pyroscope, Datadog): its paths are theirs, mapped like attach's,

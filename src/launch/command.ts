@@ -6,6 +6,7 @@ import { DEFAULT_PERF_HZ, PERF_NODE_FLAGS, PERF_RECORD_CLOCK, perfRecordCommand 
 import { nodeOptionsWithPreload, pathWithFirst, writeNodeShim } from './nodeShim';
 import { SOURCE_MAPS_ENV } from './preloadSourceMaps';
 import { RUN_DIR_ENV } from './processRecords';
+import { LAUNCHER_ENV, launcherToken } from './runLiveness';
 import { CPU_PROF_ENV } from './preloadCpuProfile';
 import { HEAP_PROF_ENV, heapProfEnvValue, type HeapSamples } from './preloadHeapProfile';
 import { ANNOUNCED_MAPS_FILE } from '../core/announcedSourceMaps';
@@ -38,19 +39,24 @@ export interface LaunchCommand {
   shimDir?: string;
 }
 
+/** `--logfile`'s value: V8 expands `%p` (pid) and `%t` (time) in it, and reads `%%` as one `%`. */
+export function logfileArg(path: string): string {
+  return `--logfile=${path.replace(/%/g, '%%')}`;
+}
+
 /** Flags that make node write the mode's raw profile into the run folder, whatever the app's cwd. */
 export function profilerNodeArgs(mode: LaunchMode, runDir: string): string[] {
   switch (mode) {
     case 'prof':
       // V8 prefixes the file name with isolate-<address>-<pid>-<id>-, one file per isolate (worker threads).
-      return ['--prof', `--logfile=${join(runDir, 'v8.log')}`];
+      return ['--prof', logfileArg(join(runDir, 'v8.log'))];
     case 'cpu-prof':
       // The preload profiles in-process (preloadCpuProfile.ts): a `--cpu-prof` file is lost when a signal ends the process.
       return [];
     case 'perf':
       // --perf-basic-prof also opens V8's event log (no ticks, heap chunks only), by default in the
       // app's cwd; it goes to the run folder instead and is removed after the run (see perfSideLogs).
-      return [...PERF_NODE_FLAGS, `--logfile=${join(runDir, PERF_SIDE_LOG)}`];
+      return [...PERF_NODE_FLAGS, logfileArg(join(runDir, PERF_SIDE_LOG))];
     case 'heap':
       // The preload samples in-process (preloadHeapProfile.ts): --heap-prof cannot keep collected objects' samples.
       return [];
@@ -91,13 +97,14 @@ export function buildNodeArgs(o: Pick<BuildOptions, 'target' | 'mode' | 'runDir'
  */
 function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
   const nodeArgs = profilerNodeArgs(o.mode, o.runDir);
-  const shimDir = writeNodeShim(o.node, nodeArgs);
+  const shimDir = writeNodeShim(o.node, nodeArgs, o.runDir);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...o.target.env,
     PATH: pathWithFirst(shimDir, o.target.env.PATH ?? process.env.PATH),
     NODE_OPTIONS: nodeOptionsWithPreload(o.preloadPath, o.target.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS),
     [RUN_DIR_ENV]: o.runDir,
+    [LAUNCHER_ENV]: launcherToken(),
     ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1' } : {}),
     ...heapEnv(o),
   };
@@ -128,6 +135,7 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
     [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE),
     [RUN_DIR_ENV]: o.runDir,
     ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1' } : {}),
+    [LAUNCHER_ENV]: launcherToken(),
     ...heapEnv(o),
   };
   const { program, args, cwd } = o.target;

@@ -9,7 +9,8 @@ export type LaunchErrorCode =
   | 'exited-early'
   | 'exit-nonzero'
   | 'port-timeout'
-  | 'no-profile';
+  | 'no-profile'
+  | 'run-json';
 
 /** A launch problem the user can fix; `message` already says how (in the editor's terms). */
 export class LaunchError extends Error {
@@ -131,14 +132,16 @@ export function portTimeout(seconds: number, port: number | undefined): LaunchEr
   );
 }
 
-export function noProfile(runDir: string, killed: boolean): LaunchError {
+export function noProfile(runDir: string, killed: boolean, diskFull = false): LaunchError {
   return new LaunchError(
     'no-profile',
-    killed
-      ? l10n.t(
-          'No profile was written in {0}: the app did not stop within the stop timeout and had to be killed. Raise nodeFlame.stopTimeout, or check that the app does not block SIGINT.',
-          runDir,
-        )
-      : l10n.t('No profile was written in {0}. The app may have been killed by a signal or crashed inside node; see its output.', runDir),
+    diskFull
+      ? l10n.t('No profile was written in {0}: the disk that holds it is full. Free some space, or choose another run folder.', runDir)
+      : killed
+        ? l10n.t(
+            'No profile was written in {0}: the app did not stop within the stop timeout and had to be killed. Raise nodeFlame.stopTimeout, or check that the app does not block SIGINT.',
+            runDir,
+          )
+        : l10n.t('No profile was written in {0}. The app may have been killed by a signal or crashed inside node; see its output.', runDir),
   );
 }

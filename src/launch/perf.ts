@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatJitLoads, readJitDump } from '../core/importers/perf/jitDump';
 import * as l10n from '@vscode/l10n';
 import { findOnPath, isExecutable } from './which';
+import { createNewFile } from '../core/safeWrite';
 
 /** 999 Hz rather than 1000, so sampling does not beat in step with millisecond timers. */
 export const DEFAULT_PERF_HZ = 999;
@@ -183,7 +184,8 @@ export async function collectJitDumps(pids: number[], cwds: string[], runDir: st
       const src = join(dir, `jit-${pid}.dump`);
       const loads = await readJitDump(src);
       if (!loads) continue;
-      await writeFile(join(runDir, `jit-${pid}.map`), formatJitLoads(loads));
+      // A run folder is the repository's to shape: never written through a link it planted.
+      await createNewFile(join(runDir, `jit-${pid}.map`), formatJitLoads(loads));
       await rm(src, { force: true });
       saved.push(pid);
       break;

@@ -1,10 +1,11 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
 import type * as WorkerThreads from 'node:worker_threads';
 import { isMainThread } from 'node:worker_threads';
 import { RUN_DIR_ENV } from './processRecords';
 import { writeBeforeSignalDeath } from './preloadSignals';
+import { createNewFileSync } from '../core/safeWrite';
+import { runIsLive } from './runLiveness';
 
 /** Set by the launcher for a run in cpu-prof mode. */
 export const CPU_PROF_ENV = 'NODE_FLAME_CPU_PROF';
@@ -37,7 +38,11 @@ export function cpuProfileInProcess(): boolean {
       written = true;
       // In-process inspector calls answer synchronously, as an exit handler or a dying signal needs.
       session.post('Profiler.stop', (err, r) => {
-        if (!err) writeFileSync(join(dir, name), JSON.stringify(r.profile));
+        try {
+          if (!err && runIsLive(dir)) createNewFileSync(join(dir, name), JSON.stringify(r.profile));
+        } catch {
+          // a full disk or a finished run's folder: the app's exit is not the place for a stack trace
+        }
       });
     };
     process.on('exit', write);

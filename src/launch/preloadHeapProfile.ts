@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
 import type * as V8 from 'node:v8';
@@ -6,6 +5,8 @@ import { isMainThread, threadId } from 'node:worker_threads';
 import { writeBeforeSignalDeath } from './preloadSignals';
 import { HeapPositions, type SamplingProfile } from './preloadHeapPositions';
 import { RUN_DIR_ENV } from './processRecords';
+import { createNewFileSync } from '../core/safeWrite';
+import { runIsLive } from './runLiveness';
 import { HEAP_NOTE_KEY, type HeapProfileNote } from '../core/importers/heapprofile';
 
 /** Set by the launcher for a run in heap mode: `<sampling interval in bytes>:<allocated|live>`. */
@@ -68,7 +69,7 @@ export function heapProfileInProcess(): boolean {
       // In-process inspector calls answer synchronously, as an exit handler or a dying signal needs.
       if (!keep) session.post('HeapProfiler.collectGarbage');
       session.post('HeapProfiler.stopSampling', (err, r) => {
-        if (err) return;
+        if (err || !runIsLive(dir)) return;
         const note: HeapProfileNote = {
           samples: opts.samples,
           samplingInterval: opts.interval,
@@ -76,7 +77,11 @@ export function heapProfileInProcess(): boolean {
           durationMs: Date.now() - t.getTime(),
         };
         const profile = positions.finish(r.profile as unknown as SamplingProfile);
-        writeFileSync(join(dir, name), JSON.stringify({ ...profile, [HEAP_NOTE_KEY]: note }));
+        try {
+          createNewFileSync(join(dir, name), JSON.stringify({ ...profile, [HEAP_NOTE_KEY]: note }));
+        } catch {
+          // a full disk or a finished run's folder: the app's exit is not the place for a stack trace
+        }
       });
     };
     process.on('exit', write);

@@ -1,9 +1,11 @@
-import { appendFileSync } from 'node:fs';
+import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { writeBeforeSignalDeath } from './preloadSignals';
 import { RUN_DIR_ENV } from './processRecords';
+import { APPEND_NOFOLLOW } from '../core/safeWrite';
+import { runIsLive } from './runLiveness';
 
 /** How often the event-loop delay and heap size are read (ms). */
 export const LOOP_SAMPLE_MS = 100;
@@ -27,10 +29,26 @@ export function recordLoopDelay(): void {
   let lines = `${JSON.stringify({ timeOrigin: performance.timeOrigin })}\n`;
   const flush = () => {
     if (!lines) return;
+    if (!runIsLive(runDir)) {
+      // The run ended (or its launcher died): this process outlived it.
+      clearInterval(timer);
+      lines = '';
+      return;
+    }
     try {
-      appendFileSync(file, lines);
+      const fd = openSync(file, APPEND_NOFOLLOW, 0o644);
+      try {
+        writeSync(fd, lines);
+      } finally {
+        closeSync(fd);
+      }
     } catch {
-      // a run folder that went away must not break the app
+      // a run folder that went away, or a full disk, must not break the app; nor leave an empty file
+      try {
+        if (statSync(file).size === 0) unlinkSync(file);
+      } catch {
+        // gone
+      }
     }
     lines = '';
   };

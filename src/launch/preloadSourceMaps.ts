@@ -1,4 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { replaceFileSync } from '../core/safeWrite';
+import { runIsLive } from './runLiveness';
 import type * as Inspector from 'node:inspector';
 import { writeBeforeSignalDeath } from './preloadSignals';
 
@@ -34,7 +36,7 @@ export function saveInMemorySourceMapsOnExit(): void {
       session.post('Debugger.enable');
       session.post('Debugger.disable');
       session.disconnect();
-      if (Object.keys(maps).length > 0) writeFileSync(out, JSON.stringify(maps));
+      if (Object.keys(maps).length > 0 && runIsLive(dirname(out))) replaceFileSync(out, JSON.stringify(maps));
     } catch {
       // No maps is a profile with generated positions, never a failed exit.
     }

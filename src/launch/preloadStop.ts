@@ -1,14 +1,22 @@
 // Preloaded with `-r` into the profiled app: records the process, starts the in-process profilers,
 // and makes a stop signal write what would be written at exit (preloadSignals.ts).
+import { unlinkSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
-import { saveInMemorySourceMapsOnExit } from './preloadSourceMaps';
+import { saveInMemorySourceMapsOnExit, SOURCE_MAPS_ENV } from './preloadSourceMaps';
 import { captureInlineMaps } from './preloadInlineMaps';
-import { recordThisProcess } from './processRecords';
-import { cpuProfileInProcess } from './preloadCpuProfile';
+import { recordThisProcess, RUN_DIR_ENV } from './processRecords';
+import { cpuProfileInProcess, CPU_PROF_ENV } from './preloadCpuProfile';
 import { handleStopSignals } from './preloadSignals';
 import { recordLoopDelay } from './preloadLoopDelay';
-import { heapProfileInProcess } from './preloadHeapProfile';
+import { heapProfileInProcess, HEAP_PROF_ENV } from './preloadHeapProfile';
 import { markLogClock } from './preloadLogClock';
+import { runIsLive, watchLauncher } from './runLiveness';
+
+const runDir = process.env[RUN_DIR_ENV];
+if (runDir && !runIsLive(runDir)) {
+  // Started after its run ended (by a process that outlived it): this process and its children write nothing there.
+  for (const k of [RUN_DIR_ENV, SOURCE_MAPS_ENV, CPU_PROF_ENV, HEAP_PROF_ENV]) delete process.env[k];
+}
 
 markLogClock();
 recordThisProcess();
@@ -19,3 +27,18 @@ captureInlineMaps();
 // Signals reach the main thread only.
 if (isMainThread) handleStopSignals(profiling);
 saveInMemorySourceMapsOnExit();
+
+if (process.env[RUN_DIR_ENV] && isMainThread)
+  watchLauncher(() => {
+    // Nobody is left to stop the app or to read what it writes (the CLI was SIGKILLed): it is stopped as
+    // Stop would, and the JIT map perf mode leaves in /tmp goes with it.
+    if (process.execArgv.includes('--perf-basic-prof'))
+      process.on('exit', () => {
+        try {
+          unlinkSync(`/tmp/perf-${process.pid}.map`);
+        } catch {
+          // not written
+        }
+      });
+    process.kill(process.pid, 'SIGTERM');
+  });

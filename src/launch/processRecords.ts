@@ -1,4 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { replaceFileSync } from '../core/safeWrite';
+import { runIsLive } from './runLiveness';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import type { RunProcess } from './runFolder';
@@ -64,14 +66,19 @@ export function recordThisProcess(): void {
     clock: { epochMs: wallClockEdge(), monoMs: Number(process.hrtime.bigint()) / 1e6 },
   };
   const write = () => {
+    // A process that outlived its run leaves the finished run folder alone.
+    if (!runIsLive(runDir)) return false;
     try {
-      writeFileSync(join(dir, `${process.pid}.json`), JSON.stringify(rec));
+      replaceFileSync(join(dir, `${process.pid}.json`), JSON.stringify(rec));
     } catch {
       // a run folder that went away must not break the app
     }
+    return true;
   };
   try {
     mkdirSync(dir, { recursive: true });
+    // A symlink named `processes` would carry every record to where it points.
+    if (!lstatSync(dir).isDirectory()) return;
   } catch {
     return;
   }
@@ -80,10 +87,9 @@ export function recordThisProcess(): void {
     rec.exitCode = code;
     if (signal) rec.signal = signal;
     rec.endedAt = new Date().toISOString();
-    write();
-    if (process.platform !== 'linux') return;
+    if (!write() || process.platform !== 'linux') return;
     try {
-      writeFileSync(join(runDir, mapsFileName(process.pid)), readFileSync(`/proc/${process.pid}/maps`));
+      replaceFileSync(join(runDir, mapsFileName(process.pid)), readFileSync(`/proc/${process.pid}/maps`));
     } catch {
       // no /proc: perf symbols then come from the maps the launcher captured, if any
     }

@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { replaceFile } from '../core/safeWrite';
 
 /** Signals a whole process group (children were spawned detached, so their pid is the group id). */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
@@ -61,7 +62,7 @@ export async function captureMaps(pid: number, dest: string): Promise<boolean> {
   if (process.platform !== 'linux') return false;
   try {
     // /proc files report size 0, so they are read, not copied.
-    await writeFile(dest, await readFile(`/proc/${pid}/maps`));
+    await replaceFile(dest, await readFile(`/proc/${pid}/maps`));
     return true;
   } catch {
     return false;

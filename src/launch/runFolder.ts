@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
-import { MAX_RUN_JSON_BYTES, NamedFileError, readNamedText, readNamedTextSync } from '../core/namedFiles';
-import { basename, join } from 'node:path';
+import { mkdirSync, readdirSync, rmdirSync, rmSync, statfsSync, statSync } from 'node:fs';
+import { NamedFileError, readNamedText, readNamedTextSync } from '../core/namedFiles';
+import { basename, isAbsolute, join } from 'node:path';
+import { createNewFileSync, replaceFile } from '../core/safeWrite';
 import type { LaunchMode } from './modes';
 import type { ProcessClock } from './processRecords';
 import { RUNS_DIR } from './runsDir';
@@ -26,8 +26,13 @@ export function runFolderName(mode: RunMode, when: Date = new Date()): string {
 export function createRunDir(base: string, mode: RunMode, when: Date = new Date()): string {
   mkdirSync(base, { recursive: true });
   // Profiles are large and machine-specific: keep a fresh .nodeflame/ out of git unless the user decides otherwise.
-  const ignore = join(base, '.gitignore');
-  if (basename(base) === RUNS_DIR && !existsSync(ignore)) writeFileSync(ignore, '*\n');
+  // Created only where nothing is (a symlink a repository ships there is left alone, not written through).
+  if (basename(base) === RUNS_DIR)
+    try {
+      createNewFileSync(join(base, '.gitignore'), '*\n');
+    } catch {
+      // there already, or a read-only folder: the run goes on
+    }
   const name = runFolderName(mode, when);
   for (let i = 1; ; i++) {
     const dir = join(base, i === 1 ? name : `${name}-${i}`);
@@ -135,20 +140,26 @@ export type StopReason = 'exit' | 'user' | 'load' | 'port-timeout' | 'error' | '
 
 const RUN_JSON = 'run.json';
 
+/**
+ * How much of a run.json the extension host reads and parses (the history view, the editor's timeline and
+ * hot spots): a launch's run.json is a few KB, and one with thousands of processes stays under this. A
+ * repository's 16 MB run.json is left unread there instead of blocking every extension; the import worker
+ * reads up to MAX_RUN_JSON_BYTES.
+ */
+export const HOST_RUN_JSON_BYTES = 1024 * 1024;
+
+/** Writes run.json whole (a reader never sees half a file) and never through a symlink (see safeWrite.ts). */
 export async function writeRunJson(runDir: string, info: RunInfo): Promise<string> {
   const p = join(runDir, RUN_JSON);
-  // Written whole and renamed, so a reader (the history view watches the folder) never sees half a file.
-  const tmp = `${p}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(info, null, 2) + '\n');
-  await rename(tmp, p);
+  await replaceFile(p, JSON.stringify(info, null, 2) + '\n');
   return p;
 }
 
-/** Adds fields to an existing run.json, keeping every other key; never replaces one that cannot be parsed. */
+/** Adds fields to an existing run.json, keeping every other key; never replaces one that cannot be parsed or is too big to read. */
 export async function updateRunJson(runDir: string, patch: Partial<RunInfo>): Promise<void> {
   let text: string | undefined;
   try {
-    text = await readNamedText(join(runDir, RUN_JSON), { maxBytes: MAX_RUN_JSON_BYTES });
+    text = await readNamedText(join(runDir, RUN_JSON), { maxBytes: HOST_RUN_JSON_BYTES });
   } catch (e) {
     if (!(e instanceof NamedFileError && e.reason === 'missing')) return;
   }
@@ -162,6 +173,21 @@ export async function updateRunJson(runDir: string, patch: Partial<RunInfo>): Pr
     }
   }
   await writeRunJson(runDir, { ...run, ...patch } as RunInfo);
+}
+
+/**
+ * A path run.json names that stays inside its run folder: relative, without `..`. The launcher writes
+ * plain names; `../../…` or `/etc/…` would make opening the run read files from elsewhere.
+ */
+export function isInRunFolder(p: unknown): p is string {
+  return (
+    typeof p === 'string' &&
+    p !== '' &&
+    !p.includes('\0') &&
+    !isAbsolute(p) &&
+    !/^[a-z]:|^[\\/]/i.test(p) &&
+    !p.split(/[\\/]/).includes('..')
+  );
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -195,12 +221,13 @@ export function parseRunJson(text: string): Partial<RunInfo> | undefined {
   out.pid = num(r.pid);
   out.nodePid = num(r.nodePid);
   out.exitCode = numOrNull(r.exitCode);
-  out.profiles = Array.isArray(r.profiles) ? r.profiles.filter((x): x is string => typeof x === 'string') : undefined;
+  out.profiles = Array.isArray(r.profiles) ? r.profiles.filter(isInRunFolder) : undefined;
   out.processes = Array.isArray(r.processes)
     ? (r.processes as RunProcess[])
         .filter((p) => !!p && typeof p === 'object' && Number.isInteger(p.pid))
-        .map((p) => ({ ...p, profiles: Array.isArray(p.profiles) ? p.profiles.filter((x) => typeof x === 'string') : [] }))
+        .map((p) => ({ ...p, profiles: Array.isArray(p.profiles) ? p.profiles.filter(isInRunFolder) : [] }))
     : undefined;
+  out.mapsFile = typeof r.mapsFile === 'string' && isInRunFolder(r.mapsFile) ? r.mapsFile : undefined;
   out.events = Array.isArray(r.events)
     ? (r.events as RunEvent[]).filter(
         (e) =>
@@ -216,22 +243,30 @@ export function parseRunJson(text: string): Partial<RunInfo> | undefined {
   return out;
 }
 
-/** The run folder's run.json, checked (see parseRunJson); undefined when missing or unreadable. */
-export async function readRunJson(runDir: string): Promise<Partial<RunInfo> | undefined> {
+/**
+ * The run folder's run.json, checked (see parseRunJson); undefined when missing, unreadable or larger than
+ * `maxBytes` (HOST_RUN_JSON_BYTES unless the caller runs off the extension host).
+ */
+export async function readRunJson(runDir: string, maxBytes = HOST_RUN_JSON_BYTES): Promise<Partial<RunInfo> | undefined> {
   // A FIFO or device named run.json would block: only a regular file of a sane size is read.
-  const text = await readNamedText(join(runDir, RUN_JSON), { maxBytes: MAX_RUN_JSON_BYTES }).catch(() => undefined);
+  const text = await readNamedText(join(runDir, RUN_JSON), { maxBytes }).catch(() => undefined);
   return text === undefined ? undefined : parseRunJson(text);
 }
 
 /** As readRunJson, for callers that cannot wait (a small file). */
-export function readRunJsonSync(runDir: string): Partial<RunInfo> | undefined {
+export function readRunJsonSync(runDir: string, maxBytes = HOST_RUN_JSON_BYTES): Partial<RunInfo> | undefined {
   let text: string;
   try {
-    text = readNamedTextSync(join(runDir, RUN_JSON), MAX_RUN_JSON_BYTES);
+    text = readNamedTextSync(join(runDir, RUN_JSON), maxBytes);
   } catch {
     return undefined;
   }
   return parseRunJson(text);
+}
+
+/** A name the profilers give their raw output: V8 logs, CPU and heap profiles, perf.data. */
+export function isRawProfileName(n: string): boolean {
+  return /^isolate-.*-v8\.log$|\.(?:cpu|heap)profile$|^perf\.data$/.test(n);
 }
 
 /**
@@ -272,6 +307,27 @@ export function findRawProfiles(runDir: string, mode: LaunchMode, pid?: number):
   };
   const byPid = (n: string) => (pid !== undefined && n.includes(`-${pid}-`) ? 0 : 1);
   return logs.sort((a, b) => byPid(a) - byPid(b) || born(a) - born(b) || a.localeCompare(b)).map((n) => join(runDir, n));
+}
+
+/**
+ * Drops the empty profile files a full disk leaves (node creates the file, then cannot write it); true when
+ * there were some and the disk is indeed (nearly) full.
+ */
+export function removeEmptyProfiles(runDir: string): boolean {
+  let empty: string[];
+  try {
+    empty = readdirSync(runDir).filter((n) => isRawProfileName(n) && statSync(join(runDir, n)).size === 0);
+  } catch {
+    return false;
+  }
+  for (const n of empty) rmSync(join(runDir, n), { force: true });
+  if (!empty.length) return false;
+  try {
+    const fs = statfsSync(runDir);
+    return fs.bavail * fs.bsize < 1024 * 1024;
+  } catch {
+    return false;
+  }
 }
 
 /** Drops a run folder nothing was written to (the run could not start), so history shows no empty runs. */

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadProfile } from '../core/importers';
+import { MAX_RUN_JSON_BYTES } from '../core/namedFiles';
 import type { ImportOptions } from '../core/importers';
 import * as l10n from '@vscode/l10n';
 import { isEpochMs, mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../core/model';
@@ -39,7 +40,8 @@ export interface RunLoadOptions extends ImportOptions {
 }
 
 export async function loadRunProfile(runDir: string, opts: RunLoadOptions = {}): Promise<Profile> {
-  const info = readRunJsonSync(runDir) ?? {};
+  // Off the extension host (the import worker, the CLI): the full size a run.json may have.
+  const info = readRunJsonSync(runDir, MAX_RUN_JSON_BYTES) ?? {};
   const mode = isLaunchMode(info.mode) ? info.mode : undefined;
   const files = info.profiles?.length ? info.profiles.map((p) => join(runDir, p)) : mode ? findRawProfiles(runDir, mode) : [];
   // A ProfileError, so the import worker passes it on as the reader's own words (not as a crash).

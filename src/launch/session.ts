@@ -1,5 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, rm } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import * as l10n from '@vscode/l10n';
@@ -10,9 +10,19 @@ import { buildLaunchCommand, perfSideLogs, type LaunchCommand } from './command'
 import { collectJitDumps, preflightPerf } from './perf';
 import { findPortInText, waitForPort } from './ports';
 import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
-import { findRawProfiles, writeRunJson, type LoadSummary, type RunEvent, type RunInfo, type StopReason } from './runFolder';
+import {
+  findRawProfiles,
+  removeEmptyProfiles,
+  writeRunJson,
+  type LoadSummary,
+  type RunEvent,
+  type RunInfo,
+  type StopReason,
+} from './runFolder';
 import { mapsFileName, readProcessRecords, runProcesses } from './processRecords';
 import { removeNodeShim } from './nodeShim';
+import { replaceFileSync } from '../core/safeWrite';
+import { markRunFinished, markRunLive } from './runLiveness';
 import { findOnPath } from './which';
 import { LineTail, parseRequestCount } from './lines';
 import { runLoadCommand, type LoadRun } from './loadCommand';
@@ -209,8 +219,17 @@ export class ProfileSession {
       heapSamples: o.heapSamples,
     });
     this.command = cmd;
+    // Until it is removed, the run's processes write into the run folder (see runLiveness.ts).
+    try {
+      markRunLive(o.runDir);
+    } catch {
+      // there already (a folder reused by hand)
+    }
     // The shim folder goes with the run, and with this process if it ends first (the CLI's output pipe closed).
-    const dropShim = () => cmd.shimDir && removeNodeShim(cmd.shimDir);
+    const dropShim = () => {
+      markRunFinished(o.runDir);
+      if (cmd.shimDir) removeNodeShim(cmd.shimDir, o.runDir);
+    };
     process.once('exit', dropShim);
     const startedAt = new Date();
     const t0 = Date.now();
@@ -294,15 +313,17 @@ export class ProfileSession {
 
     // perf script needs each JIT map; a copy in the run folder outlives the /tmp one, which is removed after processing.
     if (o.mode === 'perf') {
-      for (const pid of this.perfPids) await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`)).catch(() => undefined);
+      for (const pid of this.perfPids)
+        await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`), constants.COPYFILE_EXCL).catch(() => undefined);
       const cwds = [...records.map((r) => r.cwd).filter((c): c is string => typeof c === 'string'), cmd.cwd];
       await collectJitDumps([...this.perfPids], cwds, o.runDir).catch(() => undefined);
       await removePerfSideLogs(o.runDir);
     }
+    const diskFull = removeEmptyProfiles(o.runDir);
     const profiles = findRawProfiles(o.runDir, o.mode, o.mode === 'perf' ? this.nodePid : app.pid);
     let error: LaunchError | undefined = this.loadError;
     if (!error && code !== 0 && this.stopReason === 'exit') error = errors.exitNonZero(code, signal, this.appTail.lines);
-    if (!error && !profiles.length) error = errors.noProfile(o.runDir, this.killed);
+    if (!error && !profiles.length) error = errors.noProfile(o.runDir, this.killed, diskFull);
     if (this.killed)
       this.info(
         l10n.t('Node Flame: the app did not stop within {0} s and was killed.', String((o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT) / 1000)),
@@ -332,7 +353,14 @@ export class ProfileSession {
       ),
       events: this.events.length ? this.events : undefined,
     };
-    await writeRunJson(o.runDir, info);
+    try {
+      await writeRunJson(o.runDir, info);
+    } catch (e) {
+      // A full disk: the run's result is still told; run.json is missing, as for a run cut short.
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      error ??= new LaunchError('run-json', l10n.t('Could not write run.json in {0}: {1}', o.runDir, code));
+      info.error = error.message;
+    }
     return {
       runDir: o.runDir,
       profiles,
@@ -386,7 +414,7 @@ export class ProfileSession {
     if (process.platform !== 'linux') return;
     const dest = join(this.o.runDir, mapsFileName(pid));
     try {
-      writeFileSync(dest, readFileSync(`/proc/${pid}/maps`));
+      replaceFileSync(dest, readFileSync(`/proc/${pid}/maps`));
       this.mapsFile = dest;
     } catch {
       // gone already: its preload wrote the maps at exit

@@ -172,7 +172,7 @@ test('run.json as a FIFO: the run list and the summary cache neither block nor r
   writeFileSync(join(run, 'isolate-0x1-7-v8.log'), 'v8-version,11,3,244,8,-node.38,0\n');
   const t0 = Date.now();
   const info = await readRun(run, '20260101-120000-prof');
-  await saveSummary(run, { samples: 1 } as never);
+  await saveSummary(run, { samples: 1 } as never, true);
   assert.ok(info, 'the run is still listed from its files');
   assert.ok(Date.now() - t0 < 2000, `${Date.now() - t0} ms`);
   assert.throws(

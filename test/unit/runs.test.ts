@@ -70,14 +70,16 @@ test('the summary is cached in run.json without losing its other keys', async ()
       { samples: 100, topFunction: { name: 'hash', file: '/a/app.js', line: 7, self: 0.25 } },
       'idle is never the top function',
     );
-    await saveSummary(dir, s);
+    assert.equal(await saveSummary(dir, s, false), false, 'nothing is written in an untrusted workspace');
+    assert.equal(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).summary, undefined);
+    assert.equal(await saveSummary(dir, s, true), true);
     const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
     assert.equal(run.mode, 'prof');
     assert.deepEqual(run.summary, s);
     const [listed] = await listRuns(join(dir, '..')).then((rs) => rs.filter((r) => r.dir === dir));
     assert.equal(listed, undefined, 'a folder outside .nodeflame is not a run');
     writeFileSync(join(dir, 'run.json'), '{"version": 1, "mo');
-    await saveSummary(dir, s);
+    await saveSummary(dir, s, true);
     assert.equal(readFileSync(join(dir, 'run.json'), 'utf8'), '{"version": 1, "mo', 'a half-written run.json is left alone');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -115,6 +117,46 @@ test('a command run with a profile per process opens whole; a perf run (one perf
         ['20250101-000001-cpu-prof', true],
       ],
     );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('run.json paths outside the run folder are dropped: profiles, process profiles, maps file', async () => {
+  const { parseRunJson } = await import('../../src/launch/runFolder');
+  const { loadRunProfile } = await import('../../src/launch/runProfile');
+  const root = mkdtempSync(join(tmpdir(), 'nf-runs-out-'));
+  try {
+    // A profile outside the run folder, which a hostile run.json names three ways.
+    const outside = join(root, 'secret.cpuprofile');
+    writeFileSync(
+      outside,
+      JSON.stringify({
+        nodes: [
+          { id: 1, callFrame: { functionName: 'secret', scriptId: '1', url: 'file:///s.js', lineNumber: 0, columnNumber: 0 }, hitCount: 1 },
+        ],
+        startTime: 0,
+        endTime: 1000,
+        samples: [1],
+        timeDeltas: [1000],
+      }),
+    );
+    const run = join(root, 'ws', '.nodeflame', '20260101-120000-cpu-prof');
+    mkdirSync(run, { recursive: true });
+    const names = ['../../../secret.cpuprofile', outside, '..\\..\\..\\secret.cpuprofile', 'a/../../x.cpuprofile', 'C:\\secret.cpuprofile'];
+    writeFileSync(
+      join(run, 'run.json'),
+      JSON.stringify({ version: 1, mode: 'cpu-prof', profiles: names, mapsFile: '../maps.txt', processes: [{ pid: 1, profiles: names }] }),
+    );
+    const info = parseRunJson(readFileSync(join(run, 'run.json'), 'utf8'))!;
+    assert.deepEqual(info.profiles, []);
+    assert.deepEqual(info.processes?.[0].profiles, []);
+    assert.equal(info.mapsFile, undefined);
+    assert.deepEqual(parseRunJson('{"profiles": ["CPU.1.2.3.0.001.cpuprofile", "sub/x.cpuprofile"]}')?.profiles, [
+      'CPU.1.2.3.0.001.cpuprofile',
+      'sub/x.cpuprofile',
+    ]);
+    await assert.rejects(loadRunProfile(run), /holds no profile/, 'the run is opened without reading the file outside');
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
+import { CREATE_NEW } from '../safeWrite';
 import { join } from 'node:path';
 import { openNamedFile } from '../namedFiles';
 import { readSymbols } from './nm';
@@ -124,31 +125,37 @@ function noteWritten(dir: string, file: string, bytes: number): Promise<void> {
 
 async function toDisk(dir: string, file: string, t: SymbolTable): Promise<void> {
   if (!(t.store instanceof PackedNames)) return;
+  let tmp: string | undefined;
   try {
     await mkdir(dir, { recursive: true });
     const head = Buffer.alloc(8);
     head.writeUInt32LE(MAGIC, 0);
     head.writeUInt32LE(t.size, 4);
-    const tmp = `${file}.${process.pid}.tmp`;
+    // A fresh name, created exclusively and never through a symlink: with no home the cache is under a shared /tmp.
+    const name = `${file}.${randomBytes(8).toString('hex')}.tmp`;
     const { offsets, bytes } = t.store;
     const view = (a: Float64Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
     // Written piece by piece: one concatenated buffer would be another copy of all the names.
     const parts = [head, view(t.addrs), view(t.ends), view(offsets), bytes];
-    const fh = await open(tmp, 'w');
+    const fh = await open(name, CREATE_NEW, 0o600);
+    // Ours from here on: removed again if anything below fails.
+    tmp = name;
     try {
       const { bytesWritten } = await fh.writev(parts);
       if (bytesWritten !== parts.reduce((a, p) => a + p.length, 0)) throw new Error('short write');
     } finally {
       await fh.close();
     }
-    await rename(tmp, file);
+    await rename(name, file);
+    tmp = undefined;
     await noteWritten(
       dir,
       file,
       parts.reduce((a, p) => a + p.length, 0),
     );
   } catch {
-    // A read-only home only costs the next run another `nm`.
+    // A read-only home or a full disk only costs the next run another `nm`; no temp file stays.
+    if (tmp) await unlink(tmp).catch(() => undefined);
   }
 }
 

@@ -1,5 +1,6 @@
 // Loaded on the first "Profile Running Process…": the inspector client (ws) stays out of activation.
 import * as vscode from 'vscode';
+import { clampSetting } from '../../core/settingLimits';
 import type { LoadedProfile, Services } from '../services';
 import {
   AttachSession,
@@ -27,8 +28,8 @@ export interface Running {
 export async function profile(services: Services, target: AttachTarget, slot: Running): Promise<void> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   const cfg = vscode.workspace.getConfiguration('nodeFlame', folders[0]?.uri);
-  const samplingIntervalUs = cfg.get<number>('attach.samplingInterval') ?? 1000;
-  const durationS = cfg.get<number>('attach.duration') ?? 0;
+  const samplingIntervalUs = clampSetting('attach.samplingInterval', cfg.get('attach.samplingInterval'));
+  const durationS = clampSetting('attach.duration', cfg.get('attach.duration'));
   const loadCommand = (cfg.get<string>('loadCommand') ?? '').trim();
   const where = target.pid
     ? `${target.title || target.url} (pid ${target.pid}, ${target.address})`
@@ -38,7 +39,7 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
   const heap =
     cfg.get<string>('attach.profile') === 'heap'
       ? {
-          samplingInterval: cfg.get<number>('heapSamplingInterval') || 32768,
+          samplingInterval: clampSetting('heapSamplingInterval', cfg.get('heapSamplingInterval')),
           samples: cfg.get<string>('heapSamples') === 'live' ? ('live' as const) : ('allocated' as const),
         }
       : undefined;

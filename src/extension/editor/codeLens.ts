@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { clampSetting } from '../../core/settingLimits';
 import type { HotspotState } from './hotspotState';
 import { amount, count, functionName, pct, shareOf } from './format';
 
@@ -44,7 +45,7 @@ export class HotFunctionLenses implements vscode.CodeLensProvider {
         }),
       ];
     }
-    const threshold = vscode.workspace.getConfiguration('nodeFlame').get<number>('codeLens.threshold', 1) / 100;
+    const threshold = clampSetting('codeLens.threshold', vscode.workspace.getConfiguration('nodeFlame').get('codeLens.threshold')) / 100;
     const meta = hs.loaded.profile.meta;
     const samples = (meta.unit ?? 'samples') === 'samples';
     return lib.hotFunctions(hs.file, threshold).map((f) => {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { clampSetting } from '../../core/settingLimits';
 import type { HotspotState } from './hotspotState';
 import { shareOf } from './format';
 
@@ -88,7 +89,7 @@ export class LineHeat implements vscode.Disposable {
     if (hs && !hs.stale && lib) {
       const cfg = vscode.workspace.getConfiguration('nodeFlame');
       const showPercent = cfg.get<boolean>('heat.showPercent', true);
-      const minShare = cfg.get<number>('codeLens.threshold', 1) / 100;
+      const minShare = clampSetting('codeLens.threshold', cfg.get('codeLens.threshold')) / 100;
       for (const l of hs.file.lines) {
         if (l.line > ed.document.lineCount) continue;
         const range = new vscode.Range(l.line - 1, 0, l.line - 1, 0);

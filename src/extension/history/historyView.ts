@@ -48,8 +48,10 @@ class HistoryProvider implements vscode.TreeDataProvider<Node> {
     this.firstShown();
     const folders = vscode.workspace.workspaceFolders ?? [];
     const { listRuns } = await loadRuns();
-    const all = await Promise.all(folders.map(async (f) => (await listRuns(f.uri.fsPath)).map((r) => new RunNode(r, f))));
-    return all.flat().sort((a, b) => (b.run.time?.getTime() ?? 0) - (a.run.time?.getTime() ?? 0));
+    // One folder after the other: each lists its runs one at a time (see listRuns).
+    const all: RunNode[] = [];
+    for (const f of folders) for (const r of await listRuns(f.uri.fsPath)) all.push(new RunNode(r, f));
+    return all.sort((a, b) => (b.run.time?.getTime() ?? 0) - (a.run.time?.getTime() ?? 0));
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -72,6 +74,8 @@ class HistoryProvider implements vscode.TreeDataProvider<Node> {
       r.summary?.topFunction ? functionName(r.summary.topFunction.name) : undefined,
     ];
     if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) parts.push(node.folder.name);
+    if (r.runJsonTooBig !== undefined)
+      parts.push(vscode.l10n.t('run.json not read ({0} MB, too big)', (r.runJsonTooBig / 2 ** 20).toFixed(1)));
     item.description = parts.filter(Boolean).join(' · ');
     const tip = new vscode.MarkdownString();
     tip.appendText(r.command ?? r.name);
@@ -139,12 +143,12 @@ export function registerHistory(services: Services): vscode.Disposable[] {
   const summarized = new Set<string>();
   const cacheSummary = async (p: LoadedProfile | undefined): Promise<void> => {
     const dir = p && (p.runDir ?? runDirOf(p.path));
-    if (!p || !dir || summarized.has(dir)) return;
+    // Restricted Mode: nothing is written into the workspace's run folders (a repository controls them).
+    if (!p || !dir || summarized.has(dir) || !vscode.workspace.isTrusted) return;
     summarized.add(dir);
     try {
       const { saveSummary, summarize } = await loadRuns();
-      await saveSummary(dir, summarize(p.profile));
-      provider.refresh();
+      if (await saveSummary(dir, summarize(p.profile), vscode.workspace.isTrusted)) provider.refresh();
     } catch (e) {
       services.log.warn(`could not cache the run summary in ${dir}: ${(e as Error).message}`);
     }

@@ -1,8 +1,8 @@
 // Run folders on disk (`.nodeflame/<YYYYMMDD-HHMMSS>-<mode>/`), without VS Code, so tests can read them.
-import { readdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { functionStats, type Profile } from '../../core/model';
-import { readRunJson, updateRunJson, RUNS_DIR, type RunSummary } from '../../launch/runFolder';
+import { HOST_RUN_JSON_BYTES, readRunJson, updateRunJson, RUNS_DIR, type RunSummary } from '../../launch/runFolder';
 
 export { RUNS_DIR, type RunSummary };
 
@@ -21,7 +21,12 @@ export interface RunInfo {
   /** A command's run with a profile per process: opened as the whole folder, every process merged. */
   wholeRun?: boolean;
   summary?: RunSummary;
+  /** run.json's size when it was too big to read on the extension host (the run is listed from its files). */
+  runJsonTooBig?: number;
 }
+
+/** The newest runs listed; older ones stay on disk (a repository may ship thousands of folders). */
+export const MAX_LISTED_RUNS = 500;
 
 const PROFILE_FILE = /^(?:isolate-.*\.log|.*-v8\.log|.*\.cpuprofile|.*\.heapprofile|perf\.data|.*\.perf|.*\.perf\.txt|.*\.folded)$/i;
 
@@ -53,7 +58,13 @@ export async function readRun(dir: string, name: string): Promise<RunInfo | unde
     return undefined;
   }
   // Missing while a run is still being written, or in a folder someone made by hand: listed from its files alone.
-  const run = (await readRunJson(dir)) ?? {};
+  // A run.json too big to be a launcher's is not read: parsing it would block every extension on the host.
+  const size = await stat(join(dir, 'run.json')).then(
+    (s) => (s.isFile() ? s.size : 0),
+    () => 0,
+  );
+  const tooBig = size > HOST_RUN_JSON_BYTES ? size : undefined;
+  const run = (tooBig === undefined ? await readRunJson(dir) : undefined) ?? {};
   const files = entries.filter(isProfileFile);
   if (!files.length && !entries.includes('run.json')) return undefined;
   const sizes = new Map<string, number>();
@@ -92,10 +103,15 @@ export async function readRun(dir: string, name: string): Promise<RunInfo | unde
     profiles: files.map((f) => join(dir, f)),
     wholeRun: mode !== 'perf' && (run.processes ?? []).filter((p) => p.profiles?.length).length > 1,
     summary: run.summary,
+    ...(tooBig !== undefined ? { runJsonTooBig: tooBig } : {}),
   };
 }
 
-/** Runs under `<root>/.nodeflame`, newest first. */
+/**
+ * Runs under `<root>/.nodeflame`, newest first: one folder at a time (each run.json read and parsed before the
+ * next, at most HOST_RUN_JSON_BYTES), and the newest MAX_LISTED_RUNS folders, so memory and the host thread's
+ * time stay bounded whatever a repository ships.
+ */
 export async function listRuns(root: string): Promise<RunInfo[]> {
   const base = join(root, RUNS_DIR);
   let names: string[];
@@ -104,7 +120,11 @@ export async function listRuns(root: string): Promise<RunInfo[]> {
   } catch {
     return [];
   }
-  const runs = (await Promise.all(names.map((n) => readRun(join(base, n), n)))).filter((r): r is RunInfo => !!r);
+  const runs: RunInfo[] = [];
+  for (const n of names.sort().reverse().slice(0, MAX_LISTED_RUNS)) {
+    const r = await readRun(join(base, n), n);
+    if (r) runs.push(r);
+  }
   return runs.sort((a, b) => (b.time?.getTime() ?? 0) - (a.time?.getTime() ?? 0) || b.name.localeCompare(a.name));
 }
 
@@ -123,7 +143,18 @@ export function summarize(profile: Profile): RunSummary {
   return { samples, topFunction: { name: f.name, file: f.file, line: f.line, self: best.self / samples } };
 }
 
-/** Caches the summary in run.json (keeping every other key), so the list need not load profiles again. */
-export async function saveSummary(dir: string, summary: RunSummary): Promise<void> {
+/** A folder itself, in a parent (`.nodeflame`) that is one too: neither is a symlink to a folder elsewhere. */
+async function isRealRunFolder(dir: string): Promise<boolean> {
+  const [own, parent] = await Promise.all([lstat(dir).catch(() => undefined), lstat(dirname(dir)).catch(() => undefined)]);
+  return !!own?.isDirectory() && !!parent?.isDirectory();
+}
+
+/**
+ * Caches the summary in run.json (keeping every other key), so the list need not load profiles again. Only
+ * into a trusted workspace's real run folder (the caller knows the trust): false when nothing was written.
+ */
+export async function saveSummary(dir: string, summary: RunSummary, trusted: boolean): Promise<boolean> {
+  if (!trusted || !(await isRealRunFolder(dir))) return false;
   await updateRunJson(dir, { summary });
+  return true;
 }

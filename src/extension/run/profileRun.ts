@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { clampSetting } from '../../core/settingLimits';
 import { basename, dirname, join } from 'node:path';
 import type { Services, LoadedProfile } from '../services';
 import type { LaunchMode } from '../../launch/modes';
@@ -40,7 +41,7 @@ export async function profileTarget(
   }
   const runDir = createRunDir(runsRoot(s.context, folder), mode);
   const loadCommand = cfg.get<string>('loadCommand', '').trim() || undefined;
-  const port = cfg.get<number>('waitForPort', 0) || undefined;
+  const port = clampSetting('waitForPort', cfg.get('waitForPort')) || undefined;
   const label = target.command ? target.command.join(' ') : basename(target.program);
   let progress: vscode.Progress<{ message?: string }> | undefined;
   const session = new ProfileSession({
@@ -52,10 +53,10 @@ export async function profileTarget(
     loadCommand,
     loadCwd: folder?.uri.fsPath ?? target.cwd,
     waitForPort: port,
-    portTimeoutMs: cfg.get<number>('waitForPortTimeout', 30) * 1000,
-    stopTimeoutMs: cfg.get<number>('stopTimeout', 10) * 1000,
-    perfFrequency: cfg.get<number>('perf.frequency', 0) || undefined,
-    heapInterval: cfg.get<number>('heapSamplingInterval', 32768) || undefined,
+    portTimeoutMs: clampSetting('waitForPortTimeout', cfg.get('waitForPortTimeout')) * 1000,
+    stopTimeoutMs: clampSetting('stopTimeout', cfg.get('stopTimeout')) * 1000,
+    perfFrequency: clampSetting('perf.frequency', cfg.get('perf.frequency')) || undefined,
+    heapInterval: clampSetting('heapSamplingInterval', cfg.get('heapSamplingInterval')),
     heapSamples: cfg.get<string>('heapSamples', 'allocated') === 'live' ? 'live' : 'allocated',
     onOutput: (text, kind) => terminal.write(text, kind === 'info' ? 'info' : kind === 'load' ? 'load' : undefined),
     onState: (st) => progress?.report({ message: stateMessage(st, session.port) }),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { statSync } from 'node:fs';
-import { basename, isAbsolute } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { basename, isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Frame } from '../../core/model/frame';
 import { coreUri } from './coreSource';
@@ -67,6 +67,46 @@ export async function resolveSourceUri(file: string): Promise<vscode.Uri | undef
   return best;
 }
 
+/** The answer for each file outside the workspace, asked once per file (per window). */
+const outsideAnswers = new Map<string, boolean>();
+
+/** The file itself (symlinks resolved) lies in a workspace folder (each folder resolved too). */
+function inWorkspace(path: string): boolean {
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const file = real(path);
+  return (vscode.workspace.workspaceFolders ?? []).some((w) => {
+    const rel = relative(real(w.uri.fsPath), file);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  });
+}
+
+/**
+ * In Restricted Mode a profile comes from a repository not trusted yet, and the files it names are its
+ * choice: one outside the workspace (`/etc/passwd`, a key file) opens only after the user says so, once per file.
+ */
+async function mayOpenOutside(uri: vscode.Uri): Promise<boolean> {
+  if (vscode.workspace.isTrusted || uri.scheme !== 'file' || inWorkspace(uri.fsPath)) return true;
+  const known = outsideAnswers.get(uri.fsPath);
+  if (known !== undefined) return known;
+  const open = vscode.l10n.t('Open');
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Open {0}?', uri.fsPath),
+    {
+      modal: true,
+      detail: vscode.l10n.t('The profile names this file, which is outside the workspace. The workspace is not trusted (Restricted Mode).'),
+    },
+    open,
+  );
+  outsideAnswers.set(uri.fsPath, answer === open);
+  return answer === open;
+}
+
 /**
  * Shows a frame's source beside the graph. `focus` false keeps the keyboard in the graph (a click);
  * true moves it to the editor (Ctrl/Cmd+click, Enter). Returns why nothing opened, if nothing did.
@@ -77,6 +117,7 @@ export async function openFrameSource(f: Frame, focus: boolean): Promise<string 
   // A source only inside its bundle's map opens read-only from there.
   const uri = f.category === 'node' ? coreUri(f.file) : ((await resolveSourceUri(f.file)) ?? mapSourceUri(f));
   if (!uri) return vscode.l10n.t('Cannot find {0} on this machine or in the workspace.', f.file);
+  if (!(await mayOpenOutside(uri))) return vscode.l10n.t('{0} was not opened: it is outside the workspace.', f.file);
   let doc: vscode.TextDocument;
   try {
     doc = await vscode.workspace.openTextDocument(uri);

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,6 +6,7 @@ import type { AttachResult, SamplingHeapProfile } from './session';
 import { HEAP_NOTE_KEY } from '../../core/importers/heapprofile';
 import type { InspectorTarget } from './endpoints';
 import { InspectorError } from './errors';
+import { createNewFile } from '../../core/safeWrite';
 import { createRunDir, RUN_JSON_VERSION, writeRunJson, type StopReason } from '../runFolder';
 
 /** A fresh `<base>/<stamp>-attach` run folder (see createRunDir). */
@@ -86,8 +86,9 @@ export async function saveAttachRun(dir: string, result: ReceivedAttach, info: A
   for (const [url, map] of Object.entries(result.sourceMaps)) sourceMaps[local(url)] = map;
 
   const profilePath = join(dir, name);
-  await writeFile(profilePath, text);
-  await writeFile(join(dir, 'sourcemaps.json'), JSON.stringify(sourceMaps));
+  // A fresh folder: each file is new, never written through a name already there.
+  await createNewFile(profilePath, text);
+  await createNewFile(join(dir, 'sourcemaps.json'), JSON.stringify(sourceMaps));
   await writeRunJson(dir, {
     version: RUN_JSON_VERSION,
     mode: 'attach',
