@@ -111,7 +111,8 @@ export async function profileProgram(
   let threadsFound = 0;
   if (mode !== 'heap') {
     const file = join(out, 'export.cpuprofile');
-    const exported = await run(['report', runDir, '--format', 'cpuprofile', '-o', file], work, clean, 120_000);
+    // Every process, the launchers that only waited included: the thread count is about what the run recorded.
+    const exported = await run(['report', runDir, '--format', 'cpuprofile', '--all-processes', '-o', file], work, clean, 120_000);
     if (exported.code === 0) {
       self = jsSelf(JSON.parse(readFileSync(file, 'utf8')) as CpuProfileLike);
       threadsFound = self.jsThreads;

@@ -21,9 +21,12 @@ const MIN_AGREEMENT = 0.6;
  * one mode, `check mode program` one run. Each is a `todo` subtest (run and reported, not failing the suite): delete
  * the entry once the fix is merged.
  */
-const NPM_SERVER_PERF =
-  "#29 items 1-2: perf names the JavaScript of the server npm starts wrongly or not at all (two runs: 0/6 and 4/5 of cpu-prof's hot functions at their line; JS frames in 4 threads where 2 ran JS)";
-const KNOWN_FAILING: Record<string, string> = {};
+const KNOWN_FAILING: Record<string, string> = {
+  'every JS thread is in the run perf fastify (npm start)':
+    '#29 item 2: perf finds JavaScript-named frames in 4 threads where 2 ran JavaScript (npm start → fastify; the names are right, the extra threads not yet explained)',
+  'cpu-prof hot functions found at their file:line perf prettier':
+    "#29: intermittent, perf misses one of prettier's minified estree.mjs functions at its line:column (14/15 in 1 of 2 runs after the jitdump naming; cause not confirmed)",
+};
 
 function knownFailing(check: string, mode: string, program: string): string | undefined {
   return KNOWN_FAILING[`${check} ${mode} ${program}`] ?? KNOWN_FAILING[`${check} ${mode}`] ?? KNOWN_FAILING[check];
