@@ -22,8 +22,6 @@ const MIN_AGREEMENT = 0.6;
  * the entry once the fix is merged.
  */
 const KNOWN_FAILING: Record<string, string> = {
-  'every JS thread is in the run perf fastify (npm start)':
-    '#29 item 2: perf finds JavaScript-named frames in 4 threads where 2 ran JavaScript (npm start → fastify; the names are right, the extra threads not yet explained)',
   'cpu-prof hot functions found at their file:line perf prettier':
     "#29: intermittent, perf misses one of prettier's minified estree.mjs functions at its line:column (14/15 in 1 of 2 runs after the jitdump naming; cause not confirmed)",
 };

@@ -61,13 +61,14 @@ test('perf mode names each worker thread its own function at its file:line', { s
       named.map((k) => k[0]).sort(),
       [0, 1, 2, 3].map((i) => `hot${i} work${i}.js:2`),
     );
-    // The preload really runs at start; it must never sit inside a thread's hot loop.
+    // The preload's require hook (it reads inline source maps) is on the stack of every module's top level, so of
+    // a worker's hot loop too: it must be machinery there (Node's, like the loader), never the user's code.
     let blamed = 0;
     p.tree.forEachStack((stack, w) => {
       const frames = stack.map((f) => p.frames[f]);
-      if (frames.some((f) => /^hot\d$/.test(f.name)) && frames.some((f) => /preload/.test(f.file))) blamed += w;
+      if (frames.some((f) => /^hot\d$/.test(f.name)) && frames.some((f) => /preload/.test(f.file) && f.category !== 'node')) blamed += w;
     });
-    assert.equal(blamed, 0, 'no hot stack runs through the preload');
+    assert.equal(blamed, 0, "no hot stack runs through the preload as the user's code");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

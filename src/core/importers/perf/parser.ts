@@ -35,6 +35,7 @@ export class PerfScriptParser {
   private timeMs = 0;
   private readonly threadNames: string[] = [];
   private readonly threadIds = new Map<string, number>();
+  private readonly threadInfos: { pid?: number; tid: number }[] = [];
   private readonly stacks = new Map<number, StackAgg>();
   private aggCount = 0;
   /** Per sample with a timestamp: its stack, time (s) and weight; grown by doubling, outside the JS heap. */
@@ -157,15 +158,18 @@ export class PerfScriptParser {
       }
       const { comm, first, second } = m;
       ({ time, period, event, tail } = m);
-      const name = second !== undefined ? `${comm} ${first}/${second}` : `${comm} ${first}`;
-      let id = this.threadIds.get(name);
+      const key = second !== undefined ? `${first}/${second}` : first;
+      const name = `${comm} ${key}`;
+      // A thread is its pid/tid: a process that renames itself (npm sets its title to `npm start`) stays one
+      // thread, named by the last name it had.
+      let id = this.threadIds.get(key);
       if (id === undefined) {
         id = this.threadNames.length;
         this.threadNames.push(name);
-        this.threadIds.set(name, id);
+        this.threadIds.set(key, id);
         const pid = Number(first);
-        this.builder.threadInfo(name, second !== undefined ? { pid, tid: Number(second) } : { tid: pid });
-      }
+        this.threadInfos.push(second !== undefined ? { pid, tid: Number(second) } : { tid: pid });
+      } else this.threadNames[id] = name;
       t = id;
       this.lastThread = id;
       this.lastWho = time !== undefined ? line.slice(0, m.timeAt) : '';
@@ -292,6 +296,7 @@ export class PerfScriptParser {
         nodeOf[a.id] = b.sample(a.frames.reverse(), a.weight, a.timeMs, this.threadNames[a.thread]);
       }
     }
+    this.threadNames.forEach((name, id) => b.threadInfo(name, this.threadInfos[id]));
     this.timeline(nodeOf);
     if (this.skipped) b.warn(l10n.t('{0} lines were not perf script samples and were skipped', String(this.skipped)));
     if (this.samples === 0) b.warn(l10n.t('no samples in the perf data'));
