@@ -24,8 +24,18 @@ function callerA(n) {
   for (let i = 0; i < n; i++) s += leafB(i);
   return s;
 }
-const end = Date.now() + 1500;
+// Two tiers for certain, even on a busy machine: 700 ms where each call starts from the interpreter again,
+// then 800 ms where callerA is optimized.
 let t = 0;
+const interpreted = Date.now() + 700;
+while (Date.now() < interpreted) {
+  %DeoptimizeFunction(callerA);
+  t += callerA(2000);
+}
+%PrepareFunctionForOptimization(callerA);
+t += callerA(2000);
+%OptimizeFunctionOnNextCall(callerA);
+const end = Date.now() + 800;
 while (Date.now() < end) t += callerA(2000);
 console.log(t > 0);
 `,
@@ -56,7 +66,7 @@ function checkReport(target: string, label: string): void {
 }
 
 test('prof: a function that ran in two tiers is one row in the JSON and text reports', { timeout: 60_000 }, async () => {
-  execFileSync(process.execPath, ['--prof', app], { cwd: work });
+  execFileSync(process.execPath, ['--prof', '--allow-natives-syntax', app], { cwd: work });
   const log = join(work, readdirSync(work).find((n) => n.endsWith('-v8.log'))!);
   // The input really holds the tiers apart: what the rows merge.
   const profile = await loadProfile(log);
@@ -67,10 +77,13 @@ test('prof: a function that ran in two tiers is one row in the JSON and text rep
 
 const hasPerf = process.platform === 'linux' && spawnSync('perf', ['--version']).status === 0;
 test('perf: a function that ran in two tiers is one row', { skip: !hasPerf, timeout: 90_000 }, async () => {
-  const r = await runCli(['profile', '--mode', 'perf', '--no-report', '--out', join(work, 'runs'), '--', 'node', 'app.js'], {
-    cwd: work,
-    killAfterMs: 80_000,
-  });
+  const r = await runCli(
+    ['profile', '--mode', 'perf', '--no-report', '--out', join(work, 'runs'), '--', 'node', '--allow-natives-syntax', 'app.js'],
+    {
+      cwd: work,
+      killAfterMs: 80_000,
+    },
+  );
   assert.equal(r.code, 0, r.stderr);
   checkReport(runDirOf(r), 'perf');
 });
