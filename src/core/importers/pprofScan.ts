@@ -47,6 +47,9 @@ const PROFILE: Schema = {
 /** The most elements (samples, location ids, lines, strings…) a profile may hold: each is an object in the decoder. */
 export const MAX_PPROF_ELEMENTS = 16_000_000;
 
+/** The longest string-table entry: names run to kilobytes; a 100 MB one is a gzip bomb's payload. */
+export const MAX_PPROF_STRING = 16 << 20;
+
 class Bad extends Error {}
 
 /**
@@ -111,6 +114,8 @@ export function scanPprof(buf: Uint8Array): PprofCounts {
       if (len > end - lenEnd) throw new Bad(l10n.t('a field of {0} bytes at byte {1} runs past the end of its message', len, pos));
       const start = lenEnd;
       pos = lenEnd + len;
+      if (len > MAX_PPROF_STRING && f?.count === 'strings')
+        throw new Bad(l10n.t('a string of {0} bytes at byte {1}, longer than any name', len, start));
       if (!f) continue;
       if (f.kind === 'msg') {
         if (f.count) bump(f.count);
