@@ -155,3 +155,16 @@ test('item 8: 2 000 code objects claiming 64 MiB each (in a 1 MB log) import wit
   assert.ok(profile.frames.filter((f) => /^work\d+$/.test(f.name)).length >= 1990);
   assert.ok(profile.warnings.some((w) => /first 64 KiB only/.test(w)));
 });
+
+test('item 9: the inlined-lines pprof exports to bounded HTML and folded files (the frames, nodes and output are capped)', () => {
+  const path = write(hi.pprofInlinedBomb());
+  for (const format of ['html', 'folded']) {
+    const out = `${path}.${format}`;
+    const r = report(path, ['--format', format, '--output', out], 120000);
+    const mb = readFileSync(out).length / (1 << 20);
+    console.log(`inlined-lines pprof as ${format}: ${mb.toFixed(1)} MB, ${r.ms.toFixed(0)} ms, peak RSS ${r.rssMb.toFixed(0)} MB`);
+    assert.equal(r.code, 0, r.stderr.slice(0, 500));
+    assert.ok(mb < 32, `${format}: ${mb.toFixed(1)} MB`);
+    assert.ok(r.rssMb < 800, `${format}: peak RSS ${r.rssMb.toFixed(0)} MB`);
+  }
+});

@@ -7,6 +7,7 @@ import { toJsonReport } from './json';
 import { toPprof } from './pprof';
 import { toSpeedscope } from './speedscope';
 import { toSvg } from './svg';
+import { checkExportNodes } from './stackBudget';
 import { toText } from './text';
 
 export interface ExportOptions {
@@ -49,6 +50,7 @@ export function getExporter(format: string): Exporter | undefined {
 export function exportProfileData(profile: Profile, format: string, opts: ExportOptions = {}): string | Uint8Array {
   const e = registry.get(format);
   if (!e) throw new Error(`unknown export format "${format}" (known: ${exportFormats().join(', ')})`);
+  checkExportNodes(profile, format);
   return e.write(profile, opts);
 }
 
