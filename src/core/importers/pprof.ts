@@ -166,8 +166,8 @@ function pickSampleType(types: SampleType[], asked: string | undefined, defaultT
 /** The deepest stack a sample keeps (V8 and Go stop near 10 000 frames). */
 export const MAX_STACK = 16384;
 /** The most frames all samples' stacks may expand to, and the most call tree nodes they may make. */
-export const MAX_EXPANDED_FRAMES = 16_000_000;
-export const MAX_PPROF_NODES = 2_000_000;
+export const MAX_EXPANDED_FRAMES = 4_000_000;
+export const MAX_PPROF_NODES = 1_000_000;
 
 /** Builds the model from a decoded pprof `Profile`, one sample type weighing the tree. */
 export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?: string): Profile {
