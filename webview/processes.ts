@@ -101,7 +101,7 @@ export function processPicker(info: ProfileInfo, s: Strings, choose: (threads: s
         share,
         only,
       );
-      row.style.paddingLeft = `${r.depth * 16}px`;
+      row.style.paddingLeft = `${Math.min(r.depth, 40) * 16}px`;
       list.append(row);
     }
   };

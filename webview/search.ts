@@ -12,8 +12,13 @@ export interface SearchUi {
   matched: HTMLElement;
 }
 
+/** How much of a name a regular expression is tried on (the host's MAX_MATCH_CHARS). */
+const MATCH_CHARS = 256;
+
 export class FlameSearch {
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** A regular expression waiting for the host to accept its shape. */
+  private pending: { term: string; re: RegExp } | undefined;
 
   constructor(
     private readonly st: ViewerState,
@@ -43,12 +48,15 @@ export class FlameSearch {
     let test: (x: string) => boolean;
     if (useRegex) {
       try {
-        const re = new RegExp(term, 'i');
-        test = (x) => re.test(x);
+        this.pending = { term, re: new RegExp(term, 'i') };
       } catch (e) {
         ui.matched.textContent = fmt(s.badRegex, (e as Error).message);
         return;
       }
+      // A pattern can take minutes on a long name (`a*a*a*!`): the page marks frames once the host has
+      // checked its shape (onHost), and tries it on the head of each name only, as the host does.
+      this.st.post({ type: 'search', tree: this.st.kind, term, regex: true });
+      return;
     } else {
       const lower = term.toLowerCase();
       test = (x) => x.toLowerCase().includes(lower);
@@ -63,6 +71,13 @@ export class FlameSearch {
     if (!ui || m.term !== ui.search.value) return;
     const s = this.st.strings;
     ui.matched.textContent = m.error ? fmt(s.badRegex, m.error) : fmt(s.matched, (100 * m.fraction).toFixed(m.fraction >= 0.1 ? 1 : 2));
+    const re = this.pending?.term === m.term && ui.regex.checked ? this.pending.re : undefined;
+    if (re) {
+      this.pending = undefined;
+      const flames = this.flames();
+      if (m.error) flames[this.st.kind].search(undefined);
+      else flames[this.st.kind].search((n) => re.test((frameCache.get(n.frame)?.name ?? n.name).slice(0, MATCH_CHARS)));
+    }
     ui.matched.dataset.fraction = String(m.fraction);
   }
 }

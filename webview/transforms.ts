@@ -56,6 +56,7 @@ export class Transforms {
     this.stack = m.transforms;
     this.host.save({ transforms: m.transforms });
     const s = this.s;
+    // A reason without a string of its own (`adjacent`) shows the host's message, in the UI's language too.
     const reasons: Record<string, string> = { length: fmt(s.regexLength, 200), nested: s.regexNested, backreference: s.regexBackreference };
     this.error = m.error ? fmt(s.badRegex, reasons[m.error.reason] ?? m.error.detail) : '';
     this.render();

@@ -2,6 +2,8 @@ import { setFlagsFromString } from 'node:v8';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as l10n from '@vscode/l10n';
+import { printable } from '../core/chars';
+import { UnsafeRegexError } from '../core/model/transforms';
 import { configureCliLocale } from './locale';
 import { runReport, REPORT } from './report';
 import { runProfile, PROFILE } from './profile';
@@ -70,7 +72,11 @@ main(process.argv.slice(2)).then(
   (e: unknown) => {
     // Bad input is the user's problem to fix, so it gets one line, not a stack trace.
     if (e instanceof ProfileError) {
-      process.stderr.write(`node-flame: ${e.file ? e.file + ': ' : ''}${e.message}\n`);
+      process.stderr.write(`node-flame: ${e.file ? printable(e.file) + ': ' : ''}${printable(e.message)}\n`);
+      process.exitCode = 2;
+    } else if (e instanceof UnsafeRegexError) {
+      // An --exclude pattern that passed the shape rules but ran over the time budget on these names.
+      process.stderr.write(`node-flame: ${printable(e.message)}\n`);
       process.exitCode = 2;
     } else {
       process.stderr.write(`node-flame: ${(e as Error)?.stack ?? String(e)}\n`);

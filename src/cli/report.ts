@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
+import { printable } from '../core/chars';
 import { exportFormats, exportProfileData } from '../core/exporters';
 import type { Profile } from '../core/model';
 import { applyTransforms, unmatched, type Transform } from '../core/model/transforms';
@@ -100,7 +101,7 @@ export async function emitReport(
   transforms: Transform[],
   o: OutputSettings & { source: string },
 ): Promise<number> {
-  for (const w of loaded.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', w) + '\n');
+  for (const w of loaded.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', printable(w)) + '\n');
   for (const t of transforms)
     for (const name of unmatched(loaded.frames, t))
       process.stderr.write(l10n.t('node-flame: warning: no function or package named "{0}" in this profile', name) + '\n');

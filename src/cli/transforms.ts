@@ -61,6 +61,8 @@ export function regexProblem(e: UnsafeRegexError): string {
       return l10n.t('a repeated group that holds a repetition or an alternation can take exponential time');
     case 'backreference':
       return l10n.t('backreferences are not allowed');
+    case 'adjacent':
+      return l10n.t('repetitions side by side (like a*a*) can take polynomial time');
     default:
       return e.message;
   }

@@ -18,3 +18,22 @@ export const isSpaceChar = (c: number): boolean =>
 /** A character of an ASCII identifier: `[A-Za-z0-9_$]`. */
 export const isWordChar = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+
+/** Direction controls (ALM, LRM, RLM, LRE…RLO, LRI…PDI): an RLO in a name shows the rest of a label reversed. */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from a profile as a terminal or a CI log may show it: control characters (C0, DEL, C1) as `\xHH`
+ * and direction controls as `\uHHHH`, so a name can neither drive the terminal, start a line of its own
+ * (a `::` workflow command) nor reverse what follows it.
+ */
+export function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const n = c.charCodeAt(0);
+    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** A name for display: its direction controls shown as `\uHHHH` (everything else kept). */
+export const withoutBidi = (s: string): string => s.replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import * as l10n from '@vscode/l10n';
 import { ProfileError, type Profile } from './model';
 import { unpackProfile } from './model/transfer';
@@ -12,6 +12,12 @@ export interface WorkerLoadOptions extends WorkerOptions {
   /** Aborting terminates the worker: the only way to stop a parser in the middle of a chunk. */
   signal?: AbortSignal;
 }
+
+/**
+ * The import worker's heap: a file that gets past the importers' own caps dies in the worker, with a
+ * one-line error, instead of taking the extension host (every extension's process) past its limit.
+ */
+export const IMPORT_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 3072, maxYoungGenerationSizeMb: 64 };
 
 /** An error the importer threw that is not a ProfileError: a bug, with the worker's stack. */
 export class ImportCrash extends Error {}
@@ -42,10 +48,15 @@ export class ImportWorker {
   private dead?: Error;
 
   /** `l10nBundle`: the host's translations, so the worker's warnings and errors speak the UI's language. */
-  constructor(workerPath: string, l10nBundle?: Record<string, unknown>) {
-    this.worker = new Worker(workerPath, { workerData: { l10nBundle } });
+  constructor(workerPath: string, l10nBundle?: Record<string, unknown>, limits: ResourceLimits = IMPORT_LIMITS) {
+    this.worker = new Worker(workerPath, { workerData: { l10nBundle }, resourceLimits: limits });
     this.worker.on('message', (m: WorkerReply) => this.reply(m));
-    this.worker.on('error', (e) => this.fail(new ImportCrash(l10n.t('the import worker crashed: {0}', e.message), { cause: e })));
+    this.worker.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ERR_WORKER_OUT_OF_MEMORY')
+        return this.fail(new ImportCrash(l10n.t('the import worker crashed: {0}', e.message), { cause: e }));
+      const mb = String(limits.maxOldGenerationSizeMb ?? '?');
+      this.fail(new ProfileError(l10n.t('reading it took more than {0} MB of memory; the import was stopped', mb), this.pending?.path));
+    });
     this.worker.on('exit', (code) => this.fail(new ImportCrash(l10n.t('the import worker exited (code {0})', String(code)))));
   }
 

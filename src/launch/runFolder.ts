@@ -193,6 +193,9 @@ export function isInRunFolder(p: unknown): p is string {
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const numOrNull = (v: unknown): number | null | undefined => (v === null ? null : num(v));
+/** A command line: strings kept, one string taken as the whole line. */
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
 
 /**
  * run.json as far as it can be trusted: every field checked for its type, and the ones that are
@@ -225,7 +228,15 @@ export function parseRunJson(text: string): Partial<RunInfo> | undefined {
   out.processes = Array.isArray(r.processes)
     ? (r.processes as RunProcess[])
         .filter((p) => !!p && typeof p === 'object' && Number.isInteger(p.pid))
-        .map((p) => ({ ...p, profiles: Array.isArray(p.profiles) ? p.profiles.filter(isInRunFolder) : [] }))
+        .map((p) => ({
+          ...p,
+          command: strings(p.command),
+          ppid: num(p.ppid) ?? 0,
+          exitCode: numOrNull(p.exitCode) ?? null,
+          startedAt: str(p.startedAt) ?? '',
+          ancestors: Array.isArray(p.ancestors) ? p.ancestors.filter((x) => Number.isInteger(x)) : undefined,
+          profiles: Array.isArray(p.profiles) ? p.profiles.filter((x) => typeof x === 'string').filter(isInRunFolder) : [],
+        }))
     : undefined;
   out.mapsFile = typeof r.mapsFile === 'string' && isInRunFolder(r.mapsFile) ? r.mapsFile : undefined;
   out.events = Array.isArray(r.events)

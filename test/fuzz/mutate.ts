@@ -1,9 +1,10 @@
 // Mutations of real profile files: byte-level damage, line and field shuffles, hostile numbers and
 // structure. Deterministic from (seed, case number), so any case can be made again.
 import { specialFileMutation } from './specialFiles';
+import { heapMutation, pprofMutation, pprofWrap } from './structureMutations';
 import { seededRandom } from '../../src/core/seededRandom';
 
-export type SeedFormat = 'v8log' | 'cpuprofile' | 'perf' | 'folded';
+export type SeedFormat = 'v8log' | 'cpuprofile' | 'perf' | 'folded' | 'pprof' | 'heapprofile';
 
 export interface Seed {
   name: string;
@@ -536,15 +537,18 @@ export function mutate(s: Seed, fuzzSeed: number, n: number): { bytes: Buffer; o
     const shape = r() < 0.08;
     // One case in 20 of each seed (cases rotate through the seeds) names special files (FIFOs, devices, folders).
     if (k === 0 && (n >> 2) % 20 === 19) text = specialFileMutation(r, s.format, text, ops);
-    else if (s.format === 'cpuprofile' && k === 0 && r() < 0.6) {
+    else if (s.format === 'pprof' && r() < 0.7) text = bin(pprofMutation(r, unbin(text), ops));
+    else if ((s.format === 'cpuprofile' || s.format === 'heapprofile') && k === 0 && r() < 0.6) {
       let json = parsedJson.get(s.bytes);
       if (json === undefined) parsedJson.set(s.bytes, (json = JSON.parse(s.bytes.toString('utf8'))));
-      text = utf8bin(shape ? jsonShapeMutation(r, json, ops) : jsonMutation(r, json, ops));
+      if (s.format === 'heapprofile' && r() < 0.6) text = utf8bin(heapMutation(r, json, ops));
+      else text = utf8bin(shape ? jsonShapeMutation(r, json, ops) : jsonMutation(r, json, ops));
     } else text = shape ? shapeMutation(r, s.format, text, ops) : textMutation(r, s.format, text, ops);
     if (text.length > MAX_BYTES) {
       text = text.slice(0, MAX_BYTES);
       ops.push('capped');
     }
   }
+  if (s.format === 'pprof' && !text.startsWith('\x1f\x8b')) return { bytes: pprofWrap(r, unbin(text), ops), ops };
   return { bytes: unbin(text), ops };
 }

@@ -1,14 +1,17 @@
 // Runs mutated inputs through the real importers in import workers (dist/worker.js) with a time
 // limit: each case must end in a Profile (maybe with warnings) or a one-line ProfileError.
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { exportProfile } from '../../src/core/exporters';
+import { MAX_PPROF_BYTES } from '../../src/core/importers/pprof';
 import { CATEGORIES, ProfileError, type Profile } from '../../src/core/model';
 import { ImportCancelled, ImportWorker } from '../../src/core/workerClient';
 import { ViewerSession } from '../../src/core/viewer/session';
 import { mutate, type Seed, type SeedFormat } from './mutate';
+import { derivedSeeds } from './structureMutations';
 
 export interface Failure {
   kind: 'crash' | 'hang' | 'slow' | 'invalid' | 'export' | 'error-message';
@@ -77,9 +80,25 @@ const SEEDS: [string, SeedFormat][] = [
   ['seed.folded', 'folded'],
 ];
 
+/** The bytes an importer reads: a gzip stream's inflated size, as far as the pprof importer would inflate it. */
+function readSize(bytes: Buffer): number {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.length;
+  try {
+    return gunzipSync(bytes, { maxOutputLength: MAX_PPROF_BYTES }).length;
+  } catch {
+    return bytes.length;
+  }
+}
+
 /** The checked-in seeds (test/fixtures/fuzz, made by make-seeds.sh). */
 export function loadSeeds(dir: string): Seed[] {
-  return SEEDS.map(([name, format]) => ({ name, format, bytes: readFileSync(join(dir, name)) }));
+  // pprof and heap profile seeds are the .cpuprofile seed's run in those formats, made here (no binary fixture in git).
+  const derived = derivedSeeds(dir);
+  return [
+    ...SEEDS.map(([name, format]) => ({ name, format, bytes: readFileSync(join(dir, name)) })),
+    { name: 'seed.pb', format: 'pprof', bytes: derived.pprof },
+    { name: 'seed.heapprofile', format: 'heapprofile', bytes: derived.heapprofile },
+  ];
 }
 
 /** Breaks of the model's own promises: what a view would trip over later. */
@@ -199,8 +218,9 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
         // Keep the seed's extension: importers sniff content, but people also name files.
         slot.file = join(tmp, `case-${k}-${basename(seed.name)}`);
         writeFileSync(slot.file, bytes);
-        // Reading takes time in proportion to size: 1.5 ms per KiB on top (a 4 MiB case may take 7 s).
-        const slowFor = slowMs + (1.5 * bytes.length) / 1024;
+        // Reading takes time in proportion to size: 1.5 ms per KiB on top (a 4 MiB case may take 7 s);
+        // for a gzipped pprof, of what it inflates to (up to the importer's cap).
+        const slowFor = slowMs + (1.5 * readSize(bytes)) / 1024;
         slot.sourceMaps = ops.some((op) => op.startsWith('special-file'));
         let r = await attempt(slot);
         if (!r.hang && r.ms > slowFor) r = await attempt(slot); // a loaded machine gets a second chance

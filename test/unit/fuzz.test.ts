@@ -48,3 +48,25 @@ test('a case that outlives its time limit is reported as a hang and the run goes
     ['hang', 'hang', 'hang'],
   );
 });
+
+test('pprof and .heapprofile seeds get structure operators (long varints, gzip bombs, inlined lines) and deep chains', () => {
+  const seen = new Set<string>();
+  for (let n = 0; n < 1200; n++) {
+    const s = seeds[n % seeds.length];
+    if (s.format !== 'pprof' && s.format !== 'heapprofile') continue;
+    for (const op of mutate(s, 37, n).ops) seen.add(op.split(':')[0]);
+  }
+  for (const op of [
+    'pprof-long-varint',
+    'pprof-length-past-end',
+    'pprof-wire',
+    'pprof-id',
+    'pprof-inlined',
+    'pprof-deep-sample',
+    'pprof-gzip-bomb',
+    'heap-deep-chain',
+    'heap-self',
+    'heap-wide',
+  ])
+    assert.ok(seen.has(op), `no ${op} among ${[...seen].join(' ')}`);
+});

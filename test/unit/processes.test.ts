@@ -173,3 +173,28 @@ test('the viewer session: a choice of threads is answered with the facts of what
   // A reloaded page's saved choice of threads this profile does not have: all.
   assert.ok(!new ViewerSession(run(), 'run', '/run', undefined, undefined, ['pid 99 gone']).narrowed);
 });
+
+test('processRows: a chain of 5 000 processes, each started by the one before, is listed without overflowing the stack', () => {
+  const n = 5000;
+  const p = mergeProfiles(
+    Array.from({ length: n }, (_, i) => ({ profile: one(`f${i}`, 1), thread: `pid ${1000 + i}`, pid: 1000 + i })),
+    { durationMs: 100 },
+  );
+  p.meta.processes = Array.from({ length: n }, (_, i) => ({ pid: 1000 + i, ppid: 999 + i, command: `node c${i}.js` }));
+  const rows = processRows(p);
+  assert.equal(rows.length, n);
+  assert.deepEqual(
+    rows.slice(0, 3).map((r) => [r.depth, r.pid]),
+    [
+      [0, 1000],
+      [1, 1001],
+      [2, 1002],
+    ],
+  );
+  assert.equal(rows[n - 1].depth, n - 1);
+  // The viewer's first screen over it, and a choice of the deepest process (the picker's rows go with both).
+  const s = new ViewerSession(p, 'chain', '/chain');
+  assert.equal(s.info().processes?.length, n);
+  const ms: HostMessage[] = s.setThreads([`pid ${1000 + n - 1}`]);
+  assert.ok(ms.some((m) => m.type === 'tree'));
+});

@@ -1,4 +1,5 @@
 import { diffFunctions, diffTree, formatWeight, type FunctionChange, type Profile, type WeightUnit } from '../model';
+import { printable } from '../chars';
 import { escapeXml } from './svg';
 
 export interface DiffJson {
@@ -50,16 +51,19 @@ export function diffToText(changes: FunctionChange[], before: string, after: str
   // Bytes, ms and objects also say how much more or less there was: a leak grows in bytes while its share may not move.
   const grew = unit && unit !== 'samples';
   const lines = [
-    ` Before: ${before}`,
-    ` After:  ${after}`,
+    ` Before: ${printable(before)}`,
+    ` After:  ${printable(after)}`,
     '',
     `  before    after    delta${grew ? `  ${'growth'.padStart(10)}` : ''}   function`,
   ];
   for (const c of changes.slice(0, top)) {
-    const loc = c.file ? `  ${c.file}${c.line ? ':' + c.line : ''}` : '';
+    // Names and files come from the profiles: a control character could end the line and start a `::` command.
+    const loc = c.file ? `  ${printable(c.file)}${c.line ? ':' + c.line : ''}` : '';
     const g = c.afterValue - c.beforeValue;
     const growth = grew ? `  ${((g >= 0 ? '+' : '') + formatWeight(g, unit)).padStart(10)}` : '';
-    lines.push(`${pct(c.before).padStart(8)} ${pct(c.after).padStart(8)} ${signed(c.delta).padStart(8)}${growth}   ${c.name}${loc}`);
+    lines.push(
+      `${pct(c.before).padStart(8)} ${pct(c.after).padStart(8)} ${signed(c.delta).padStart(8)}${growth}   ${printable(c.name)}${loc}`,
+    );
   }
   return lines.join('\n') + '\n';
 }

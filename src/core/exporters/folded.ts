@@ -1,4 +1,5 @@
-import type { Frame, Profile } from '../model';
+import * as l10n from '@vscode/l10n';
+import { ProfileError, type Frame, type Profile } from '../model';
 import { checkStackFrames } from './stackBudget';
 import { sampleScale } from './json';
 
@@ -10,6 +11,9 @@ export function foldedLabel(f: Frame): string {
   s = s.replace(/[;\r\n]/g, ' ');
   return f.category === 'kernel' ? `${s}_[k]` : s;
 }
+
+/** The most characters a folded export writes (128 M): a file anyone could open, far below the string limit. */
+const MAX_FOLDED_CHARS = 1 << 27;
 
 /**
  * One line per distinct stack, root-most first; samples with no frame at all become `[unknown]`. Weights are
@@ -23,6 +27,8 @@ export function toFolded(profile: Profile, opts: { weights?: 'samples' | 'period
   const scale = opts.weights === 'period' ? 1 : sampleScale(profile);
   let sum = 0;
   let given = 0;
+  // Long names on deep stacks (a 14 MB name 4 000 deep) outgrow any string before the frame count does.
+  let chars = 0;
   profile.tree.forEachStack((stack, self) => {
     let w = self;
     if (scale !== 1) {
@@ -32,6 +38,12 @@ export function toFolded(profile: Profile, opts: { weights?: 'samples' | 'period
       given += w;
       if (w <= 0) return;
     }
+    for (const id of stack) chars += labels[id].length + 1;
+    if (chars > MAX_FOLDED_CHARS)
+      throw new ProfileError(
+        l10n.t('its stacks write more than {0} characters of folded text; export json, cpuprofile or html instead', MAX_FOLDED_CHARS),
+        profile.meta.source,
+      );
     out.push(`${stack.length ? stack.map((id) => labels[id]).join(';') : '[unknown]'} ${w}`);
   });
   return out.length ? out.join('\n') + '\n' : '';

@@ -8,6 +8,7 @@ import { toMarkdown, type LineReader } from './markdown';
 import { toPprof } from './pprof';
 import { toSpeedscope } from './speedscope';
 import { toSvg } from './svg';
+import { checkExportNodes } from './stackBudget';
 import { toText } from './text';
 
 export interface ExportOptions {
@@ -54,6 +55,7 @@ export function getExporter(format: string): Exporter | undefined {
 export function exportProfileData(profile: Profile, format: string, opts: ExportOptions = {}): string | Uint8Array {
   const e = registry.get(format);
   if (!e) throw new Error(`unknown export format "${format}" (known: ${exportFormats().join(', ')})`);
+  checkExportNodes(profile, format);
   return e.write(profile, opts);
 }
 

@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { printable } from '../chars';
 import {
   bottomUp,
   capped,
@@ -29,11 +30,6 @@ const ticks = (x: number) => {
 /** The weights column's heading: ticks, or the unit of a pprof sample type (ms, bytes, objects). */
 let unitHead = '   ticks';
 const pct = (x: number, of: number) => (of > 0 ? `${((100 * x) / of).toFixed(1)}%` : '').padStart(6);
-
-/** Names come from the profiled program: control characters are shown, never sent to the terminal. */
-const printable = (s: string) =>
-  // eslint-disable-next-line no-control-regex
-  s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 function label(f: Frame): string {
   const mark = f.tier ? (TIER_MARK[f.tier] ?? '') : '';

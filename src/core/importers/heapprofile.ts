@@ -37,6 +37,9 @@ function sniffHeapProfile(head: Buffer): boolean {
   return /"head"\s*:\s*\{/.test(s) && /"callFrame"\s*:/.test(s) && /"selfSize"\s*:/.test(s);
 }
 
+/** More bytes than a node's function can allocate (1 PiB): sums of such values would overflow to Infinity. */
+const MAX_SELF_BYTES = 2 ** 50;
+
 const finite = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0);
 
 function asNote(x: unknown): HeapProfileNote | undefined {
@@ -75,13 +78,32 @@ export function heapProfileToModel(json: unknown, source?: string): Profile {
     ...(note ? { mode: 'heap' as const } : {}),
     ...(source ? { source } : {}),
   });
-  // Per node: its model node and the (file, line) keys of its stack, each once, for inclusive line bytes.
-  const todo: { n: HeapNode; parent: number; lines: readonly string[]; depth: number }[] = [{ n: p.head, parent: 0, lines: [], depth: 0 }];
+  // Depth-first with an exit step per node: a (file, line) counts its bytes once per stack, so its total
+  // is the subtree bytes of each node where it first appears going down. Counting the keys on the path
+  // (not copying the path's list per node) keeps a 40 000-deep chain linear.
+  type Visit = { n: HeapNode; parent: number; depth: number; exit?: false } | { exit: true; own?: string; first: boolean };
+  const todo: Visit[] = [{ n: p.head, parent: 0, depth: 0 }];
+  const onPath = new Map<string, number>();
   const lineTotal = new Map<string, { file: string; line: number; self: number; total: number }>();
+  // Bytes below each open node so far: a stack parallel to the open nodes.
+  const below: number[] = [];
   let bad = 0;
+  let huge = 0;
   const seen = new Set<unknown>();
   while (todo.length) {
-    const { n, parent, lines, depth } = todo.pop()!;
+    const v = todo.pop()!;
+    if (v.exit) {
+      const sub = below.pop()!;
+      if (below.length) below[below.length - 1] += sub;
+      if (v.own !== undefined) {
+        const c = onPath.get(v.own)! - 1;
+        if (c) onPath.set(v.own, c);
+        else onPath.delete(v.own);
+        if (v.first) lineTotal.get(v.own)!.total += sub;
+      }
+      continue;
+    }
+    const { n, parent, depth } = v;
     if (!n || typeof n !== 'object' || seen.has(n) || !n.callFrame || typeof n.callFrame !== 'object') {
       bad++;
       continue;
@@ -99,22 +121,30 @@ export function heapProfileToModel(json: unknown, source?: string): Profile {
             scriptId: typeof cf.scriptId === 'string' ? cf.scriptId.slice(0, 20) : undefined,
           });
     const node = f ? b.tree.child(parent, b.frame(f)) : parent;
-    let here = lines;
     let own: string | undefined;
+    let first = false;
     if (f && f.file && f.line > 0) {
       own = `${f.line}\0${f.file}`;
-      if (!lines.includes(own)) here = [...lines, own];
+      const c = onPath.get(own) ?? 0;
+      first = c === 0;
+      onPath.set(own, c + 1);
       if (!lineTotal.has(own)) lineTotal.set(own, { file: f.file, line: f.line, self: 0, total: 0 });
     }
-    const self = finite(n.selfSize);
+    let self = finite(n.selfSize);
+    if (self > MAX_SELF_BYTES) {
+      huge++;
+      self = 0;
+    }
     if (self > 0) {
       b.tree.addSelf(node, self);
-      for (const k of here) lineTotal.get(k)!.total += self;
       if (own) lineTotal.get(own)!.self += self;
     }
-    if (Array.isArray(n.children)) for (const c of n.children) todo.push({ n: c, parent: node, lines: here, depth: depth + 1 });
+    below.push(self);
+    todo.push({ exit: true, own, first });
+    if (Array.isArray(n.children)) for (const c of n.children) todo.push({ n: c, parent: node, depth: depth + 1 });
   }
   for (const h of lineTotal.values()) if (h.total > 0) b.lineHit(h.file, h.line, h.self, h.total);
+  if (huge) b.warn(l10n.t('{0} nodes of the heap profile claim more than {1} bytes; their bytes are left out', huge, MAX_SELF_BYTES));
   if (bad) b.warn(l10n.t('{0} nodes of the heap profile lack a "callFrame" or repeat; they are left out', bad));
   return b.build();
 }

@@ -14,6 +14,7 @@ import {
   type SampleType,
 } from '../model';
 import { cpuFrame } from './cpuprofile';
+import { scanPprof } from './pprofScan';
 import type { ImportOptions, Importer } from './types';
 
 const gunzipAsync = promisify(gunzip);
@@ -82,12 +83,20 @@ function sniffPprof(head: Buffer): boolean {
   let body: Buffer;
   try {
     // The head is a prefix of the stream: a sync flush gives what it holds without wanting the rest.
-    body = gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH });
+    // 2 KiB of a gzip bomb still inflates to 2 MB: enough to tell a profile, bounded whatever the file.
+    body = gunzipSync(head.subarray(0, 2048), { finishFlush: constants.Z_SYNC_FLUSH });
   } catch {
     return false;
   }
   return body.length > 0 && looksLikePprof(body, false);
 }
+
+/**
+ * The most bytes a profile may take once decompressed: real ones are a few MB, while a 1 MB gzip bomb
+ * inflates to 1 GB (and the decoder's objects to several times that).
+ */
+export const MAX_PPROF_BYTES = 128 << 20;
+const MB = (n: number) => String(Math.round(n / (1 << 20)));
 
 async function decode(path: string): Promise<PprofProfile> {
   let raw: Buffer;
@@ -98,10 +107,21 @@ async function decode(path: string): Promise<PprofProfile> {
   }
   if (isGzip(raw)) {
     try {
-      raw = await gunzipAsync(raw);
+      raw = await gunzipAsync(raw, { maxOutputLength: MAX_PPROF_BYTES });
     } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+        throw new ProfileError(
+          l10n.t('the profile inflates past {0} MB, more than a profile holds (a gzip bomb?)', MB(MAX_PPROF_BYTES)),
+          path,
+        );
       throw new ProfileError(l10n.t('the gzip stream is damaged or cut short ({0})', (e as Error).message), path);
     }
+  } else if (raw.length > MAX_PPROF_BYTES)
+    throw new ProfileError(l10n.t('the profile is larger than {0} MB, more than a profile holds', MB(MAX_PPROF_BYTES)), path);
+  try {
+    scanPprof(raw);
+  } catch (e) {
+    throw new ProfileError(l10n.t('not a valid pprof profile ({0})', (e as Error).message), path);
   }
   try {
     return PprofProfile.decode(raw);
@@ -142,6 +162,12 @@ function pickSampleType(types: SampleType[], asked: string | undefined, defaultT
   const d = defaultType ? types.findIndex((t) => t.type === defaultType) : -1;
   return d >= 0 ? d : types.length - 1;
 }
+
+/** The deepest stack a sample keeps (V8 and Go stop near 10 000 frames). */
+export const MAX_STACK = 16384;
+/** The most frames all samples' stacks may expand to, and the most call tree nodes they may make. */
+export const MAX_EXPANDED_FRAMES = 4_000_000;
+export const MAX_PPROF_NODES = 1_000_000;
 
 /** Builds the model from a decoded pprof `Profile`, one sample type weighing the tree. */
 export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?: string): Profile {
@@ -257,6 +283,11 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
 
   const stack: number[] = [];
   let missing = 0;
+  // Locations can hold many inlined lines and be listed many times a sample: 15 KB of pprof expands to
+  // billions of frames. Stacks past MAX_STACK keep their callers; past the budget, samples are left out.
+  let budget = MAX_EXPANDED_FRAMES;
+  let cut = 0;
+  let dropped = 0;
   for (let si = 0; si < p.sample.length; si++) {
     const smp = p.sample[si];
     const w = Number(smp.value[ti] ?? 0) * scale;
@@ -269,6 +300,10 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
       const l = smp.label.find((x) => str(x.key) === threadKey);
       thread = l ? labelValue(l) : undefined;
     }
+    if (budget <= 0 || b.tree.count >= MAX_PPROF_NODES) {
+      dropped++;
+      continue;
+    }
     stack.length = 0;
     let leafLine = -1;
     // location_id lists the leaf first.
@@ -278,6 +313,10 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
       if (!loc) {
         missing++;
         continue;
+      }
+      if (stack.length + loc.frames.length > MAX_STACK) {
+        cut++;
+        break;
       }
       for (let j = 0; j < loc.frames.length; j++) {
         stack.push(loc.frames[j]);
@@ -290,8 +329,19 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
       }
     }
     if (leafLine >= 0) lineSelf[leafLine] += w;
+    budget -= stack.length + 1;
     b.sample(stack, w, unit === 'ms' ? w : 0, thread);
   }
+  if (cut) b.warn(l10n.t('{0} samples have stacks deeper than {1} frames; their deepest frames are left out', cut, MAX_STACK));
+  if (dropped)
+    b.warn(
+      l10n.t(
+        '{0} samples are left out: the profile expands to more than {1} frames or {2} call tree nodes',
+        dropped,
+        MAX_EXPANDED_FRAMES,
+        MAX_PPROF_NODES,
+      ),
+    );
   for (let id = 0; id < lineAt.length; id++)
     if (lineTotal[id] > 0) b.lineHit(lineAt[id].file, lineAt[id].line, lineSelf[id], lineTotal[id]);
   if (missing) b.warn(l10n.t('{0} stack entries point at locations the profile does not define; they are left out', missing));

@@ -1,3 +1,4 @@
+import { withoutBidi } from '../chars';
 import { NameIndex } from './nameIndex';
 
 export const CATEGORIES = [
@@ -44,12 +45,17 @@ export interface Frame extends SourcePosition {
   generated?: SourcePosition;
 }
 
+const HAS_BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 /** Interns frames so each distinct (name, location, category, tier, lib) gets one id. */
 export class FrameTable {
   readonly frames: Frame[] = [];
   private readonly index = new NameIndex();
 
   intern(f: Frame): number {
+    // A right-to-left override in a name or path would show the rest of every label it is in reversed (a
+    // spoof): each view and export gets them with their direction controls written out instead.
+    if (HAS_BIDI.test(f.name) || HAS_BIDI.test(f.file)) f = { ...f, name: withoutBidi(f.name), file: withoutBidi(f.file) };
     const frames = this.frames;
     return this.index.intern(
       f.name,

@@ -64,7 +64,16 @@ export function processRows(profile: Profile): ProcessRow[] {
   const latestFirst = (a: ProcessMeta, b: ProcessMeta) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || b.pid - a.pid;
   const rows: ProcessRow[] = [];
   const seen = new Set<number>();
-  const walk = (p: ProcessMeta, depth: number) => {
+  // Depth first with a stack of its own: a chain of 5 000 processes (each started by the one before) is
+  // deeper than the call stack.
+  const walk = (root: ProcessMeta, rootDepth: number) => {
+    const todo: [ProcessMeta, number][] = [[root, rootDepth]];
+    while (todo.length) {
+      const [p, depth] = todo.pop()!;
+      visit(p, depth, todo);
+    }
+  };
+  const visit = (p: ProcessMeta, depth: number, todo: [ProcessMeta, number][]) => {
     if (seen.has(p.pid)) return;
     seen.add(p.pid);
     const threads = (byPid.get(p.pid) ?? []).sort((a, b) => (a.tid ?? -1) - (b.tid ?? -1));
@@ -81,7 +90,8 @@ export function processRows(profile: Profile): ProcessRow[] {
     if (threads.length > 1)
       for (const t of threads)
         rows.push({ depth: depth + 1, pid: p.pid, tid: t.tid, label: t.name, samples: t.samples, threads: [t.name], thread: true });
-    for (const c of (kids.get(p.pid) ?? []).sort(latestFirst)) walk(c, depth + 1);
+    const cs = (kids.get(p.pid) ?? []).sort(latestFirst);
+    for (let i = cs.length - 1; i >= 0; i--) todo.push([cs[i], depth + 1]);
   };
   // Top-level processes in the order they started: the command's own first, then those whose parent was no
   // Node process (a CLI that npm ran through sh); under a parent, the newest child first.

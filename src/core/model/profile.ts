@@ -1,3 +1,4 @@
+import { printable } from '../chars';
 import { CallTree } from './callTree';
 import { Frame, FrameTable } from './frame';
 import type { SampleType, WeightUnit } from './units';
@@ -223,8 +224,7 @@ export function oneLine(s: string): string {
   // Only the head of a long text is escaped and kept: a message quoting a damaged profile's
   // megabyte-long name is read, not parsed.
   const long = s.length > MAX_MESSAGE;
-  // eslint-disable-next-line no-control-regex
-  s = (long ? s.slice(0, MAX_MESSAGE) : s).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  s = printable(long ? s.slice(0, MAX_MESSAGE) : s);
   return long || s.length > MAX_MESSAGE ? `${s.slice(0, MAX_MESSAGE - 1)}…` : s;
 }
 

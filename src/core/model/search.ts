@@ -1,5 +1,6 @@
 import type { CallTree } from './callTree';
 import type { Frame } from './frame';
+import { budgetedTest, safeRegex } from './transforms';
 
 /**
  * Weight of the samples with a matching frame anywhere on their stack, each sample counted once
@@ -29,8 +30,8 @@ export function matchedWeight(tree: CallTree, frames: readonly Frame[], test: (n
 /** A case-insensitive matcher for plain text or a regular expression; throws on a bad expression. */
 export function nameMatcher(term: string, regex: boolean): (name: string) => boolean {
   if (regex) {
-    const re = new RegExp(term, 'i');
-    return (s) => re.test(s);
+    // The same guard as Exclude's: the search runs over every frame on the host's thread.
+    return budgetedTest(safeRegex(term));
   }
   const lower = term.toLowerCase();
   return (s) => s.toLowerCase().includes(lower);

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { CallTree } from './callTree';
 import type { Frame } from './frame';
 import { NameIndex } from './nameIndex';
@@ -89,7 +90,7 @@ export const MAX_REGEX_LENGTH = 200;
 
 export class UnsafeRegexError extends Error {
   constructor(
-    readonly reason: 'length' | 'nested' | 'backreference' | 'syntax',
+    readonly reason: 'length' | 'nested' | 'adjacent' | 'backreference' | 'syntax' | 'slow',
     detail = '',
   ) {
     super(detail || reason);
@@ -104,7 +105,7 @@ export class UnsafeRegexError extends Error {
  * linear in the name, and each frame name is tested once.
  */
 export function safeRegex(source: string): RegExp {
-  if (source.length > MAX_REGEX_LENGTH) throw new UnsafeRegexError('length');
+  if (source.length > MAX_REGEX_LENGTH) throw new UnsafeRegexError('length', l10n.t('longer than {0} characters', MAX_REGEX_LENGTH));
   let re: RegExp;
   try {
     re = new RegExp(source, 'i');
@@ -115,12 +116,23 @@ export function safeRegex(source: string): RegExp {
   const groups: boolean[] = [];
   let risky = false; // what the last atom was: a group holding a repetition or alternation
   let inClass = false;
+  // `a*a*a*!`: unbounded repetitions side by side split a run between them in polynomially many ways
+  // (5 of them: a minute on a 100-character name). Two in a row are refused.
+  let repeats = 0;
+  let prevUnbounded = false; // the atom before this one repeats without bound
+  let lastUnbounded = false; // this atom does
+  const atom = () => {
+    prevUnbounded = lastUnbounded;
+    lastUnbounded = false;
+  };
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') {
-      if (!inClass && /[1-9k]/.test(source[i + 1] ?? '')) throw new UnsafeRegexError('backreference');
+      if (!inClass && /[1-9k]/.test(source[i + 1] ?? ''))
+        throw new UnsafeRegexError('backreference', l10n.t('backreferences are not allowed'));
       i++;
       risky = false;
+      if (!inClass) atom();
       continue;
     }
     if (inClass) {
@@ -130,9 +142,11 @@ export function safeRegex(source: string): RegExp {
     if (c === '[') {
       inClass = true;
       risky = false;
+      atom();
     } else if (c === '(') {
       groups.push(false);
       risky = false;
+      prevUnbounded = lastUnbounded = false;
       // `(?:`, `(?=`, `(?<name>`: the `?` is group syntax, not a quantifier.
       if (source[i + 1] === '?') i++;
     } else if (c === ')') {
@@ -141,21 +155,65 @@ export function safeRegex(source: string): RegExp {
     } else if (c === '|') {
       if (groups.length) groups[groups.length - 1] = true;
       risky = false;
+      prevUnbounded = lastUnbounded = false;
     } else if (c === '*' || c === '+' || c === '?' || c === '{') {
       if (c === '{' && !/^\{\d+(,\d*)?\}/.test(source.slice(i))) {
         risky = false;
+        atom();
         continue;
       }
-      if (risky) throw new UnsafeRegexError('nested');
+      if (risky)
+        throw new UnsafeRegexError(
+          'nested',
+          l10n.t('a repeated group that holds a repetition or an alternation can take exponential time'),
+        );
+      // `{0,500}` repeats as good as without bound.
+      const range = c === '{' ? /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i)) : null;
+      const unbounded = c === '*' || c === '+' || (!!range && range[2] !== undefined && (range[3] === '' || Number(range[3]) > 16));
+      if (unbounded && prevUnbounded)
+        throw new UnsafeRegexError('adjacent', l10n.t('repetitions side by side (like a*a*) can take polynomial time'));
+      // Even apart (`.*a.*a.*!`), each more repetition multiplies the work on a long run of one character.
+      if (unbounded && ++repeats > MAX_REPEATS)
+        throw new UnsafeRegexError('adjacent', l10n.t('more than {0} open-ended repetitions (*, +) can take polynomial time', MAX_REPEATS));
+      // An optional atom between two repetitions (`a*b?a*`) leaves them side by side.
+      lastUnbounded = unbounded || (c === '?' && prevUnbounded);
       if (groups.length) groups[groups.length - 1] = true;
       if (c === '{') i = source.indexOf('}', i);
       // A lazy or possessive marker after a quantifier is part of it.
       if (source[i + 1] === '?') i++;
       risky = false;
       continue;
-    } else risky = false;
+    } else {
+      risky = false;
+      atom();
+    }
   }
   return re;
+}
+
+/** Open-ended repetitions a pattern may hold: `.*a.*!` takes 30 ms on 256 `a`s, `.*a.*a.*!` 2.6 s. */
+const MAX_REPEATS = 2;
+
+/** How much of a name a regular expression is tried on: what is left of a polynomial pattern stays fast. */
+export const MAX_MATCH_CHARS = 256;
+
+/** How long the names of a profile may take to match one pattern before it is given up. */
+export const MATCH_BUDGET_MS = 2000;
+
+/**
+ * `re.test` on the head of each name, given up (UnsafeRegexError 'slow') once all names together took
+ * MATCH_BUDGET_MS: what the shape rules let through stays bounded on any profile.
+ */
+export function budgetedTest(re: RegExp): (name: string) => boolean {
+  let spent = 0;
+  return (name) => {
+    const t0 = performance.now();
+    const hit = re.test(name.length > MAX_MATCH_CHARS ? name.slice(0, MAX_MATCH_CHARS) : name);
+    spent += performance.now() - t0;
+    if (spent > MATCH_BUDGET_MS)
+      throw new UnsafeRegexError('slow', l10n.t("the pattern took more than {0} ms over this profile's names", MATCH_BUDGET_MS));
+    return hit;
+  };
 }
 
 /** The frames in a package or folder: `node_modules/<pkg>`, `node:internal` (also old logs' `internal/`), or a folder path. */
@@ -234,8 +292,8 @@ function rewriteFor(tree: CallTree, frames: readonly Frame[], t: Transform, fnOf
       return tree.remap((f) => (hit[f] ? -1 : f), undefined, samplesTo);
     }
     case 'exclude': {
-      const re = safeRegex(t.regex);
-      const hit = frameMask(frames, (f) => re.test(f.name));
+      const test = budgetedTest(safeRegex(t.regex));
+      const hit = frameMask(frames, (f) => test(f.name));
       return tree.remap((f) => (hit[f] ? -1 : f), undefined, samplesTo);
     }
     case 'drop-function': {

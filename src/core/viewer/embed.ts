@@ -55,7 +55,7 @@ export function embedProfile(p: Profile, label: string, strings: Record<string, 
     label,
     path: p.meta.source ?? label,
     format: p.format,
-    meta: p.meta,
+    meta: withoutEnvironment(p.meta),
     threads: p.threads,
     warnings: p.warnings,
     frames,
@@ -64,6 +64,22 @@ export function embedProfile(p: Profile, label: string, strings: Record<string, 
     self,
     strings,
     options,
+  };
+}
+
+/** `NAME=value` words of a command line (a perf run's `env PATH=…`), and the `env` that sets them. */
+const ENV_WORDS = /(^|\s)(?:env\s+)?(?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s*)+/g;
+const stripEnv = (command: string) => command.replace(ENV_WORDS, '$1').trim();
+
+/**
+ * The meta a page sent to others may carry: command lines without the environment they were started with
+ * (a perf run's command holds the user's whole PATH).
+ */
+function withoutEnvironment(meta: Profile['meta']): Profile['meta'] {
+  return {
+    ...meta,
+    ...(meta.command !== undefined ? { command: stripEnv(meta.command) } : {}),
+    ...(meta.processes ? { processes: meta.processes.map((p) => ({ ...p, command: stripEnv(p.command) })) } : {}),
   };
 }
 

@@ -259,7 +259,13 @@ export class ViewerSession {
     } catch (e) {
       return { type: 'search', term, samples: 0, fraction: 0, error: (e as Error).message };
     }
-    const samples = matchedWeight(tree, this.currentView().frames, test);
+    let samples: number;
+    try {
+      samples = matchedWeight(tree, this.currentView().frames, test);
+    } catch (e) {
+      // Over the time budget (budgetedTest): said like a bad pattern.
+      return { type: 'search', term, samples: 0, fraction: 0, error: (e as Error).message };
+    }
     return { type: 'search', term, samples, fraction: tree.weight > 0 ? samples / tree.weight : 0 };
   }
 

@@ -136,5 +136,11 @@ function splitLocation(rest: string): { name: string; file: string; line: number
   if (at < 0) return { name: rest, file: '', line: 0, column: 0 };
   const loc = LOCATION.exec(rest.slice(at + 1))!;
   const [file, line, column] = loc[1] !== undefined ? [loc[1], loc[2], loc[3]] : [loc[4], loc[5], '0'];
-  return { name: rest.slice(0, at), file, line: Number(line), column: Number(column) };
+  return { name: rest.slice(0, at), file, line: wholeNumber(line), column: wholeNumber(column) };
 }
+
+/** A line or column: 100 000 digits read as a Number are Infinity, which no view can place. */
+const wholeNumber = (s: string): number => {
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : 0;
+};

@@ -36,6 +36,14 @@ export interface SourcePositions {
 
 const PAGE = 4096;
 const MAX_CODE_SIZE = 64 << 20;
+/** Objects spanning more pages than this are big: V8's code objects almost never are. */
+const BIG_PAGES = 16;
+/**
+ * Pages the big objects may index in all (256 MiB of code). Each page is a bucket to fill and to clear,
+ * so a log claiming 64 MiB per object (2 000 lines: 32 million buckets, past a Map's size) would take
+ * minutes; past the budget a big object is indexed for its first 64 KiB only.
+ */
+const BIG_PAGE_BUDGET = 1 << 16;
 
 /**
  * Address → code object for V8's heap, bucketed by 4 KiB page: V8 creates, moves and deletes
@@ -47,10 +55,21 @@ export class CodeMap {
   private readonly byStart = new Map<number, CodeEntry>();
   /** Bumped whenever an address may start resolving differently (move, delete, overwrite). */
   generation = 0;
+  private bigPages = 0;
+  /** Big objects indexed only in part, once the budget was spent (the importer warns). */
+  clamped = 0;
 
   add(start: number, size: number, info: CodeInfo): CodeEntry {
     // A damaged size (4 GiB, 2^60) would index a page per 4 KiB; no code object comes near 64 MiB.
-    const e: CodeEntry = { start, size: Math.min(Math.max(size, 1), MAX_CODE_SIZE), info };
+    size = Math.min(Math.max(size, 1), MAX_CODE_SIZE);
+    const pages = Math.ceil(size / PAGE) + 1;
+    if (pages > BIG_PAGES) {
+      if (this.bigPages + pages > BIG_PAGE_BUDGET) {
+        size = BIG_PAGES * PAGE;
+        this.clamped++;
+      } else this.bigPages += pages;
+    }
+    const e: CodeEntry = { start, size, info };
     this.removeCovered(start, e.size);
     this.insert(e);
     return e;

@@ -640,6 +640,14 @@ export class IsolateLog {
         ),
       );
     }
+    if (this.code.clamped)
+      out.push(
+        l10n.t(
+          '{0}: {1} code objects claim sizes past 256 MiB of code in all; ticks are looked up in their first 64 KiB only',
+          file,
+          this.code.clamped,
+        ),
+      );
     for (const [kind, n] of this.malformed)
       out.push(l10n.t('{0}: skipped {1} malformed "{2}" records (V8 {3})', file, n, kind, this.version || '?'));
     if (this.inferredRemap)
