@@ -332,7 +332,11 @@ export function removeEmptyProfiles(runDir: string): boolean {
     return false;
   }
   for (const n of empty) rmSync(join(runDir, n), { force: true });
-  if (!empty.length) return false;
+  return empty.length > 0 && diskNearlyFull(runDir);
+}
+
+/** Under 1 MiB left where the run folder is: an in-process profiler's write failed there without leaving a file. */
+export function diskNearlyFull(runDir: string): boolean {
   try {
     const fs = statfsSync(runDir);
     return fs.bavail * fs.bsize < 1024 * 1024;

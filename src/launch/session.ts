@@ -13,6 +13,7 @@ import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signal
 import {
   findRawProfiles,
   removeEmptyProfiles,
+  diskNearlyFull,
   writeRunJson,
   type LoadSummary,
   type RunEvent,
@@ -323,7 +324,7 @@ export class ProfileSession {
     const profiles = findRawProfiles(o.runDir, o.mode, o.mode === 'perf' ? this.nodePid : app.pid);
     let error: LaunchError | undefined = this.loadError;
     if (!error && code !== 0 && this.stopReason === 'exit') error = errors.exitNonZero(code, signal, this.appTail.lines);
-    if (!error && !profiles.length) error = errors.noProfile(o.runDir, this.killed, diskFull);
+    if (!error && !profiles.length) error = errors.noProfile(o.runDir, this.killed, diskFull || diskNearlyFull(o.runDir));
     if (this.killed)
       this.info(
         l10n.t('Node Flame: the app did not stop within {0} s and was killed.', String((o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT) / 1000)),

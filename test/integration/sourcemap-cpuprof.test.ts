@@ -222,5 +222,5 @@ test('bad input: exit 2 and one line naming the file and the problem', () => {
   }
   const unknown = report(join(dir, 'stacks.txt'), '--format', 'pdf');
   assert.equal(unknown.status, 2);
-  assert.match(unknown.stderr, /unknown format "pdf".*text, json, folded/);
+  assert.match(unknown.stderr, /unknown format "pdf".*text, json, markdown, folded/);
 });
