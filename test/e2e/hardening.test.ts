@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Frame, Request } from 'playwright-core';
 import { eventually, repoRoot, startVSCode, type VSCode } from './helpers';
 import { processTree } from './helpers/processes';
+import { typingLags } from './helpers/typing';
 import { ACTIVE, writers } from '../helpers/hostile';
 import { makeV8Log } from '../../bench/bigInputs.mjs';
 
@@ -288,19 +289,7 @@ test(
         await vs.openFile('notes.txt');
         await vs.page.locator('.part.editor .editor-instance .view-lines').first().click();
         await vs.page.waitForTimeout(300);
-        const lags: number[] = [];
-        for (let k = 0; k < 5; k++) {
-          const word = `w${k}${file.length}x`;
-          await vs.page.keyboard.type(word);
-          const t = Date.now();
-          await vs.page.waitForFunction(
-            (w) => document.querySelector('.part.editor .editor-instance .view-lines')?.textContent?.includes(w),
-            word,
-            { timeout: 10_000, polling: 10 },
-          );
-          lags.push(Date.now() - t);
-          await vs.page.waitForTimeout(300);
-        }
+        const lags = await typingLags(vs, `w${file.length}_`);
         await vs.page.locator(`.part.editor .tab[data-resource-name="${file}"]`).click();
         // Either the flame graph or the tab's message page, whichever the import ends in.
         const frame = await vs.webviewFrame('svg g.frame, h2', 180_000);

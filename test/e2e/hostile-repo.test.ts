@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startVSCode, type VSCode } from './helpers';
 import { processTree } from './helpers/processes';
+import { typingLags } from './helpers/typing';
+import { bigRunJson } from '../helpers/hostile';
 
 const SPRAYED_PIDS = Math.min(32768, Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8')));
 
@@ -41,24 +43,6 @@ function snapshot(dir: string): string {
     .join('\n');
 }
 
-/** Types five words into the focused editor; the time each took to show (ms). */
-async function typingLags(vs: VSCode, tag: string): Promise<number[]> {
-  const lags: number[] = [];
-  for (let k = 0; k < 5; k++) {
-    const word = `${tag}${k}x`;
-    await vs.page.keyboard.type(word);
-    const t = Date.now();
-    await vs.page.waitForFunction(
-      (w) => document.querySelector('.part.editor .editor-instance .view-lines')?.textContent?.includes(w),
-      word,
-      { timeout: 10_000, polling: 10 },
-    );
-    lags.push(Date.now() - t);
-    await vs.page.waitForTimeout(300);
-  }
-  return lags;
-}
-
 test(
   'Restricted Mode: a symlink-sprayed run folder and 20 × 16 MB run.json: nothing written, the host stays quick',
   { timeout: 900_000 },
@@ -84,15 +68,7 @@ test(
       symlinkSync(pid % 2 ? join(outside, 'target') : join(outside, `new-${pid}`), join(run, `run.json.${pid}.tmp`));
     symlinkSync(join(outside, 'gitignore'), join(ws, '.nodeflame', '.gitignore'));
     // 20 runs with a 16 MB run.json (a long list of processes) and a small profile each.
-    const proc = JSON.stringify({
-      pid: 1,
-      ppid: 0,
-      command: ['node', 'x'.repeat(200)],
-      exitCode: 0,
-      startedAt: '2026-01-01T00:00:00Z',
-      profiles: [],
-    });
-    const big = `{"version":1,"mode":"prof","profiles":["${log}"],"processes":[${Array.from({ length: Math.floor((16 * 2 ** 20) / (proc.length + 1)) }, () => proc).join(',')}]}`;
+    const big = bigRunJson(16 * 2 ** 20, { version: 1, mode: 'prof', profiles: [log] });
     for (let i = 0; i < 20; i++) {
       const dir = join(ws, '.nodeflame', `20260102-1200${String(i).padStart(2, '0')}-prof`);
       mkdirSync(dir);

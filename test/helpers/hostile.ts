@@ -231,3 +231,17 @@ export function foldedOneName(bytes: number, same = true): string {
   }
   return out.join('\n') + '\n';
 }
+
+/** A run.json of about `bytes` that is valid: `head`'s fields and a long list of processes, as a hostile repository would ship. */
+export function bigRunJson(bytes: number, head: Record<string, unknown>): string {
+  const proc = JSON.stringify({
+    pid: 1,
+    ppid: 0,
+    command: ['node', 'x'.repeat(200)],
+    exitCode: 0,
+    startedAt: '2026-01-01T00:00:00Z',
+    profiles: [],
+  });
+  const n = Math.max(0, Math.floor((bytes - 200) / (proc.length + 1)));
+  return `${JSON.stringify(head).slice(0, -1)},"processes":[${Array.from({ length: n }, () => proc).join(',')}]}`;
+}

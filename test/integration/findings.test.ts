@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { cli } from '../helpers/paths';
 import { expressExample, profileExpressApp } from '../helpers/expressApp';
 import type { JsonFinding } from '../../src/core/findings';
+import { ZLIB_BATCH_LINES } from '../helpers/batchProgram';
 
 const dirs: string[] = [];
 test.after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -143,19 +144,7 @@ console.log(typeof s);
 });
 
 test('a batch program compressing at top level: a batch-hot-call finding names zlib.deflateSync at the line that calls it, in batch words', () => {
-  const { log, file } = profileProgram(
-    [
-      "const zlib = require('node:zlib');",
-      'const input = Buffer.alloc(4 * 1024 * 1024);',
-      'for (let i = 0; i < input.length; i++) input[i] = (i * 7919) % 251 & (i >> 9);',
-      'function compressAll(n) {',
-      '  let bytes = 0;',
-      '  for (let i = 0; i < n; i++) bytes += zlib.deflateSync(input, { level: 9 }).length;',
-      '  return bytes;',
-      '}',
-      'console.log(compressAll(6));',
-    ].join('\n'),
-  );
+  const { log, file } = profileProgram(ZLIB_BATCH_LINES.join('\n'));
   const list = findings(log);
   const batch = list.find((f) => f.rule === 'batch-hot-call');
   assert.ok(batch, JSON.stringify(list, null, 1));

@@ -9,6 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { listRuns, MAX_LISTED_RUNS } from '../../src/extension/history/runs';
 import { HOST_RUN_JSON_BYTES } from '../../src/launch/runFolder';
+import { bigRunJson } from '../helpers/hostile';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -18,23 +19,13 @@ after(() => rmSync(root, { recursive: true, force: true }));
 
 /** A run.json of about `bytes`: a real one with a long list of processes, as a hostile repository would ship. */
 function runJson(bytes: number, i: number): string {
-  const head = {
+  return bigRunJson(bytes, {
     version: 1,
     mode: 'cpu-prof',
     command: ['node', `app${i}.js`],
     durationMs: 1000 + i,
     profiles: [`CPU.1.1.${i}.0.001.cpuprofile`],
-  };
-  const proc = JSON.stringify({
-    pid: 1,
-    ppid: 0,
-    command: ['node', 'x'.repeat(200)],
-    exitCode: 0,
-    startedAt: '2026-01-01T00:00:00Z',
-    profiles: [],
   });
-  const n = Math.max(0, Math.floor((bytes - 200) / (proc.length + 1)));
-  return `${JSON.stringify(head).slice(0, -1)},"processes":[${Array.from({ length: n }, () => proc).join(',')}]}`;
 }
 
 function workspace(name: string, bytes: number, count = 20): string {

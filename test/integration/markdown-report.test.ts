@@ -6,21 +6,12 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/paths';
+import { ZLIB_BATCH_LINES } from '../helpers/batchProgram';
 
 test('report --format markdown of a real --prof run: the finding with its source line, the hot path through the user function, a table', () => {
   const dir = mkdtempSync(join(tmpdir(), 'nf-md-'));
   try {
-    const source = [
-      "const zlib = require('node:zlib');",
-      'const input = Buffer.alloc(4 * 1024 * 1024);',
-      'for (let i = 0; i < input.length; i++) input[i] = (i * 7919) % 251 & (i >> 9);',
-      'function compressAll(n) {',
-      '  let bytes = 0;',
-      '  for (let i = 0; i < n; i++) bytes += zlib.deflateSync(input, { level: 9 }).length;',
-      '  return bytes;',
-      '}',
-      'console.log(compressAll(6));',
-    ];
+    const source = ZLIB_BATCH_LINES;
     writeFileSync(join(dir, 'prog.js'), source.join('\n'));
     const run = spawnSync(process.execPath, ['--prof', 'prog.js'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stderr);
