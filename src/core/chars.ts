@@ -20,7 +20,12 @@ export const isWordChar = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
 
 /** Direction controls (ALM, LRM, RLM, LRE…RLO, LRI…PDI): an RLO in a name shows the rest of a label reversed. */
-export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const BIDI = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+export const BIDI_CONTROLS = new RegExp(`[${BIDI}]`, 'g');
+/** Whether a text holds a direction control (no `g`: `test` keeps no state). */
+export const HAS_BIDI = new RegExp(`[${BIDI}]`);
+/** C0, DEL, C1 and the direction controls. */
+const UNPRINTABLE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI}]`, 'g');
 
 /**
  * Text from a profile as a terminal or a CI log may show it: control characters (C0, DEL, C1) as `\xHH`
@@ -28,8 +33,7 @@ export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
  * (a `::` workflow command) nor reverse what follows it.
  */
 export function printable(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+  return s.replace(UNPRINTABLE, (c) => {
     const n = c.charCodeAt(0);
     return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
   });

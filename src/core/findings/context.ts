@@ -1,4 +1,4 @@
-import { OWN_PACKAGE, type CallTree, type Frame, type Profile } from '../model';
+import type { CallTree, Frame, Profile } from '../model';
 import { functionStats } from '../model/views';
 import type { Finding } from './types';
 
@@ -19,8 +19,8 @@ const DEP = 2;
 const START = 4;
 
 function isUserFrame(f: Frame, category: Frame['category']): boolean {
-  // A finding never points into this extension's preload, nor into npm's own code (npm start's wrapper).
-  return f.category === category && !!f.file && f.line > 0 && f.pkg !== OWN_PACKAGE && f.pkg !== 'npm';
+  // A finding never points into npm's own code (npm start's wrapper); this extension's preload is Node machinery (frame.ts).
+  return f.category === category && !!f.file && f.line > 0 && f.pkg !== 'npm';
 }
 
 /** What every rule needs to know about a profile's tree, computed once. */

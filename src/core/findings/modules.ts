@@ -17,15 +17,14 @@ export function hotModuleLoads(cx: FindingContext): Finding[] {
     bySite.add(cx.siteKey(n), cx.total[n], n, null);
   }
   const out: Finding[] = [];
-  for (const [key, g0] of bySite.map) {
-    const g = { ...g0, key };
+  for (const [key, g] of bySite.map) {
     const share = cx.share(g.w);
     if (share < THRESHOLDS.moduleLoad) continue;
     out.push({
       rule: 'hot-module-load',
       severity: share >= THRESHOLDS.moduleLoadWarning ? 'warning' : 'info',
       share,
-      message: g.key
+      message: key
         ? l10n.t(
             'Loading modules (require or import) takes {0} of samples after start-up here: load the module once at the top of the file and reuse it.',
             pct(share),

@@ -1,4 +1,4 @@
-import { withoutBidi } from '../chars';
+import { HAS_BIDI, withoutBidi } from '../chars';
 import { NameIndex } from './nameIndex';
 
 export const CATEGORIES = [
@@ -45,8 +45,6 @@ export interface Frame extends SourcePosition {
   generated?: SourcePosition;
 }
 
-const HAS_BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-
 /** Interns frames so each distinct (name, location, category, tier, lib) gets one id. */
 export class FrameTable {
   readonly frames: Frame[] = [];
@@ -92,8 +90,6 @@ function frameKey(f: Frame): string {
 
 const PRELOAD_BUNDLE = /[\\/]dist[\\/]preload-stop\.js$/;
 const NODE_MODULES = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/;
-/** The package name a profile's frames of this extension's own preload get. */
-export const OWN_PACKAGE = 'node-flame';
 
 /**
  * Category of a JavaScript frame from its script path; `undefined` file means V8 gave none.
