@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { readNamedTextSync } from '../core/namedFiles';
+import { sourceLines } from '../core/namedFiles';
 import type { LineReader } from '../core/exporters/markdown';
 import { loadProfile, sniffFormat, type ImportOptions } from '../core/importers';
 import type { Profile } from '../core/model';
@@ -30,23 +30,10 @@ export async function fileStartTime(file: string, profile: Profile): Promise<num
   }
 }
 
-/** A source file a report quotes is read once, up to this size; bigger (a bundle) is not quoted. */
+/** A source file a report quotes is read up to this size; bigger (a bundle) is not quoted. */
 const MAX_QUOTED_FILE = 4 * 1024 * 1024;
 
 /** Reads the lines a Markdown report quotes from the files the profile names (absolute paths only; each file once). */
 export function sourceLineReader(): LineReader {
-  const files = new Map<string, string[] | null>();
-  return (file, line) => {
-    if (!isAbsolute(file)) return undefined;
-    let lines = files.get(file);
-    if (lines === undefined) {
-      try {
-        lines = readNamedTextSync(file, MAX_QUOTED_FILE).split('\n');
-      } catch {
-        lines = null;
-      }
-      files.set(file, lines);
-    }
-    return lines?.[line - 1];
-  };
+  return sourceLines(isAbsolute, MAX_QUOTED_FILE);
 }

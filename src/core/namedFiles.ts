@@ -164,3 +164,29 @@ export function readNamedTextSync(path: string, maxBytes: number): string {
     closeSync(fd);
   }
 }
+
+/**
+ * Line `n` (1-based) of the files a profile names, for a report that quotes them: only files `accept` lets
+ * through, each read once (up to `maxBytes`, from `open` first when the caller holds its text), undefined
+ * when it cannot be read.
+ */
+export function sourceLines(
+  accept: (path: string) => boolean,
+  maxBytes: number,
+  open: (path: string) => string | undefined = () => undefined,
+): (path: string, line: number) => string | undefined {
+  const files = new Map<string, string[] | null>();
+  return (path, line) => {
+    if (!accept(path)) return undefined;
+    let lines = files.get(path);
+    if (lines === undefined) {
+      try {
+        lines = (open(path) ?? readNamedTextSync(path, maxBytes)).split('\n');
+      } catch {
+        lines = null;
+      }
+      files.set(path, lines);
+    }
+    return lines?.[line - 1];
+  };
+}

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { functionKey, gateShares, oneLine, type Frame, type FunctionChange, type Profile } from '../model';
+import { escapeMarkdown } from './markdown';
 
 /** A function whose self share grew, and where in the repository to say so. */
 export interface Regression {
@@ -132,7 +133,7 @@ export function gateSummary(regressions: Regression[], limit: number): string {
 /** Markdown's emphasis, code, link and HTML characters and table pipes, escaped so a name stays text in a cell; C++ names cut. */
 const md = (s: string) => {
   const one = oneLine(s);
-  return (one.length > 120 ? one.slice(0, 119) + '…' : one).replace(/[\\`*_[\]<>|~]/g, '\\$&');
+  return escapeMarkdown(one.length > 120 ? one.slice(0, 119) + '…' : one);
 };
 
 /**

@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { printable } from '../chars';
 import { capped, frameLabel, type Frame, type Profile } from '../model';
 import { toJsonReport, isThreadFrame } from './json';
 
@@ -9,12 +10,10 @@ const FUNCTIONS = 15;
 /** The source line a report quotes, when the reader can give it (the CLI reads the file; the editor, its documents). */
 export type LineReader = (file: string, line: number) => string | undefined;
 
-/** Markdown's emphasis, code and table characters escaped, so a name from the profile stays text; one line, capped. */
-const md = (s: string) =>
-  capped(s)
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ')
-    .replace(/[\\`*_[\]<>|~#]/g, '\\$&');
+/** Markdown's emphasis, code, link, heading and HTML characters and table pipes escaped, so a name stays text in a cell. */
+export const escapeMarkdown = (s: string): string => s.replace(/[\\`*_[\]<>|~#]/g, '\\$&');
+/** A name or message from the profile as Markdown text: capped, control and direction characters shown as escapes. */
+const md = (s: string) => escapeMarkdown(printable(capped(s)));
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const at = (file: string | null, line: number | null) => (file ? `${file}${line ? `:${line}` : ''}` : '');
 
@@ -36,7 +35,7 @@ export function toMarkdown(profile: Profile, opts: { source?: string; readLine?:
   const json = toJsonReport(profile, { top: FUNCTIONS });
   const out = [`### Node Flame: ${md(opts.source ?? profile.meta.source ?? profile.format)}`, ''];
   const facts = [
-    l10n.t('{0} samples', String(Math.round(profile.meta.sampleCount ?? json.samples))),
+    l10n.t('{0} samples', String(Math.round(json.samples))),
     json.durationMs !== null ? l10n.t('{0} ms', json.durationMs.toFixed(0)) : undefined,
     profile.meta.mode ? l10n.t('mode {0}', profile.meta.mode) : undefined,
   ].filter(Boolean);

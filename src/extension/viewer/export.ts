@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, sep } from 'node:path';
 import { exportFormats, exportProfile, exportProfileData, getExporter } from '../../core/exporters';
-import { readNamedTextSync } from '../../core/namedFiles';
+import { sourceLines } from '../../core/namedFiles';
 import type { LineReader } from '../../core/exporters/markdown';
 import { diffToHtml, diffToJson, diffToText } from '../../core/exporters/diff';
 import type { FunctionChange, Profile } from '../../core/model';
@@ -141,19 +141,9 @@ export async function exportDiffFromViewer(
 /** Quotes lines only of files in the workspace's folders (never a path a profile names elsewhere), each read once. */
 function workspaceLineReader(): LineReader {
   const roots = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath + sep);
-  const files = new Map<string, string[] | null>();
-  return (file, line) => {
-    if (!roots.some((r) => file.startsWith(r))) return undefined;
-    let lines = files.get(file);
-    if (lines === undefined) {
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
-      try {
-        lines = (open ? open.getText() : readNamedTextSync(file, 4 * 1024 * 1024)).split('\n');
-      } catch {
-        lines = null;
-      }
-      files.set(file, lines);
-    }
-    return lines?.[line - 1];
-  };
+  return sourceLines(
+    (file) => roots.some((r) => file.startsWith(r)),
+    4 * 1024 * 1024,
+    (file) => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file)?.getText(),
+  );
 }
