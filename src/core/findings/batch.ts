@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { classify, zlibKind, type Blocking } from './blocking';
+import { blockingNodes, type Blocking } from './blocking';
 import { FindingContext, Groups } from './context';
 import { pct, THRESHOLDS, type Finding } from './types';
 
@@ -9,17 +9,8 @@ import { pct, THRESHOLDS, type Finding } from './types';
  * and process calls (`fs.*Sync`, `execSync`) are left alone: reading input synchronously is what a batch job does.
  */
 export function batchHotCalls(cx: FindingContext): Finding[] {
-  const kinds = new Map<number, Blocking>();
-  const nodes = cx.outermost((f, id) => {
-    const b = classify(f);
-    if (b && heavy(b)) kinds.set(id, b);
-    return !!b && heavy(b);
-  });
   const groups = new Groups<Blocking>();
-  for (const n of nodes) {
-    if (!cx.startup[n]) continue;
-    let b = kinds.get(cx.tree.frame[n])!;
-    if (b.call === 'zlib') b = zlibKind(cx, n);
+  for (const { node: n, kind: b } of blockingNodes(cx, (node) => cx.startup[node] === 1, heavy)) {
     groups.add(`${b.call}\0${cx.siteKey(n)}`, cx.total[n], n, b);
   }
   const out: Finding[] = [];

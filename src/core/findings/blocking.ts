@@ -42,7 +42,7 @@ const ZLIB_NAMED = /^(deflate|inflate|gzip|gunzip|deflateRaw|inflateRaw|unzip|br
 const ATOMICS_WAIT = /(?:^|\bBuiltin_)AtomicsWait\b/;
 const JSON_WORK = /(?:^|\bBuiltin_)Json(Parse|Stringify)\b|\bJsonParser<|\bJsonStringifier::/;
 
-export function classify(f: Frame): Blocking | undefined {
+function classify(f: Frame): Blocking | undefined {
   const name = f.name;
   if (f.category === 'node' || f.category === 'app' || f.category === 'dependency') {
     if (f.category === 'node') {
@@ -69,8 +69,31 @@ export function classify(f: Frame): Blocking | undefined {
   return undefined;
 }
 
+/**
+ * The outermost calls `classify` knows (and `keep` keeps), at nodes `at` accepts, with what each is: zlib's one
+ * wrapper named by the code below it. The event-loop rule and the batch rule read the same calls, on either
+ * side of start-up.
+ */
+export function blockingNodes(
+  cx: FindingContext,
+  at: (node: number) => boolean,
+  keep: (b: Blocking) => boolean = () => true,
+): { node: number; kind: Blocking }[] {
+  const kinds = new Map<number, Blocking>();
+  const nodes = cx.outermost((f, id) => {
+    const b = classify(f);
+    if (!b || !keep(b)) return false;
+    kinds.set(id, b);
+    return true;
+  });
+  return nodes.filter(at).map((node) => {
+    const b = kinds.get(cx.tree.frame[node])!;
+    return { node, kind: b.call === 'zlib' ? zlibKind(cx, node) : b };
+  });
+}
+
 /** Which zlib function a `zlibBufferSync` node ran, from the native code below it. */
-export function zlibKind(cx: FindingContext, node: number): { call: string; instead: string } {
+function zlibKind(cx: FindingContext, node: number): { call: string; instead: string } {
   const weights = ZLIB_KINDS.map(() => 0);
   for (const n of cx.subtree(node)) {
     const self = cx.tree.self[n];
@@ -108,17 +131,8 @@ const ZLIB_CLASSES = new Map([
  * (start-up code is left alone: nothing else is waiting yet).
  */
 export function blockingCalls(cx: FindingContext): Finding[] {
-  const kinds = new Map<number, Blocking>();
-  const nodes = cx.outermost((f, id) => {
-    const b = classify(f);
-    if (b) kinds.set(id, b);
-    return !!b;
-  });
   const groups = new Groups<Blocking & { nodes: number[] }>();
-  for (const n of nodes) {
-    if (cx.startup[n]) continue;
-    let b = kinds.get(cx.tree.frame[n])!;
-    if (b.call === 'zlib') b = zlibKind(cx, n);
+  for (const { node: n, kind: b } of blockingNodes(cx, (node) => !cx.startup[node])) {
     const key = `${b.call}\0${cx.siteKey(n)}`;
     groups.add(key, cx.total[n], n, { ...b, nodes: [] });
     groups.map.get(key)!.data.nodes.push(n);
