@@ -3,7 +3,7 @@ import type * as Inspector from 'node:inspector';
 import type * as WorkerThreads from 'node:worker_threads';
 import { isMainThread } from 'node:worker_threads';
 import { RUN_DIR_ENV } from './processRecords';
-import { writeBeforeSignalDeath } from './preloadSignals';
+import { writeOnceAtEnd } from './preloadSignals';
 import { createNewFileSync } from '../core/safeWrite';
 import { runIsLive } from './runLiveness';
 
@@ -32,10 +32,7 @@ export function cpuProfileInProcess(): boolean {
     session.post('Profiler.start');
     const t = new Date();
     const name = `CPU.${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${process.pid}.0.001.cpuprofile`;
-    let written = false;
-    const write = () => {
-      if (written) return;
-      written = true;
+    writeOnceAtEnd(() => {
       // In-process inspector calls answer synchronously, as an exit handler or a dying signal needs.
       session.post('Profiler.stop', (err, r) => {
         try {
@@ -44,9 +41,7 @@ export function cpuProfileInProcess(): boolean {
           // a full disk or a finished run's folder: the app's exit is not the place for a stack trace
         }
       });
-    };
-    process.on('exit', write);
-    writeBeforeSignalDeath(write);
+    });
     return true;
   } catch {
     // a node without the inspector: this process goes unprofiled, the run goes on

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
 import type * as V8 from 'node:v8';
 import { isMainThread, threadId } from 'node:worker_threads';
-import { writeBeforeSignalDeath } from './preloadSignals';
+import { writeOnceAtEnd } from './preloadSignals';
 import { HeapPositions, type SamplingProfile } from './preloadHeapPositions';
 import { RUN_DIR_ENV } from './processRecords';
 import { createNewFileSync } from '../core/safeWrite';
@@ -62,10 +62,7 @@ export function heapProfileInProcess(): boolean {
     const positions = new HeapPositions(session, !keep);
     const t = new Date();
     const name = `Heap.${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${process.pid}.${threadId}.001.heapprofile`;
-    let written = false;
-    const write = () => {
-      if (written) return;
-      written = true;
+    writeOnceAtEnd(() => {
       // In-process inspector calls answer synchronously, as an exit handler or a dying signal needs.
       if (!keep) session.post('HeapProfiler.collectGarbage');
       session.post('HeapProfiler.stopSampling', (err, r) => {
@@ -83,9 +80,7 @@ export function heapProfileInProcess(): boolean {
           // a full disk or a finished run's folder: the app's exit is not the place for a stack trace
         }
       });
-    };
-    process.on('exit', write);
-    if (isMainThread) writeBeforeSignalDeath(write);
+    }, isMainThread);
     return true;
   } catch {
     // a node without the inspector: this process goes unprofiled, the run goes on

@@ -12,6 +12,21 @@ export function writeBeforeSignalDeath(write: (signal: string) => void): void {
 }
 
 /**
+ * Runs `write` once when the process ends: at 'exit', or before it dies by a stop signal when `signals` (the
+ * main thread: signals reach no other). Whichever comes first; a signal's writers run before the exit it may cause.
+ */
+export function writeOnceAtEnd(write: () => void, signals = true): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    write();
+  };
+  process.on('exit', once);
+  if (signals) writeBeforeSignalDeath(once);
+}
+
+/**
  * Installs the preload's signal handlers. The app's own handler decides what a signal does: ours then
  * does nothing, so a graceful shutdown runs as written (and its `process.exit` writes the profile).
  * Without one, the process must still die the way it would have: with in-process profilers (cpu-prof,

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { replaceFileSync } from '../core/safeWrite';
 import { runIsLive } from './runLiveness';
 import type * as Inspector from 'node:inspector';
-import { writeBeforeSignalDeath } from './preloadSignals';
+import { writeOnceAtEnd } from './preloadSignals';
 
 /** Set by the launcher to the run folder's sourcemaps.json (core/announcedSourceMaps reads it back). */
 export const SOURCE_MAPS_ENV = 'NODE_FLAME_SOURCE_MAPS';
@@ -18,10 +18,7 @@ export function saveInMemorySourceMapsOnExit(): void {
   if (!out) return;
   // The app's child processes are not preloaded by us and must not overwrite the file.
   delete process.env[SOURCE_MAPS_ENV];
-  let saved = false;
-  const save = () => {
-    if (saved) return;
-    saved = true;
+  writeOnceAtEnd(() => {
     try {
       // Loaded only now: a node built without the inspector throws here, not at the app's start.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -40,7 +37,5 @@ export function saveInMemorySourceMapsOnExit(): void {
     } catch {
       // No maps is a profile with generated positions, never a failed exit.
     }
-  };
-  process.on('exit', save);
-  writeBeforeSignalDeath(save);
+  });
 }
