@@ -95,7 +95,7 @@ export function duplicateRows(functions: readonly JsonFunctionRow[]): string[] {
   const seen = new Set<string>();
   const dup = new Set<string>();
   for (const f of functions) {
-    const k = `${f.name} ${f.file}:${f.line}:${f.column}`;
+    const k = `${f.name} ${f.file}:${f.line}:${f.column} ${f.lib ?? ''}`;
     if (seen.has(k)) dup.add(k);
     seen.add(k);
   }

@@ -4,7 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/paths';
@@ -65,12 +65,20 @@ function checkReport(target: string, label: string): void {
   assert.equal(js.match(/\bcallerA\b/g)?.length, 1, `${label}: one callerA row in the text report's JavaScript table:\n${js}`);
 }
 
-test('prof: a function that ran in two tiers is one row in the JSON and text reports', { timeout: 60_000 }, async () => {
-  execFileSync(process.execPath, ['--prof', '--allow-natives-syntax', app], { cwd: work });
-  const log = join(work, readdirSync(work).find((n) => n.endsWith('-v8.log'))!);
-  // The input really holds the tiers apart: what the rows merge.
-  const profile = await loadProfile(log);
-  const tiers = profile.frames.filter((f) => f.name === 'callerA').map((f) => f.tier ?? '');
+test('prof: a function that ran in two tiers is one row in the JSON and text reports', { timeout: 120_000 }, async () => {
+  // The input must really hold the tiers apart (what the rows merge). On a loaded machine a run now and then
+  // has no tick in the forced slow phase: such a log is not the input this test is about, so it is made again.
+  let log = '';
+  let tiers: string[] = [];
+  for (let attempt = 1; attempt <= 3 && new Set(tiers).size < 2; attempt++) {
+    const dir = join(work, `prof-${attempt}`);
+    mkdirSync(dir);
+    execFileSync(process.execPath, ['--prof', '--allow-natives-syntax', app], { cwd: dir });
+    log = join(dir, readdirSync(dir).find((n) => n.endsWith('-v8.log'))!);
+    const profile = await loadProfile(log);
+    tiers = profile.frames.filter((f) => f.name === 'callerA').map((f) => f.tier ?? '');
+    if (new Set(tiers).size < 2) console.log(`attempt ${attempt}: callerA's tiers ${JSON.stringify(tiers)}, run again`);
+  }
   assert.ok(new Set(tiers).size >= 2, `callerA's frames: tiers ${JSON.stringify(tiers)}`);
   checkReport(log, 'prof');
 });

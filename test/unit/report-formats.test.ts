@@ -65,8 +65,26 @@ test('json: exact shape, fractions of all samples, sorted by self, top N', () =>
   );
   assert.equal(Object.keys(j.categories).length, 12, 'every category is always present');
   assert.deepEqual(j.functions, [
-    { name: 'sha512_block_data_order', file: null, line: null, column: null, category: 'shared-lib', self: 0.5, total: 0.5 },
-    { name: 'node::crypto::PBKDF2Job::Run', file: null, line: null, column: null, category: 'native', self: 0.3, total: 0.8 },
+    {
+      name: 'sha512_block_data_order',
+      file: null,
+      line: null,
+      column: null,
+      category: 'shared-lib',
+      lib: '/usr/lib/libcrypto.so.3',
+      self: 0.5,
+      total: 0.5,
+    },
+    {
+      name: 'node::crypto::PBKDF2Job::Run',
+      file: null,
+      line: null,
+      column: null,
+      category: 'native',
+      lib: '/usr/bin/node',
+      self: 0.3,
+      total: 0.8,
+    },
     { name: 'hash', file: '/app/main.js', line: 10, column: 5, category: 'app', self: 0.1, total: 0.9 },
   ]);
   assert.equal(toJsonReport(profile()).functions.length, 5, 'default top 50 keeps all five');

@@ -63,6 +63,8 @@ export interface JsonFunction {
   line: number | null;
   column: number | null;
   category: Category;
+  /** Native and shared-library code: the binary it is in (two `malloc@plt` in two libraries are two functions). */
+  lib?: string;
   self: number;
   total: number;
 }
@@ -92,6 +94,7 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
       line: f.line > 0 ? f.line : null,
       column: f.column > 0 ? f.column : null,
       category: f.category,
+      ...(f.lib && !f.file ? { lib: f.lib } : {}),
       self: share(s.self),
       total: share(s.total),
     };
