@@ -6,7 +6,7 @@ import type { Profile } from '../core/model';
 import { applyTransforms, unmatched, type Transform } from '../core/model/transforms';
 import { parseCommand, usageError, type CliCommand, type OptionTable } from './args';
 import { isRunFolder, loadRunProfile } from '../launch/runProfile';
-import { runTimeFacts } from '../launch/runTimeline';
+import { runTimeFactsOf } from '../launch/runTimeline';
 import { fileStartTime, loadForCli, parseLabel, sourceLineReader } from './load';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
@@ -105,13 +105,16 @@ export async function emitReport(
   for (const t of transforms)
     for (const name of unmatched(loaded.frames, t))
       process.stderr.write(l10n.t('node-flame: warning: no function or package named "{0}" in this profile', name) + '\n');
-  const profile = applyTransforms(loaded, transforms);
+  // An HTML page gets the profile before the transforms and opens with them, as chips to undo.
+  const html = o.format === 'html';
+  const profile = html ? loaded : applyTransforms(loaded, transforms);
   const out = exportProfileData(profile, o.format, {
     top: o.top,
     foldedWeights: o.foldedWeights,
     source: o.source,
     startTime: o.format === 'pprof' ? await fileStartTime(o.source, profile) : undefined,
-    timeFacts: o.format === 'html' ? await runTimeFacts(o.source).catch(() => undefined) : undefined,
+    timeFacts: html ? await runTimeFactsOf(loaded, o.source) : undefined,
+    view: html ? { transforms } : undefined,
     readLine: o.format === 'markdown' ? sourceLineReader() : undefined,
   });
   if (!o.output) {

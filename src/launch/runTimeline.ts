@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
+import { isEpochMs, type Profile } from '../core/model';
 import type { TimeMarker, TimeTrack } from '../core/viewer/protocol';
 import { loopFileName } from './preloadLoopDelay';
 import { profilePid } from './processRecords';
@@ -75,15 +76,23 @@ export async function runTimeFacts(
     const t = at(e.at);
     if (Number.isFinite(t)) markers.push({ kind: e.kind, at: t, label: label[e.kind] });
   }
+  // Every process's delay and heap: which of them the Timeline draws follows the picker (core/viewer/answer).
   const tracks: TimeTrack[] = [];
   const pids = axis.startEpochMs !== undefined && axis.pids?.length ? axis.pids : [pid];
   for (const p of pids) {
     const l = p === pid ? loop : p !== undefined ? await readLoopFile(join(dir, loopFileName(p))) : undefined;
     if (!l?.at.length) continue;
     const times = l.at.map((t) => t - origin);
-    tracks.push({ kind: 'loopDelay', pid: p, times, values: l.delay });
-    // Several processes: the delay of each, the heap of none, so the tracks do not push the chart off the view.
-    if (pids.length === 1) tracks.push({ kind: 'heapUsed', pid: p, times, values: l.heap });
+    tracks.push({ kind: 'loopDelay', pid: p, times, values: l.delay }, { kind: 'heapUsed', pid: p, times, values: l.heap });
   }
   return { markers, tracks };
+}
+
+/** The run facts of a whole profile read from `path`, on its axis: what the Timeline's host and the HTML export carry. */
+export function runTimeFactsOf(profile: Profile, path: string): Promise<{ markers: TimeMarker[]; tracks: TimeTrack[] } | undefined> {
+  // A profile that knows the wall-clock time of its 0 (a run's processes merged, a marked tick log) gets markers and
+  // the tracks of each of its processes on that axis.
+  const startEpochMs = isEpochMs(profile.meta.startTime) ? profile.meta.startTime : undefined;
+  const pids = [...new Set(profile.threads.map((t) => t.pid).filter((p): p is number => p !== undefined))];
+  return runTimeFacts(path, { startEpochMs, pids }).catch(() => undefined);
 }

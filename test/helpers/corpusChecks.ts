@@ -17,6 +17,7 @@ export interface JsonFunctionRow {
   line: number | null;
   column: number | null;
   category: string;
+  lib?: string;
   self: number;
   total: number;
 }

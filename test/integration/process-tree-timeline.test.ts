@@ -15,6 +15,7 @@ import { cli, fixtures } from '../helpers/paths';
 import { stretch } from '../helpers/runTimeline';
 import { loadRunProfile } from '../../src/launch/runProfile';
 import { runTimeFacts } from '../../src/launch/runTimeline';
+import { tracksFor } from '../../src/core/viewer/answer';
 import { processRows, selectThreads } from '../../src/core/model/processes';
 import { applyTransforms } from '../../src/core/model/transforms';
 import type { Profile } from '../../src/core/model';
@@ -151,9 +152,14 @@ for (const mode of ['cpu-prof', 'prof', ...(hasPerf ? ['perf'] : [])]) {
     assert.deepEqual(tracks.map((t) => t.pid).sort(), [parentRun.pid, childRun.pid].sort());
     const childTrack = tracks.find((t) => t.pid === childRun.pid)!;
     assert.ok(childTrack.times[0] > p.to - 100, `the child's first reading at ${childTrack.times[0]} ms`);
-    assert.ok(!facts.tracks.some((t) => t.kind === 'heapUsed'), 'several processes: no heap rows');
-    // The child picked alone: its delay and heap, on the same axis.
-    const picked = (await runTimeFacts(dir, { startEpochMs: t0, pids: [childRun.pid] }))!;
+    // What the Timeline draws follows the picker: both processes' delays and no heap; the child alone, its delay and heap.
+    assert.deepEqual(
+      tracksFor(facts.tracks, run)
+        .map((t) => `${t.kind} ${t.pid}`)
+        .sort(),
+      [`loopDelay ${childRun.pid}`, `loopDelay ${parentRun.pid}`].sort(),
+    );
+    const picked = { tracks: tracksFor(facts.tracks, alone) };
     assert.deepEqual(
       picked.tracks.map((t) => `${t.kind} ${t.pid}`),
       [`loopDelay ${childRun.pid}`, `heapUsed ${childRun.pid}`],

@@ -49,6 +49,10 @@ export interface HtmlOptions {
   assets?: string;
   /** The run's markers and tracks for the Timeline (launch/runTimeline), when the profile came from a run folder. */
   timeFacts?: EmbeddedProfile['timeFacts'];
+  /** Transforms the page opens with (the profile given is the one before them), shown as chips to undo. */
+  transforms?: EmbeddedProfile['transforms'];
+  /** The processes the page's picker starts with. */
+  threads?: EmbeddedProfile['shownThreads'];
 }
 
 /** The profile's per-sample times for the page's Timeline, gzipped: a million samples take about a megabyte. */
@@ -82,6 +86,8 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
     ...embedProfile(profile, label, webviewStrings()),
     findings: findFindings(profile),
     ...(timeline ? { timeline, ...(opts.timeFacts ? { timeFacts: opts.timeFacts } : {}) } : {}),
+    ...(opts.transforms?.length ? { transforms: opts.transforms } : {}),
+    ...(opts.threads ? { shownThreads: opts.threads } : {}),
   });
   const csp = [
     "default-src 'none'",

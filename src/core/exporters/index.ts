@@ -1,4 +1,6 @@
 import type { Profile } from '../model';
+import { selectThreads } from '../model/processes';
+import { applyTransforms, type Transform } from '../model/transforms';
 import type { TimeMarker, TimeTrack } from '../viewer/protocol';
 import { toCpuProfile } from './cpuprofile';
 import { toFolded } from './folded';
@@ -24,6 +26,11 @@ export interface ExportOptions {
   timeFacts?: { markers: TimeMarker[]; tracks: TimeTrack[] };
   /** The source line a Markdown report quotes (the CLI reads files; without it, no lines are quoted). */
   readLine?: LineReader;
+  /**
+   * The viewer's transforms and picked processes, the profile given being the one before them: the HTML page opens
+   * with them as chips to undo; every other format is written of the profile after them.
+   */
+  view?: { transforms: Transform[]; threads?: string[] };
 }
 
 export interface Exporter {
@@ -55,6 +62,8 @@ export function getExporter(format: string): Exporter | undefined {
 export function exportProfileData(profile: Profile, format: string, opts: ExportOptions = {}): string | Uint8Array {
   const e = registry.get(format);
   if (!e) throw new Error(`unknown export format "${format}" (known: ${exportFormats().join(', ')})`);
+  const v = opts.view;
+  if (v && format !== 'html') profile = applyTransforms(v.threads ? selectThreads(profile, v.threads) : profile, v.transforms);
   checkExportNodes(profile, format);
   return e.write(profile, opts);
 }
@@ -101,7 +110,7 @@ registerExporter({
   format: 'html',
   extension: '.html',
   description: 'the interactive viewer as one offline page',
-  write: (p, o) => toHtml(p, { source: o.source, timeFacts: o.timeFacts }),
+  write: (p, o) => toHtml(p, { source: o.source, timeFacts: o.timeFacts, transforms: o.view?.transforms, threads: o.view?.threads }),
 });
 registerExporter({
   format: 'svg',

@@ -1,5 +1,6 @@
 import { CallTree, type Frame, type Profile } from '../model';
 import type { ViewOptions } from '../model/transform';
+import type { Transform } from '../model/transforms';
 import type { EmbeddedTimeline } from './embedTimeline';
 import type { FindingInfo, TimeMarker, TimeTrack } from './protocol';
 
@@ -26,6 +27,10 @@ export interface EmbeddedProfile {
   timeline?: EmbeddedTimeline;
   /** The run folder's markers and tracks for the Timeline, as the editor's host reads them. */
   timeFacts?: { markers: TimeMarker[]; tracks: TimeTrack[] };
+  /** The call-tree transforms (and time range) the export was made with: the page opens with them, as chips to undo. */
+  transforms?: Transform[];
+  /** The processes the viewer's picker kept when exported; absent: the page's own first choice. */
+  shownThreads?: string[];
 }
 
 export function embedProfile(p: Profile, label: string, strings: Record<string, string>, options?: ViewOptions): EmbeddedProfile {

@@ -7,7 +7,8 @@ import type { LineReader } from '../../core/exporters/markdown';
 import { diffToHtml, diffToJson, diffToText } from '../../core/exporters/diff';
 import type { FunctionChange, Profile } from '../../core/model';
 import type { LoadedProfile } from '../services';
-import { runTimeFacts } from '../../launch/runTimeline';
+import { runTimeFactsOf } from '../../launch/runTimeline';
+import type { ViewerSession } from '../../core/viewer/session';
 
 /** The order people share in: pictures and pages first, then files other tools open, then reports. */
 const ORDER = ['svg', 'html', 'folded', 'cpuprofile', 'speedscope', 'pprof', 'markdown', 'json', 'text'];
@@ -65,11 +66,14 @@ async function saveAs(
   return uri.fsPath;
 }
 
-/** Export… in a profile's viewer: pick a format, pick a file, write the profile (as its transforms leave it, when given) in that format. */
+/**
+ * Export… in a profile's viewer: pick a format, pick a file, write the profile as the viewer shows it (its picked
+ * processes and transforms); an HTML page gets the whole profile and opens with them, as chips to undo.
+ */
 export async function exportProfileFromViewer(
   p: LoadedProfile,
   log: vscode.LogOutputChannel,
-  shown: Profile = p.profile,
+  session: ViewerSession,
 ): Promise<string | undefined> {
   const copy: FormatItem = {
     label: vscode.l10n.t('Copy as Markdown'),
@@ -83,18 +87,21 @@ export async function exportProfileFromViewer(
   });
   if (!item) return undefined;
   if (item.format === COPY_MARKDOWN) {
-    await vscode.env.clipboard.writeText(exportProfile(shown, 'markdown', { source: p.label, readLine: workspaceLineReader() }));
+    await vscode.env.clipboard.writeText(
+      exportProfile(session.shownProfile(), 'markdown', { source: p.label, readLine: workspaceLineReader() }),
+    );
     void vscode.window.showInformationMessage(vscode.l10n.t('Node Flame: the report is on the clipboard as Markdown'));
     return undefined;
   }
   const target = join(dirname(p.path), stem(p.path) + item.extension);
   // The page's Timeline shows the run's markers and event-loop delay, as this viewer's does.
-  const timeFacts = item.format === 'html' ? await runTimeFacts(p.path).catch(() => undefined) : undefined;
+  const timeFacts = item.format === 'html' ? await runTimeFactsOf(session.profile, p.path) : undefined;
+  const view = { transforms: session.transforms, threads: session.threads };
   return saveAs(
     vscode.l10n.t('Export profile'),
     target,
     item.extension,
-    () => exportProfileData(shown, item.format, { source: p.label, timeFacts }),
+    () => exportProfileData(session.profile, item.format, { source: p.label, timeFacts, view }),
     log,
   );
 }

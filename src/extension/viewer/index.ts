@@ -210,7 +210,7 @@ export function createViewer(
         const load = async (path: string, range?: { from: number; to: number }) => {
           const p = await services().store.load(path);
           // A comparison of two time ranges of one profile reopens as the same two ranges.
-          return range ? (await import('./timeline')).rangeOf(p, range) : p;
+          return range ? (await import('./timeRange')).rangeOf(p, range) : p;
         };
         const [before, after] = await Promise.all([load(diff.before, diff.beforeRange), load(diff.after, diff.afterRange)]);
         const { DiffPanel } = await loadDiffPanel();

@@ -5,9 +5,11 @@ import type { LoadedProfile, Services } from '../services';
 import { exportProfileFromViewer } from './export';
 import { viewerHtml } from './html';
 import { webviewOptions } from './options';
-import { unhandledMessage, type HostMessage, type PersistedState, type ViewerMessage } from './protocol';
+import type { HostMessage, PersistedState, ViewerMessage } from './protocol';
+import { answer, type ViewerHost } from '../../core/viewer/answer';
+import { runTimeFactsOf } from '../../launch/runTimeline';
 import { openFrameSource } from './source';
-import { rangeOf, timelineFor } from './timeline';
+import { rangeOf } from './timeRange';
 import { webviewStrings } from './strings';
 
 /** Puts the viewer's page into a panel, before the profile is there: it loads while the file is read. */
@@ -114,8 +116,23 @@ export class ProfilePanel implements vscode.Disposable {
     this.post({ type: 'error', message: e.message });
   }
 
+  /** What only the editor does for the page: open files, export, compare ranges, read the run folder's facts. */
+  private readonly host: ViewerHost = {
+    openSource: (frame, focus) => openFrameSource(frame, focus),
+    // Read once per panel: the run's markers and every process's tracks, on the whole profile's axis.
+    timeFacts: () => (this.facts ??= runTimeFactsOf(this.session.profile, this.loaded.path)),
+    exportShown: async (session) => {
+      await exportProfileFromViewer(this.loaded, this.services().log, session);
+    },
+    compareRanges: async (before, after) => {
+      const [b, a] = [before, after].map((r) => rangeOf(this.loaded, r));
+      await this.services().viewer.showDiff(b, a);
+    },
+    metric: (name, ms) => this.services().log.info(`viewer ${this.loaded.label}: ${name} ${ms.toFixed(1)} ms`),
+  };
+  private facts: ReturnType<ViewerHost['timeFacts']> | undefined;
+
   private async onMessage(m: ViewerMessage): Promise<void> {
-    const session = this.session;
     switch (m.type) {
       case 'ready': {
         this.ready = true;
@@ -129,75 +146,27 @@ export class ProfilePanel implements vscode.Disposable {
         this.pendingReveal = undefined;
         return;
       }
-      case 'options':
-        for (const t of session.setOptions(m.options)) this.post(t);
-        return;
-      case 'transforms':
-        for (const t of session.setTransforms(m.transforms)) this.post(t);
-        this.showTransformed();
-        return;
-      case 'threads':
-        for (const t of session.setThreads(m.threads ?? undefined)) this.post(t);
-        this.showTransformed();
-        return;
-      case 'sandwich':
-        this.post(session.sandwich(m.fn));
-        return;
-      case 'sandwichExpand': {
-        const t = session.sandwichExpand(m);
-        if (t) this.post(t);
-        return;
-      }
-      case 'needTree':
-        this.post(session.tree(m.tree));
-        return;
-      case 'expand': {
-        const t = session.expand(m);
-        if (t) this.post(t);
-        return;
-      }
-      case 'open': {
-        const frame = m.raw ? session.profile.frames[m.frame] : session.frame(m.frame);
-        if (!frame) return;
-        const reason = await openFrameSource(frame, m.focus);
-        if (reason) this.post({ type: 'noSource', frame: m.frame, reason });
-        return;
-      }
-      case 'search':
-        this.post(session.search(m.tree, m.term, m.regex));
-        return;
-      case 'reveal':
-        this.reveal(m.frame);
-        return;
-      case 'export':
-        await exportProfileFromViewer(this.loaded, this.services().log, session.shownProfile());
-        return;
       case 'sampleType': {
         // Another of a pprof's sample types: read the file again by it and load the page afresh.
         const { readProfile } = await import('../readProfile');
         this.loaded.profile = await readProfile(this.loaded.path, m.sampleType);
-        this.session = new ViewerSession(this.loaded.profile, this.loaded.label, this.loaded.path, session.options);
+        this.session = new ViewerSession(this.loaded.profile, this.loaded.label, this.loaded.path, this.session.options);
+        this.facts = undefined;
         this.ready = false;
         setViewerPage(this.panel, this.services().context.extensionUri, this.loaded.label);
         if (this.panel.active) this.services().store.setActive(this.loaded);
         return;
       }
-      case 'timeline':
-        this.post(await timelineFor(session.timelineProfile(), this.loaded.path, m));
-        return;
-      case 'compareRanges': {
-        const [before, after] = [m.before, m.after].map((r) => rangeOf(this.loaded, r));
-        await this.services().viewer.showDiff(before, after);
-        return;
-      }
-      case 'metric':
-        this.services().log.info(`viewer ${this.loaded.label}: ${m.name} ${m.ms.toFixed(1)} ms`);
+      case 'reveal':
+        // Before the page is ready, kept for it.
+        this.reveal(m.frame);
         return;
       case 'stopRun':
         // Only the waiting page has Stop; the opener (viewer/index.ts) answers it while the run goes on.
         return;
       default:
-        this.services().log.warn(`viewer: ${unhandledMessage(m)}`);
+        for (const a of await answer(this.session, m, this.host)) this.post(a);
+        if (m.type === 'transforms' || m.type === 'threads') this.showTransformed();
     }
   }
 
