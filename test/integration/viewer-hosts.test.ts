@@ -5,7 +5,7 @@
 // heap rows, not the first process's.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, runDirOf } from '../helpers/cli';
@@ -119,9 +119,12 @@ test('an HTML export made with transforms opens with them, as chips to undo', { 
   });
   assert.equal(r.code, 0, r.stderr);
   const out = join(work, 'focused.html');
-  const cli = await runCli(['report', runDirOf(r), '--focus', 'childHot', '--format', 'html', '-o', out], { killAfterMs: 50_000 });
+  const cli = await runCli(['report', runDirOf(r), '--focus', 'childHot', '--format', 'html', '-o', out], {
+    cwd: work,
+    killAfterMs: 50_000,
+  });
   assert.equal(cli.code, 0, cli.stderr);
-  const html = (await import('node:fs')).readFileSync(out, 'utf8');
+  const html = readFileSync(out, 'utf8');
   const data = JSON.parse(/<script type="application\/json" id="node-flame-data">([\s\S]*?)<\/script>/.exec(html)![1]) as EmbeddedProfile;
   assert.deepEqual(
     data.transforms?.map((t) => t.kind),
