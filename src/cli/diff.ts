@@ -12,7 +12,7 @@ import {
 } from '../core/exporters/ciReport';
 import { parseCommand, usageError, type CliCommand } from './args';
 import { loadForCli } from './load';
-import { isRunFolder, loadRunProfile } from '../launch/runProfile';
+import { loadProfileOrRun } from '../launch/openPath';
 import { ALL_PROCESSES } from './report';
 import { applyTransforms, type Transform } from '../core/model/transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
@@ -87,8 +87,8 @@ export async function runDiff(argv: string[]): Promise<number> {
   const [bp, ap] = positionals;
   const opts = { sampleType: values['sample-type'], sourceMapOptions };
   // A run folder is compared whole (every process merged), as `report` reads it.
-  const load = (path: string) =>
-    isRunFolder(path) ? loadRunProfile(path, { sourceMapOptions, allProcesses: values['all-processes'] }) : loadForCli(path, opts);
+  const load = async (path: string) =>
+    (await loadProfileOrRun(path, { ...opts, allProcesses: values['all-processes'] }, loadForCli)).profile;
   const [before, after] = (await Promise.all([load(bp), load(ap)])).map((p, i) => applyTransforms(p, ranges[i] as Transform[]));
   const changes = diffFunctions(before, after);
   // Without a limit, github annotates every function that grew at all.

@@ -5,7 +5,8 @@ import { exportFormats, exportProfileData } from '../core/exporters';
 import type { Profile } from '../core/model';
 import { applyTransforms, unmatched, type Transform } from '../core/model/transforms';
 import { parseCommand, usageError, type CliCommand, type OptionTable } from './args';
-import { isRunFolder, loadRunProfile } from '../launch/runProfile';
+import { loadProfileOrRun } from '../launch/openPath';
+import type { OpenedRun } from '../launch/runFolder';
 import { runTimeFactsOf } from '../launch/runTimeline';
 import { fileStartTime, loadForCli, parseLabel, sourceLineReader } from './load';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
@@ -99,7 +100,7 @@ export async function emitReport(
   command: string,
   loaded: Profile,
   transforms: Transform[],
-  o: OutputSettings & { source: string },
+  o: OutputSettings & { source: string; run?: OpenedRun },
 ): Promise<number> {
   for (const w of loaded.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', printable(w)) + '\n');
   for (const t of transforms)
@@ -113,7 +114,7 @@ export async function emitReport(
     foldedWeights: o.foldedWeights,
     source: o.source,
     startTime: o.format === 'pprof' ? await fileStartTime(o.source, profile) : undefined,
-    timeFacts: html ? await runTimeFactsOf(loaded, o.source) : undefined,
+    timeFacts: html ? await runTimeFactsOf(loaded, o.source, o.run) : undefined,
     view: html ? { transforms } : undefined,
     readLine: o.format === 'markdown' ? sourceLineReader() : undefined,
   });
@@ -155,8 +156,10 @@ export async function runReport(argv: string[]): Promise<number> {
   const [file] = positionals;
   // A run folder is read whole: every process's profile, merged.
   const sourceMaps = !values['no-source-maps'];
-  const loaded = isRunFolder(file)
-    ? await loadRunProfile(file, { sourceMaps, pid, sourceMapOptions, allProcesses: values['all-processes'] })
-    : await loadForCli(file, { sourceMaps, sampleType: values['sample-type'], labels, sourceMapOptions });
-  return emitReport('report', loaded, transforms, { ...settings, source: file });
+  const { profile, run } = await loadProfileOrRun(
+    file,
+    { sourceMaps, pid, sourceMapOptions, allProcesses: values['all-processes'], sampleType: values['sample-type'], labels },
+    loadForCli,
+  );
+  return emitReport('report', profile, transforms, { ...settings, source: file, run });
 }

@@ -2,7 +2,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import * as l10n from '@vscode/l10n';
 import { ProfileError, type Profile } from './model';
 import { unpackProfile } from './model/transfer';
-import type { WorkerOptions, WorkerReply, WorkerRequest } from './workerProtocol';
+import type { LoadResult, WorkerOptions, WorkerReply, WorkerRequest } from './workerProtocol';
 
 /** What crosses to the worker as it is (ImportOptions says what each means). */
 export interface WorkerLoadOptions extends WorkerOptions {
@@ -40,7 +40,7 @@ export class ImportWorker {
   private pending?: {
     id: number;
     path: string;
-    resolve: (p: Profile) => void;
+    resolve: (p: LoadResult) => void;
     reject: (e: Error) => void;
     onProgress?: (f: number) => void;
     onAlive?: () => void;
@@ -66,7 +66,7 @@ export class ImportWorker {
     if (m.type === 'progress') return p.onProgress?.(m.fraction);
     if (m.type === 'alive') return p.onAlive?.();
     this.pending = undefined;
-    if (m.type === 'done') return p.resolve(unpackProfile(m.profile));
+    if (m.type === 'done') return p.resolve({ profile: unpackProfile(m.profile), extra: m.extra });
     if (m.profileError) return p.reject(new ProfileError(m.message, m.file));
     const e = new ImportCrash(`${m.name}: ${m.message}`);
     e.stack = m.stack;
@@ -81,10 +81,15 @@ export class ImportWorker {
   }
 
   load(path: string, opts: WorkerLoadOptions = {}): Promise<Profile> {
+    return this.loadResult(path, opts).then((r) => r.profile);
+  }
+
+  /** As `load`, with what the loader read beside the profile (a run folder's run.json). */
+  loadResult(path: string, opts: WorkerLoadOptions = {}): Promise<LoadResult> {
     if (this.dead) return Promise.reject(this.dead);
     if (this.pending) return Promise.reject(new Error('ImportWorker: one load at a time'));
     if (opts.signal?.aborted) return Promise.reject(new ImportCancelled(path));
-    return new Promise<Profile>((resolve, reject) => {
+    return new Promise<LoadResult>((resolve, reject) => {
       const id = ++this.seq;
       const onAbort = () => {
         this.fail(new ImportCancelled(path));
@@ -132,9 +137,19 @@ export async function loadProfileInWorker(
   opts: WorkerLoadOptions = {},
   l10nBundle?: Record<string, unknown>,
 ): Promise<Profile> {
+  return (await loadResultInWorker(workerPath, path, opts, l10nBundle)).profile;
+}
+
+/** As `loadProfileInWorker`, with what the loader read beside the profile. */
+export async function loadResultInWorker(
+  workerPath: string,
+  path: string,
+  opts: WorkerLoadOptions = {},
+  l10nBundle?: Record<string, unknown>,
+): Promise<LoadResult> {
   const w = new ImportWorker(workerPath, l10nBundle);
   try {
-    return await w.load(path, opts);
+    return await w.loadResult(path, opts);
   } finally {
     await w.terminate();
   }

@@ -1,3 +1,4 @@
+import type { Profile } from './model';
 import type { PackedProfile } from './model/transfer';
 import type { ImportOptions } from './importers/types';
 
@@ -22,5 +23,14 @@ export interface WorkerRequest {
 export type WorkerReply =
   | { type: 'progress'; id: number; fraction: number }
   | { type: 'alive'; id: number }
-  | { type: 'done'; id: number; profile: PackedProfile; ms: number }
+  | { type: 'done'; id: number; profile: PackedProfile; ms: number; extra?: unknown }
   | { type: 'error'; id: number; profileError: boolean; name: string; message: string; file?: string; stack?: string };
+
+/**
+ * A loader's answer with what it read beside the profile (a run folder's run.json), handed to the host as plain
+ * data so the host does not read it again.
+ */
+export interface LoadResult {
+  profile: Profile;
+  extra?: unknown;
+}

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
-import type { Profile } from '../core/model';
-import { ImportCancelled, loadProfileInWorker, type WorkerLoadOptions } from '../core/workerClient';
+import { ImportCancelled, loadResultInWorker, type WorkerLoadOptions } from '../core/workerClient';
+import type { LoadResult } from '../core/workerProtocol';
 
 export interface WorkerImportOptions {
   /** Show a cancellable notification with % read (big files). */
@@ -27,7 +27,7 @@ export class ImportTimedOut extends Error {}
  * worker that is stuck (its event loop sends no heartbeat), or that makes no progress for ten times as long
  * (waiting on something that never answers), is ended too, and that is reported (ImportTimedOut).
  */
-export async function loadInWorker(path: string, opts: WorkerImportOptions): Promise<Profile> {
+export async function loadInWorker(path: string, opts: WorkerImportOptions): Promise<LoadResult> {
   const name = basename(path);
   const run = async (progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken) => {
     const ac = new AbortController();
@@ -63,7 +63,7 @@ export async function loadInWorker(path: string, opts: WorkerImportOptions): Pro
     armStall();
     try {
       // Bundled next to dist/extension.js by scripts/build.mjs.
-      return await loadProfileInWorker(
+      return await loadResultInWorker(
         join(__dirname, 'worker.js'),
         path,
         { ...opts.mapping, signal: ac.signal, onProgress, onAlive: arm, untrusted: opts.untrusted, sampleType: opts.sampleType },

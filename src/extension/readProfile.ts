@@ -1,6 +1,7 @@
 // Loaded on the first profile opened (see ProfileStore.load): the importers stay out of activation.
 import * as vscode from 'vscode';
 import type { Profile } from '../core/model';
+import type { OpenedRun } from '../launch/runFolder';
 import { loadInWorker } from './bigImport';
 import { clampSetting } from '../core/settingLimits';
 import { isLargeProfile } from './largeProfile';
@@ -12,11 +13,11 @@ import { workspacePathMapping, workspaceSourceMapOptions } from './pathMapper';
  * heartbeat: a parse that never yields) for `nodeFlame.importTimeoutSeconds` is stopped; a slow one that
  * waits on tools (nm for hundreds of libraries) goes on. In an untrusted workspace no outside tool (nm, perf) runs.
  */
-export async function readProfile(path: string, sampleType?: string): Promise<Profile> {
+export async function readProfile(path: string, sampleType?: string): Promise<{ profile: Profile; run?: OpenedRun }> {
   // A run folder of a command (every process's profile, merged) is read in the worker too.
   // Held to 5…3600 s: a repository's settings can neither turn the watchdog off nor overflow its timer.
   const seconds = clampSetting('importTimeoutSeconds', vscode.workspace.getConfiguration('nodeFlame').get('importTimeoutSeconds'));
-  const profile = await loadInWorker(path, {
+  const { profile, extra } = await loadInWorker(path, {
     notify: await isLargeProfile(path),
     idleTimeoutMs: seconds * 1000,
     untrusted: !vscode.workspace.isTrusted,
@@ -25,5 +26,6 @@ export async function readProfile(path: string, sampleType?: string): Promise<Pr
     // in the worker before its source maps are looked for (once, with the sources placed through the same mapping).
     mapping: { pathMapping: workspacePathMapping(), pathMappingFormats: ['pprof'], sourceMapOptions: workspaceSourceMapOptions() },
   });
-  return profile;
+  // The run the worker read (launch/openPath): the host keeps it rather than reading run.json again.
+  return { profile, run: extra as OpenedRun | undefined };
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { Profile } from '../core/model';
+import type { OpenedRun } from '../launch/runFolder';
 
 export interface LoadedProfile {
   id: string;
@@ -13,6 +14,8 @@ export interface LoadedProfile {
   view?: Profile;
   /** Run folder when the profile came from a Node Flame run. */
   runDir?: string;
+  /** That run, its run.json read once when the profile was (in the import worker). */
+  run?: OpenedRun;
   /** A time range of the file's profile (ms from its start) this one stands for: a comparison of two ranges. */
   range?: { from: number; to: number };
 }
@@ -86,8 +89,9 @@ export class ProfileStore implements vscode.Disposable {
     if (existing) return existing;
     // The importers load with the first profile, not with the extension.
     const { readProfile } = await import('./readProfile');
-    const profile = await readProfile(path);
-    return this.add(profile, path, extra);
+    const { profile, run } = await readProfile(path);
+    const runDir = extra.runDir ?? run?.dir;
+    return this.add(profile, path, { ...extra, ...(run ? { run } : {}), ...(runDir ? { runDir } : {}) });
   }
 
   add(profile: Profile, path: string, extra: Partial<LoadedProfile> = {}): LoadedProfile {

@@ -1,8 +1,11 @@
 // Worker-thread entry (dist/worker.js): the import loop of src/core/worker.ts, which also reads a run folder
 // (every process of a command, merged) there, so opening a run never parses on the extension host thread.
-import { loadProfile } from '../core/importers';
 import { serveImports } from '../core/worker';
-import { isRunFolder, loadRunProfile } from './runProfile';
+import { loadProfileOrRun } from './openPath';
 
 // The viewer keeps the processes that only waited one click away: its picker starts without them (ViewerSession).
-serveImports((path, opts) => (isRunFolder(path) ? loadRunProfile(path, { ...opts, allProcesses: true }) : loadProfile(path, opts)));
+// The run, read here once, goes to the host with the profile (LoadedProfile.run).
+serveImports(async (path, opts) => {
+  const { profile, run } = await loadProfileOrRun(path, { ...opts, allProcesses: true });
+  return { profile, extra: run };
+});

@@ -1,12 +1,12 @@
 import { mkdirSync, readdirSync, rmdirSync, rmSync, statfsSync, statSync } from 'node:fs';
-import { NamedFileError, readNamedText, readNamedTextSync } from '../core/namedFiles';
+import { MAX_RUN_JSON_BYTES, NamedFileError, readNamedText, readNamedTextSync } from '../core/namedFiles';
 import { basename, isAbsolute, join } from 'node:path';
 import { createNewFileSync, replaceFile } from '../core/safeWrite';
 import type { LaunchMode } from './modes';
 import type { ProcessClock } from './processRecords';
 import { RUNS_DIR } from './runsDir';
 
-export { RUNS_DIR, runDirOf } from './runsDir';
+export { RUNS_DIR } from './runsDir';
 
 /** What a run folder holds: a launch in one of the modes, or an attach to a running process. */
 export type RunMode = LaunchMode | 'attach';
@@ -254,11 +254,18 @@ export function parseRunJson(text: string): Partial<RunInfo> | undefined {
   return out;
 }
 
+let reads = 0;
+/** How many times a run.json was read for its content in this thread (the read-once test counts them). */
+export function runJsonReads(): number {
+  return reads;
+}
+
 /**
  * The run folder's run.json, checked (see parseRunJson); undefined when missing, unreadable or larger than
  * `maxBytes` (HOST_RUN_JSON_BYTES unless the caller runs off the extension host).
  */
 export async function readRunJson(runDir: string, maxBytes = HOST_RUN_JSON_BYTES): Promise<Partial<RunInfo> | undefined> {
+  reads++;
   // A FIFO or device named run.json would block: only a regular file of a sane size is read.
   const text = await readNamedText(join(runDir, RUN_JSON), { maxBytes }).catch(() => undefined);
   return text === undefined ? undefined : parseRunJson(text);
@@ -266,6 +273,7 @@ export async function readRunJson(runDir: string, maxBytes = HOST_RUN_JSON_BYTES
 
 /** As readRunJson, for callers that cannot wait (a small file). */
 export function readRunJsonSync(runDir: string, maxBytes = HOST_RUN_JSON_BYTES): Partial<RunInfo> | undefined {
+  reads++;
   let text: string;
   try {
     text = readNamedTextSync(join(runDir, RUN_JSON), maxBytes);
@@ -273,6 +281,18 @@ export function readRunJsonSync(runDir: string, maxBytes = HOST_RUN_JSON_BYTES):
     return undefined;
   }
   return parseRunJson(text);
+}
+
+/** A run folder with its run.json read and checked once: every consumer of an opened run takes this, not the path. */
+export interface OpenedRun {
+  dir: string;
+  info: Partial<RunInfo>;
+}
+
+/** Reads a run folder's run.json once, off the extension host's cap (the import worker, the CLI); undefined without one. */
+export function openRun(dir: string, maxBytes = MAX_RUN_JSON_BYTES): OpenedRun | undefined {
+  const info = readRunJsonSync(dir, maxBytes);
+  return info ? { dir, info } : undefined;
 }
 
 /** A name the profilers give their raw output: V8 logs, CPU and heap profiles, perf.data. */

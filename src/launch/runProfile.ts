@@ -1,7 +1,5 @@
-import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadProfile } from '../core/importers';
-import { MAX_RUN_JSON_BYTES } from '../core/namedFiles';
 import type { ImportOptions } from '../core/importers';
 import * as l10n from '@vscode/l10n';
 import { isEpochMs, mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../core/model';
@@ -9,17 +7,8 @@ import { selectThreads } from '../core/model/processes';
 import { threadsBesides, waitingProcesses } from '../core/model/waiting';
 import { placeOnRunClock } from './runClock';
 import { isLaunchMode } from './modes';
-import { findRawProfiles, readRunJsonSync, type RunProcess } from './runFolder';
+import { findRawProfiles, openRun, type OpenedRun, type RunProcess } from './runFolder';
 import { mapsFileName, profilePid } from './processRecords';
-
-/** True when `path` is a folder with a run.json (a run folder rather than one profile file). */
-export function isRunFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory() && statSync(join(path, 'run.json')).isFile();
-  } catch {
-    return false;
-  }
-}
 
 function shortCommand(p: RunProcess | undefined): string {
   if (!p) return '';
@@ -39,9 +28,10 @@ export interface RunLoadOptions extends ImportOptions {
   allProcesses?: boolean;
 }
 
-export async function loadRunProfile(runDir: string, opts: RunLoadOptions = {}): Promise<Profile> {
+export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptions = {}): Promise<Profile> {
   // Off the extension host (the import worker, the CLI): the full size a run.json may have.
-  const info = readRunJsonSync(runDir, MAX_RUN_JSON_BYTES) ?? {};
+  const runDir = typeof run === 'string' ? run : run.dir;
+  const info = (typeof run === 'string' ? openRun(run)?.info : run.info) ?? {};
   const mode = isLaunchMode(info.mode) ? info.mode : undefined;
   const files = info.profiles?.length ? info.profiles.map((p) => join(runDir, p)) : mode ? findRawProfiles(runDir, mode) : [];
   // A ProfileError, so the import worker passes it on as the reader's own words (not as a crash).

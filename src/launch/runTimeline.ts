@@ -5,7 +5,7 @@ import { isEpochMs, type Profile } from '../core/model';
 import type { TimeMarker, TimeTrack } from '../core/viewer/protocol';
 import { loopFileName } from './preloadLoopDelay';
 import { profilePid } from './processRecords';
-import { readRunJson, type RunInfo } from './runFolder';
+import { readRunJson, type OpenedRun, type RunInfo } from './runFolder';
 
 /** A loop file larger than this is not a run's (10 readings a second for hours stay far under it). */
 const MAX_LOOP_FILE = 64 * 1024 * 1024;
@@ -53,8 +53,10 @@ export async function readLoopFile(
 export async function runTimeFacts(
   path: string,
   axis: { startEpochMs?: number; pids?: number[] } = {},
+  opened?: OpenedRun,
 ): Promise<{ markers: TimeMarker[]; tracks: TimeTrack[] } | undefined> {
-  const found = await runOf(path);
+  // The run the profile was opened with, read then; a path alone (an older caller, a test) is looked up.
+  const found = opened ? { dir: opened.dir, run: opened.info } : await runOf(path);
   if (!found) return undefined;
   const { dir, run } = found;
   const pid = profilePid(basename(path)) ?? run.nodePid ?? run.pid;
@@ -89,10 +91,14 @@ export async function runTimeFacts(
 }
 
 /** The run facts of a whole profile read from `path`, on its axis: what the Timeline's host and the HTML export carry. */
-export function runTimeFactsOf(profile: Profile, path: string): Promise<{ markers: TimeMarker[]; tracks: TimeTrack[] } | undefined> {
+export function runTimeFactsOf(
+  profile: Profile,
+  path: string,
+  run?: OpenedRun,
+): Promise<{ markers: TimeMarker[]; tracks: TimeTrack[] } | undefined> {
   // A profile that knows the wall-clock time of its 0 (a run's processes merged, a marked tick log) gets markers and
   // the tracks of each of its processes on that axis.
   const startEpochMs = isEpochMs(profile.meta.startTime) ? profile.meta.startTime : undefined;
   const pids = [...new Set(profile.threads.map((t) => t.pid).filter((p): p is number => p !== undefined))];
-  return runTimeFacts(path, { startEpochMs, pids }).catch(() => undefined);
+  return runTimeFacts(path, { startEpochMs, pids }, run).catch(() => undefined);
 }

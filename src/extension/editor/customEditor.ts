@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { runDirOf } from '../../launch/runsDir';
+import { runFolderOf } from '../../launch/runsDir';
 
 /**
  * Profile files that usually have no better viewer open here by default. VS Code asks the user to pick
@@ -28,7 +28,7 @@ export class ProfileFileEditor implements vscode.CustomReadonlyEditorProvider<Pr
     let closed = false;
     panel.onDidDispose(() => (closed = true));
     try {
-      await this.services.viewer.openInPanel(panel, doc.uri.fsPath, { runDir: runDirOf(doc.uri.fsPath) });
+      await this.services.viewer.openInPanel(panel, doc.uri.fsPath, { runDir: runFolderOf(doc.uri.fsPath) });
     } catch (e) {
       if (closed) return;
       const name = doc.uri.path.split('/').pop() ?? '';
@@ -43,7 +43,6 @@ export class ProfileFileEditor implements vscode.CustomReadonlyEditorProvider<Pr
   }
 }
 
-export { runDirOf };
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -90,7 +90,7 @@ export class ProfileLookup {
  */
 function profileTakenMs(loaded: LoadedProfile): number | undefined {
   if (loaded.runDir) {
-    const started = runStart(loaded.runDir);
+    const started = runStart(loaded);
     if (started !== undefined) return started;
   }
   try {
@@ -101,9 +101,10 @@ function profileTakenMs(loaded: LoadedProfile): number | undefined {
   }
 }
 
-function runStart(runDir: string): number | undefined {
-  // No readable run.json: the caller falls back to the profile file's time.
-  const ms = Date.parse(readRunJsonSync(runDir)?.startedAt ?? '');
+function runStart(loaded: LoadedProfile): number | undefined {
+  // No readable run.json: the caller falls back to the profile file's time. The run read with the profile, when it was.
+  const info = loaded.run ? loaded.run.info : loaded.runDir ? readRunJsonSync(loaded.runDir) : undefined;
+  const ms = Date.parse(info?.startedAt ?? '');
   return Number.isFinite(ms) ? ms : undefined;
 }
 

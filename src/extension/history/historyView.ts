@@ -1,11 +1,9 @@
 import * as vscode from 'vscode';
-import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { LoadedProfile, Services } from '../services';
-import { runDirOf } from '../editor/customEditor';
 import { functionName } from '../editor/format';
 import type { RunInfo } from './runs';
-import { RUNS_DIR } from '../../launch/runsDir';
+import { RUNS_DIR, runFolderOf } from '../../launch/runsDir';
 
 // Run listing and summaries (and the model they use) load when the view first asks, not at activation.
 const loadRuns = () => import('./runs');
@@ -109,7 +107,7 @@ function profileOf(node: Node | undefined): string | undefined {
 async function openPath(services: Services, path: string): Promise<LoadedProfile | undefined> {
   try {
     // A whole run is opened by its folder (see RunInfo.wholeRun).
-    return await services.viewer.open(path, { runDir: runDirOf(path) ?? (existsSync(join(path, 'run.json')) ? path : undefined) });
+    return await services.viewer.open(path, { runDir: runFolderOf(path) });
   } catch (e) {
     if (!(e instanceof vscode.CancellationError))
       void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame cannot open {0}: {1}', basename(path), (e as Error).message));
@@ -142,7 +140,7 @@ export function registerHistory(services: Services): vscode.Disposable[] {
   const view = vscode.window.createTreeView(HISTORY_VIEW, { treeDataProvider: provider, canSelectMany: true, showCollapseAll: false });
   const summarized = new Set<string>();
   const cacheSummary = async (p: LoadedProfile | undefined): Promise<void> => {
-    const dir = p && (p.runDir ?? runDirOf(p.path));
+    const dir = p && (p.runDir ?? runFolderOf(p.path));
     // Restricted Mode: nothing is written into the workspace's run folders (a repository controls them).
     if (!p || !dir || summarized.has(dir) || !vscode.workspace.isTrusted) return;
     summarized.add(dir);

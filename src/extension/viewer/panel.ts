@@ -120,7 +120,7 @@ export class ProfilePanel implements vscode.Disposable {
   private readonly host: ViewerHost = {
     openSource: (frame, focus) => openFrameSource(frame, focus),
     // Read once per panel: the run's markers and every process's tracks, on the whole profile's axis.
-    timeFacts: () => (this.facts ??= runTimeFactsOf(this.session.profile, this.loaded.path)),
+    timeFacts: () => (this.facts ??= runTimeFactsOf(this.session.profile, this.loaded.path, this.loaded.run)),
     exportShown: async (session) => {
       await exportProfileFromViewer(this.loaded, this.services().log, session);
     },
@@ -149,7 +149,7 @@ export class ProfilePanel implements vscode.Disposable {
       case 'sampleType': {
         // Another of a pprof's sample types: read the file again by it and load the page afresh.
         const { readProfile } = await import('../readProfile');
-        this.loaded.profile = await readProfile(this.loaded.path, m.sampleType);
+        this.loaded.profile = (await readProfile(this.loaded.path, m.sampleType)).profile;
         this.session = new ViewerSession(this.loaded.profile, this.loaded.label, this.loaded.path, this.session.options);
         this.facts = undefined;
         this.ready = false;
