@@ -9,9 +9,7 @@ import { packProfile } from './model/transfer';
 import type { LoadResult, WorkerReply, WorkerRequest } from './workerProtocol';
 
 /** Answers the host's requests on this worker thread, reading each path with `load` (a profile file by default). */
-export function serveImports(
-  load: (path: string, opts: ImportOptions) => Promise<Profile | LoadResult> = loadProfile,
-): void {
+export function serveImports(load: (path: string, opts: ImportOptions) => Promise<Profile | LoadResult> = loadProfile): void {
   const bundle = (workerData as { l10nBundle?: Record<string, string> } | undefined)?.l10nBundle;
   if (bundle) l10n.config({ contents: bundle });
   const port = parentPort;
@@ -35,7 +33,10 @@ export function serveImports(
         (loaded) => {
           const { profile, extra } = 'profile' in loaded ? loaded : { profile: loaded, extra: undefined };
           const { packed, transfer } = packProfile(profile);
-          post({ type: 'done', id: req.id, profile: packed, ms: performance.now() - t0, ...(extra !== undefined ? { extra } : {}) }, transfer);
+          post(
+            { type: 'done', id: req.id, profile: packed, ms: performance.now() - t0, ...(extra !== undefined ? { extra } : {}) },
+            transfer,
+          );
         },
         (e: unknown) => {
           const err = e instanceof Error ? e : new Error(String(e));

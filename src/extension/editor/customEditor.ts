@@ -43,7 +43,6 @@ export class ProfileFileEditor implements vscode.CustomReadonlyEditorProvider<Pr
   }
 }
 
-
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
