@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { LineTail } from './lines';
+import { LineTail } from './lineTail';
 import { signalGroup, signalPid } from './processTree';
 
 /** Time the load command gets after SIGTERM before its whole group is killed. */

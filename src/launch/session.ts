@@ -25,7 +25,7 @@ import { removeNodeShim } from './nodeShim';
 import { replaceFileSync } from '../core/safeWrite';
 import { markRunFinished, markRunLive } from './runLiveness';
 import { findOnPath } from './which';
-import { LineTail, parseRequestCount } from './lines';
+import { LineTail, parseRequestCount } from './lineTail';
 import { runLoadCommand, type LoadRun } from './loadCommand';
 import * as errors from './errors';
 import { LaunchError } from './errors';

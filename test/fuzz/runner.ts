@@ -9,7 +9,7 @@ import { exportProfile } from '../../src/core/exporters';
 import { MAX_PPROF_BYTES } from '../../src/core/importers/pprof';
 import { CATEGORIES, ProfileError, type Profile } from '../../src/core/model';
 import { ImportCancelled, ImportWorker } from '../../src/core/workerClient';
-import { ViewerSession } from '../../src/core/viewer/session';
+import { ViewerSession } from '../../src/core/viewer/viewerSession';
 import { mutate, type Seed, type SeedFormat } from './mutate';
 import { derivedSeeds } from './structureMutations';
 

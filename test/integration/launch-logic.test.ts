@@ -12,7 +12,7 @@ import { findPortInText, waitForPort } from '../../src/launch/ports';
 import { createRunDir, runFolderName, findRawProfiles } from '../../src/launch/runFolder';
 import { launchJsonCandidates, packageJsonCandidates } from '../../src/launch/target';
 import { describeModes } from '../../src/launch/modes';
-import { parseRequestCount } from '../../src/launch/lines';
+import { parseRequestCount } from '../../src/launch/lineTail';
 import { exitNonZero, outputHint } from '../../src/launch/errors';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nf-logic-'));

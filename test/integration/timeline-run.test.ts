@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProfile } from '../../src/core/importers';
 import { timeSpan } from '../../src/core/model/timeline';
-import { timelineData } from '../../src/core/viewer/timeline';
+import { timelineData } from '../../src/core/viewer/timelineAnswer';
 import { runTimeFacts } from '../../src/launch/runTimeline';
 import type { EmbeddedProfile } from '../../src/core/viewer/embed';
 import { expressExample } from '../helpers/expressApp';

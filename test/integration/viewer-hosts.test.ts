@@ -15,7 +15,7 @@ import { runTimeFactsOf } from '../../src/launch/runTimeline';
 import { exportProfile } from '../../src/core/exporters';
 import { answer, type AnsweredMessage, type ViewerHost } from '../../src/core/viewer/answer';
 import { offlineViewer } from '../../src/core/viewer/offlineHost';
-import { ViewerSession } from '../../src/core/viewer/session';
+import { ViewerSession } from '../../src/core/viewer/viewerSession';
 import { findFindings } from '../../src/core/findings';
 import { processRows } from '../../src/core/model/processes';
 import type { EmbeddedProfile } from '../../src/core/viewer/embed';

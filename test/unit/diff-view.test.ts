@@ -10,7 +10,7 @@ import { SMALL_FRAMES } from '../../src/core/model/prune';
 import { DiffSession, reweigh } from '../../src/core/viewer/diffSession';
 import { deltaTint, parseRgb } from '../../webview/diffColor';
 import { embedProfile, restoreProfile, scriptSafeJson } from '../../src/core/viewer/embed';
-import { ViewerSession } from '../../src/core/viewer/session';
+import { ViewerSession } from '../../src/core/viewer/viewerSession';
 import { previousRunProfile } from '../../src/extension/run/previousRun';
 
 /** A profile from folded-like stacks: `main;handler;pbkdf2Sync` → weight. */

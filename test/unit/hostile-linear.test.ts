@@ -9,11 +9,11 @@ import { exportProfile } from '../../src/core/exporters';
 import { ProfileError, type Profile } from '../../src/core/model';
 import { buildHotspots, functionStillAt, hotFunctions } from '../../src/core/model/hotspots';
 import { DEPTH_WINDOW, SMALL_FRAMES } from '../../src/core/model/prune';
-import { ViewerSession } from '../../src/core/viewer/session';
+import { ViewerSession } from '../../src/core/viewer/viewerSession';
 import type { HostMessage } from '../../src/core/viewer/protocol';
 import { ImportWorker } from '../../src/core/workerClient';
 import { findPortInText } from '../../src/launch/ports';
-import { parseRequestCount } from '../../src/launch/lines';
+import { parseRequestCount } from '../../src/launch/lineTail';
 
 // Issue 18: input shapes that took quadratic time (or never ended). Each test makes the hostile input
 // and an ordinary profile of the same size, times both in this run, and asks the hostile one to take at

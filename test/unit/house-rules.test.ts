@@ -32,10 +32,10 @@ const cases: [file: string, code: string, banned: boolean][] = [
   ['src/launch/x.ts', "import { x } from '../core/paths';", false],
   ['src/cli/x.ts', "import { x } from '../extension/services';", true],
   ['webview/x.ts', "import { x } from '../src/core/model/frame';", true],
-  ['webview/x.ts', "import { x } from '../src/core/viewer/session';", true],
+  ['webview/x.ts', "import { x } from '../src/core/viewer/viewerSession';", true],
   ['webview/x.ts', "import { x } from '../src/core/viewer/protocol';", false],
   ['webview/x.ts', "import { x } from './tree';", false],
-  ['webview/offline.ts', "import { x } from '../src/core/viewer/session';", false],
+  ['webview/offline.ts', "import { x } from '../src/core/viewer/viewerSession';", false],
   ['webview/offline.ts', "import { x } from '../src/extension/services';", true],
 ];
 

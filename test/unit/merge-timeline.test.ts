@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mergeProfiles, type MergePart, type Profile } from '../../src/core/model';
 import { selectThreads } from '../../src/core/model/processes';
 import { restrictToRange, threadActivities, timeOrdered, timeSpan } from '../../src/core/model/timeline';
-import { timelineData } from '../../src/core/viewer/timeline';
+import { timelineData } from '../../src/core/viewer/timelineAnswer';
 import { stretch, treeRunParts } from '../helpers/runTimeline';
 
 /** The run's parts, each placed by its profile's own start (the merge's input as the run clock leaves it). */

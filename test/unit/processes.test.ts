@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeProfiles, ProfileBuilder, type Profile } from '../../src/core/model';
 import { processRows, selectThreads } from '../../src/core/model/processes';
-import { ViewerSession } from '../../src/core/viewer/session';
+import { ViewerSession } from '../../src/core/viewer/viewerSession';
 import type { HostMessage } from '../../src/core/viewer/protocol';
 
 /** One process's profile: `main → fn` with `w` samples, and the line heat of fn's line 2. */

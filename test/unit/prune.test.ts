@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ProfileBuilder, type Category } from '../../src/core/model';
 import { pruneTree, heaviestNodeOf, pathTo, SMALL_FRAMES, type CompactTree } from '../../src/core/model/prune';
-import { applyViewOptions } from '../../src/core/model/transform';
+import { applyViewOptions } from '../../src/core/model/viewOptions';
 import { matchedWeight, nameMatcher } from '../../src/core/model/search';
 
 function fr(

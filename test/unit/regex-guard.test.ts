@@ -8,7 +8,7 @@ import { cli } from '../helpers/paths';
 import { tempFiles } from '../helpers/tempFiles';
 import { loadProfile } from '../../src/core/importers';
 import { safeRegex, UnsafeRegexError, MAX_MATCH_CHARS } from '../../src/core/model/transforms';
-import { ViewerSession } from '../../src/core/viewer/session';
+import { ViewerSession } from '../../src/core/viewer/viewerSession';
 
 const write = tempFiles('nf-regex-', '.folded');
 // Frame names that are long runs of `a`: where `a*a*a*a*a*!` backtracks for minutes.

@@ -9,7 +9,7 @@ import { selectThreads } from '../../src/core/model/processes';
 import { functionStats, type Profile } from '../../src/core/model';
 import { activity, noTimeReason, restrictToRange, timeOrdered, timeSpan } from '../../src/core/model/timeline';
 import { applyTransforms } from '../../src/core/model/transforms';
-import { ViewerSession } from '../../src/core/viewer/session';
+import { ViewerSession } from '../../src/core/viewer/viewerSession';
 import { toJsonReport } from '../../src/core/exporters/json';
 import { fixtures } from '../helpers/paths';
 import { tempFiles } from '../helpers/tempFiles';

@@ -11,7 +11,7 @@ import {
   UnsafeRegexError,
   type Transform,
 } from '../../src/core/model/transforms';
-import { applyViewOptions } from '../../src/core/model/transform';
+import { applyViewOptions } from '../../src/core/model/viewOptions';
 
 /**
  * The tree of views.test (weights in samples, 1 ms each):

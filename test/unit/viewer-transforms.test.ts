@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ProfileBuilder } from '../../src/core/model';
-import { ViewerSession } from '../../src/core/viewer/session';
+import { ViewerSession } from '../../src/core/viewer/viewerSession';
 import type { HostMessage } from '../../src/core/viewer/protocol';
 
 /** main;a;b 30 · main;a;c 10 · main;d 60 · main;a;a;b 5 · main;a;d;a 7 (as in transforms.test). */

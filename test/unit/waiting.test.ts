@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ProfileBuilder, type Frame, type Profile } from '../../src/core/model';
 import { waitingProcesses } from '../../src/core/model/waiting';
-import { ViewerSession } from '../../src/core/viewer/session';
+import { ViewerSession } from '../../src/core/viewer/viewerSession';
 
 const frame = (name: string, category: Frame['category']): Frame => ({
   name,

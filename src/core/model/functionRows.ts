@@ -1,6 +1,6 @@
 import type { Frame } from './frame';
 import type { Profile } from './profile';
-import { applyViewOptions } from './transform';
+import { applyViewOptions } from './viewOptions';
 import { functionStats, type FunctionStat } from './views';
 
 /** One row per function: its weights, and its frame as the view shows it (tier dropped when its tiers differ). */

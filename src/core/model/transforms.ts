@@ -4,7 +4,7 @@ import type { Frame } from './frame';
 import { NameIndex } from './nameIndex';
 import { bottomUp } from './views';
 import type { Profile } from './profile';
-import { functionKeyOf, sameFunction } from './transform';
+import { functionKeyOf, sameFunction } from './viewOptions';
 import { restrictToRange, threadsIn } from './timeline';
 
 /**

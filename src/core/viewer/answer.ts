@@ -1,8 +1,8 @@
 import type { Frame, Profile } from '../model';
 import type { HostMessage, TimeMarker, TimeTrack, ViewerMessage } from './protocol';
 import { unhandledMessage } from './protocol';
-import type { ViewerSession } from './session';
-import { timelineData } from './timeline';
+import type { ViewerSession } from './viewerSession';
+import { timelineData } from './timelineAnswer';
 
 /** The run's markers and every process's tracks, on the axis of the session's whole profile. */
 export interface TimeFacts {

@@ -2,7 +2,7 @@ import { CallTree, diffFunctions, diffTree, functionKey, type DiffTree, type Fra
 import { pruneTree, SMALL_FRAMES, type CompactTree } from '../model/prune';
 import { matchedWeight, nameMatcher } from '../model/search';
 import type { DiffChangeInfo, DiffSide, HostMessage, SizeBy } from './protocol';
-import { frameInfos } from './session';
+import { frameInfos } from './viewerSession';
 
 /** How many rows of changes the viewer lists; the rest are too small to matter. */
 const MAX_CHANGES = 200;

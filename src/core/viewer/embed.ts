@@ -1,5 +1,5 @@
 import { CallTree, type Frame, type Profile } from '../model';
-import type { ViewOptions } from '../model/transform';
+import type { ViewOptions } from '../model/viewOptions';
 import type { Transform } from '../model/transforms';
 import type { EmbeddedTimeline } from './embedTimeline';
 import type { FindingInfo, TimeMarker, TimeTrack } from './protocol';

@@ -2,7 +2,7 @@ import type { Profile } from '../model';
 import type { ViewerHost } from './answer';
 import { restoreProfile, type EmbeddedProfile } from './embed';
 import { readEmbeddedTimeline } from './embedTimeline';
-import { ViewerSession } from './session';
+import { ViewerSession } from './viewerSession';
 
 /**
  * Puts the embedded timeline on the restored profile once inflated; leaves it without one when the page cannot

@@ -1,7 +1,7 @@
 // Messages between the viewer host and its webview. No `vscode` import: the webview bundle shares these types.
 import type { Category, Frame } from '../model/frame';
 import type { CompactTree } from '../model/prune';
-import type { ViewOptions } from '../model/transform';
+import type { ViewOptions } from '../model/viewOptions';
 import type { ProcessRow } from '../model/processes';
 import type { WeightUnit } from '../model/units';
 export type { WeightUnit } from '../model/units';

@@ -16,7 +16,7 @@ import {
 import { mapProfilePaths } from '../../core/pathMapping';
 import { workspacePathMapper } from '../pathMapper';
 import { showStopItem } from '../run/status';
-import { runsRoot } from '../run/runFolder';
+import { runsRoot } from '../run/runsRoot';
 import type { AttachTarget } from './attachPick';
 export { pickAttachTarget, targetAt } from './attachPick';
 

@@ -12,7 +12,7 @@ import { LaunchError } from '../../launch/errors';
 import { cleanupPerfMaps } from '../../launch/perf';
 import { RunTerminal } from './terminal';
 import { showStopItem, stateMessage } from './status';
-import { runsRoot } from './runFolder';
+import { runsRoot } from './runsRoot';
 import { offerComparison } from './compareOffer';
 
 export interface RunOutcome {

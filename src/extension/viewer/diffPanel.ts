@@ -4,9 +4,9 @@ import type { LoadedProfile, Services } from '../services';
 import { exportDiffFromViewer } from './export';
 import { viewerHtml } from './html';
 import { webviewOptions } from './options';
-import { unhandledMessage, type DiffMessage, type DiffSide, type HostMessage, type SizeBy } from './protocol';
+import { unhandledMessage, type DiffMessage, type DiffSide, type HostMessage, type SizeBy } from '../../core/viewer/protocol';
 import { openFrameSource } from './source';
-import { webviewStrings } from './strings';
+import { webviewStrings } from '../../core/viewer/strings';
 
 const side = (p: LoadedProfile): DiffSide => ({
   label: p.label,

@@ -8,7 +8,7 @@ import { diffToHtml, diffToJson, diffToText } from '../../core/exporters/diff';
 import type { FunctionChange, Profile } from '../../core/model';
 import type { LoadedProfile } from '../services';
 import { runTimeFactsOf } from '../../launch/runTimeline';
-import type { ViewerSession } from '../../core/viewer/session';
+import type { ViewerSession } from '../../core/viewer/viewerSession';
 
 /** The order people share in: pictures and pages first, then files other tools open, then reports. */
 const ORDER = ['svg', 'html', 'folded', 'cpuprofile', 'speedscope', 'pprof', 'markdown', 'json', 'text'];

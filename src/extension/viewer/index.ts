@@ -6,7 +6,7 @@ import { MAP_SOURCE_SCHEME, MapSourceProvider } from './mapSource';
 import type { DiffPanel } from './diffPanel';
 import { DIFF_VIEW_TYPE, VIEW_TYPE, webviewOptions } from './options';
 import type { EarlyPage, ProfilePanel } from './panel';
-import type { PersistedState, WebviewMessage } from './protocol';
+import type { PersistedState, WebviewMessage } from '../../core/viewer/protocol';
 
 // The panels (viewer sessions, exporters, page shell) load when the first one opens, not at activation.
 const loadPanel = () => import('./panel');

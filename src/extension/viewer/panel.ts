@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
 import { findingsOf } from '../findings';
-import { ViewerSession } from '../../core/viewer/session';
+import { ViewerSession } from '../../core/viewer/viewerSession';
 import type { LoadedProfile, Services } from '../services';
 import { exportProfileFromViewer } from './export';
 import { viewerHtml } from './html';
 import { webviewOptions } from './options';
-import type { HostMessage, PersistedState, ViewerMessage } from './protocol';
+import type { HostMessage, PersistedState, ViewerMessage } from '../../core/viewer/protocol';
 import { answer, type ViewerHost } from '../../core/viewer/answer';
 import { runTimeFactsOf } from '../../launch/runTimeline';
 import { openFrameSource } from './source';
 import { rangeOf } from './timeRange';
-import { webviewStrings } from './strings';
+import { webviewStrings } from '../../core/viewer/strings';
 
 /** Puts the viewer's page into a panel, before the profile is there: it loads while the file is read. */
 export function setViewerPage(

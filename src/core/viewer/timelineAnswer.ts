@@ -1,7 +1,7 @@
 import type { Profile } from '../model';
 import { activity, noTimeReason, threadActivities, timeOrdered, timeSpan, type Activity } from '../model/timeline';
 import type { ActivityInfo, TimelineData, TimelineRequest, TimeMarker, TimeTrack } from './protocol';
-import { frameInfos } from './session';
+import { frameInfos } from './viewerSession';
 
 /** Wider requests are answered at this many pixels: the page scales. */
 const MAX_WIDTH = 4096;

@@ -3,7 +3,7 @@ import { heaviestNodeOf, pathTo, pruneTree, windowRootFor, type CompactTree } fr
 import { processRows, selectThreads, type ProcessRow } from '../model/processes';
 import { threadsBesides } from '../model/waiting';
 import { matchedWeight, nameMatcher } from '../model/search';
-import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/transform';
+import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/viewOptions';
 import { applyTransforms, safeRegex, sandwich, UnsafeRegexError, type FunctionKey, type Transform } from '../model/transforms';
 import type { FindingInfo, FrameInfo, HostMessage, PersistedState, ProfileInfo, SandwichSide, TreeKind } from './protocol';
 
