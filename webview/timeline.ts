@@ -464,6 +464,7 @@ export class TimelineView {
     const markers = this.markers;
     const delay = tracks.find((t) => t.kind === 'loopDelay');
     this.el.dataset.markers = markers.map((m) => m.kind).join(' ');
+    this.el.dataset.tracks = tracks.map((t) => `${t.kind} ${t.pid ?? ''}`.trim()).join(', ');
     this.el.dataset.slow = JSON.stringify(delay ? slowStretches(delay).map((st) => [Math.round(st.from), Math.round(st.to)]) : []);
     const lanes = this.lanes;
     const rows = lanes.length + tracks.length;
