@@ -23,7 +23,7 @@ import { applyExpansion, buildNodes, findNode, frameCache, pathOf, SMALL, type F
 import { mountTransforms, type TransformsUi } from './transformsUi';
 import { processPicker, type ProcessPicker } from './processes';
 import { TimelineView } from './timeline';
-import { callsKey, ViewerState, type VsCodeApi } from './viewerState';
+import { ViewerState, type VsCodeApi } from './viewerState';
 import { ThemePalette } from './palette';
 import { checkbox, tabHeader, tabPanel, textfield } from './widgets';
 import { FlameSearch } from './search';
@@ -198,11 +198,10 @@ function buildUi(): void {
       post,
       strings: () => s,
       palette: () => pal.colors,
-      range: () => transformsUi?.stack().find((t) => t.kind === 'range') as { from: number; to: number } | undefined,
+      range: () => transformsUi?.range(),
       setRange: (r) => {
         st.rangeAsked = performance.now();
-        const rest = transformsUi?.stack().filter((t) => t.kind !== 'range') ?? [];
-        transformsUi?.set(r ? [{ kind: 'range', from: r.from, to: r.to }, ...rest] : rest);
+        transformsUi?.setRange(r);
       },
       metric,
     },
@@ -443,8 +442,8 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       if (ui) renderSummary(ui.summary, st.info, st.strings, pal.colors);
       processesUi?.update(st.info);
       transformsUi?.onHost(m);
-      // The call-tree transforms decide the Timeline's samples (a range only marks them): redraw when they change.
-      const calls = callsKey(m.transforms);
+      // The call-tree transforms decide the Timeline's samples (the range only marks them): redraw when they change.
+      const calls = JSON.stringify(m.transforms);
       if (calls !== st.timelineCalls) {
         st.timelineCalls = calls;
         timeline?.samplesChanged();

@@ -1,7 +1,7 @@
 // The page's side of the call-tree transforms: the actions on a frame (context menu and keys, in the flame
 // graphs and the tables), the stack shown as a breadcrumb of removable chips, and Exclude by regex. The host
 // applies the stack; the page only asks for it and draws what comes back.
-import type { FunctionKey, HostMessage, PersistedState, Transform, TreeKind, WebviewMessage } from '../src/core/viewer/protocol';
+import type { FunctionKey, HostMessage, PersistedState, TimeRange, Transform, TreeKind, WebviewMessage } from '../src/core/viewer/protocol';
 import { keyOf, packageOf } from '../src/core/viewer/protocol';
 import { closeMenu, showMenu, type MenuItem } from './contextMenu';
 import { clear, fmt, h } from './dom';
@@ -31,6 +31,8 @@ export function msText(ms: number): string {
 
 export class Transforms {
   stack: Transform[] = [];
+  /** The time range the views show, as the host last applied it: a chip before the stack's. */
+  range: TimeRange | undefined;
   private readonly bars: HTMLElement[] = [];
   private error = '';
 
@@ -48,13 +50,22 @@ export class Transforms {
     this.host.post({ type: 'transforms', transforms: stack });
   }
 
+  /** Asks the host for another time range (undefined: the whole span); the chip follows its answer. */
+  setRange(range: TimeRange | undefined): void {
+    closeMenu();
+    this.host.newGeneration();
+    this.host.save({ range });
+    this.host.post({ type: 'range', range: range ?? null });
+  }
+
   push(t: Transform): void {
     this.set([...this.stack, t]);
   }
 
   onHost(m: Extract<HostMessage, { type: 'transforms' }>): void {
     this.stack = m.transforms;
-    this.host.save({ transforms: m.transforms });
+    this.range = m.range;
+    this.host.save({ transforms: m.transforms, range: m.range });
     const s = this.s;
     // A reason without a string of its own (`adjacent`) shows the host's message, in the UI's language too.
     const reasons: Record<string, string> = { length: fmt(s.regexLength, 200), nested: s.regexNested, backreference: s.regexBackreference };
@@ -79,8 +90,6 @@ export class Transforms {
         return fmt(s.xfChipDrop, fnName(t.fn));
       case 'exclude':
         return fmt(s.xfChipExclude, t.regex);
-      case 'range':
-        return fmt(s.xfChipRange, msText(t.from), msText(t.to));
     }
   }
 
@@ -102,9 +111,24 @@ export class Transforms {
     clear(el);
     const crumbs = h('nav', { class: 'xf-crumbs', attrs: { 'aria-label': s.xfTransforms } });
     const root = h('button', { class: 'crumb xf-root', attrs: { type: 'button', title: s.xfClear } }, s.xfComplete);
-    if (!this.stack.length) root.setAttribute('aria-current', 'true');
-    root.addEventListener('click', () => this.stack.length && this.set([]));
+    if (!this.stack.length && !this.range) root.setAttribute('aria-current', 'true');
+    root.addEventListener('click', () => {
+      if (this.range) this.setRange(undefined);
+      if (this.stack.length) this.set([]);
+    });
     crumbs.append(root);
+    if (this.range) {
+      // The range is not a step of the stack: its chip only goes away, with its ×.
+      const label = fmt(s.xfChipRange, msText(this.range.from), msText(this.range.to));
+      const chip = h('button', { class: 'crumb xf-chip', attrs: { type: 'button', 'data-kind': 'range' } }, label);
+      if (!this.stack.length) chip.setAttribute('aria-current', 'true');
+      const remove = h('button', {
+        class: 'xf-remove codicon codicon-close',
+        attrs: { type: 'button', title: s.xfRemove, 'aria-label': fmt(s.xfRemoveOne, label) },
+      });
+      remove.addEventListener('click', () => this.setRange(undefined));
+      crumbs.append(h('span', { class: 'sep codicon codicon-chevron-right' }), h('span', { class: 'xf-item' }, chip, remove));
+    }
     this.stack.forEach((t, i) => {
       crumbs.append(h('span', { class: 'sep codicon codicon-chevron-right' }));
       const label = this.label(t);

@@ -1,6 +1,6 @@
 // Wires the transforms and the sandwich view into the viewer page, so main.ts only calls mountTransforms,
 // hands over the host's 'transforms'/'sandwich' answers and lets `key` look at key presses first.
-import type { FunctionKey, HostMessage, PersistedState, Transform, TreeKind, WebviewMessage } from '../src/core/viewer/protocol';
+import type { FunctionKey, HostMessage, PersistedState, TimeRange, Transform, TreeKind, WebviewMessage } from '../src/core/viewer/protocol';
 import type { FlameView } from './flame';
 import { SandwichView } from './sandwich';
 import type { TreeTable } from './tables';
@@ -35,6 +35,9 @@ export interface TransformsUi {
   /** The stack as the host last applied it, and asking for another. */
   stack(): Transform[];
   set(stack: Transform[]): void;
+  /** The time range as the host last applied it, and asking for another (undefined: the whole span). */
+  range(): TimeRange | undefined;
+  setRange(range: TimeRange | undefined): void;
 }
 
 export function mountTransforms(app: HTMLElement, p: PageParts): TransformsUi {
@@ -132,5 +135,7 @@ export function mountTransforms(app: HTMLElement, p: PageParts): TransformsUi {
     },
     stack: () => xf.stack,
     set: (stack) => xf.set(stack),
+    range: () => xf.range,
+    setRange: (range) => xf.setRange(range),
   };
 }

@@ -1,6 +1,6 @@
 // The viewer page's state in one place: what the host said, what the user chose, and what is drawn. The page's
 // modules read it from here instead of from module-level variables of main.ts.
-import type { PersistedState, ProfileInfo, Transform, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
+import type { PersistedState, ProfileInfo, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
 import type { FNode, Strings } from './tree';
 
 export interface VsCodeApi {
@@ -25,7 +25,7 @@ export class ViewerState {
   firstPaintDone = false;
   /** When the Timeline asked for a new range, until the flame graph for it is drawn (the benchmark's range figure). */
   rangeAsked = 0;
-  /** The call-tree transforms (all but the range) the Timeline's samples went through, as `callsKey` writes them. */
+  /** The call-tree transforms the Timeline's samples went through, as JSON (the range does not change them). */
   timelineCalls = '[]';
 
   constructor(private readonly api: VsCodeApi) {
@@ -46,9 +46,4 @@ export class ViewerState {
   total(): number {
     return this.info?.totalWeight ?? 0;
   }
-}
-
-/** The transforms that change which samples the Timeline draws (a range only marks them), as a comparable key. */
-export function callsKey(transforms: readonly Transform[]): string {
-  return JSON.stringify(transforms.filter((t) => t.kind !== 'range'));
 }

@@ -14,7 +14,9 @@ import { parseCommand, usageError, type CliCommand } from './args';
 import { loadForCli } from './load';
 import { loadProfileOrRun } from '../launch/openPath';
 import { ALL_PROCESSES } from './report';
-import { applyTransforms, type Transform } from '../core/model/transforms';
+import { applyTransforms } from '../core/model/transforms';
+import type { TimeRange } from '../core/model/timeline';
+import { rangeFrom } from './transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 
 const FORMATS = ['text', 'json', 'html', 'github', 'markdown'] as const;
@@ -77,7 +79,7 @@ export async function runDiff(argv: string[]): Promise<number> {
       return usageError(DIFF, l10n.t('--fail-above wants a number of percentage points (0 or more), not "{0}"', values['fail-above']));
   }
   const top = Math.max(1, Number(values.top) || 50);
-  const ranges: (Transform[] | string)[] = [
+  const ranges: (TimeRange | undefined | string)[] = [
     rangeOption('before-range', values['before-range']),
     rangeOption('after-range', values['after-range']),
   ];
@@ -89,7 +91,9 @@ export async function runDiff(argv: string[]): Promise<number> {
   // A run folder is compared whole (every process merged), as `report` reads it.
   const load = async (path: string) =>
     (await loadProfileOrRun(path, { ...opts, allProcesses: values['all-processes'] }, loadForCli)).profile;
-  const [before, after] = (await Promise.all([load(bp), load(ap)])).map((p, i) => applyTransforms(p, ranges[i] as Transform[]));
+  const [before, after] = (await Promise.all([load(bp), load(ap)])).map((p, i) =>
+    applyTransforms(p, [], ranges[i] as TimeRange | undefined),
+  );
   const changes = diffFunctions(before, after);
   // Without a limit, github annotates every function that grew at all.
   const regressions: Regression[] =
@@ -122,14 +126,14 @@ export async function runDiff(argv: string[]): Promise<number> {
   return regressions.length ? 3 : 0;
 }
 
-/** `--before-range 0:1500` as a range transform (none when the option is absent), or the problem with it. */
-function rangeOption(name: string, value: string | undefined): Transform[] | string {
-  if (value === undefined) return [];
-  const m = /^\s*(\d+(?:\.\d+)?)?\s*:\s*(\d+(?:\.\d+)?)?\s*$/.exec(value);
-  const from = m?.[1] !== undefined ? Number(m[1]) : 0;
-  const to = m?.[2] !== undefined ? Number(m[2]) : Number.MAX_VALUE;
-  if (!m || !(to > from)) return l10n.t('--{0} wants from:to in ms from the profile\'s start (to after from), not "{1}"', name, value);
-  return [{ kind: 'range', from, to }];
+/** `--before-range 0:1500` as a range (undefined when the option is absent), or the problem with it; either end may be left out. */
+function rangeOption(name: string, value: string | undefined): TimeRange | undefined | string {
+  if (value === undefined) return undefined;
+  const m = /^\s*([^:]*?)\s*:\s*([^:]*?)\s*$/.exec(value);
+  const r = m ? rangeFrom(m[1] || undefined, m[2] || undefined, [`--${name} (from)`, `--${name} (to)`]) : undefined;
+  if (r === undefined || typeof r === 'string')
+    return l10n.t('--{0} wants from:to in ms from the profile\'s start (to after from), not "{1}"', name, value);
+  return r;
 }
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;

@@ -3,13 +3,13 @@ import * as l10n from '@vscode/l10n';
 import { printable } from '../core/chars';
 import { exportFormats, exportProfileData } from '../core/exporters';
 import type { Profile } from '../core/model';
-import { applyTransforms, unmatched, type Transform } from '../core/model/transforms';
+import { applyTransforms, unmatched } from '../core/model/transforms';
 import { parseCommand, usageError, type CliCommand, type OptionTable } from './args';
 import { loadProfileOrRun } from '../launch/openPath';
 import type { OpenedRun } from '../launch/runFolder';
 import { runTimeFactsOf } from '../launch/runTimeline';
 import { fileStartTime, loadForCli, parseLabel, sourceLineReader } from './load';
-import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
+import { TRANSFORM_OPTIONS, transformsFrom, type CliView } from './transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 
 /** How a report is written: the rows shared by `report` and the commands that report what they recorded. */
@@ -99,23 +99,24 @@ export function outputSettings(values: {
 export async function emitReport(
   command: string,
   loaded: Profile,
-  transforms: Transform[],
+  view: CliView,
   o: OutputSettings & { source: string; run?: OpenedRun },
 ): Promise<number> {
   for (const w of loaded.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', printable(w)) + '\n');
+  const { transforms, range } = view;
   for (const t of transforms)
     for (const name of unmatched(loaded.frames, t))
       process.stderr.write(l10n.t('node-flame: warning: no function or package named "{0}" in this profile', name) + '\n');
   // An HTML page gets the profile before the transforms and opens with them, as chips to undo.
   const html = o.format === 'html';
-  const profile = html ? loaded : applyTransforms(loaded, transforms);
+  const profile = html ? loaded : applyTransforms(loaded, transforms, range);
   const out = exportProfileData(profile, o.format, {
     top: o.top,
     foldedWeights: o.foldedWeights,
     source: o.source,
     startTime: o.format === 'pprof' ? await fileStartTime(o.source, profile) : undefined,
     timeFacts: html ? await runTimeFactsOf(loaded, o.source, o.run) : undefined,
-    view: html ? { transforms } : undefined,
+    view: html ? view : undefined,
     readLine: o.format === 'markdown' ? sourceLineReader() : undefined,
   });
   if (!o.output) {

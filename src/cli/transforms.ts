@@ -1,3 +1,4 @@
+import { timeRange, type TimeRange } from '../core/model/timeline';
 import * as l10n from '@vscode/l10n';
 import { safeRegex, UnsafeRegexError, MAX_REGEX_LENGTH, type Transform } from '../core/model/transforms';
 import type { OptionTable } from './args';
@@ -72,10 +73,10 @@ export function regexProblem(e: UnsafeRegexError): string {
  * The transforms in command-line order, or a problem to report as a usage error. Functions are named
  * by name alone: every function of that name matches.
  */
-export function transformsFrom(order: { name: string; value?: string }[]): Transform[] | string {
+export function transformsFrom(order: { name: string; value?: string }[]): CliView | string {
   const out: Transform[] = [];
-  let from: number | undefined;
-  let to: number | undefined;
+  let from: string | undefined;
+  let to: string | undefined;
   for (const { name, value } of order) {
     if (value === undefined || !(name in TRANSFORM_OPTIONS)) continue;
     switch (name as keyof typeof TRANSFORM_OPTIONS) {
@@ -106,19 +107,41 @@ export function transformsFrom(order: { name: string; value?: string }[]): Trans
         out.push({ kind: 'exclude', regex: value });
         break;
       case 'from':
-      case 'to': {
-        const ms = Number(value);
-        if (value.trim() === '' || !Number.isFinite(ms) || ms < 0)
-          return l10n.t('--{0} wants milliseconds from the profile\'s start (0 or more), not "{1}"', name, value);
-        if (name === 'from') from = ms;
-        else to = ms;
+        from = value;
         break;
-      }
+      case 'to':
+        to = value;
+        break;
     }
   }
-  if (from !== undefined || to !== undefined) {
-    if (from !== undefined && to !== undefined && to <= from) return l10n.t('--to ({0}) must be after --from ({1})', to, from);
-    out.unshift({ kind: 'range', from: from ?? 0, to: to ?? Number.MAX_VALUE });
-  }
-  return out;
+  const range = rangeFrom(from, to, ['--from', '--to']);
+  if (typeof range === 'string') return range;
+  return { transforms: out, ...(range ? { range } : {}) };
+}
+
+/** The call-tree transforms and the time range a command was given: what the viewer's page holds as two states. */
+export interface CliView {
+  transforms: Transform[];
+  range?: TimeRange;
+}
+
+/**
+ * The one parser of a time range on the command line: `--from`/`--to` (report, profile, attach) and diff's
+ * `--before-range from:to` give their two ends here; either may be left out. Undefined when neither is given.
+ */
+export function rangeFrom(from: string | undefined, to: string | undefined, names: [string, string]): TimeRange | undefined | string {
+  if (from === undefined && to === undefined) return undefined;
+  const ms = (v: string | undefined, name: string) => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    return v.trim() === '' || !Number.isFinite(n) || n < 0 ? name : n;
+  };
+  const [f, t] = [ms(from, names[0]), ms(to, names[1])];
+  if (typeof f === 'string' || typeof t === 'string')
+    return l10n.t(
+      '{0} wants milliseconds from the profile\'s start (0 or more), not "{1}"',
+      String(typeof f === 'string' ? f : t),
+      String(typeof f === 'string' ? from : to),
+    );
+  return timeRange(f, t) ?? l10n.t('{0} ({1}) must be after {2} ({3})', names[1], String(t), names[0], String(f ?? 0));
 }

@@ -140,7 +140,7 @@ for (const mode of ['cpu-prof', 'prof', ...(hasPerf ? ['perf'] : [])]) {
     assert.equal(stretch(alone, 'parentHot').n, 0);
     assert.deepEqual(stretch(alone, 'childHot'), c);
     assert.ok(alone.timeline.times[0] > p.to - 100, `the child's first sample (${alone.timeline.times[0]} ms) comes late in the run`);
-    const ranged = applyTransforms(alone, [{ kind: 'range', from: c.from, to: c.to + 1 }]);
+    const ranged = applyTransforms(alone, [], { from: c.from, to: c.to + 1 });
     assert.equal(stretch(ranged, 'childHot').n, c.n);
 
     if (mode === 'perf') return;

@@ -97,7 +97,7 @@ test('report --from/--to keeps one stretch of a real run; the JSON says what it 
     assert.ok(shareOf(ranged, 'secondHot') > (mode === 'perf' ? 0.5 : 0.9), `${mode}: secondHot ${shareOf(ranged, 'secondHot')}`);
     assert.ok(ranged.samples < whole.samples, mode);
     // The same shares as the range transform the viewer applies.
-    const model = applyTransforms(profile, [{ kind: 'range', from, to }]);
+    const model = applyTransforms(profile, [], { from, to });
     const modelShare = functionStats(model.tree, model.frames.length)
       .filter((s) => model.frames[s.frame].name === 'secondHot')
       .reduce((a, s) => a + s.total / model.tree.weight, 0);

@@ -7,8 +7,8 @@ import { foldedImporter } from '../../src/core/importers/folded';
 import { PerfScriptParser } from '../../src/core/importers/perf';
 import { selectThreads } from '../../src/core/model/processes';
 import { functionStats, type Profile } from '../../src/core/model';
-import { activity, noTimeReason, restrictToRange, timeOrdered, timeSpan } from '../../src/core/model/timeline';
-import { applyTransforms } from '../../src/core/model/transforms';
+import { activity, noTimeReason, OPEN_END, restrictToRange, timeOrdered, timeSpan } from '../../src/core/model/timeline';
+import { applyTransforms, splitRange } from '../../src/core/model/transforms';
 import { ViewerSession } from '../../src/core/viewer/viewerSession';
 import { toJsonReport } from '../../src/core/exporters/json';
 import { fixtures } from '../helpers/paths';
@@ -61,7 +61,7 @@ test('a range transform keeps only that stretch: the second hot function near 10
   const first = spanOf(p, 'firstHot');
   const second = spanOf(p, 'secondHot');
   assert.ok(first.last < second.first + 5, `${JSON.stringify(first)} ${JSON.stringify(second)}`);
-  const r = applyTransforms(p, [{ kind: 'range', from: first.last + 1, to: second.last + 1 }]);
+  const r = applyTransforms(p, [], { from: first.last + 1, to: second.last + 1 });
   const shares = selfShares(r);
   assert.equal(shares.firstHot ?? 0, 0);
   assert.ok(shares.secondHot > 0.97, JSON.stringify(shares));
@@ -81,14 +81,18 @@ test('a range transform keeps only that stretch: the second hot function near 10
   assert.equal(toJsonReport(p).endTime, Math.round(timeSpan(p)!.end * 1e6) / 1e6);
 });
 
-test('a range with other transforms applies first; two ranges keep what both cover', async () => {
+test('a range applies before the transforms; a stack saved with two ranges opens with what both cover', async () => {
   const p = await load();
   const second = spanOf(p, 'secondHot');
-  const r = applyTransforms(p, [
+  // A page of an earlier version saved its range among the transforms: read back as the stack and one range.
+  const saved = splitRange([
     { kind: 'merge-function', fn: { name: 'listOnTimeout' } },
-    { kind: 'range', from: second.first, to: Number.MAX_VALUE },
+    { kind: 'range', from: second.first, to: OPEN_END },
     { kind: 'range', from: 0, to: second.last + 1 },
   ]);
+  assert.deepEqual(saved.range, { from: second.first, to: second.last + 1 });
+  assert.deepEqual(saved.transforms, [{ kind: 'merge-function', fn: { name: 'listOnTimeout' } }]);
+  const r = applyTransforms(p, saved.transforms, saved.range);
   assert.ok(
     !r.frames.some(
       (f, i) => f.name === 'listOnTimeout' && functionStats(r.tree, r.frames.length).some((s) => s.frame === i && s.total > 0),
@@ -131,13 +135,16 @@ test('call-tree transforms keep the timeline: each sample on its new node, the d
   assert.equal(check(merged, 'merge').times.length, n);
   assert.equal(spanOf(merged, 'firstHot').first, Infinity);
   // Transforms after a range, and a focus on a path: still on the range's clock.
-  const both = applyTransforms(p, [
-    { kind: 'range', from: first.first, to: second.last + 1 },
-    { kind: 'focus-subtree', path: [{ name: 'processTimers' }] },
-    { kind: 'exclude', regex: '^listOnTimeout$' },
-    { kind: 'collapse-recursion', fn: { name: 'secondHot' } },
-    { kind: 'merge-package', package: 'node:internal' },
-  ]);
+  const both = applyTransforms(
+    p,
+    [
+      { kind: 'focus-subtree', path: [{ name: 'processTimers' }] },
+      { kind: 'exclude', regex: '^listOnTimeout$' },
+      { kind: 'collapse-recursion', fn: { name: 'secondHot' } },
+      { kind: 'merge-package', package: 'node:internal' },
+    ],
+    { from: first.first, to: second.last + 1 },
+  );
   check(both, 'range, then the others');
   const json = toJsonReport(applyTransforms(p, [{ kind: 'focus-function', fn: { name: 'secondHot' } }]));
   assert.ok(
@@ -190,7 +197,7 @@ test('a real --prof tick log has a timeline too; folded stacks have none and say
   const folded = await foldedImporter.load(file('main;a 3\nmain;b 2\n'), {});
   assert.equal(noTimeReason(folded), 'folded');
   assert.equal(timeSpan(folded), undefined);
-  const same = applyTransforms(folded, [{ kind: 'range', from: 0, to: 1 }]);
+  const same = applyTransforms(folded, [], { from: 0, to: 1 });
   assert.equal(same.tree.weight, 5);
   assert.ok(same.warnings.some((w) => /no sample times/.test(w)));
 });
@@ -267,13 +274,12 @@ test("the viewer's Timeline follows the call-tree transforms, not the range: a d
   const session = new ViewerSession(p, 'phases.cpuprofile', PHASES);
   assert.equal(session.timelineProfile(), session.pickedProfile());
   // A range alone: the Timeline keeps the whole span (the range is marked on it, not cut out).
-  session.setTransforms([{ kind: 'range', from: first.last + 1, to: Number.MAX_VALUE }]);
+  session.setRange({ from: first.last + 1, to: OPEN_END });
   assert.equal(session.timelineProfile().timeline!.times.length, p.timeline!.times.length);
+  assert.ok(session.shownProfile().timeline!.times.length < p.timeline!.times.length, 'the views show the range');
   // Drop firstHot (the range stays): its stretch empties on the Timeline, the flame graph keeps only the range.
-  session.setTransforms([
-    { kind: 'range', from: first.last + 1, to: Number.MAX_VALUE },
-    { kind: 'drop-function', fn: { name: 'firstHot' } },
-  ]);
+  session.setTransforms([{ kind: 'drop-function', fn: { name: 'firstHot' } }]);
+  assert.deepEqual(session.range, { from: first.last + 1, to: OPEN_END });
   const tl = session.timelineProfile();
   assert.equal(spanOf(tl, 'firstHot').first, Infinity);
   assert.ok(tl.timeline!.times.length < p.timeline!.times.length);

@@ -53,6 +53,8 @@ export interface HtmlOptions {
   transforms?: EmbeddedProfile['transforms'];
   /** The processes the page's picker starts with. */
   threads?: EmbeddedProfile['shownThreads'];
+  /** The time range the page's views start with (the Timeline shows it marked). */
+  range?: EmbeddedProfile['range'];
 }
 
 /** The profile's per-sample times for the page's Timeline, gzipped: a million samples take about a megabyte. */
@@ -88,6 +90,7 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
     ...(timeline ? { timeline, ...(opts.timeFacts ? { timeFacts: opts.timeFacts } : {}) } : {}),
     ...(opts.transforms?.length ? { transforms: opts.transforms } : {}),
     ...(opts.threads ? { shownThreads: opts.threads } : {}),
+    ...(opts.range ? { range: opts.range } : {}),
   });
   const csp = [
     "default-src 'none'",

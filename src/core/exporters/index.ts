@@ -1,6 +1,7 @@
 import type { Profile } from '../model';
 import { selectThreads } from '../model/processes';
 import { applyTransforms, type Transform } from '../model/transforms';
+import type { TimeRange } from '../model/timeline';
 import type { TimeMarker, TimeTrack } from '../viewer/protocol';
 import { toCpuProfile } from './cpuprofile';
 import { toFolded } from './folded';
@@ -30,7 +31,7 @@ export interface ExportOptions {
    * The viewer's transforms and picked processes, the profile given being the one before them: the HTML page opens
    * with them as chips to undo; every other format is written of the profile after them.
    */
-  view?: { transforms: Transform[]; threads?: string[] };
+  view?: { transforms: Transform[]; threads?: string[]; range?: TimeRange };
 }
 
 export interface Exporter {
@@ -63,7 +64,7 @@ export function exportProfileData(profile: Profile, format: string, opts: Export
   const e = registry.get(format);
   if (!e) throw new Error(`unknown export format "${format}" (known: ${exportFormats().join(', ')})`);
   const v = opts.view;
-  if (v && format !== 'html') profile = applyTransforms(v.threads ? selectThreads(profile, v.threads) : profile, v.transforms);
+  if (v && format !== 'html') profile = applyTransforms(v.threads ? selectThreads(profile, v.threads) : profile, v.transforms, v.range);
   checkExportNodes(profile, format);
   return e.write(profile, opts);
 }
@@ -110,7 +111,8 @@ registerExporter({
   format: 'html',
   extension: '.html',
   description: 'the interactive viewer as one offline page',
-  write: (p, o) => toHtml(p, { source: o.source, timeFacts: o.timeFacts, transforms: o.view?.transforms, threads: o.view?.threads }),
+  write: (p, o) =>
+    toHtml(p, { source: o.source, timeFacts: o.timeFacts, transforms: o.view?.transforms, threads: o.view?.threads, range: o.view?.range }),
 });
 registerExporter({
   format: 'svg',

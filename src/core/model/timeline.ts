@@ -241,6 +241,23 @@ function layOut(profile: Profile, tl: Timeline, from: number, to: number, minMs:
 }
 
 /**
+ * A time range of a profile, in ms from its start: state of its own beside the call-tree transforms (the Timeline
+ * shows the whole span with the range marked on it, the other views show the range). `to` is OPEN_END for "to
+ * the end"; JSON has no Infinity, and this one spelling crosses to the page, the saved state and the CLI alike.
+ */
+export interface TimeRange {
+  from: number;
+  to: number;
+}
+export const OPEN_END = Number.MAX_VALUE;
+
+/** `from`/`to` as a range (either may be left out), or undefined when the numbers make none. */
+export function timeRange(from: number | undefined, to: number | undefined): TimeRange | undefined {
+  const r = { from: from ?? 0, to: to ?? OPEN_END };
+  return Number.isFinite(r.from) && r.from >= 0 && r.to > r.from ? r : undefined;
+}
+
+/**
  * The profile restricted to the samples in [from, to) (ms from its start): tree weights, self times, line
  * heat and the timeline follow; the nodes that ran nothing in it are dropped. A profile
  * without a timeline comes back as it is (callers warn).

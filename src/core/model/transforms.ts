@@ -5,7 +5,7 @@ import { NameIndex } from './nameIndex';
 import { bottomUp } from './views';
 import type { Profile } from './profile';
 import { functionKeyOf, sameFunction } from './viewOptions';
-import { restrictToRange, threadsIn } from './timeline';
+import { OPEN_END, restrictToRange, threadsIn, timeRange, type TimeRange } from './timeline';
 
 /**
  * A function as a transform names it: the view's merge-by-function identity (name, file, start line; the
@@ -40,12 +40,7 @@ export type Transform =
   /** Samples with the function anywhere on the stack are dropped. */
   | { kind: 'drop-function'; fn: FunctionKey }
   /** Frames whose name matches the (checked) regular expression are removed, time to the caller. */
-  | { kind: 'exclude'; regex: string }
-  /**
-   * Only the samples taken in [from, to), in ms from the profile's first sample (the Timeline's selection,
-   * the CLI's --from/--to). Applied before the others, wherever it stands: it picks samples, not frames.
-   */
-  | { kind: 'range'; from: number; to: number };
+  | { kind: 'exclude'; regex: string };
 
 export type TransformKind = Transform['kind'];
 
@@ -284,9 +279,6 @@ function rewriteFor(tree: CallTree, frames: readonly Frame[], t: Transform, fnOf
   const frame = tree.frame;
   const dropRoot = { ...DROP_ROOT, samplesTo };
   switch (t.kind) {
-    case 'range':
-      // Ranges need the per-sample timeline, which only the whole profile has (applyTransforms).
-      return identity(tree, samplesTo);
     case 'merge-function': {
       const hit = frameMask(frames, (f) => matchesKey(f, t.fn));
       return tree.remap((f) => (hit[f] ? -1 : f), undefined, samplesTo);
@@ -410,20 +402,28 @@ function focusInverted(tree: CallTree, frames: readonly Frame[], path: FunctionK
 }
 
 /**
- * The profile with its call tree put through `transforms` in order; the frame table is shared, the per-sample
+ * A stack saved before the range was state of its own held it as `{ kind: 'range' }` entries (several select what
+ * they all cover): the stack without them, and their range.
+ */
+export function splitRange(saved: readonly unknown[]): { transforms: Transform[]; range?: TimeRange } {
+  const isRange = (t: unknown): t is TimeRange & { kind: 'range' } =>
+    !!t && typeof t === 'object' && (t as { kind?: unknown }).kind === 'range';
+  const ranges = saved.filter(isRange);
+  const transforms = saved.filter((t) => !isRange(t)) as Transform[];
+  if (!ranges.length) return { transforms };
+  const from = Math.max(...ranges.map((r) => Number(r.from) || 0));
+  return { transforms, range: timeRange(from, Math.max(from + 1e-9, Math.min(...ranges.map((r) => Number(r.to) || OPEN_END)))) };
+}
+
+/**
+ * The profile with its call tree put through `transforms` in order (after `range`, when given); the frame table is shared, the per-sample
  * timeline follows the samples to their new nodes (the samples a transform drops leave it), and thread sizes
  * and the perf sample count follow the new tree.
  */
-export function applyTransforms(profile: Profile, transforms: readonly Transform[]): Profile {
+export function applyTransforms(profile: Profile, transforms: readonly Transform[], range?: TimeRange): Profile {
+  // The range picks samples, not frames: first, whatever the stack.
+  if (range) profile = restrictToRange(profile, range.from, range.to);
   if (!transforms.length) return profile;
-  // Several ranges select what they all cover.
-  const ranges = transforms.filter((t) => t.kind === 'range');
-  if (ranges.length) {
-    const from = Math.max(...ranges.map((r) => r.from));
-    profile = restrictToRange(profile, from, Math.max(from, Math.min(...ranges.map((r) => r.to))));
-    transforms = transforms.filter((t) => t.kind !== 'range');
-    if (!transforms.length) return profile;
-  }
   const fnOf = functionIds(profile.frames);
   let tree = profile.tree;
   // Where each node of the profile's tree has its samples now (-1: dropped), composed over the transforms.

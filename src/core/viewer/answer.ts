@@ -50,6 +50,8 @@ export async function answer(session: ViewerSession, m: AnsweredMessage, host: V
       return session.setOptions(m.options);
     case 'transforms':
       return session.setTransforms(m.transforms);
+    case 'range':
+      return session.setRange(m.range ?? undefined);
     case 'threads':
       return session.setThreads(m.threads ?? undefined);
     case 'sandwich':

@@ -1,6 +1,7 @@
 import { CallTree, type Frame, type Profile } from '../model';
 import type { ViewOptions } from '../model/viewOptions';
 import type { Transform } from '../model/transforms';
+import type { TimeRange } from '../model/timeline';
 import type { EmbeddedTimeline } from './embedTimeline';
 import type { FindingInfo, TimeMarker, TimeTrack } from './protocol';
 
@@ -31,6 +32,8 @@ export interface EmbeddedProfile {
   transforms?: Transform[];
   /** The processes the viewer's picker kept when exported; absent: the page's own first choice. */
   shownThreads?: string[];
+  /** The time range the export was made with. */
+  range?: TimeRange;
 }
 
 export function embedProfile(p: Profile, label: string, strings: Record<string, string>, options?: ViewOptions): EmbeddedProfile {

@@ -22,7 +22,7 @@ async function attachTimeline(profile: Profile, data: EmbeddedProfile): Promise<
 export function offlineViewer(data: EmbeddedProfile): { session: ViewerSession; host: ViewerHost; inflate: () => Promise<void> } {
   const profile = restoreProfile(data);
   // Opens as it was exported: the transforms and the processes picked then are chips and picker choices to undo.
-  const session = new ViewerSession(profile, data.label, data.path, data.options, data.transforms, data.shownThreads);
+  const session = new ViewerSession(profile, data.label, data.path, data.options, data.transforms, data.shownThreads, data.range);
   session.findings = data.findings;
   let inflating: Promise<void> | undefined;
   const host: ViewerHost = {

@@ -6,8 +6,9 @@ import type { ProcessRow } from '../model/processes';
 import type { WeightUnit } from '../model/units';
 export type { WeightUnit } from '../model/units';
 import type { FunctionKey, Transform } from '../model/transforms';
+import type { TimeRange } from '../model/timeline';
 
-export type { CompactTree, FunctionKey, ProcessRow, Transform, ViewOptions };
+export type { CompactTree, FunctionKey, ProcessRow, TimeRange, Transform, ViewOptions };
 // The page reads the category list from here so it never imports the model.
 export { CATEGORIES } from '../model/frame';
 // How the page names a frame's function and package in the transforms it asks for.
@@ -132,6 +133,8 @@ export interface PersistedState {
   tab?: string;
   /** The stack of call-tree transforms, in the order applied. */
   transforms?: Transform[];
+  /** The time range the views show. */
+  range?: TimeRange;
   /** The function the sandwich view was open on. */
   sandwich?: FunctionKey;
   /** How the top-down flame graph and the comparison are drawn: root at the bottom (flame) or at the top (icicle). */
@@ -222,6 +225,8 @@ export type HostMessage =
       type: 'transforms';
       generation: number;
       transforms: Transform[];
+      /** The time range the views show (absent: the whole span). */
+      range?: TimeRange;
       info: ProfileInfo;
       error?: { reason: string; detail: string };
     }
@@ -257,6 +262,8 @@ export type ViewerMessage =
   | { type: 'stopRun' }
   | { type: 'options'; options: ViewOptions }
   | { type: 'transforms'; transforms: Transform[] }
+  /** The Timeline's selection; null: the whole span again. */
+  | { type: 'range'; range: TimeRange | null }
   | { type: 'sandwich'; fn: FunctionKey }
   | { type: 'sandwichExpand'; generation: number; side: SandwichSide; node: number; small: boolean; minWeight: number }
   | { type: 'needTree'; tree: TreeKind }

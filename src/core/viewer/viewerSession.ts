@@ -4,7 +4,8 @@ import { processRows, selectThreads, type ProcessRow } from '../model/processes'
 import { threadsBesides } from '../model/waiting';
 import { matchedWeight, nameMatcher } from '../model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/viewOptions';
-import { applyTransforms, safeRegex, sandwich, UnsafeRegexError, type FunctionKey, type Transform } from '../model/transforms';
+import { applyTransforms, safeRegex, sandwich, splitRange, UnsafeRegexError, type FunctionKey, type Transform } from '../model/transforms';
+import { timeRange, type TimeRange } from '../model/timeline';
 import type { FindingInfo, FrameInfo, HostMessage, PersistedState, ProfileInfo, SandwichSide, TreeKind } from './protocol';
 
 /** The first Exclude pattern of a stack that safeRegex refuses, with why. */
@@ -31,6 +32,8 @@ export class ViewerSession {
   transforms: Transform[];
   /** The threads the process picker keeps (a process is all its threads), before the transforms; undefined: all. */
   threads: string[] | undefined;
+  /** The Timeline's selection: the views show only its samples; the Timeline shows the whole span, the range marked. */
+  range: TimeRange | undefined;
   private rows: ProcessRow[] | undefined;
   generation = 0;
   private view: ProfileView | undefined;
@@ -53,10 +56,13 @@ export class ViewerSession {
     options?: ViewOptions,
     transforms?: Transform[],
     threads?: string[],
+    range?: TimeRange,
   ) {
     this.options = { mergeBy: 'function', ...options };
-    // A stack saved by an older page may hold a pattern this one refuses: start without it then.
-    this.transforms = transforms && !refusedRegex(transforms) ? [...transforms] : [];
+    // A stack saved by an older page may hold a pattern this one refuses (start without it then), or its range.
+    const saved = splitRange(transforms ?? []);
+    this.transforms = !refusedRegex(saved.transforms) ? saved.transforms : [];
+    this.range = range ?? saved.range;
     this.threads = this.known(threads ?? this.withoutWaiting());
   }
 
@@ -87,19 +93,13 @@ export class ViewerSession {
    * Timeline shows the whole span with the range marked on it), so a dropped function leaves the activity graph too.
    */
   timelineProfile(): Profile {
-    if (!this.timed) {
-      const calls = this.transforms.filter((t) => t.kind !== 'range');
-      // Without a range the shown profile is this one: not computed twice.
-      if (!calls.length) this.timed = this.pickedProfile();
-      else if (calls.length === this.transforms.length) this.timed = this.shownProfile();
-      else this.timed = applyTransforms(this.pickedProfile(), calls);
-    }
-    return this.timed;
+    // Without a range the shown profile is this one: not computed twice.
+    return (this.timed ??= this.range ? applyTransforms(this.pickedProfile(), this.transforms) : this.shownProfile());
   }
 
   /** The profile as the transforms leave it: what the views, the summary, the editor's hot spots and exports read. */
   shownProfile(): Profile {
-    return (this.transformed ??= applyTransforms(this.pickedProfile(), this.transforms));
+    return (this.transformed ??= applyTransforms(this.pickedProfile(), this.transforms, this.range));
   }
 
   currentView(): ProfileView {
@@ -146,6 +146,17 @@ export class ViewerSession {
     return [this.transformsMessage(error), ...[...this.wanted].map((k) => this.tree(k))];
   }
 
+  /** Another time range (undefined: the whole span), answered like a new stack: the Timeline's samples stay. */
+  setRange(range: TimeRange | undefined): HostMessage[] {
+    this.range = range && timeRange(range.from, range.to);
+    this.transformed = undefined;
+    this.timed = undefined;
+    this.generation++;
+    this.view = undefined;
+    this.sandwiched = undefined;
+    return [this.transformsMessage(), ...[...this.wanted].map((k) => this.tree(k))];
+  }
+
   /**
    * Another choice of processes and threads (undefined: all). Answered like a new transform stack: the stack
    * (unchanged) with the facts of what is now shown, then the trees.
@@ -162,7 +173,14 @@ export class ViewerSession {
   }
 
   private transformsMessage(error?: { reason: string; detail: string }): HostMessage {
-    return { type: 'transforms', generation: this.generation, transforms: this.transforms, info: this.info(), error };
+    return {
+      type: 'transforms',
+      generation: this.generation,
+      transforms: this.transforms,
+      ...(this.range ? { range: this.range } : {}),
+      info: this.info(),
+      error,
+    };
   }
 
   /** The answer to the page's 'ready': the profile's facts, the transform stack when there is one, then every tree it shows. */
@@ -170,7 +188,7 @@ export class ViewerSession {
     strings: Record<string, string>,
     extra: { state?: PersistedState; offline?: boolean; hostMarks?: Record<string, number> } = {},
   ): HostMessage[] {
-    const stack = this.transforms.length || this.threads ? [this.transformsMessage()] : [];
+    const stack = this.transforms.length || this.threads || this.range ? [this.transformsMessage()] : [];
     return [
       { type: 'init', kind: 'single', info: this.info(), options: this.options, strings, ...extra },
       ...stack,

@@ -49,7 +49,15 @@ export class ProfilePanel implements vscode.Disposable {
     onDispose: () => void,
     early?: EarlyPage,
   ) {
-    this.session = new ViewerSession(loaded.profile, loaded.label, loaded.path, state?.options, state?.transforms, state?.threads);
+    this.session = new ViewerSession(
+      loaded.profile,
+      loaded.label,
+      loaded.path,
+      state?.options,
+      state?.transforms,
+      state?.threads,
+      state?.range,
+    );
     this.showTransformed();
     this.marks = early?.marks;
     if (state?.tree === 'bottom') this.session.wanted.add('bottom');
