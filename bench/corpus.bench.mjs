@@ -31,7 +31,10 @@ const { createRequire } = await import('node:module');
 const h = createRequire(import.meta.url)(harness);
 
 const smallOnly = process.argv.includes('small');
-const onlyNames = process.argv.find((a) => a.startsWith('only='))?.slice(5).split(',');
+const onlyNames = process.argv
+  .find((a) => a.startsWith('only='))
+  ?.slice(5)
+  .split(',');
 const measuresOnly = process.argv.includes('measures');
 const corpora = measuresOnly ? [] : [{ dir: join(root, 'test', 'corpus'), programs: h.SMALL_CORPUS }];
 if (!smallOnly && !measuresOnly) corpora.push({ dir: join(root, 'bench', 'corpus'), programs: h.FULL_CORPUS });

@@ -143,7 +143,8 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
     [RUN_DIR_ENV]: o.runDir,
     ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1' } : {}),
     [LAUNCHER_ENV]: launcherToken(),
-    ...forkFlagsEnv(profilerNodeArgs(o.mode, o.runDir)),
+    // No NODE_OPTIONS here: a fork that sets its own execArgv needs the preload too.
+    ...forkFlagsEnv([...profilerNodeArgs(o.mode, o.runDir), `--require=${o.preloadPath}`]),
     ...heapEnv(o),
   };
   const { program, args, cwd } = o.target;

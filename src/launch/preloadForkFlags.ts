@@ -1,7 +1,8 @@
 // A child forked with its own execArgv loses the profiler flags its parent got from the `node` shim or the command
 // line: vitest's forks pool (tinypool) forks `process.execPath` with `execArgv: ['--conditions', 'node', …]`, so its
 // test processes ran without --prof / --perf-prof and their JavaScript was never named in those modes. The preload
-// puts the run's flags back in front of such an execArgv. --prof is refused in NODE_OPTIONS, so this is the only way.
+// puts the run's flags back in front of such an execArgv (and, in a program run, where no NODE_OPTIONS carries it,
+// the preload itself). --prof is refused in NODE_OPTIONS, so this is the only way.
 // The module object itself (a namespace import is a copy under the bundler): fork is replaced on it.
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
@@ -9,13 +10,20 @@ import { syncBuiltinESMExports } from 'node:module';
 /** The run's profiler flags for node (JSON array of strings), set by the launcher for every process of the run. */
 export const NODE_FLAGS_ENV = 'NODE_FLAME_NODE_FLAGS';
 
-/** The flag's name, `--logfile` of `--logfile=…`, so a child's own value of a flag is kept. */
-const flagName = (a: string): string => a.split('=', 1)[0];
-
-/** `execArgv` with the run's `flags` it lacks in front; the same array when it lacks none. */
+/**
+ * `execArgv` with the run's `flags` it lacks in front; the same array when it lacks none. A flag is there when the
+ * child has it as written, or its value as a word of its own (`-r <preload>` for `--require=<preload>`); a child's
+ * own `--logfile` is kept.
+ */
 export function withRunFlags(execArgv: readonly string[], flags: readonly string[]): readonly string[] {
-  const names = new Set(execArgv.map(flagName));
-  const missing = flags.filter((f) => !names.has(flagName(f)));
+  const has = (f: string): boolean => {
+    if (execArgv.includes(f)) return true;
+    const eq = f.indexOf('=');
+    if (eq < 0) return false;
+    const name = f.slice(0, eq);
+    return execArgv.includes(f.slice(eq + 1)) || (name === '--logfile' && execArgv.some((a) => a.startsWith('--logfile')));
+  };
+  const missing = flags.filter((f) => !has(f));
   return missing.length ? [...missing, ...execArgv] : execArgv;
 }
 

@@ -97,9 +97,26 @@ function hookVm(see: (code: unknown, filename: unknown) => void): void {
     see(code, options?.filename);
     return compileFunction(code, params, options);
   };
+  // vm's run* functions build Node's own Script, not the export replaced above: vite-node (vitest's test files) runs
+  // each transformed module with vm.runInThisContext, its map inline.
+  const filenameOf = (options: unknown): unknown =>
+    typeof options === 'string' ? options : (options as { filename?: unknown } | undefined)?.filename;
+  /** `f` seeing its code (the first argument) and the filename of its options (argument `at`) first. */
+  const seeing = <F extends (...a: never[]) => unknown>(f: F, at: number): F =>
+    function (this: unknown, ...a: Parameters<F>) {
+      see(a[0], filenameOf(a[at]));
+      return f.apply(this, a);
+    } as F;
+  const replaced: Partial<typeof Vm> = {
+    Script,
+    compileFunction: compile,
+    runInThisContext: seeing(vm.runInThisContext, 1),
+    runInContext: seeing(vm.runInContext, 2),
+    runInNewContext: seeing(vm.runInNewContext, 2),
+  };
   try {
-    Object.defineProperty(vm, 'Script', { value: Script, writable: true, configurable: true, enumerable: true });
-    Object.defineProperty(vm, 'compileFunction', { value: compile, writable: true, configurable: true, enumerable: true });
+    for (const [k, value] of Object.entries(replaced))
+      Object.defineProperty(vm, k, { value, writable: true, configurable: true, enumerable: true });
   } catch {
     // a frozen vm module: maps of code it evaluates are not seen
   }

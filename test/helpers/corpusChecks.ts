@@ -19,6 +19,8 @@ export interface JsonFunctionRow {
   category: string;
   self: number;
   total: number;
+  /** The binary of a native or shared-library row. */
+  lib?: string;
 }
 
 export function readRecorded(file: string): Recorded[] {
