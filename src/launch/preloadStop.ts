@@ -11,6 +11,7 @@ import { recordLoopDelay } from './preloadLoopDelay';
 import { heapProfileInProcess, HEAP_PROF_ENV } from './preloadHeapProfile';
 import { markLogClock } from './preloadLogClock';
 import { keepFlagsInForks, NODE_FLAGS_ENV } from './preloadForkFlags';
+import { keepWorkerLogs } from './preloadWorkerLogs';
 import { runIsLive, watchLauncher } from './runLiveness';
 
 const runDir = process.env[RUN_DIR_ENV];
@@ -22,6 +23,7 @@ if (runDir && !runIsLive(runDir)) {
 markLogClock();
 recordThisProcess();
 keepFlagsInForks();
+keepWorkerLogs();
 const profiling = [cpuProfileInProcess(), heapProfileInProcess()].some(Boolean);
 recordLoopDelay();
 captureInlineMaps();
