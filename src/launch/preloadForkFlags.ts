@@ -48,7 +48,9 @@ export function keepFlagsInForks(): void {
     // fork(module, [args], [options]): the options object is the last object argument that is not an array.
     const i = args.findIndex((a, k) => k > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
     const options = i > 0 ? (args[i] as childProcess.ForkOptions) : undefined;
-    if (options && Array.isArray(options.execArgv)) args[i] = { ...options, execArgv: withRunFlags(options.execArgv, flags) };
+    // Only this node: another executable (options.execPath) may not take node's flags.
+    if (options && Array.isArray(options.execArgv) && (options.execPath === undefined || options.execPath === process.execPath))
+      args[i] = { ...options, execArgv: withRunFlags(options.execArgv, flags) };
     return (fork as (...a: unknown[]) => childProcess.ChildProcess).apply(this, args);
   } as typeof childProcess.fork;
   (childProcess as { fork: typeof childProcess.fork }).fork = wrapped;
