@@ -2,7 +2,7 @@
 // the table program × mode of the corpus test with cross-mode agreement, then two measures on tsc type-checking this
 // repo: how fast `report` reads its --prof log (MB of log per CPU second), heap mode's peak RSS against tsc's own.
 // `npm run bench corpus small` runs only test/corpus's programs, `… corpus table` skips the two measures, `… corpus
-// measures` does only them.
+// measures` does only them; `… corpus table only=vitest` profiles only the programs of that name (comma-separated).
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,10 @@ const { createRequire } = await import('node:module');
 const h = createRequire(import.meta.url)(harness);
 
 const smallOnly = process.argv.includes('small');
+const onlyNames = process.argv
+  .find((a) => a.startsWith('only='))
+  ?.slice(5)
+  .split(',');
 const measuresOnly = process.argv.includes('measures');
 const corpora = measuresOnly ? [] : [{ dir: join(root, 'test', 'corpus'), programs: h.SMALL_CORPUS }];
 if (!smallOnly && !measuresOnly) corpora.push({ dir: join(root, 'bench', 'corpus'), programs: h.FULL_CORPUS });
@@ -44,6 +48,7 @@ for (const c of corpora) {
   const inst = h.installCorpus(c.dir);
   console.log(`${c.dir}: ${inst.installMs ? `installed in ${(inst.installMs / 1000).toFixed(1)} s` : 'already installed'} (${inst.dir})`);
   for (const p of c.programs) {
+    if (onlyNames && !onlyNames.includes(p.name)) continue;
     const w = h.workFolder(c.dir, inst.dir, p);
     for (const mode of HEAP.has(p.name) ? [...MODES, 'heap'] : MODES) {
       const r = await h.profileProgram(p, mode, w, { killAfterMs: 300_000 });

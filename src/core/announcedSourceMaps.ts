@@ -16,9 +16,10 @@ export const ANNOUNCED_MAPS_FILE = 'sourcemaps.json';
 
 /** The file each preloaded process (and worker thread) writes with the inline maps of code compiled in memory. */
 export function inlineMapFileName(pid: number, threadId: number): string {
-  return `sourcemaps-${pid}-${threadId}.json`;
+  return `sourcemaps-${pid}-${threadId}.jsonl`;
 }
-const INLINE_MAPS_FILE = /^sourcemaps-\d+-\d+\.json$/;
+/** `.jsonl`: one `[file, map]` a line, appended as code compiles; `.json`: one object, as runs before wrote it. */
+const INLINE_MAPS_FILE = /^sourcemaps-\d+-\d+\.jsonl?$/;
 
 /** The value a file gets in those files when its code was transformed in memory and came with no map. */
 export const TRANSFORMED_NO_MAP = '';
@@ -105,12 +106,31 @@ export async function readAnnouncedSourceMaps(profilePath: string): Promise<Reco
   const out: Record<string, string> = {};
   for (const n of [...names, ANNOUNCED_MAPS_FILE]) {
     try {
-      const parsed = JSON.parse(await readNamedText(join(dir, n), { maxBytes: MAX_ANNOUNCED_BYTES })) as unknown;
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) continue;
-      for (const [file, ref] of Object.entries(parsed as Record<string, unknown>))
+      const text = await readNamedText(join(dir, n), { maxBytes: MAX_ANNOUNCED_BYTES });
+      for (const [file, ref] of n.endsWith('.jsonl') ? jsonLines(text) : jsonObject(text))
         if (typeof ref === 'string' && (ref || !(file in out))) out[file] = ref;
     } catch {
       // absent or unreadable: the others still count
+    }
+  }
+  return out;
+}
+
+function jsonObject(text: string): [string, unknown][] {
+  const parsed = JSON.parse(text) as unknown;
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.entries(parsed as Record<string, unknown>) : [];
+}
+
+/** The `[file, map]` lines; a line cut short (the process killed as it wrote) is skipped. */
+function jsonLines(text: string): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      const e = JSON.parse(line) as unknown;
+      if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'string') out.push([e[0], e[1]]);
+    } catch {
+      // cut short
     }
   }
   return out;

@@ -8,6 +8,7 @@ import { SOURCE_MAPS_ENV } from './preloadSourceMaps';
 import { RUN_DIR_ENV } from './processRecords';
 import { LAUNCHER_ENV, launcherToken } from './runLiveness';
 import { CPU_PROF_ENV } from './preloadCpuProfile';
+import { NODE_FLAGS_ENV } from './preloadForkFlags';
 import { HEAP_PROF_ENV, heapProfEnvValue, type HeapSamples } from './preloadHeapProfile';
 import { ANNOUNCED_MAPS_FILE } from '../core/announcedSourceMaps';
 
@@ -76,6 +77,11 @@ function heapEnv(o: Pick<BuildOptions, 'mode' | 'heapInterval' | 'heapSamples'>)
   return o.mode === 'heap' ? { [HEAP_PROF_ENV]: heapProfEnvValue(o.heapInterval, o.heapSamples) } : {};
 }
 
+/** The profiler flags the preload puts back into a fork that sets its own execArgv (preloadForkFlags.ts). */
+function forkFlagsEnv(flags: string[]): NodeJS.ProcessEnv {
+  return flags.length ? { [NODE_FLAGS_ENV]: JSON.stringify(flags) } : {};
+}
+
 /** The node args for a run: profiler flags, the stop handler, a TS loader and source maps, then the user's. */
 export function buildNodeArgs(o: Pick<BuildOptions, 'target' | 'mode' | 'runDir' | 'preloadPath' | 'loader'>): string[] {
   const user = o.target.nodeArgs;
@@ -106,6 +112,7 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
     [RUN_DIR_ENV]: o.runDir,
     [LAUNCHER_ENV]: launcherToken(),
     ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1' } : {}),
+    ...forkFlagsEnv(nodeArgs),
     ...heapEnv(o),
   };
   const [command, ...args] = words;
@@ -136,6 +143,8 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
     [RUN_DIR_ENV]: o.runDir,
     ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1' } : {}),
     [LAUNCHER_ENV]: launcherToken(),
+    // No NODE_OPTIONS here: a fork that sets its own execArgv needs the preload too.
+    ...forkFlagsEnv([...profilerNodeArgs(o.mode, o.runDir), `--require=${o.preloadPath}`]),
     ...heapEnv(o),
   };
   const { program, args, cwd } = o.target;

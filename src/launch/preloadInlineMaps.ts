@@ -1,13 +1,11 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { constants, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Vm from 'node:vm';
 import { threadId } from 'node:worker_threads';
 import { RUN_DIR_ENV } from './processRecords';
 import { onModuleCompile } from './preloadModuleHooks';
-import { writeBeforeSignalDeath } from './preloadSignals';
 import { inlineMapFileName, TRANSFORMED_NO_MAP } from '../core/announcedSourceMaps';
-
-const SAVE_AFTER_MS = 500;
+import { CREATE_NEW } from '../core/safeWrite';
 
 /** The data: URL of a code's last `//# sourceMappingURL=data:…` comment (`//@` too), or undefined. */
 export function inlineMapUrl(code: string): string | undefined {
@@ -21,33 +19,30 @@ export function inlineMapUrl(code: string): string | undefined {
 
 /**
  * Code a tool transforms in memory and evaluates itself carries its source map inline, and only in
- * memory: babel-jest runs each test file's Babel output through `vm.Script`, ts-node and require hooks
- * through `Module.prototype._compile`. V8's positions are those of that output, so the preload keeps
- * each file's inline map as the code is compiled, and writes them at exit to `sourcemaps-<pid>-<thread>.json`
- * in the run folder (announcedSourceMaps.ts reads them back). A file whose compiled code differs from the
- * file on disk and has no map is written with an empty map, so the report can say its lines may be off.
+ * memory: babel-jest runs each test file's Babel output through `vm.Script`, vite-node (vitest) through
+ * `vm.runInThisContext`, ts-node and require hooks through `Module.prototype._compile`. V8's positions are
+ * those of that output, so the preload appends each file's inline map, as the code is compiled, to
+ * `sourcemaps-<pid>-<thread>.jsonl` in the run folder (announcedSourceMaps.ts reads them back). Appended at
+ * once, not saved later: a worker thread ended by terminate() gets no 'exit' event, and one whose test code
+ * blocks its loop until then (vitest's threads pool) runs no timer either. A file whose compiled code differs
+ * from the file on disk and has no map is written with an empty map, so the report can say its lines may be off.
  */
 export function captureInlineMaps(): void {
   const dir = process.env[RUN_DIR_ENV];
   if (!dir) return;
   const maps = new Map<string, string>();
-  let saved = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const write = () => {
-    if (saved === maps.size) return;
-    saved = maps.size;
+  let fd: number | undefined;
+  let failed = false;
+  const append = (file: string, ref: string) => {
+    if (failed) return;
     try {
-      writeFileSync(join(dir, inlineMapFileName(process.pid, threadId)), JSON.stringify(Object.fromEntries(maps)));
+      // A new file only (no link followed, nothing of another's overwritten), kept open for the next entries.
+      fd ??= openSync(join(dir, inlineMapFileName(process.pid, threadId)), CREATE_NEW | constants.O_APPEND, 0o644);
+      writeSync(fd, JSON.stringify([file, ref]) + '\n');
     } catch {
-      // no maps is a profile with the positions of the code that ran, never a failed exit
+      // no maps is a profile with the positions of the code that ran, never a failed app
+      failed = true;
     }
-  };
-  // A worker thread ended by terminate() gets no 'exit' event: new maps are also saved soon after they come.
-  const soon = () => {
-    timer ??= setTimeout(() => {
-      timer = undefined;
-      write();
-    }, SAVE_AFTER_MS).unref();
   };
   const see = (code: unknown, filename: unknown) => {
     if (
@@ -58,16 +53,14 @@ export function captureInlineMaps(): void {
       filename.startsWith('evalmachine')
     )
       return;
-    const before = maps.size;
     const url = inlineMapUrl(code);
-    if (url) maps.set(filename, url);
-    else if (!maps.has(filename) && transformed(code, filename)) maps.set(filename, TRANSFORMED_NO_MAP);
-    if (maps.size !== before) soon();
+    const ref = url ?? (!maps.has(filename) && transformed(code, filename) ? TRANSFORMED_NO_MAP : undefined);
+    if (ref === undefined || maps.get(filename) === ref) return;
+    maps.set(filename, ref);
+    append(filename, ref);
   };
   onModuleCompile((m) => see(m.content, m.filename));
   hookVm(see);
-  process.on('exit', write);
-  writeBeforeSignalDeath(write);
 }
 
 /** Code that is not the file's own text, wrapped or not (Jest and Module.wrap add a wrapper around it). */
@@ -97,9 +90,26 @@ function hookVm(see: (code: unknown, filename: unknown) => void): void {
     see(code, options?.filename);
     return compileFunction(code, params, options);
   };
+  // vm's run* functions build Node's own Script, not the export replaced above: vite-node (vitest's test files) runs
+  // each transformed module with vm.runInThisContext, its map inline.
+  const filenameOf = (options: unknown): unknown =>
+    typeof options === 'string' ? options : (options as { filename?: unknown } | undefined)?.filename;
+  /** `f` seeing its code (the first argument) and the filename of its options (argument `at`) first. */
+  const seeing = <F extends (...a: never[]) => unknown>(f: F, at: number): F =>
+    function (this: unknown, ...a: Parameters<F>) {
+      see(a[0], filenameOf(a[at]));
+      return f.apply(this, a);
+    } as F;
+  const replaced: Partial<typeof Vm> = {
+    Script,
+    compileFunction: compile,
+    runInThisContext: seeing(vm.runInThisContext, 1),
+    runInContext: seeing(vm.runInContext, 2),
+    runInNewContext: seeing(vm.runInNewContext, 2),
+  };
   try {
-    Object.defineProperty(vm, 'Script', { value: Script, writable: true, configurable: true, enumerable: true });
-    Object.defineProperty(vm, 'compileFunction', { value: compile, writable: true, configurable: true, enumerable: true });
+    for (const [k, value] of Object.entries(replaced))
+      Object.defineProperty(vm, k, { value, writable: true, configurable: true, enumerable: true });
   } catch {
     // a frozen vm module: maps of code it evaluates are not seen
   }

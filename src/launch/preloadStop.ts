@@ -10,16 +10,20 @@ import { handleStopSignals } from './preloadSignals';
 import { recordLoopDelay } from './preloadLoopDelay';
 import { heapProfileInProcess, HEAP_PROF_ENV } from './preloadHeapProfile';
 import { markLogClock } from './preloadLogClock';
+import { keepFlagsInForks, NODE_FLAGS_ENV } from './preloadForkFlags';
+import { keepWorkerLogs } from './preloadWorkerLogs';
 import { runIsLive, watchLauncher } from './runLiveness';
 
 const runDir = process.env[RUN_DIR_ENV];
 if (runDir && !runIsLive(runDir)) {
   // Started after its run ended (by a process that outlived it): this process and its children write nothing there.
-  for (const k of [RUN_DIR_ENV, SOURCE_MAPS_ENV, CPU_PROF_ENV, HEAP_PROF_ENV]) delete process.env[k];
+  for (const k of [RUN_DIR_ENV, SOURCE_MAPS_ENV, CPU_PROF_ENV, HEAP_PROF_ENV, NODE_FLAGS_ENV]) delete process.env[k];
 }
 
 markLogClock();
 recordThisProcess();
+keepFlagsInForks();
+keepWorkerLogs();
 const profiling = [cpuProfileInProcess(), heapProfileInProcess()].some(Boolean);
 recordLoopDelay();
 captureInlineMaps();

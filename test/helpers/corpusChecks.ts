@@ -20,6 +20,8 @@ export interface JsonFunctionRow {
   lib?: string;
   self: number;
   total: number;
+  /** The binary of a native or shared-library row. */
+  lib?: string;
 }
 
 export function readRecorded(file: string): Recorded[] {

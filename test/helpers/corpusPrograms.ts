@@ -93,6 +93,13 @@ export const FULL_CORPUS: CorpusProgram[] = [
     hot: SUITE_HOT,
   },
   { name: 'vitest', app: 'vitest-suite', command: () => ['node_modules/.bin/vitest', 'run'], hot: SUITE_HOT },
+  // Test files in worker threads started one after another (tinypool), each through vite-node's vm.
+  {
+    name: 'vitest --pool=threads',
+    app: 'vitest-suite',
+    command: () => ['node_modules/.bin/vitest', 'run', '--pool=threads'],
+    hot: SUITE_HOT,
+  },
   {
     name: 'nodemon + edit',
     app: 'nodemon-express',

@@ -88,7 +88,7 @@ for (const mode of ['cpu-prof', 'prof']) {
   test(`${mode}: code transformed in memory and run through vm.Script in a child: the file's own lines`, { timeout: 90_000 }, async () => {
     const { dir, fns } = await run(mode, 'map');
     assert.ok(
-      readdirSync(dir).some((n) => /^sourcemaps-\d+-0\.json$/.test(n)),
+      readdirSync(dir).some((n) => /^sourcemaps-\d+-0\.jsonl$/.test(n)),
       'the child kept its inline maps',
     );
     const fib = fns.find((f) => f.name === 'fib');

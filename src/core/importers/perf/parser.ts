@@ -134,8 +134,12 @@ export class PerfScriptParser {
   private intern(b: Uint8Array, start: number, end: number, hash: number): number {
     const text = Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8');
     const lost = /^\[unknown\] \((.*perf-\d+\.map)\)$/.exec(text);
-    if (lost)
-      this.builder.warn(l10n.t('JavaScript frames could not be named: {0} was missing or incomplete when perf script ran', lost[1]));
+    if (lost) {
+      const w = l10n.t('JavaScript frames could not be named: {0} was missing or incomplete when perf script ran', lost[1]);
+      this.builder.warn(w);
+      // A process run without the perf flags (started by a path, its own flags): said in the run's notification too.
+      (this.builder.meta.unnamed ??= []).push(w);
+    }
     const id = this.builder.frame(classifyPerfFrame(text));
     this.keys.add(b, start, end, hash, id);
     return id;

@@ -128,7 +128,7 @@ function runOnce(
         for (const w of warningsFrom(stderr)) parser.builder.warn(w);
         const naming = namingWarnings(namer.stats);
         for (const w of naming) parser.builder.warn(w);
-        if (naming.length) parser.builder.meta.unnamed = naming;
+        if (naming.length) parser.builder.meta.unnamed = [...(parser.builder.meta.unnamed ?? []), ...naming];
         const profile = parser.end();
         onProgress?.(1);
         resolve({ profile });
