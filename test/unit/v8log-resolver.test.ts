@@ -55,7 +55,8 @@ test('source positions: the scanner reads what the regular expression it replace
   const reference = (s: string, lead: string) => {
     const out: number[][] = [];
     const re = new RegExp(`${lead}(\\d+)O(-?\\d+)(?:I(\\d+))?`, 'g');
-    for (let m = re.exec(s); m; m = re.exec(s)) out.push([+m[1], +m[2], m[3] === undefined ? -1 : +m[3]]);
+    // As the typed arrays hold them (-0 is 0).
+    for (let m = re.exec(s); m; m = re.exec(s)) out.push([+m[1] | 0, +m[2] | 0, m[3] === undefined ? -1 : +m[3] | 0]);
     return out;
   };
   const alphabet = ['C', 'O', 'I', 'F', '-', '0', '1', '7', '9', 'x'];
