@@ -38,9 +38,17 @@ const asBuffer = (data: string | Uint8Array): Buffer => (typeof data === 'string
 
 /** Creates `path` holding `data`; fails with EEXIST when the name exists (a symlink too). Removed again if the write fails. */
 export function createNewFileSync(path: string, data: string | Uint8Array, mode = 0o644): void {
+  createNewFileSyncFrom(path, (put) => put(data), mode);
+}
+
+/**
+ * As createNewFileSync, the content given piece by piece to `put` by `write`: a profile of hundreds of MB need never
+ * be one string (and its UTF-8 copy) in memory.
+ */
+export function createNewFileSyncFrom(path: string, write: (put: (data: string | Uint8Array) => void) => void, mode = 0o644): void {
   const fd = openSync(path, CREATE_NEW, mode);
   try {
-    writeAllSync(fd, asBuffer(data));
+    write((data) => writeAllSync(fd, asBuffer(data)));
   } catch (e) {
     closeSync(fd);
     try {

@@ -5,7 +5,8 @@ import { isMainThread, threadId } from 'node:worker_threads';
 import { writeOnceAtEnd } from './preloadSignals';
 import { HeapPositions, type SamplingProfile } from './preloadHeapPositions';
 import { RUN_DIR_ENV } from './processRecords';
-import { createNewFileSync } from '../core/safeWrite';
+import { streamJson } from '../core/jsonStream';
+import { createNewFileSyncFrom } from '../core/safeWrite';
 import { runIsLive } from './runLiveness';
 import { HEAP_NOTE_KEY, type HeapProfileNote } from '../core/importers/heapprofile';
 
@@ -75,7 +76,8 @@ export function heapProfileInProcess(): boolean {
         };
         const profile = positions.finish(r.profile as unknown as SamplingProfile);
         try {
-          createNewFileSync(join(dir, name), JSON.stringify({ ...profile, [HEAP_NOTE_KEY]: note }));
+          // In pieces: on a compiler the profile is ~85 MB of JSON, written while the app's memory is all still there.
+          createNewFileSyncFrom(join(dir, name), (put) => streamJson({ ...profile, [HEAP_NOTE_KEY]: note }, put));
         } catch {
           // a full disk or a finished run's folder: the app's exit is not the place for a stack trace
         }

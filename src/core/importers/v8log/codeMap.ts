@@ -1,3 +1,5 @@
+import type { Resolved } from './resolver';
+
 /** One code object V8 announced with `code-creation`. */
 export interface CodeEntry {
   start: number;
@@ -18,6 +20,8 @@ export interface CodeInfo {
   rawPositions?: { scriptId: number; positions: string; inlinings: string; fns: (CodeInfo | undefined)[] };
   /** Frame id cache for the function itself (interned on first use). */
   frameId?: number;
+  /** The address resolver's answers for this code, by code offset (resolver.ts), and the resolver epoch they are of. */
+  answers?: { epoch: number; byOffset: Map<number, Resolved> };
 }
 
 export interface SourcePositions {

@@ -1,35 +1,21 @@
 import * as l10n from '@vscode/l10n';
 import type { ProfileBuilder, Tier } from '../../model';
 import { CallSites, type CallPair, type InferenceResult, type Pending, type Site } from './callSites';
-import { CodeMap, type CodeEntry, type CodeInfo } from './codeMap';
+import { CodeMap, type CodeInfo } from './codeMap';
 import { fixUtf8, own, parseAddress, unescapeField } from './fields';
 import { logClockMark } from './clock';
 import { readDeopt } from './deopts';
-import { codeFrame, isJs, nativeFrame, SPECIAL, tierOf } from './frames';
+import { isJs, SPECIAL } from './frames';
 import type { NativeResolver } from './native';
-import { parseSourcePositions, positionsAt, Script } from './positions';
+import { LineStamps } from './lineStamps';
+import { AddressResolver, type Resolved } from './resolver';
 import type { TimelineBuilder } from './timeline';
 
 const VM_GC = 1;
 const VM_IDLE = 8;
-/** V8 puts the remapped builtins this far into its code range, rounded to this allocation size. */
-const CODE_RANGE_SPAN = 512 * 1024 * 1024;
-const REMAP_ALIGN = 256 * 1024;
 /** V8 majors whose log layout this reader follows (Node 8's V8 6 to Node 24's V8 13). */
 const KNOWN_V8 = [6, 13];
 const MAX_CODE_SIZE = 1 << 30;
-
-/** The frames one address stands for (several with inlining), outermost first, and their lines. */
-interface Resolved {
-  ids: number[];
-  files: string[];
-  lines: number[];
-  js: boolean;
-  /** JS code V8 logged without source positions (Sparkplug logs none): its tier. */
-  lineless?: Tier | 'unknown';
-  /** Per id: index in files/lines of the line it is at, or -1; absent when id k is at line k. */
-  at?: number[];
-}
 
 /** What a stack's calls tell about lines (see callSites.ts). */
 interface Calls {
@@ -84,10 +70,6 @@ function indexOfLine(files: string[], lines: number[], file: string, line: numbe
   return -1;
 }
 
-function hasLine(files: string[], lines: number[], file: string, line: number): boolean {
-  return indexOfLine(files, lines, file, line) >= 0;
-}
-
 export interface IsolateOptions {
   builder: ProfileBuilder;
   native: NativeResolver;
@@ -100,13 +82,7 @@ export interface IsolateOptions {
 export class IsolateLog {
   private readonly code = new CodeMap();
   private readonly sfis = new Map<number, CodeInfo>();
-  private readonly scripts = new Map<number, Script>();
-  private readonly scriptsByName = new Map<string, number>();
-  private codeRange = NaN;
-  private builtinLo = Infinity;
-  private builtinHi = -Infinity;
-  private remap: { start: number; end: number; delta: number } | null = null;
-  private remapFor = NaN;
+  private readonly resolver: AddressResolver;
   /** Stacks whose line hits are not flushed yet. */
   private readonly counted: CachedStack[] = [];
   private readonly restCache = new Map<string, Rest>();
@@ -114,6 +90,7 @@ export class IsolateLog {
   private readonly ids: Record<keyof typeof SPECIAL, number>;
   private readonly calls: CallSites;
   private stamp = 0;
+  private readonly lines = new LineStamps();
   private readonly scratch: Calls = { sites: [], pairs: [], blind: false, tiers: [], stamp: 0 };
   private inference?: InferenceResult;
 
@@ -130,8 +107,6 @@ export class IsolateLog {
   unaccountedTicks = 0;
   /** Unaccounted ticks whose pc V8 logged as 0: the sampler could not read the thread's registers. */
   noPcTicks = 0;
-  remappedAddresses = 0;
-  inferredRemap = false;
   droppedFrames = 0;
   workerHint = false;
   readonly malformed = new Map<string, number>();
@@ -144,6 +119,7 @@ export class IsolateLog {
     const b = o.builder;
     this.ids = { idle: b.frame(SPECIAL.idle), gc: b.frame(SPECIAL.gc), unaccounted: b.frame(SPECIAL.unaccounted) };
     this.calls = new CallSites(b.frames);
+    this.resolver = new AddressResolver(this.code, o.native, b);
   }
 
   /** Handles one log line; returns a promise only while C++ symbols are still loading. */
@@ -166,7 +142,7 @@ export class IsolateLog {
     }
     if (line.startsWith('new,CodeRange,')) {
       const a = parseAddress(line.split(',')[2]);
-      if (!isNaN(a) && isNaN(this.codeRange)) this.codeRange = a;
+      if (!isNaN(a) && isNaN(this.resolver.codeRange)) this.resolver.codeRange = a;
       return;
     }
     if (line.startsWith('v8-version,')) {
@@ -214,13 +190,7 @@ export class IsolateLog {
     }
     if ((type === 'Builtin' || type === 'BytecodeHandler') && this.o.native.mainLibrary) {
       const main = this.o.native.mainLibrary;
-      if (start >= main.start && start < main.end) {
-        this.builtinLo = Math.min(this.builtinLo, start);
-        if (start + size > this.builtinHi) {
-          this.builtinHi = start + size;
-          if (this.remap) this.cacheHasUnresolved = true;
-        }
-      }
+      if (start >= main.start && start < main.end && this.resolver.noteBuiltin(start, size)) this.cacheHasUnresolved = true;
     }
     if (!this.workerHint && info.name.startsWith('node:internal/main/worker_thread')) this.workerHint = true;
     if (!this.workerHint && type !== 'Builtin' && info.name.includes('node:internal/main/worker_thread')) this.workerHint = true;
@@ -262,9 +232,7 @@ export class IsolateLog {
     const c3 = line.indexOf(',', c2 + 1);
     const id = +line.slice(c1 + 1, c2);
     if (c3 < 0 || !(id >= 0)) return this.bad('script-source');
-    const name = own(unescapeField(fixUtf8(line.slice(c2 + 1, c3))));
-    this.scripts.set(id, new Script(name, own(line.slice(c3 + 1))));
-    if (name) this.scriptsByName.set(name, id);
+    this.resolver.addScript(id, own(unescapeField(fixUtf8(line.slice(c2 + 1, c3)))), own(line.slice(c3 + 1)));
   }
 
   private codeSourceInfo(line: string): void {
@@ -283,6 +251,7 @@ export class IsolateLog {
       : [];
     e.info.rawPositions = { scriptId: +f[2], positions: own(f[5]), inlinings: own(f[6] ?? ''), fns };
     e.info.positions = undefined;
+    this.resolver.positionsChanged(e.info);
   }
 
   private invalidate(): void {
@@ -376,7 +345,7 @@ export class IsolateLog {
       if (vm === VM_GC) leafFirst.push(single(this.ids.gc));
       else if (ext) {
         // In a C++ callback the pc may be deep in code it called (OpenSSL); the callback is its caller.
-        const cb = this.resolve(parseAddress(f[4]), false);
+        const cb = this.resolver.resolve(parseAddress(f[4]), false);
         if (cb) {
           leafFirst.push(cb);
           cbLeaf = cb.ids[cb.ids.length - 1];
@@ -387,7 +356,7 @@ export class IsolateLog {
         if (tos > 0) {
           const e = this.code.find(tos);
           if (e && isJs(e.info)) {
-            const r = this.resolve(tos, true);
+            const r = this.resolver.resolve(tos, true);
             if (r) leafFirst.push(r);
           }
         }
@@ -402,7 +371,7 @@ export class IsolateLog {
         else continue; // `overflow` and other markers
         prev = addr;
         if (!(addr > 0)) continue;
-        const r = this.resolve(addr, true);
+        const r = this.resolver.resolve(addr, true);
         if (r) leafFirst.push(r);
         else {
           this.droppedFrames++;
@@ -413,11 +382,15 @@ export class IsolateLog {
     const stack: number[] = [];
     const files: string[] = [];
     const lines: number[] = [];
+    // Each line once, in the order first met: a stamp per line, not a scan of the ~60 lines of a deep stack.
+    const stamp = this.lines.stamp();
     for (let g = leafFirst.length - 1; g >= 0; g--) {
       const r = leafFirst[g];
       for (const id of r.ids) stack.push(id);
-      for (let k = 0; k < r.files.length; k++) {
-        if (!hasLine(files, lines, r.files[k], r.lines[k])) {
+      if (r.files.length === 0) continue;
+      const keys = (r.lineKeys ??= this.lines.keys(r.files, r.lines));
+      for (let k = 0; k < keys.length; k++) {
+        if (this.lines.mark(keys[k], stamp)) {
           files.push(r.files[k]);
           lines.push(r.lines[k]);
         }
@@ -467,7 +440,7 @@ export class IsolateLog {
   /** The pc's frames, or null when the callers' stack already ends where the tick was. */
   private leafOf(rest: Rest, pc: number, out: CachedStack): Resolved | null {
     if (rest.fixedLeaf) return null;
-    const leaf = this.resolve(pc, false);
+    const leaf = this.resolver.resolve(pc, false);
     if (!leaf) {
       if (rest.cbLeaf >= 0) return null;
       this.cacheHasUnresolved = true;
@@ -541,90 +514,6 @@ export class IsolateLog {
     }
   }
 
-  /** Frames for one address: JS/V8 code first, then C++ symbols, then remapped builtins. */
-  private resolve(addr: number, isReturn: boolean): Resolved | null {
-    if (!(addr > 0)) return null;
-    const e = this.code.find(addr);
-    if (e) return this.fromCode(e, addr, isReturn);
-    const n = this.o.native.resolve(addr);
-    if (n) return { ids: [this.o.builder.frame(nativeFrame(n.lib, n.name))], files: [], lines: [], js: false };
-    let orig = this.o.native.unmap(addr);
-    if (isNaN(orig)) orig = this.unmapInferred(addr);
-    if (isNaN(orig)) return null;
-    this.remappedAddresses++;
-    const e2 = this.code.find(orig);
-    if (e2) return this.fromCode(e2, orig, isReturn);
-    const n2 = this.o.native.resolve(orig);
-    return n2 ? { ids: [this.o.builder.frame(nativeFrame(n2.lib, n2.name))], files: [], lines: [], js: false } : null;
-  }
-
-  /**
-   * Without a saved `/proc/<pid>/maps`, V8's copy of its embedded builtins (`--short-builtin-calls`)
-   * is found where V8 puts it: at the end of the first 512 MiB of the code range it logged.
-   */
-  private unmapInferred(addr: number): number {
-    // Builtins are announced in a burst at start-up while ticks already arrive: redo it as it grows.
-    if (this.remapFor !== this.builtinHi && !isNaN(this.codeRange) && this.builtinHi > this.builtinLo) {
-      this.remapFor = this.builtinHi;
-      const size = this.builtinHi - this.builtinLo;
-      const start = this.codeRange + CODE_RANGE_SPAN - Math.ceil(size / REMAP_ALIGN) * REMAP_ALIGN;
-      this.remap = { start, end: start + size, delta: this.builtinLo - start };
-    }
-    const r = this.remap;
-    if (r && addr >= r.start && addr < r.end) {
-      this.inferredRemap = true;
-      return addr + r.delta;
-    }
-    return NaN;
-  }
-
-  private fromCode(e: CodeEntry, addr: number, isReturn: boolean): Resolved {
-    const info = e.info;
-    const b = this.o.builder;
-    info.frameId ??= b.frame(codeFrame(info));
-    if (info.rawPositions) {
-      const r = info.rawPositions;
-      info.positions = parseSourcePositions(r.scriptId, r.positions, r.inlinings, r.fns) ?? undefined;
-      info.rawPositions = undefined;
-    }
-    const p = info.positions;
-    if (!isJs(info)) return { ids: [info.frameId], files: [], lines: [], js: false };
-    // Baseline (Sparkplug) code comes with an empty position table. Its pc could only be mapped to a
-    // line through the bytecode offset table, which the log does not carry: no line is read from the
-    // pc. As a caller, its line is inferred from its callee at the end (callSites.ts).
-    if (!p) return { ids: [info.frameId], files: [], lines: [], js: true, lineless: tierOf(info.tierMark) ?? 'unknown' };
-    const tier: Tier | undefined = tierOf(info.tierMark);
-    // Machine code frames hold return addresses, which point past the call; bytecode frames do not.
-    const off = addr - e.start - (isReturn && tier !== 'interpreted' ? 1 : 0);
-    const steps = positionsAt(p, info, Math.max(off, 0));
-    if (!steps) return { ids: [info.frameId], files: [], lines: [], js: true };
-    const out: Resolved = { ids: [], files: [], lines: [], js: true };
-    for (const st of steps) {
-      if (!st.info) continue;
-      const id = st.info === info ? info.frameId : b.frame(codeFrame(st.info, tier));
-      const scriptId = st.info === info ? p.scriptId : this.scriptOf(st.info);
-      const script = scriptId === undefined ? undefined : this.scripts.get(scriptId);
-      if (script && st.scriptOffset >= 0) {
-        out.at?.push(out.files.length);
-        out.files.push(b.frames.get(id).file || script.name);
-        out.lines.push(script.position(st.scriptOffset).line);
-      } else {
-        // Only a group with a step without a line needs the mapping spelled out.
-        out.at ??= out.ids.map((_, k) => k);
-        out.at.push(-1);
-      }
-      out.ids.push(id);
-    }
-    if (out.ids.length === 0) out.ids.push(info.frameId);
-    return out;
-  }
-
-  private scriptOf(info: CodeInfo): number | undefined {
-    if (info.positions) return info.positions.scriptId;
-    const file = codeFrame(info).file;
-    return file ? this.scriptsByName.get(file) : undefined;
-  }
-
   /** Plain-words notes on what this isolate's log left out. */
   notes(file: string, mapsSaved = false): string[] {
     const out: string[] = [];
@@ -650,7 +539,7 @@ export class IsolateLog {
       );
     for (const [kind, n] of this.malformed)
       out.push(l10n.t('{0}: skipped {1} malformed "{2}" records (V8 {3})', file, n, kind, this.version || '?'));
-    if (this.inferredRemap)
+    if (this.resolver.inferredRemap)
       out.push(
         mapsSaved
           ? l10n.t(

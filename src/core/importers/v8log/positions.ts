@@ -34,37 +34,79 @@ export function parseSourcePositions(
   inlinings: string,
   fns: (CodeInfo | undefined)[],
 ): SourcePositions | null {
-  const code: number[] = [];
-  const script: number[] = [];
-  const inl: number[] = [];
-  const re = /C(\d+)O(-?\d+)(?:I(\d+))?/g;
-  for (let m = re.exec(positions); m; m = re.exec(positions)) {
-    code.push(+m[1]);
-    script.push(+m[2]);
-    inl.push(m[3] === undefined ? -1 : +m[3]);
-  }
+  const [code, script, inl] = triples(positions, 67 /* C */);
   if (code.length === 0) return null;
-  const fnIdx: number[] = [];
-  const fnPos: number[] = [];
-  const fnParent: number[] = [];
-  const ri = /F(\d+)O(-?\d+)(?:I(\d+))?/g;
-  for (let m = ri.exec(inlinings); m; m = ri.exec(inlinings)) {
-    fnIdx.push(+m[1]);
-    fnPos.push(+m[2]);
-    fnParent.push(m[3] === undefined ? -1 : +m[3]);
-  }
+  const [fnIdx, fnPos, fnParent] = triples(inlinings, 70 /* F */);
   // Positions come sorted by code offset; a stable sort keeps them right if a V8 ever does not.
-  const order = code.map((_, i) => i).sort((a, b) => code[a] - code[b] || a - b);
+  let sorted = true;
+  for (let i = 1; i < code.length && sorted; i++) sorted = code[i - 1] <= code[i];
+  const order = sorted ? null : code.map((_, i) => i).sort((a, b) => code[a] - code[b] || a - b);
+  const pick = (a: number[]): Int32Array => (order ? Int32Array.from(order, (i) => a[i]) : Int32Array.from(a));
   return {
     scriptId,
-    codeOffsets: Int32Array.from(order, (i) => code[i]),
-    scriptOffsets: Int32Array.from(order, (i) => script[i]),
-    inlining: Int32Array.from(order, (i) => inl[i]),
+    codeOffsets: pick(code),
+    scriptOffsets: pick(script),
+    inlining: pick(inl),
     inlFn: Int32Array.from(fnIdx),
     inlPos: Int32Array.from(fnPos),
     inlParent: Int32Array.from(fnParent),
     fns,
   };
+}
+
+/**
+ * Every `<lead>a O b [I c]` in `s` (a, c unsigned, b maybe negative; c is -1 when absent), skipping text that is not
+ * one, as `/<lead>(\d+)O(-?\d+)(?:I(\d+))?/g` would: a table of a big TurboFan function holds thousands, and a
+ * scan by character codes is several times faster than the regular expression.
+ */
+function triples(s: string, lead: number): [number[], number[], number[]] {
+  const a: number[] = [];
+  const b: number[] = [];
+  const c: number[] = [];
+  const n = s.length;
+  let i = s.indexOf(String.fromCharCode(lead));
+  while (i >= 0 && i < n) {
+    const aEnd = digitsEnd(s, i + 1);
+    let ok = aEnd > i + 1 && s.charCodeAt(aEnd) === 79; /* O */
+    let bStart = aEnd + 1;
+    if (ok && s.charCodeAt(bStart) === 45 /* - */) bStart++;
+    const bEnd = ok ? digitsEnd(s, bStart) : bStart;
+    ok = ok && bEnd > bStart;
+    if (!ok) {
+      i = s.indexOf(String.fromCharCode(lead), i + 1);
+      continue;
+    }
+    a.push(num(s, i + 1, aEnd));
+    b.push(num(s, aEnd + 1, bEnd));
+    let end = bEnd;
+    if (s.charCodeAt(bEnd) === 73 /* I */) {
+      const cEnd = digitsEnd(s, bEnd + 1);
+      if (cEnd > bEnd + 1) {
+        c.push(num(s, bEnd + 1, cEnd));
+        end = cEnd;
+      } else c.push(-1);
+    } else c.push(-1);
+    i = s.indexOf(String.fromCharCode(lead), end);
+  }
+  return [a, b, c];
+}
+
+function digitsEnd(s: string, i: number): number {
+  for (;;) {
+    const ch = s.charCodeAt(i);
+    if (!(ch >= 48 && ch <= 57)) return i;
+    i++;
+  }
+}
+
+/** The number `+s.slice(start, end)` is (a sign allowed), without the slice for the usual short ones. */
+function num(s: string, start: number, end: number): number {
+  // Past 15 digits a running product could round differently from the parse of the text.
+  if (end - start > 15) return +s.slice(start, end);
+  const neg = s.charCodeAt(start) === 45;
+  let v = 0;
+  for (let k = neg ? start + 1 : start; k < end; k++) v = v * 10 + (s.charCodeAt(k) - 48);
+  return neg ? -v : v;
 }
 
 /** One source position: `info` is the function the script offset belongs to. */
