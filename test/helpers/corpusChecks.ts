@@ -17,7 +17,6 @@ export interface JsonFunctionRow {
   line: number | null;
   column: number | null;
   category: string;
-  lib?: string;
   self: number;
   total: number;
   /** The binary of a native or shared-library row. */
