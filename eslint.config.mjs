@@ -53,13 +53,22 @@ function houseRules() {
   const notExtension = ban('**/extension/**', 'src/extension sits on top: nothing below it may import it.');
   const notCli = ban('**/cli/**', 'src/cli sits on top: nothing below it may import it.');
   const notLaunch = ban('**/launch/**', 'src/core is below src/launch.');
+  // The launcher is src/launch's own files and its inspector folder (not preload/ nor run/).
+  const notLauncher = (who) => ({
+    regex: '^\\.\\./(?:[A-Za-z]+|inspector/.*)$',
+    message: `${who}: it may not import the launcher (src/launch/*.ts, src/launch/inspector).`,
+  });
   return [
     group(['src/core/**/*.ts'], [notExtension, notCli, notLaunch], ['src/core/model/**']),
     group(
       ['src/core/model/**/*.ts'],
       [notExtension, notCli, notLaunch, ban('**/importers/**', 'The model knows no format: importers build it, not the reverse.')],
     ),
-    group(['src/launch/**/*.ts'], [notExtension, notCli]),
+    group(['src/launch/**/*.ts'], [notExtension, notCli], ['src/launch/preload/**', 'src/launch/run/**']),
+    // Code that runs inside the profiled app: node's own modules, core and the run folder's records, never the launcher.
+    group(['src/launch/preload/**/*.ts'], [notExtension, notCli, notLauncher('src/launch/preload runs inside the app')]),
+    // Reading a run folder needs no launcher: the CLI's report and the import worker read runs made elsewhere.
+    group(['src/launch/run/**/*.ts'], [notExtension, notCli, notLauncher('src/launch/run reads run folders')]),
     group(['src/cli/**/*.ts'], [notExtension]),
     // The page speaks to the host only through the protocol; offline.ts is the export's own bundle and runs the session.
     group(

@@ -32,7 +32,7 @@ const SHARED_OK = new Set([
   'src/extension/viewer/coreSource.ts',
   'src/extension/viewer/mapSource.ts',
   'src/extension/viewer/options.ts',
-  'src/launch/runsDir.ts',
+  'src/launch/run/runsDir.ts',
   'src/core/model/units.ts',
   'src/core/settingLimits.ts',
 ]);
@@ -100,10 +100,10 @@ async function buildExtension() {
 
 const builds = [
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
-  { ...node, entryPoints: { worker: 'src/launch/importWorker.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { worker: 'src/launch/run/importWorker.ts' }, outdir: 'dist' },
   // Runs inside the profiled app, where its require hook is a frame of every module's stack: unmapped and
   // unminified, that frame reads `_compile …/dist/preload-stop.js`, which classifyJsFile files under Node.js.
-  { ...node, sourcemap: false, minify: false, entryPoints: { 'preload-stop': 'src/launch/preloadStop.ts' }, outdir: 'dist' },
+  { ...node, sourcemap: false, minify: false, entryPoints: { 'preload-stop': 'src/launch/preload/stop.ts' }, outdir: 'dist' },
   {
     ...common,
     platform: 'browser',

@@ -15,8 +15,8 @@ import {
   type StoppedBy,
 } from '../launch/inspector';
 import { createPathMapper } from '../core/pathMapping';
-import { RUNS_DIR } from '../launch/runFolder';
-import { loadRunProfile } from '../launch/runProfile';
+import { RUNS_DIR } from '../launch/run/runFolder';
+import { loadRunProfile } from '../launch/run/runProfile';
 import { parseCommand, usageError, type CliCommand } from './args';
 import { positiveNumber, PROFILE } from './profile';
 import { emitReport, OUTPUT_OPTIONS, outputSettings } from './report';

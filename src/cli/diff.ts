@@ -12,7 +12,7 @@ import {
 } from '../core/exporters/ciReport';
 import { parseCommand, usageError, type CliCommand } from './args';
 import { loadForCli } from './load';
-import { loadProfileOrRun } from '../launch/openPath';
+import { loadProfileOrRun } from '../launch/run/openPath';
 import { ALL_PROCESSES } from './report';
 import { applyTransforms } from '../core/model/transforms';
 import type { TimeRange } from '../core/model/timeline';

@@ -1,4 +1,4 @@
-// The import worker's loop (its entry, dist/worker.js, is src/launch/importWorker.ts, which adds run
+// The import worker's loop (its entry, dist/worker.js, is src/launch/run/importWorker.ts, which adds run
 // folders): runs imports off the extension host thread so a big file neither freezes the editor nor keeps
 // it from cancelling. Serves any number of `load` requests.
 import { parentPort, workerData } from 'node:worker_threads';

@@ -1,7 +1,7 @@
 // Loaded on the first profile opened (see ProfileStore.load): the importers stay out of activation.
 import * as vscode from 'vscode';
 import type { Profile } from '../core/model';
-import type { OpenedRun } from '../launch/runFolder';
+import type { OpenedRun } from '../launch/run/runFolder';
 import { loadInWorker } from './bigImport';
 import { clampSetting } from '../core/settingLimits';
 import { isLargeProfile } from './largeProfile';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { Profile } from '../core/model';
-import type { OpenedRun } from '../launch/runFolder';
+import type { OpenedRun } from '../launch/run/runFolder';
 
 export interface LoadedProfile {
   id: string;

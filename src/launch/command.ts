@@ -1,15 +1,15 @@
 import { join } from 'node:path';
-import type { LaunchMode } from './modes';
+import type { LaunchMode } from './run/modes';
 import type { LaunchTarget } from './target';
 import { hasLoader, isTypeScriptFile } from './commandLine';
 import { DEFAULT_PERF_HZ, PERF_NODE_FLAGS, PERF_RECORD_CLOCK, perfRecordCommand } from './perf';
 import { nodeOptionsWithPreload, pathWithFirst, writeNodeShim } from './nodeShim';
-import { SOURCE_MAPS_ENV } from './preloadSourceMaps';
-import { RUN_DIR_ENV } from './processRecords';
-import { LAUNCHER_ENV, launcherToken } from './runLiveness';
-import { CPU_PROF_ENV } from './preloadCpuProfile';
-import { NODE_FLAGS_ENV } from './preloadForkFlags';
-import { HEAP_PROF_ENV, heapProfEnvValue, type HeapSamples } from './preloadHeapProfile';
+import { SOURCE_MAPS_ENV } from './preload/sourceMaps';
+import { RUN_DIR_ENV } from './run/processRecords';
+import { LAUNCHER_ENV, launcherToken } from './run/runLiveness';
+import { CPU_PROF_ENV } from './preload/cpuProfile';
+import { NODE_FLAGS_ENV } from './preload/forkFlags';
+import { HEAP_PROF_ENV, heapProfEnvValue, type HeapSamples } from './preload/heapProfile';
 import { ANNOUNCED_MAPS_FILE } from '../core/announcedSourceMaps';
 
 export interface BuildOptions {

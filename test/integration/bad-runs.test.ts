@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../helpers/paths';
 import { leftovers, marker as newMarker, runCli as runCliIn, runDirOf, runJson as readRunJson, type CliRun } from '../helpers/cli';
-import { ProfileSession } from '../../src/launch/session';
+import { ProfileSession } from '../../src/launch/launcher';
 import { LaunchError } from '../../src/launch/errors';
 import { preflightPerf } from '../../src/launch/perf';
 import { loadProfile } from '../../src/core/importers';

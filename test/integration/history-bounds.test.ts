@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { listRuns, MAX_LISTED_RUNS } from '../../src/extension/history/runs';
-import { HOST_RUN_JSON_BYTES } from '../../src/launch/runFolder';
+import { HOST_RUN_JSON_BYTES } from '../../src/launch/run/runFolder';
 import { bigRunJson } from '../helpers/hostile';
 
 setFlagsFromString('--expose-gc');

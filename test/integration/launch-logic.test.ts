@@ -9,9 +9,9 @@ import { parseStartScript, splitCommandLine, hasLoader, parseNodeCommand, classi
 import { buildNodeArgs, profilerNodeArgs } from '../../src/launch/command';
 import { findLoader } from '../../src/launch/loader';
 import { findPortInText, waitForPort } from '../../src/launch/ports';
-import { createRunDir, runFolderName, findRawProfiles } from '../../src/launch/runFolder';
+import { createRunDir, runFolderName, findRawProfiles } from '../../src/launch/run/runFolder';
 import { launchJsonCandidates, packageJsonCandidates } from '../../src/launch/target';
-import { describeModes } from '../../src/launch/modes';
+import { describeModes } from '../../src/launch/run/modes';
 import { parseRequestCount } from '../../src/launch/lineTail';
 import { exitNonZero, outputHint } from '../../src/launch/errors';
 

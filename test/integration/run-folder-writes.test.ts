@@ -21,13 +21,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRunDir, RUNS_DIR, runFolderName, updateRunJson, writeRunJson, type RunInfo } from '../../src/launch/runFolder';
+import { createRunDir, RUNS_DIR, runFolderName, updateRunJson, writeRunJson, type RunInfo } from '../../src/launch/run/runFolder';
 import { saveSummary } from '../../src/extension/history/runs';
 import { captureMaps } from '../../src/launch/processTree';
 import { APPEND_NOFOLLOW, createNewFile, createNewFileSync, replaceFile, replaceFileSync } from '../../src/core/safeWrite';
-import { LIVE_MARKER } from '../../src/launch/runLiveness';
-import { RUN_DIR_ENV } from '../../src/launch/processRecords';
-import { CPU_PROF_ENV } from '../../src/launch/preloadCpuProfile';
+import { LIVE_MARKER } from '../../src/launch/run/runLiveness';
+import { RUN_DIR_ENV } from '../../src/launch/run/processRecords';
+import { CPU_PROF_ENV } from '../../src/launch/preload/cpuProfile';
 import { repoRoot } from '../helpers/paths';
 import { runCli } from '../helpers/cli';
 

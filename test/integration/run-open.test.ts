@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, runDirOf } from '../helpers/cli';
 import { fixtures, repoRoot } from '../helpers/paths';
-import { isRunFolder, loadProfileOrRun, runFolderOf } from '../../src/launch/openPath';
-import { runJsonReads, type OpenedRun } from '../../src/launch/runFolder';
-import { runTimeFactsOf } from '../../src/launch/runTimeline';
+import { isRunFolder, loadProfileOrRun, runFolderOf } from '../../src/launch/run/openPath';
+import { runJsonReads, type OpenedRun } from '../../src/launch/run/runFolder';
+import { runTimeFactsOf } from '../../src/launch/run/runTimeline';
 import { ImportWorker } from '../../src/core/workerClient';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-open-'));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { loadProfile } from '../../src/core/importers';
 import { timeSpan } from '../../src/core/model/timeline';
 import { timelineData } from '../../src/core/viewer/timelineAnswer';
-import { runTimeFacts } from '../../src/launch/runTimeline';
+import { runTimeFacts } from '../../src/launch/run/runTimeline';
 import type { EmbeddedProfile } from '../../src/core/viewer/embed';
 import { expressExample } from '../helpers/expressApp';
 import { freePort } from '../helpers/net';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withRunFlags } from '../../src/launch/preloadForkFlags';
+import { withRunFlags } from '../../src/launch/preload/forkFlags';
 
 const RUN = ['--prof', '--logfile=/runs/r/v8.log', '--require=/ext/dist/preload-stop.js'];
 

@@ -4,9 +4,9 @@
 // run read from the folder keeps the child's samples after its own start.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { placeOnRunClock } from '../../src/launch/runClock';
-import { readRunJsonSync } from '../../src/launch/runFolder';
-import { loadRunProfile } from '../../src/launch/runProfile';
+import { placeOnRunClock } from '../../src/launch/run/runClock';
+import { readRunJsonSync } from '../../src/launch/run/runFolder';
+import { loadRunProfile } from '../../src/launch/run/runProfile';
 import { treeRunDir, treeRunParts } from '../helpers/runTimeline';
 
 test('with the recorded clock pairs: epoch starts, the origin at the launch', async () => {

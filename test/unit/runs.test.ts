@@ -123,8 +123,8 @@ test('a command run with a profile per process opens whole; a perf run (one perf
 });
 
 test('run.json paths outside the run folder are dropped: profiles, process profiles, maps file', async () => {
-  const { parseRunJson } = await import('../../src/launch/runFolder');
-  const { loadRunProfile } = await import('../../src/launch/runProfile');
+  const { parseRunJson } = await import('../../src/launch/run/runFolder');
+  const { loadRunProfile } = await import('../../src/launch/run/runProfile');
   const root = mkdtempSync(join(tmpdir(), 'nf-runs-out-'));
   try {
     // A profile outside the run folder, which a hostile run.json names three ways.

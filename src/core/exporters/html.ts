@@ -47,7 +47,7 @@ export interface HtmlOptions {
   source?: string;
   /** Folder of webview-offline.js and its CSS (default: found from this bundle's location). */
   assets?: string;
-  /** The run's markers and tracks for the Timeline (launch/runTimeline), when the profile came from a run folder. */
+  /** The run's markers and tracks for the Timeline (launch/run/runTimeline), when the profile came from a run folder. */
   timeFacts?: EmbeddedProfile['timeFacts'];
   /** Transforms the page opens with (the profile given is the one before them), shown as chips to undo. */
   transforms?: EmbeddedProfile['transforms'];

@@ -23,7 +23,7 @@ export interface ExportOptions {
   startTime?: number;
   /** folded: `period` writes perf's period-weighted stacks (ns of cpu-clock) instead of sample counts. */
   foldedWeights?: 'samples' | 'period';
-  /** The run folder's markers and event-loop delay/heap tracks, for the HTML page's Timeline (launch/runTimeline). */
+  /** The run folder's markers and event-loop delay/heap tracks, for the HTML page's Timeline (launch/run/runTimeline). */
   timeFacts?: { markers: TimeMarker[]; tracks: TimeTrack[] };
   /** The source line a Markdown report quotes (the CLI reads files; without it, no lines are quoted). */
   readLine?: LineReader;

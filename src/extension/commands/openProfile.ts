@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { Services } from '../services';
-import { runFolderOf } from '../../launch/runsDir';
+import { runFolderOf } from '../../launch/run/runsDir';
 import { hotspotState } from '../editor';
 
 /** "Open Profile…" (a file picker, or the file it is invoked on) and "Clear Hot Spots". */

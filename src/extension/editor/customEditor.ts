@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { runFolderOf } from '../../launch/runsDir';
+import { runFolderOf } from '../../launch/run/runsDir';
 
 /**
  * Profile files that usually have no better viewer open here by default. VS Code asks the user to pick

@@ -6,7 +6,7 @@ import { buildHotspots, functionStillAt, type FileHotspots, type HotspotIndex } 
 import { SourceFileMatcher, caseInsensitiveFs, pathKey } from '../../core/model/sourceFiles';
 import type { Profile } from '../../core/model';
 import type { LoadedProfile } from '../services';
-import { readRunJsonSync } from '../../launch/runFolder';
+import { readRunJsonSync } from '../../launch/run/runFolder';
 
 // The model's helpers CodeLens, hover and heat use once a profile is active (see HotspotState.lib).
 export { callersAndCallees, heatLevel, hotFunctions } from '../../core/model/hotspots';

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { LoadedProfile, Services } from '../services';
 import { functionName } from '../editor/format';
 import type { RunInfo } from './runs';
-import { RUNS_DIR, runFolderOf } from '../../launch/runsDir';
+import { RUNS_DIR, runFolderOf } from '../../launch/run/runsDir';
 
 // Run listing and summaries (and the model they use) load when the view first asks, not at activation.
 const loadRuns = () => import('./runs');

@@ -2,7 +2,7 @@
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { functionStats, type Profile } from '../../core/model';
-import { HOST_RUN_JSON_BYTES, readRunJson, updateRunJson, RUNS_DIR, type RunSummary } from '../../launch/runFolder';
+import { HOST_RUN_JSON_BYTES, readRunJson, updateRunJson, RUNS_DIR, type RunSummary } from '../../launch/run/runFolder';
 
 export { RUNS_DIR, type RunSummary };
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
-import { describeModes, isLaunchMode, type LaunchMode } from '../../launch/modes';
+import { describeModes, isLaunchMode, type LaunchMode } from '../../launch/run/modes';
 import {
   describeSource,
   launchJsonCandidates,

@@ -1,4 +1,4 @@
-import type { ProfileSession } from '../../launch/session';
+import type { ProfileSession } from '../../launch/launcher';
 
 // Apart from profileRun, so Stop and deactivation can ask for the live run without loading the launcher.
 let current: ProfileSession | undefined;

@@ -2,7 +2,7 @@
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { parseRunTime, readRun } from '../history/runs';
-import { readRunJson } from '../../launch/runFolder';
+import { readRunJson } from '../../launch/run/runFolder';
 
 /** Whether run.json's command line ran `program` (compared as resolved paths). */
 async function ranProgram(dir: string, program: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { RUNS_DIR } from '../../launch/runsDir';
+import { RUNS_DIR } from '../../launch/run/runsDir';
 
 /**
  * Parent of the run folders: `.nodeflame/` in the workspace folder, or this workspace's extension storage. In

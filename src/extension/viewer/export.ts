@@ -7,7 +7,7 @@ import type { LineReader } from '../../core/exporters/markdown';
 import { diffToHtml, diffToJson, diffToText } from '../../core/exporters/diff';
 import type { FunctionChange, Profile } from '../../core/model';
 import type { LoadedProfile } from '../services';
-import { runTimeFactsOf } from '../../launch/runTimeline';
+import { runTimeFactsOf } from '../../launch/run/runTimeline';
 import type { ViewerSession } from '../../core/viewer/viewerSession';
 
 /** The order people share in: pictures and pages first, then files other tools open, then reports. */

@@ -7,7 +7,7 @@ import { viewerHtml } from './html';
 import { webviewOptions } from './options';
 import type { HostMessage, PersistedState, ViewerMessage } from '../../core/viewer/protocol';
 import { answer, type ViewerHost } from '../../core/viewer/answer';
-import { runTimeFactsOf } from '../../launch/runTimeline';
+import { runTimeFactsOf } from '../../launch/run/runTimeline';
 import { openFrameSource } from './source';
 import { rangeOf } from './timeRange';
 import { webviewStrings } from '../../core/viewer/strings';

@@ -7,7 +7,7 @@ import { HEAP_NOTE_KEY } from '../../core/importers/heapprofile';
 import type { InspectorTarget } from './endpoints';
 import { InspectorError } from './errors';
 import { createNewFile } from '../../core/safeWrite';
-import { createRunDir, RUN_JSON_VERSION, writeRunJson, type StopReason } from '../runFolder';
+import { createRunDir, RUN_JSON_VERSION, writeRunJson, type StopReason } from '../run/runFolder';
 
 /** A fresh `<base>/<stamp>-attach` run folder (see createRunDir). */
 export async function makeRunDir(base: string, now = new Date()): Promise<string> {

@@ -2,13 +2,13 @@ import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
 import type * as V8 from 'node:v8';
 import { isMainThread, threadId } from 'node:worker_threads';
-import { writeOnceAtEnd } from './preloadSignals';
-import { HeapPositions, type SamplingProfile } from './preloadHeapPositions';
-import { RUN_DIR_ENV } from './processRecords';
-import { streamJson } from '../core/jsonStream';
-import { createNewFileSyncFrom } from '../core/safeWrite';
-import { runIsLive } from './runLiveness';
-import { HEAP_NOTE_KEY, type HeapProfileNote } from '../core/importers/heapprofile';
+import { writeOnceAtEnd } from './signals';
+import { HeapPositions, type SamplingProfile } from './heapPositions';
+import { RUN_DIR_ENV } from '../run/processRecords';
+import { streamJson } from '../../core/jsonStream';
+import { createNewFileSyncFrom } from '../../core/safeWrite';
+import { runIsLive } from '../run/runLiveness';
+import { HEAP_NOTE_KEY, type HeapProfileNote } from '../../core/importers/heapprofile';
 
 /** Set by the launcher for a run in heap mode: `<sampling interval in bytes>:<allocated|live>`. */
 export const HEAP_PROF_ENV = 'NODE_FLAME_HEAP_PROF';

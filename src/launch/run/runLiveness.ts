@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { createNewFileSync } from '../core/safeWrite';
+import { createNewFileSync } from '../../core/safeWrite';
 
 /**
  * Whether a run is still going, as a process of it can tell: a process that outlives its run (a daemon the

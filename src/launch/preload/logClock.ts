@@ -1,5 +1,5 @@
-import { wallClockEdge } from './wallClock';
-import { LOG_CLOCK_PREFIX } from '../core/importers/v8log/clock';
+import { wallClockEdge } from '../run/wallClock';
+import { LOG_CLOCK_PREFIX } from '../../core/importers/v8log/clock';
 
 /**
  * Runs inside each profiled process (from the preload) in `--prof` mode. A V8 tick log counts microseconds

@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { isEpochMs, type Profile } from '../core/model';
-import type { TimeMarker, TimeTrack } from '../core/viewer/protocol';
-import { loopFileName } from './preloadLoopDelay';
+import { isEpochMs, type Profile } from '../../core/model';
+import type { TimeMarker, TimeTrack } from '../../core/viewer/protocol';
+import { loopFileName } from '../preload/loopDelay';
 import { profilePid } from './processRecords';
 import { readRunJson, type OpenedRun, type RunInfo } from './runFolder';
 

@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
 import type * as WorkerThreads from 'node:worker_threads';
 import { isMainThread } from 'node:worker_threads';
-import { RUN_DIR_ENV } from './processRecords';
-import { writeOnceAtEnd } from './preloadSignals';
-import { createNewFileSync } from '../core/safeWrite';
-import { runIsLive } from './runLiveness';
+import { RUN_DIR_ENV } from '../run/processRecords';
+import { writeOnceAtEnd } from './signals';
+import { createNewFileSync } from '../../core/safeWrite';
+import { runIsLive } from '../run/runLiveness';
 
 /** Set by the launcher for a run in cpu-prof mode. */
 export const CPU_PROF_ENV = 'NODE_FLAME_CPU_PROF';

@@ -2,10 +2,10 @@ import { constants, openSync, readFileSync, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path';
 import type * as Vm from 'node:vm';
 import { threadId } from 'node:worker_threads';
-import { RUN_DIR_ENV } from './processRecords';
-import { onModuleCompile } from './preloadModuleHooks';
-import { inlineMapFileName, TRANSFORMED_NO_MAP } from '../core/announcedSourceMaps';
-import { CREATE_NEW } from '../core/safeWrite';
+import { RUN_DIR_ENV } from '../run/processRecords';
+import { onModuleCompile } from './moduleHooks';
+import { inlineMapFileName, TRANSFORMED_NO_MAP } from '../../core/announcedSourceMaps';
+import { CREATE_NEW } from '../../core/safeWrite';
 
 /** The data: URL of a code's last `//# sourceMappingURL=data:…` comment (`//@` too), or undefined. */
 export function inlineMapUrl(code: string): string | undefined {

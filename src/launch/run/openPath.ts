@@ -1,6 +1,6 @@
 // A path opened as the user meant it: a run folder (every process merged) or one profile file, with its run.
-import { loadProfile } from '../core/importers';
-import type { Profile } from '../core/model';
+import { loadProfile } from '../../core/importers';
+import type { Profile } from '../../core/model';
 import { openRun, type OpenedRun } from './runFolder';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
 import { runFolderOf } from './runsDir';

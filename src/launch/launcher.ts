@@ -3,8 +3,8 @@ import { constants, existsSync, readdirSync, readFileSync, statSync } from 'node
 import { copyFile, rm } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import * as l10n from '@vscode/l10n';
-import type { LaunchMode } from './modes';
-import type { HeapSamples } from './preloadHeapProfile';
+import type { LaunchMode } from './run/modes';
+import type { HeapSamples } from './preload/heapProfile';
 import type { LaunchTarget } from './target';
 import { buildLaunchCommand, perfSideLogs, type LaunchCommand } from './command';
 import { collectJitDumps, preflightPerf } from './perf';
@@ -19,11 +19,11 @@ import {
   type RunEvent,
   type RunInfo,
   type StopReason,
-} from './runFolder';
-import { mapsFileName, readProcessRecords, runProcesses } from './processRecords';
+} from './run/runFolder';
+import { mapsFileName, readProcessRecords, runProcesses } from './run/processRecords';
 import { removeNodeShim } from './nodeShim';
 import { replaceFileSync } from '../core/safeWrite';
-import { markRunFinished, markRunLive } from './runLiveness';
+import { markRunFinished, markRunLive } from './run/runLiveness';
 import { findOnPath } from './which';
 import { LineTail, parseRequestCount } from './lineTail';
 import { runLoadCommand, type LoadRun } from './loadCommand';

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmdirSync, rmSync, statfsSync, statSync } from 'node:fs';
-import { MAX_RUN_JSON_BYTES, NamedFileError, readNamedText, readNamedTextSync } from '../core/namedFiles';
+import { MAX_RUN_JSON_BYTES, NamedFileError, readNamedText, readNamedTextSync } from '../../core/namedFiles';
 import { basename, isAbsolute, join } from 'node:path';
-import { createNewFileSync, replaceFile } from '../core/safeWrite';
+import { createNewFileSync, replaceFile } from '../../core/safeWrite';
 import type { LaunchMode } from './modes';
 import type { ProcessClock } from './processRecords';
 import { RUNS_DIR } from './runsDir';

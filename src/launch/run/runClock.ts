@@ -1,7 +1,7 @@
 import { readLoopFile } from './runTimeline';
-import { loopFileName } from './preloadLoopDelay';
+import { loopFileName } from '../preload/loopDelay';
 import { join } from 'node:path';
-import { isEpochMs, type MergePart } from '../core/model';
+import { isEpochMs, type MergePart } from '../../core/model';
 import type { RunInfo } from './runFolder';
 
 /**

@@ -1,10 +1,10 @@
 import { basename, join } from 'node:path';
-import { loadProfile } from '../core/importers';
-import type { ImportOptions } from '../core/importers';
+import { loadProfile } from '../../core/importers';
+import type { ImportOptions } from '../../core/importers';
 import * as l10n from '@vscode/l10n';
-import { isEpochMs, mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../core/model';
-import { selectThreads } from '../core/model/processes';
-import { threadsBesides, waitingProcesses } from '../core/model/waiting';
+import { isEpochMs, mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../../core/model';
+import { selectThreads } from '../../core/model/processes';
+import { threadsBesides, waitingProcesses } from '../../core/model/waiting';
 import { placeOnRunClock } from './runClock';
 import { isLaunchMode } from './modes';
 import { findRawProfiles, openRun, type OpenedRun, type RunProcess } from './runFolder';

@@ -1,5 +1,5 @@
 import type * as Inspector from 'node:inspector';
-import { atMainModuleEnd } from './preloadModuleHooks';
+import { atMainModuleEnd } from './moduleHooks';
 
 interface CallFrame {
   functionName: string;

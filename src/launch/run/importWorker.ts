@@ -1,6 +1,6 @@
 // Worker-thread entry (dist/worker.js): the import loop of src/core/worker.ts, which also reads a run folder
 // (every process of a command, merged) there, so opening a run never parses on the extension host thread.
-import { serveImports } from '../core/worker';
+import { serveImports } from '../../core/worker';
 import { loadProfileOrRun } from './openPath';
 
 // The viewer keeps the processes that only waited one click away: its picker starts without them (ViewerSession).

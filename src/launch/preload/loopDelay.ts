@@ -2,10 +2,10 @@ import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
-import { writeBeforeSignalDeath } from './preloadSignals';
-import { RUN_DIR_ENV } from './processRecords';
-import { APPEND_NOFOLLOW } from '../core/safeWrite';
-import { runIsLive } from './runLiveness';
+import { writeBeforeSignalDeath } from './signals';
+import { RUN_DIR_ENV } from '../run/processRecords';
+import { APPEND_NOFOLLOW } from '../../core/safeWrite';
+import { runIsLive } from '../run/runLiveness';
 
 /** How often the event-loop delay and heap size are read (ms). */
 export const LOOP_SAMPLE_MS = 100;

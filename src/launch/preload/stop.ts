@@ -2,17 +2,17 @@
 // and makes a stop signal write what would be written at exit (preloadSignals.ts).
 import { unlinkSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
-import { saveInMemorySourceMapsOnExit, SOURCE_MAPS_ENV } from './preloadSourceMaps';
-import { captureInlineMaps } from './preloadInlineMaps';
-import { recordThisProcess, RUN_DIR_ENV } from './processRecords';
-import { cpuProfileInProcess, CPU_PROF_ENV } from './preloadCpuProfile';
-import { handleStopSignals } from './preloadSignals';
-import { recordLoopDelay } from './preloadLoopDelay';
-import { heapProfileInProcess, HEAP_PROF_ENV } from './preloadHeapProfile';
-import { markLogClock } from './preloadLogClock';
-import { keepFlagsInForks, NODE_FLAGS_ENV } from './preloadForkFlags';
-import { keepWorkerLogs } from './preloadWorkerLogs';
-import { runIsLive, watchLauncher } from './runLiveness';
+import { saveInMemorySourceMapsOnExit, SOURCE_MAPS_ENV } from './sourceMaps';
+import { captureInlineMaps } from './inlineMaps';
+import { recordThisProcess, RUN_DIR_ENV } from '../run/processRecords';
+import { cpuProfileInProcess, CPU_PROF_ENV } from './cpuProfile';
+import { handleStopSignals } from './signals';
+import { recordLoopDelay } from './loopDelay';
+import { heapProfileInProcess, HEAP_PROF_ENV } from './heapProfile';
+import { markLogClock } from './logClock';
+import { keepFlagsInForks, NODE_FLAGS_ENV } from './forkFlags';
+import { keepWorkerLogs } from './workerLogs';
+import { runIsLive, watchLauncher } from '../run/runLiveness';
 
 const runDir = process.env[RUN_DIR_ENV];
 if (runDir && !runIsLive(runDir)) {

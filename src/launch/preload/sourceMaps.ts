@@ -1,8 +1,8 @@
 import { dirname } from 'node:path';
-import { replaceFileSync } from '../core/safeWrite';
-import { runIsLive } from './runLiveness';
+import { replaceFileSync } from '../../core/safeWrite';
+import { runIsLive } from '../run/runLiveness';
 import type * as Inspector from 'node:inspector';
-import { writeOnceAtEnd } from './preloadSignals';
+import { writeOnceAtEnd } from './signals';
 
 /** Set by the launcher to the run folder's sourcemaps.json (core/announcedSourceMaps reads it back). */
 export const SOURCE_MAPS_ENV = 'NODE_FLAME_SOURCE_MAPS';

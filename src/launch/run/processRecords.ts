@@ -1,11 +1,11 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { replaceFileSync } from '../core/safeWrite';
+import { replaceFileSync } from '../../core/safeWrite';
 import { runIsLive } from './runLiveness';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import type { RunProcess } from './runFolder';
 import { wallClockEdge } from './wallClock';
-import { writeBeforeSignalDeath } from './preloadSignals';
+import { writeBeforeSignalDeath } from '../preload/signals';
 
 /** Set by the launcher to the run folder; every Node process of the run that loads the preload records itself there. */
 export const RUN_DIR_ENV = 'NODE_FLAME_RUN_DIR';
