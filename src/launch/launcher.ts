@@ -1,86 +1,23 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { copyFile, rm } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { basename, relative } from 'node:path';
 import * as l10n from '@vscode/l10n';
-import type { LaunchMode } from './run/modes';
-import type { HeapSamples } from './preload/heapProfile';
-import type { LaunchTarget } from './target';
-import { buildLaunchCommand, perfSideLogs, type LaunchCommand } from './command';
-import { collectJitDumps, preflightPerf } from './perf';
+import type { RunResult, SessionOptions, SessionState } from './launchOptions';
+import { buildLaunchCommand, type LaunchCommand } from './command';
+import { preflightPerf } from './perf';
+import { collectRun } from './collect';
 import { findPortInText, waitForPort } from './ports';
-import { captureMaps, childPids, descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
-import {
-  findRawProfiles,
-  removeEmptyProfiles,
-  diskNearlyFull,
-  writeRunJson,
-  type LoadSummary,
-  type RunEvent,
-  type RunInfo,
-  type StopReason,
-} from './run/runFolder';
-import { mapsFileName, readProcessRecords, runProcesses } from './run/processRecords';
+import { descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
+import { NodeProcessWatch } from './nodeProcess';
+import { diskNearlyFull, writeRunJson, type LoadSummary, type RunEvent, type RunInfo, type StopReason } from './run/runFolder';
+import { readProcessRecords, runProcesses } from './run/processRecords';
 import { removeNodeShim } from './nodeShim';
-import { replaceFileSync } from '../core/safeWrite';
 import { markRunFinished, markRunLive } from './run/runLiveness';
 import { findOnPath } from './which';
 import { LineTail, parseRequestCount } from './lineTail';
 import { runLoadCommand, type LoadRun } from './loadCommand';
 import * as errors from './errors';
 import { LaunchError } from './errors';
-
-export type OutputKind = 'stdout' | 'stderr' | 'load' | 'info';
-
-export type SessionState = 'starting' | 'waiting-for-port' | 'running' | 'load' | 'stopping' | 'done';
-
-export interface SessionOptions {
-  target: LaunchTarget;
-  mode: LaunchMode;
-  runDir: string;
-  preloadPath: string;
-  /** TypeScript loader args, used when the program is a .ts file. */
-  loader?: string[];
-  /** Shell command line run once the app listens; the app is stopped when it exits. */
-  loadCommand?: string;
-  /** cwd of the load command (the workspace folder). */
-  loadCwd?: string;
-  /** Port to wait for; undefined: the first port seen in the app's output. */
-  waitForPort?: number;
-  portTimeoutMs?: number;
-  /** Time the app gets to exit after SIGINT before the whole process tree is killed. */
-  stopTimeoutMs?: number;
-  perfFrequency?: number;
-  /** Heap mode: see BuildOptions. */
-  heapInterval?: number;
-  heapSamples?: HeapSamples;
-  /** Where the perf preflight reads the kernel's limits; tests feed it other files. */
-  perfPreflight?: { paranoidFile?: string; statusFile?: string };
-  onOutput?: (text: string, kind: OutputKind) => void;
-  onState?: (state: SessionState) => void;
-}
-
-export interface RunResult {
-  runDir: string;
-  /** Raw profile files, the one to open first; empty when none was written. */
-  profiles: string[];
-  /** `/proc/<pid>/maps` of the node process, when captured. */
-  mapsFile?: string;
-  exitCode: number | null;
-  signal: string | null;
-  stoppedBy: StopReason;
-  /** The app had to be killed after the stop timeout. */
-  killed: boolean;
-  durationMs: number;
-  port?: number;
-  load?: LoadSummary;
-  lastOutput: string[];
-  /** What went wrong, said so the user knows what to do; a profile may still be there. */
-  error?: LaunchError;
-  /** Pids whose /tmp/perf-<pid>.map files belong to this run (perf mode). */
-  perfPids: number[];
-  info: RunInfo;
-}
 
 const DEFAULT_STOP_TIMEOUT = 10_000;
 const DEFAULT_PORT_TIMEOUT = 30_000;
@@ -93,17 +30,6 @@ export function nodeVersion(node: string): Promise<string> {
       else resolve(stdout.trim());
     });
   });
-}
-
-/** The V8 event logs --perf-basic-prof writes besides the JIT map: no samples, so nothing to keep. */
-async function removePerfSideLogs(runDir: string): Promise<void> {
-  let names: string[];
-  try {
-    names = readdirSync(runDir);
-  } catch {
-    return;
-  }
-  await Promise.all(perfSideLogs(names).map((n) => rm(join(runDir, n), { force: true })));
 }
 
 /**
@@ -122,13 +48,15 @@ export class ProfileSession {
   private outputText = '';
   private seenPort: number | undefined;
   private readonly abort = new AbortController();
-  private nodePid: number | undefined;
-  private mapsFile: string | undefined;
   private appExited = false;
+  /** Which process is node (perf's child in perf mode), its memory map, and every process perf ran. */
+  private readonly node: NodeProcessWatch;
   private stopStartedAt: number | undefined;
   command: LaunchCommand | undefined;
 
-  constructor(private readonly o: SessionOptions) {}
+  constructor(private readonly o: SessionOptions) {
+    this.node = new NodeProcessWatch(o.mode, o.runDir, () => this.app?.pid);
+  }
 
   /** The port the load command was started against, once known. */
   get port(): number | undefined {
@@ -154,8 +82,8 @@ export class ProfileSession {
     }
     this.stopReason ??= reason;
     this.mark('stop');
-    this.rememberPerfPids();
-    this.learnNodePid();
+    this.node.rememberPerfPids();
+    this.node.learnAtStop();
     this.setState('stopping');
     this.stopStartedAt = Date.now();
     this.abort.abort();
@@ -245,7 +173,7 @@ export class ProfileSession {
     const spawnError = new Promise<Error>((resolve) => app.once('error', resolve));
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
       app.once('exit', (code, signal) => {
-        this.appExited = true;
+        this.appExited = this.node.exited = true;
         resolve({ code, signal });
       }),
     );
@@ -276,8 +204,8 @@ export class ProfileSession {
       });
     }
 
-    const mapsTimer = setTimeout(() => void this.captureMaps(), 500);
-    const pidPoll = o.mode === 'perf' ? setInterval(() => this.rememberPerfPids(), 200) : undefined;
+    const mapsTimer = setTimeout(() => void this.node.captureMaps(), 500);
+    const pidPoll = o.mode === 'perf' ? setInterval(() => this.node.rememberPerfPids(), 200) : undefined;
     const loadDone = o.loadCommand ? this.runLoad(o.loadCommand, exited) : Promise.resolve(undefined);
 
     const { code, signal } = await exited;
@@ -302,26 +230,15 @@ export class ProfileSession {
     const load = await loadDone;
     this.setState('done');
 
-    // The processes recorded themselves (see processRecords): whatever the timing, the node pid is known now.
-    const records = readProcessRecords(o.runDir);
-    if (o.mode === 'perf') {
-      for (const r of records) this.perfPids.add(r.pid);
-      this.nodePid ??= (records.find((r) => r.ppid === app.pid) ?? records[0])?.pid;
-    }
-    const mapsPid = this.nodePid ?? (o.mode === 'perf' ? undefined : app.pid);
-    const maps = mapsPid !== undefined ? join(o.runDir, mapsFileName(mapsPid)) : undefined;
-    if (maps && existsSync(maps)) this.mapsFile = maps;
-
-    // perf script needs each JIT map; a copy in the run folder outlives the /tmp one, which is removed after processing.
-    if (o.mode === 'perf') {
-      for (const pid of this.perfPids)
-        await copyFile(`/tmp/perf-${pid}.map`, join(o.runDir, `perf-${pid}.map`), constants.COPYFILE_EXCL).catch(() => undefined);
-      const cwds = [...records.map((r) => r.cwd).filter((c): c is string => typeof c === 'string'), cmd.cwd];
-      await collectJitDumps([...this.perfPids], cwds, o.runDir).catch(() => undefined);
-      await removePerfSideLogs(o.runDir);
-    }
-    const diskFull = removeEmptyProfiles(o.runDir);
-    const profiles = findRawProfiles(o.runDir, o.mode, o.mode === 'perf' ? this.nodePid : app.pid);
+    const { records, profiles, diskFull, nodePid, mapsFile } = await collectRun({
+      runDir: o.runDir,
+      mode: o.mode,
+      appPid: app.pid,
+      nodePid: this.node.nodePid,
+      mapsFile: this.node.mapsFile,
+      perfPids: this.node.perfPids,
+      cwd: cmd.cwd,
+    });
     let error: LaunchError | undefined = this.loadError;
     if (!error && code !== 0 && this.stopReason === 'exit') error = errors.exitNonZero(code, signal, this.appTail.lines);
     if (!error && !profiles.length) error = errors.noProfile(o.runDir, this.killed, diskFull || diskNearlyFull(o.runDir));
@@ -339,14 +256,14 @@ export class ProfileSession {
       startedAt: startedAt.toISOString(),
       durationMs,
       pid: app.pid,
-      nodePid: this.nodePid ?? (o.mode === 'perf' ? undefined : app.pid),
+      nodePid: nodePid ?? (o.mode === 'perf' ? undefined : app.pid),
       exitCode: code,
       signal,
       stoppedBy: this.stopReason,
       port: this.openPort,
       load,
       profiles: profiles.map((p) => relative(o.runDir, p)),
-      mapsFile: this.mapsFile && basename(this.mapsFile),
+      mapsFile: mapsFile && basename(mapsFile),
       error: error?.message,
       processes: runProcesses(
         records,
@@ -365,7 +282,7 @@ export class ProfileSession {
     return {
       runDir: o.runDir,
       profiles,
-      mapsFile: this.mapsFile,
+      mapsFile,
       exitCode: code,
       signal,
       stoppedBy: this.stopReason,
@@ -375,7 +292,7 @@ export class ProfileSession {
       load,
       lastOutput: [...this.appTail.lines],
       error,
-      perfPids: [...this.perfPids],
+      perfPids: [...this.node.perfPids],
       info,
     };
   }
@@ -387,41 +304,6 @@ export class ProfileSession {
     if (!this.events.some((e) => e.kind === kind)) this.events.push({ kind, at: new Date().toISOString() });
   }
   private loadError: LaunchError | undefined;
-  private readonly perfPids = new Set<number>();
-
-  /** The node process: the app itself, or perf's child in perf mode. */
-  private findNodePid(): number | undefined {
-    const pid = this.app?.pid;
-    if (pid === undefined) return undefined;
-    if (this.o.mode !== 'perf') return pid;
-    this.rememberPerfPids();
-    return childPids(pid)[0];
-  }
-
-  /** Every process under perf writes /tmp/perf-<pid>.map; remembered so they can be removed after processing. */
-  private rememberPerfPids(): void {
-    if (this.o.mode === 'perf' && this.app?.pid && !this.appExited) for (const p of descendantPids(this.app.pid)) this.perfPids.add(p);
-  }
-
-  /**
-   * At Stop, before any signal: the node process is surely alive, so its pid and maps are taken now,
-   * whatever timers have or have not fired yet.
-   */
-  private learnNodePid(): void {
-    if (this.nodePid !== undefined) return;
-    const pid = this.findNodePid();
-    if (pid === undefined) return;
-    this.nodePid = pid;
-    if (process.platform !== 'linux') return;
-    const dest = join(this.o.runDir, mapsFileName(pid));
-    try {
-      replaceFileSync(dest, readFileSync(`/proc/${pid}/maps`));
-      this.mapsFile = dest;
-    } catch {
-      // gone already: its preload wrote the maps at exit
-    }
-  }
-
   /** Recorded processes of this run that have not recorded their exit and still exist. */
   private liveRecordedPids(): number[] {
     return readProcessRecords(this.o.runDir)
@@ -444,15 +326,6 @@ export class ProfileSession {
     }
     while (busy() && Date.now() - this.stopStartedAt < timeout) await new Promise((r) => setTimeout(r, 100));
     if (busy()) this.killed = true;
-  }
-
-  private async captureMaps(): Promise<void> {
-    if (this.appExited) return;
-    const pid = this.findNodePid();
-    if (pid === undefined) return;
-    this.nodePid = pid;
-    const dest = join(this.o.runDir, mapsFileName(pid));
-    if (await captureMaps(pid, dest)) this.mapsFile = dest;
   }
 
   private stopLoad(): void {
@@ -478,7 +351,7 @@ export class ProfileSession {
     }
     this.openPort = port;
     this.mark('port');
-    await this.captureMaps();
+    await this.node.captureMaps();
     if (this.appExited || this.state === 'stopping') return undefined;
     this.setState('load');
     this.info(l10n.t('Node Flame: the app listens on port {0}; starting the load: {1}', String(port), command));

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SessionState } from '../../launch/launcher';
+import type { SessionState } from '../../launch/launchOptions';
 
 /** What a Stop item says and does; the texts come localized. */
 export interface StopItem {
