@@ -156,9 +156,9 @@ test('item 8: 2 000 code objects claiming 64 MiB each (in a 1 MB log) import wit
   assert.ok(profile.warnings.some((w) => /first 64 KiB only/.test(w)));
 });
 
-test('item 9: the inlined-lines pprof exports to bounded HTML and folded files (the frames, nodes and output are capped)', () => {
+test('item 9: the inlined-lines pprof exports to bounded HTML, folded and speedscope files (the frames, nodes and output are capped)', () => {
   const path = write(hi.pprofInlinedBomb());
-  for (const format of ['html', 'folded']) {
+  for (const format of ['html', 'folded', 'speedscope']) {
     const out = `${path}.${format}`;
     const r = report(path, ['--format', format, '--output', out], 120000);
     const mb = readFileSync(out).length / (1 << 20);
@@ -167,4 +167,27 @@ test('item 9: the inlined-lines pprof exports to bounded HTML and folded files (
     assert.ok(mb < 32, `${format}: ${mb.toFixed(1)} MB`);
     assert.ok(r.rssMb < 800, `${format}: peak RSS ${r.rssMb.toFixed(0)} MB`);
   }
+});
+
+test('item 9: an export over its size budget is written capped with a warning, not refused (40 000-deep heap chain as folded)', () => {
+  const path = write(hi.heapChain(40000));
+  const out = `${path}.folded`;
+  const r = report(path, ['--format', 'folded', '--output', out], 120000);
+  assert.equal(r.code, 0, r.stderr.slice(0, 500));
+  const text = readFileSync(out, 'utf8');
+  const mb = text.length / (1 << 20);
+  const warning = r.stderr.split('\n').find((l) => l.startsWith('node-flame: warning: the folded export'));
+  console.log(`heap chain 40 000 as folded: ${mb.toFixed(1)} MB, ${r.ms.toFixed(0)} ms, peak RSS ${r.rssMb.toFixed(0)} MB; ${warning}`);
+  assert.match(
+    warning ?? '',
+    /over its size limit .*: it keeps the \d+ heaviest of 40000 stacks; the other \d+ stacks \(38\.\d MB, 9\d\.\d % of the total\)/,
+  );
+  const lines = text.trimEnd().split('\n');
+  assert.equal(
+    lines.reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0),
+    40000 * 1024,
+  );
+  assert.match(lines.find((l) => l.startsWith('(other stacks, ')) ?? '', /^\(other stacks, 38\.\d MB\) \d+$/);
+  assert.ok(mb < 80, `${mb.toFixed(1)} MB`);
+  assert.ok(r.rssMb < 800, `peak RSS ${r.rssMb.toFixed(0)} MB`);
 });

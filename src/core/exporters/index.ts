@@ -1,14 +1,14 @@
 import type { Profile } from '../model';
 import type { TimeMarker, TimeTrack } from '../viewer/protocol';
 import { toCpuProfile } from './cpuprofile';
-import { toFolded } from './folded';
+import { foldedLabel, toFolded } from './folded';
 import { toHtml } from './html';
 import { toJsonReport } from './json';
 import { toMarkdown, type LineReader } from './markdown';
 import { toPprof } from './pprof';
 import { toSpeedscope } from './speedscope';
 import { toSvg } from './svg';
-import { checkExportNodes } from './stackBudget';
+import { capForExport, exportBudget } from './stackBudget';
 import { toText } from './text';
 
 export interface ExportOptions {
@@ -24,6 +24,8 @@ export interface ExportOptions {
   timeFacts?: { markers: TimeMarker[]; tracks: TimeTrack[] };
   /** The source line a Markdown report quotes (the CLI reads files; without it, no lines are quoted). */
   readLine?: LineReader;
+  /** Told, in one line, what an export over its size budget left out (the heaviest stacks are kept, the rest named as one node). */
+  warn?: (message: string) => void;
 }
 
 export interface Exporter {
@@ -55,8 +57,10 @@ export function getExporter(format: string): Exporter | undefined {
 export function exportProfileData(profile: Profile, format: string, opts: ExportOptions = {}): string | Uint8Array {
   const e = registry.get(format);
   if (!e) throw new Error(`unknown export format "${format}" (known: ${exportFormats().join(', ')})`);
-  checkExportNodes(profile, format);
-  return e.write(profile, opts);
+  const labels = format === 'folded' ? profile.frames.map(foldedLabel) : undefined;
+  const fitted = capForExport(profile, format, exportBudget(profile, format, labels && ((f) => labels[f].length)));
+  if (fitted.warning) opts.warn?.(fitted.warning);
+  return e.write(fitted.profile, opts);
 }
 
 /** The profile in a text format; throws for a binary one (use `exportProfileData`). */

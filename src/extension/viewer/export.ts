@@ -38,7 +38,7 @@ async function saveAs(
   title: string,
   defaultPath: string,
   ext: string,
-  write: () => string | Uint8Array,
+  write: (warn: (message: string) => void) => string | Uint8Array,
   log: vscode.LogOutputChannel,
 ): Promise<string | undefined> {
   const uri = await vscode.window.showSaveDialog({
@@ -49,7 +49,10 @@ async function saveAs(
   if (!uri) return undefined;
   try {
     const t0 = performance.now();
-    const data = write();
+    const data = write((w) => {
+      log.warn(`export: ${w}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame: {0}', w));
+    });
     await writeFile(uri.fsPath, data);
     log.info(
       `export: ${uri.fsPath} (${data.length} ${typeof data === 'string' ? 'chars' : 'bytes'}, ${(performance.now() - t0).toFixed(0)} ms)`,
@@ -94,7 +97,7 @@ export async function exportProfileFromViewer(
     vscode.l10n.t('Export profile'),
     target,
     item.extension,
-    () => exportProfileData(shown, item.format, { source: p.label, timeFacts }),
+    (warn) => exportProfileData(shown, item.format, { source: p.label, timeFacts, warn }),
     log,
   );
 }
