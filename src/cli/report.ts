@@ -113,6 +113,7 @@ export async function emitReport(
     startTime: o.format === 'pprof' ? await fileStartTime(o.source, profile) : undefined,
     timeFacts: o.format === 'html' ? await runTimeFacts(o.source).catch(() => undefined) : undefined,
     readLine: o.format === 'markdown' ? sourceLineReader() : undefined,
+    root: process.cwd(),
     warn: (w) => process.stderr.write(l10n.t('node-flame: warning: {0}', printable(w)) + '\n'),
   });
   if (!o.output) {

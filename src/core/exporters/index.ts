@@ -26,6 +26,8 @@ export interface ExportOptions {
   readLine?: LineReader;
   /** Told, in one line, what an export over its size budget left out (the heaviest stacks are kept, the rest named as one node). */
   warn?: (message: string) => void;
+  /** html: the folder the page's paths are shown relative to when the profile is not a run's (a run's are relative to its app's folder). */
+  root?: string;
 }
 
 export interface Exporter {
@@ -105,7 +107,7 @@ registerExporter({
   format: 'html',
   extension: '.html',
   description: 'the interactive viewer as one offline page',
-  write: (p, o) => toHtml(p, { source: o.source, timeFacts: o.timeFacts }),
+  write: (p, o) => toHtml(p, { source: o.source, timeFacts: o.timeFacts, root: o.root }),
 });
 registerExporter({
   format: 'svg',

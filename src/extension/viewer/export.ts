@@ -97,7 +97,7 @@ export async function exportProfileFromViewer(
     vscode.l10n.t('Export profile'),
     target,
     item.extension,
-    (warn) => exportProfileData(shown, item.format, { source: p.label, timeFacts, warn }),
+    (warn) => exportProfileData(shown, item.format, { source: p.label, timeFacts, warn, root: workspaceFolderOf(p.path) }),
     log,
   );
 }
@@ -139,6 +139,11 @@ export async function exportDiffFromViewer(
   if (!item) return undefined;
   const target = join(dirname(after.path), `diff-${stem(before.path)}-${stem(after.path)}${item.extension}`);
   return saveAs(vscode.l10n.t('Export comparison'), target, item.extension, () => item.write(before.profile, after.profile), log);
+}
+
+/** The workspace folder holding `path`, which an exported page's paths are shown relative to. */
+function workspaceFolderOf(path: string): string | undefined {
+  return vscode.workspace.getWorkspaceFolder(vscode.Uri.file(path))?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
 /** Quotes lines only of files in the workspace's folders (never a path a profile names elsewhere), each read once. */
