@@ -60,6 +60,19 @@ for (const mode of ['prof', 'perf', 'cpu-prof'] as const) {
         `${mode}: absolute paths: ${[...new Set(page.frames.map((f) => f.file).filter((f) => f.startsWith('/')))].slice(0, 5).join(', ')}`,
       );
       console.log(`[share] ${mode}: ${(html.length / 1e6).toFixed(2)} MB page; command "${page.meta.command}", path "${page.path}"`);
+      if (mode !== 'prof') return;
+      // The comparison's page, of the run with itself given by absolute path: its paths are relative too.
+      const run = /Run folder: (.+)/.exec(r.stderr)![1].trim();
+      const diffOut = join(home, 'diff.html');
+      const d = await runCli(['diff', run, run, '-f', 'html', '-o', diffOut], {
+        cwd: home,
+        env: { HOME: home, PATH: path },
+        killAfterMs: 60_000,
+      });
+      assert.equal(d.code, 0, d.stderr);
+      const diffHtml = readFileSync(diffOut, 'utf8');
+      for (const s of [home, app, dist, path]) assert.ok(!diffHtml.includes(s), `diff page holds ${s.slice(0, 80)}`);
+      assert.match(diffHtml, /<td>app\.js:1<\/td>/);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

@@ -116,7 +116,7 @@ export async function exportDiffFromViewer(
       detail: vscode.l10n.t('differential flame graph and the table of changes, one offline page'),
       format: 'html',
       extension: '.html',
-      write: (b, a) => diffToHtml(b, a, before.label, after.label),
+      write: (b, a) => diffToHtml(b, a, before.label, after.label, workspaceFolderOf(after.path)),
     },
     {
       label: 'json',
