@@ -169,25 +169,33 @@ test('item 9: the inlined-lines pprof exports to bounded HTML, folded and speeds
   }
 });
 
-test('item 9: an export over its size budget is written capped with a warning, not refused (40 000-deep heap chain as folded)', () => {
-  const path = write(hi.heapChain(40000));
-  const out = `${path}.folded`;
-  const r = report(path, ['--format', 'folded', '--output', out], 120000);
-  assert.equal(r.code, 0, r.stderr.slice(0, 500));
-  const text = readFileSync(out, 'utf8');
-  const mb = text.length / (1 << 20);
-  const warning = r.stderr.split('\n').find((l) => l.startsWith('node-flame: warning: the folded export'));
-  console.log(`heap chain 40 000 as folded: ${mb.toFixed(1)} MB, ${r.ms.toFixed(0)} ms, peak RSS ${r.rssMb.toFixed(0)} MB; ${warning}`);
-  assert.match(
-    warning ?? '',
-    /over its size limit .*: it keeps the \d+ heaviest of 40000 stacks; the other \d+ stacks \(38\.\d MB, 9\d\.\d % of the total\)/,
-  );
-  const lines = text.trimEnd().split('\n');
-  assert.equal(
-    lines.reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0),
-    40000 * 1024,
-  );
-  assert.match(lines.find((l) => l.startsWith('(other stacks, ')) ?? '', /^\(other stacks, 38\.\d MB\) \d+$/);
-  assert.ok(mb < 80, `${mb.toFixed(1)} MB`);
-  assert.ok(r.rssMb < 800, `peak RSS ${r.rssMb.toFixed(0)} MB`);
-});
+for (const [what, input, restName] of [
+  ['40 000-deep heap chain', () => hi.heapChain(40000), /^\(other stacks, 38\.\d MB\) \d+$/],
+  ['pprof of 8 000 distinct stacks ~500 deep', () => hi.pprofDeepDistinct(), /^\(other stacks, \d\.\d\d s\) \d+$/],
+] as const)
+  test(`item 9: an export over its size budget is written capped with a warning, not refused (${what} as folded)`, () => {
+    const bytes = input();
+    const path = write(bytes);
+    const out = `${path}.folded`;
+    const r = report(path, ['--format', 'folded', '--output', out], 120000);
+    assert.equal(r.code, 0, r.stderr.slice(0, 500));
+    const text = readFileSync(out, 'utf8');
+    const mb = text.length / (1 << 20);
+    const warning = r.stderr.split('\n').find((l) => l.startsWith('node-flame: warning: the folded export'));
+    console.log(
+      `${what} (${(bytes.length / 1024).toFixed(0)} KB) as folded: ${mb.toFixed(1)} MB, ${r.ms.toFixed(0)} ms, peak RSS ${r.rssMb.toFixed(0)} MB; ${warning}`,
+    );
+    assert.match(
+      warning ?? '',
+      /over its size limit .*: it keeps the \d+ heaviest of \d+ stacks; the other \d+ stacks \(.+, \d+\.\d % of the total\)/,
+    );
+    // The weights add up to what the json report counts: nothing cut is lost.
+    const json = report(path, ['--format', 'json']);
+    const samples = (JSON.parse(json.stdout) as { samples: number }).samples;
+    const lines = text.trimEnd().split('\n');
+    const sum = lines.reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    assert.ok(Math.abs(sum - samples) <= 1e-6 * samples, `folded ${sum} vs json ${samples}`);
+    assert.match(lines.find((l) => l.startsWith('(other stacks, ')) ?? '', restName);
+    assert.ok(mb < 80, `${mb.toFixed(1)} MB`);
+    assert.ok(r.rssMb < 800, `peak RSS ${r.rssMb.toFixed(0)} MB`);
+  });
