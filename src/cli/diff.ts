@@ -108,7 +108,7 @@ export async function runDiff(argv: string[]): Promise<number> {
       break;
     }
     case 'html':
-      out = diffToHtml(before, after, bp, ap);
+      out = diffToHtml(before, after, bp, ap, process.cwd());
       break;
     case 'github':
       out = toGithubAnnotations(regressions.slice(0, top), limit ?? 0);

@@ -118,6 +118,8 @@ export async function emitReport(
     timeFacts: html ? await runTimeFactsOf(loaded, o.source, o.run) : undefined,
     view: html ? view : undefined,
     readLine: o.format === 'markdown' ? sourceLineReader() : undefined,
+    root: process.cwd(),
+    warn: (w) => process.stderr.write(l10n.t('node-flame: warning: {0}', printable(w)) + '\n'),
   });
   if (!o.output) {
     process.stdout.write(out);

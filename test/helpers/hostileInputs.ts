@@ -36,6 +36,38 @@ export function pprofBytes(o: { fns: number; locs: number; linesPerLoc: number; 
 /** A 15 KB-class `.pb.gz` whose locations hold 1 000 inlined lines each, listed 1 000 times a sample: billions of frames. */
 export const pprofInlinedBomb = () => gzipSync(pprofBytes({ fns: 200, locs: 20, linesPerLoc: 1000, samples: 2000, depth: 1000 }));
 
+/**
+ * A `.pb.gz` of a few dozen KB whose samples each stop somewhere down one 1 000-frame chain and end in one of
+ * 24 leaf functions: a few thousand distinct stacks hundreds of frames deep, few call tree nodes, but every
+ * stack written whole (folded) runs to hundreds of MB.
+ */
+export function pprofDeepDistinct(samples = 8000, depth = 1000, leaves = 24): Buffer {
+  const st = new StringTable();
+  const s = (x: string) => st.dedup(x);
+  // The chain's frames cycle through 100 functions (recursion through a router), so each id is one varint byte.
+  const cycle = 100;
+  const fns = cycle + leaves;
+  const p = new PprofProfile({
+    sampleType: [{ type: s('cpu'), unit: s('nanoseconds') }],
+    function: Array.from({ length: fns }, (_, i) => ({
+      id: i + 1,
+      name: s(i < cycle ? `handler${i}` : `leaf${i - cycle}`),
+      systemName: s(`fn${i}`),
+      filename: s(`/srv/app/routes/r${i % 50}.js`),
+      startLine: 1 + i,
+    })),
+    location: Array.from({ length: fns }, (_, i) => ({ id: i + 1, line: [{ functionId: i + 1, line: 1 + i }] })),
+    sample: Array.from({ length: samples }, (_, i) => {
+      const d = depth - (i % depth);
+      // Leaf first, as pprof lists them: the leaf, then the chain from depth d up to its root.
+      const leaf = cycle + 1 + (Math.floor(i / depth) % leaves);
+      return { locationId: [leaf, ...Array.from({ length: d }, (_, k) => 1 + ((d - 1 - k) % cycle))], value: [1_000_000] };
+    }),
+    stringTable: st,
+  });
+  return gzipSync(Buffer.from(p.encode()));
+}
+
 /** An ordinary `.pb.gz` of about `bytes` (gzipped): varied samples of modest depth. */
 export function pprofNormal(bytes: number): Buffer {
   let samples = 64;

@@ -156,9 +156,9 @@ test('item 8: 2 000 code objects claiming 64 MiB each (in a 1 MB log) import wit
   assert.ok(profile.warnings.some((w) => /first 64 KiB only/.test(w)));
 });
 
-test('item 9: the inlined-lines pprof exports to bounded HTML and folded files (the frames, nodes and output are capped)', () => {
+test('item 9: the inlined-lines pprof exports to bounded HTML, folded and speedscope files (the frames, nodes and output are capped)', () => {
   const path = write(hi.pprofInlinedBomb());
-  for (const format of ['html', 'folded']) {
+  for (const format of ['html', 'folded', 'speedscope']) {
     const out = `${path}.${format}`;
     const r = report(path, ['--format', format, '--output', out], 120000);
     const mb = readFileSync(out).length / (1 << 20);
@@ -168,3 +168,34 @@ test('item 9: the inlined-lines pprof exports to bounded HTML and folded files (
     assert.ok(r.rssMb < 800, `${format}: peak RSS ${r.rssMb.toFixed(0)} MB`);
   }
 });
+
+for (const [what, input, restName] of [
+  ['40 000-deep heap chain', () => hi.heapChain(40000), /^\(other stacks, 38\.\d MB\) \d+$/],
+  ['pprof of 8 000 distinct stacks ~500 deep', () => hi.pprofDeepDistinct(), /^\(other stacks, \d\.\d\d s\) \d+$/],
+] as const)
+  test(`item 9: an export over its size budget is written capped with a warning, not refused (${what} as folded)`, () => {
+    const bytes = input();
+    const path = write(bytes);
+    const out = `${path}.folded`;
+    const r = report(path, ['--format', 'folded', '--output', out], 120000);
+    assert.equal(r.code, 0, r.stderr.slice(0, 500));
+    const text = readFileSync(out, 'utf8');
+    const mb = text.length / (1 << 20);
+    const warning = r.stderr.split('\n').find((l) => l.startsWith('node-flame: warning: the folded export'));
+    console.log(
+      `${what} (${(bytes.length / 1024).toFixed(0)} KB) as folded: ${mb.toFixed(1)} MB, ${r.ms.toFixed(0)} ms, peak RSS ${r.rssMb.toFixed(0)} MB; ${warning}`,
+    );
+    assert.match(
+      warning ?? '',
+      /over its size limit .*: it keeps the \d+ heaviest of \d+ stacks; the other \d+ stacks \(.+, \d+\.\d % of the total\)/,
+    );
+    // The weights add up to what the json report counts: nothing cut is lost.
+    const json = report(path, ['--format', 'json']);
+    const samples = (JSON.parse(json.stdout) as { samples: number }).samples;
+    const lines = text.trimEnd().split('\n');
+    const sum = lines.reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    assert.ok(Math.abs(sum - samples) <= 1e-6 * samples, `folded ${sum} vs json ${samples}`);
+    assert.match(lines.find((l) => l.startsWith('(other stacks, ')) ?? '', restName);
+    assert.ok(mb < 80, `${mb.toFixed(1)} MB`);
+    assert.ok(r.rssMb < 800, `peak RSS ${r.rssMb.toFixed(0)} MB`);
+  });

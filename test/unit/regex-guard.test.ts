@@ -9,6 +9,10 @@ import { tempFiles } from '../helpers/tempFiles';
 import { loadProfile } from '../../src/core/importers';
 import { safeRegex, UnsafeRegexError, MAX_MATCH_CHARS } from '../../src/core/model/transforms';
 import { ViewerSession } from '../../src/core/viewer/viewerSession';
+import { DiffSession } from '../../src/core/viewer/diffSession';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/paths';
 
 const write = tempFiles('nf-regex-', '.folded');
 // Frame names that are long runs of `a`: where `a*a*a*a*a*!` backtracks for minutes.
@@ -55,4 +59,30 @@ test('the search box: a polynomial pattern is answered with an error at once, an
   assert.ok(ms < 3000, `${ms.toFixed(0)} ms`);
   const hit = s.search('top', 'a{5}\\d', true);
   assert.ok(hit.type === 'search' && !hit.error && hit.fraction === 0, 'a digit past the head of the name is not seen');
+});
+
+test("the comparison's search: the page matches plain text only, the host guards a pattern a page sends like the viewer's", async () => {
+  // The page never makes a RegExp of what is typed (its box is plain text, regex: false).
+  const page = ['diff.ts', 'diffChanges.ts', 'diffColor.ts'].map((f) => readFileSync(join(repoRoot, 'webview', f), 'utf8')).join('\n');
+  assert.doesNotMatch(page, /RegExp\(/);
+  assert.match(page, /type: 'search', tree: 'top', term, regex: false/);
+  const before = await loadProfile(runs, { sourceMaps: false });
+  const after = await loadProfile(runs, { sourceMaps: false });
+  const side = (label: string) => ({ label, path: runs, format: after.format, totalWeight: after.tree.weight });
+  const s = new DiffSession(before, after, { before: side('a'), after: side('b') });
+  let t0 = performance.now();
+  const bad = s.search('after', 'a*a*a*a*a*!', true);
+  assert.ok(bad.type === 'search' && bad.error && /polynomial/.test(bad.error), JSON.stringify(bad));
+  assert.ok(performance.now() - t0 < 500);
+  t0 = performance.now();
+  const ok = s.search('before', '.*a.*!', true);
+  const ms = performance.now() - t0;
+  console.log(
+    `diff search .*a.*! over 200 names of 5 000 a's: ${ms.toFixed(0)} ms, ${ok.type === 'search' ? (ok.error ?? 'answered') : ''}`,
+  );
+  assert.ok(ok.type === 'search' && (!ok.error || /took more than 2000 ms/.test(ok.error)), JSON.stringify(ok));
+  assert.ok(ms < 3000, `${ms.toFixed(0)} ms`);
+  // Plain text over the same names: every sample's stack holds a name with "aaaa".
+  const plain = s.search('after', 'aaaa', false);
+  assert.ok(plain.type === 'search' && plain.fraction === 1, JSON.stringify(plain));
 });

@@ -1,6 +1,8 @@
 import { diffFunctions, diffTree, formatWeight, type FunctionChange, type Profile, type WeightUnit } from '../model';
 import { printable } from '../chars';
 import { escapeXml } from './svg';
+import { homedir } from 'node:os';
+import { sharePaths, shareRoot } from '../viewer/shareable';
 
 export interface DiffJson {
   /** What beforeValue/afterValue/growth count, when both profiles count the same thing. */
@@ -75,7 +77,7 @@ function deltaColor(delta: number): string {
   return delta >= 0 ? `rgb(235,${v},${v})` : `rgb(${v},${v},235)`;
 }
 
-export function diffToSvg(before: Profile, after: Profile, width = 1200): string {
+export function diffToSvg(before: Profile, after: Profile, width = 1200, fixPath: (s: string) => string = (x) => x): string {
   const d = diffTree(before, after);
   const t = d.tree;
   const total = t.total;
@@ -104,7 +106,7 @@ export function diffToSvg(before: Profile, after: Profile, width = 1200): string
     const w = total[node] * scale;
     const delta = total[node] - d.beforeTotal[node];
     const y = H - pad - (depth + 1) * rowH;
-    const label = `${f.name}${f.file ? ` (${f.file}:${f.line})` : ''} — before ${pct(d.beforeTotal[node])}, after ${pct(total[node])} (${signed(delta)})`;
+    const label = `${f.name}${f.file ? ` (${fixPath(f.file)}:${f.line})` : ''} — before ${pct(d.beforeTotal[node])}, after ${pct(total[node])} (${signed(delta)})`;
     const chars = Math.floor((w - 6) / 7);
     const text = chars >= 3 ? (f.name.length > chars ? f.name.slice(0, chars - 2) + '..' : f.name) : '';
     rects.push(
@@ -117,12 +119,14 @@ export function diffToSvg(before: Profile, after: Profile, width = 1200): string
 }
 
 /** One offline page: the differential flame graph and the table of biggest changes. No script. */
-export function diffToHtml(before: Profile, after: Profile, beforeName: string, afterName: string): string {
+export function diffToHtml(before: Profile, after: Profile, beforeName: string, afterName: string, root?: string): string {
   const changes = diffFunctions(before, after).slice(0, 50);
+  // A page sent to others: paths relative to the app's folder, the home folder as ~ (see shareable.ts).
+  const fix = sharePaths(shareRoot(after.meta.source ?? afterName, root), homedir());
   const rows = changes
     .map(
       (c) =>
-        `<tr><td>${escapeXml(c.name)}</td><td>${escapeXml(c.file ? `${c.file}:${c.line}` : '')}</td><td>${pct(c.before)}</td><td>${pct(c.after)}</td><td class="${c.delta >= 0 ? 'up' : 'down'}">${signed(c.delta)}</td></tr>`,
+        `<tr><td>${escapeXml(c.name)}</td><td>${escapeXml(c.file ? `${fix(c.file)}:${c.line}` : '')}</td><td>${pct(c.before)}</td><td>${pct(c.after)}</td><td class="${c.delta >= 0 ? 'up' : 'down'}">${signed(c.delta)}</td></tr>`,
     )
     .join('\n');
   return `<!DOCTYPE html>
@@ -130,9 +134,9 @@ export function diffToHtml(before: Profile, after: Profile, beforeName: string, 
 <title>Node Flame diff</title>
 <style>body{font-family:sans-serif;margin:16px}table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;border-bottom:1px solid #ddd}.up{color:#b00}.down{color:#00b}</style>
 </head><body>
-<h1>Node Flame: ${escapeXml(beforeName)} → ${escapeXml(afterName)}</h1>
+<h1>Node Flame: ${escapeXml(fix(beforeName))} → ${escapeXml(fix(afterName))}</h1>
 <p>Width: share of samples after; red: grew, blue: shrank.</p>
-${diffToSvg(before, after)}
+${diffToSvg(before, after, 1200, fix)}
 <h2>Biggest changes</h2>
 <table><thead><tr><th>Function</th><th>Location</th><th>Before</th><th>After</th><th>Δ</th></tr></thead><tbody>
 ${rows}

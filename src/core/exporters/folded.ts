@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { ProfileError, type Frame, type Profile } from '../model';
-import { checkStackFrames } from './stackBudget';
+import { MAX_FOLDED_CHARS } from './stackBudget';
 import { sampleScale } from './json';
 
 /** A frame as one folded-stack field: no `;` or line breaks, kernel frames marked like inferno does. */
@@ -12,16 +12,12 @@ export function foldedLabel(f: Frame): string {
   return f.category === 'kernel' ? `${s}_[k]` : s;
 }
 
-/** The most characters a folded export writes (128 M): a file anyone could open, far below the string limit. */
-const MAX_FOLDED_CHARS = 1 << 27;
-
 /**
  * One line per distinct stack, root-most first; samples with no frame at all become `[unknown]`. Weights are
  * sample counts (perf's periods turned back into samples, rounded so they add up to the sample count) unless
  * `weights: 'period'` asks for the profile's own weights.
  */
 export function toFolded(profile: Profile, opts: { weights?: 'samples' | 'period' } = {}): string {
-  checkStackFrames(profile, 'folded');
   const labels = profile.frames.map(foldedLabel);
   const out: string[] = [];
   const scale = opts.weights === 'period' ? 1 : sampleScale(profile);

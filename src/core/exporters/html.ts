@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { Profile } from '../model';
@@ -8,6 +9,7 @@ import { findFindings } from '../findings';
 import { embedProfile, scriptSafeJson, type EmbeddedProfile } from '../viewer/embed';
 import { packTimeline, type EmbeddedTimeline } from '../viewer/embedTimeline';
 import { webviewStrings } from '../viewer/strings';
+import { rewriteStrings, sharePaths, shareRoot } from '../viewer/shareable';
 
 /**
  * The folder with the built viewer (webview-offline.js, webview.css, codicon.*). The CLI and the extension run
@@ -55,6 +57,8 @@ export interface HtmlOptions {
   threads?: EmbeddedProfile['shownThreads'];
   /** The time range the page's views start with (the Timeline shows it marked). */
   range?: EmbeddedProfile['range'];
+  /** The folder paths are shown relative to when the profile is not a run's (the CLI's cwd, the workspace folder). */
+  root?: string;
 }
 
 /** The profile's per-sample times for the page's Timeline, gzipped: a million samples take about a megabyte. */
@@ -84,14 +88,20 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
   const codicons = read('codicon.css').replace(/url\(["']?\.\/codicon\.ttf[^)"']*["']?\)/g, `url("data:font/ttf;base64,${font}")`);
   const codiconHref = `data:text/css;base64,${Buffer.from(codicons).toString('base64')}`;
   const timeline = embeddedTimeline(profile);
-  const data = scriptSafeJson({
-    ...embedProfile(profile, label, webviewStrings()),
-    findings: findFindings(profile),
-    ...(timeline ? { timeline, ...(opts.timeFacts ? { timeFacts: opts.timeFacts } : {}) } : {}),
-    ...(opts.transforms?.length ? { transforms: opts.transforms } : {}),
-    ...(opts.threads ? { shownThreads: opts.threads } : {}),
-    ...(opts.range ? { range: opts.range } : {}),
-  });
+  // The page is sent to others: its paths say nothing of this machine's folders (issue 37, item 19).
+  const page = rewriteStrings(
+    {
+      ...embedProfile(profile, label, webviewStrings()),
+      findings: findFindings(profile),
+      ...(timeline ? { timeline, ...(opts.timeFacts ? { timeFacts: opts.timeFacts } : {}) } : {}),
+      ...(opts.transforms?.length ? { transforms: opts.transforms } : {}),
+      ...(opts.threads ? { shownThreads: opts.threads } : {}),
+      ...(opts.range ? { range: opts.range } : {}),
+    },
+    sharePaths(shareRoot(profile.meta.source ?? opts.source, opts.root), homedir()),
+    new Set(['timeline', 'strings']),
+  );
+  const data = scriptSafeJson(page);
   const csp = [
     "default-src 'none'",
     `script-src ${sha256(script)}`,

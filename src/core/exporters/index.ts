@@ -4,14 +4,14 @@ import { applyTransforms, type Transform } from '../model/transforms';
 import type { TimeRange } from '../model/timeline';
 import type { TimeMarker, TimeTrack } from '../viewer/protocol';
 import { toCpuProfile } from './cpuprofile';
-import { toFolded } from './folded';
+import { foldedLabel, toFolded } from './folded';
 import { toHtml } from './html';
 import { toJsonReport } from './json';
 import { toMarkdown, type LineReader } from './markdown';
 import { toPprof } from './pprof';
 import { toSpeedscope } from './speedscope';
 import { toSvg } from './svg';
-import { checkExportNodes } from './stackBudget';
+import { capForExport, exportBudget } from './stackBudget';
 import { toText } from './text';
 
 export interface ExportOptions {
@@ -32,6 +32,10 @@ export interface ExportOptions {
    * with them as chips to undo; every other format is written of the profile after them.
    */
   view?: { transforms: Transform[]; threads?: string[]; range?: TimeRange };
+  /** Told, in one line, what an export over its size budget left out (the heaviest stacks are kept, the rest named as one node). */
+  warn?: (message: string) => void;
+  /** html: the folder the page's paths are shown relative to when the profile is not a run's (a run's are relative to its app's folder). */
+  root?: string;
 }
 
 export interface Exporter {
@@ -65,8 +69,10 @@ export function exportProfileData(profile: Profile, format: string, opts: Export
   if (!e) throw new Error(`unknown export format "${format}" (known: ${exportFormats().join(', ')})`);
   const v = opts.view;
   if (v && format !== 'html') profile = applyTransforms(v.threads ? selectThreads(profile, v.threads) : profile, v.transforms, v.range);
-  checkExportNodes(profile, format);
-  return e.write(profile, opts);
+  const labels = format === 'folded' ? profile.frames.map(foldedLabel) : undefined;
+  const fitted = capForExport(profile, format, exportBudget(profile, format, labels && ((f) => labels[f].length)));
+  if (fitted.warning) opts.warn?.(fitted.warning);
+  return e.write(fitted.profile, opts);
 }
 
 /** The profile in a text format; throws for a binary one (use `exportProfileData`). */
@@ -112,7 +118,14 @@ registerExporter({
   extension: '.html',
   description: 'the interactive viewer as one offline page',
   write: (p, o) =>
-    toHtml(p, { source: o.source, timeFacts: o.timeFacts, transforms: o.view?.transforms, threads: o.view?.threads, range: o.view?.range }),
+    toHtml(p, {
+      source: o.source,
+      timeFacts: o.timeFacts,
+      root: o.root,
+      transforms: o.view?.transforms,
+      threads: o.view?.threads,
+      range: o.view?.range,
+    }),
 });
 registerExporter({
   format: 'svg',

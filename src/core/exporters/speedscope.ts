@@ -1,4 +1,3 @@
-import { checkStackFrames } from './stackBudget';
 import type { Profile } from '../model';
 
 export const SPEEDSCOPE_SCHEMA = 'https://www.speedscope.app/file-format-schema.json';
@@ -24,7 +23,6 @@ export interface SpeedscopeFile {
 
 /** speedscope's file format: one sampled profile per thread, each distinct stack once with its weight. */
 export function toSpeedscope(profile: Profile, name = profile.meta.source ?? 'profile'): SpeedscopeFile {
-  checkStackFrames(profile, 'speedscope');
   const frames = profile.frames.map((f) => ({
     name: f.name,
     ...(f.file ? { file: f.file } : {}),

@@ -4,6 +4,7 @@ import type { Transform } from '../model/transforms';
 import type { TimeRange } from '../model/timeline';
 import type { EmbeddedTimeline } from './embedTimeline';
 import type { FindingInfo, TimeMarker, TimeTrack } from './protocol';
+import { userCommand } from './shareable';
 
 /**
  * A whole profile as JSON for the offline HTML export: the frame table and the call tree in parallel
@@ -75,19 +76,15 @@ export function embedProfile(p: Profile, label: string, strings: Record<string, 
   };
 }
 
-/** `NAME=value` words of a command line (a perf run's `env PATH=…`), and the `env` that sets them. */
-const ENV_WORDS = /(^|\s)(?:env\s+)?(?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s*)+/g;
-const stripEnv = (command: string) => command.replace(ENV_WORDS, '$1').trim();
-
 /**
  * The meta a page sent to others may carry: command lines without the environment they were started with
- * (a perf run's command holds the user's whole PATH).
+ * (a perf run's command holds the user's whole PATH) nor the launcher's flags and preload.
  */
 function withoutEnvironment(meta: Profile['meta']): Profile['meta'] {
   return {
     ...meta,
-    ...(meta.command !== undefined ? { command: stripEnv(meta.command) } : {}),
-    ...(meta.processes ? { processes: meta.processes.map((p) => ({ ...p, command: stripEnv(p.command) })) } : {}),
+    ...(meta.command !== undefined ? { command: userCommand(meta.command) } : {}),
+    ...(meta.processes ? { processes: meta.processes.map((p) => ({ ...p, command: userCommand(p.command) })) } : {}),
   };
 }
 

@@ -39,7 +39,7 @@ async function saveAs(
   title: string,
   defaultPath: string,
   ext: string,
-  write: () => string | Uint8Array,
+  write: (warn: (message: string) => void) => string | Uint8Array,
   log: vscode.LogOutputChannel,
 ): Promise<string | undefined> {
   const uri = await vscode.window.showSaveDialog({
@@ -50,7 +50,10 @@ async function saveAs(
   if (!uri) return undefined;
   try {
     const t0 = performance.now();
-    const data = write();
+    const data = write((w) => {
+      log.warn(`export: ${w}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Node Flame: {0}', w));
+    });
     await writeFile(uri.fsPath, data);
     log.info(
       `export: ${uri.fsPath} (${data.length} ${typeof data === 'string' ? 'chars' : 'bytes'}, ${(performance.now() - t0).toFixed(0)} ms)`,
@@ -101,7 +104,7 @@ export async function exportProfileFromViewer(
     vscode.l10n.t('Export profile'),
     target,
     item.extension,
-    () => exportProfileData(session.profile, item.format, { source: p.label, timeFacts, view }),
+    (warn) => exportProfileData(session.profile, item.format, { source: p.label, timeFacts, view, warn, root: workspaceFolderOf(p.path) }),
     log,
   );
 }
@@ -120,7 +123,7 @@ export async function exportDiffFromViewer(
       detail: vscode.l10n.t('differential flame graph and the table of changes, one offline page'),
       format: 'html',
       extension: '.html',
-      write: (b, a) => diffToHtml(b, a, before.label, after.label),
+      write: (b, a) => diffToHtml(b, a, before.label, after.label, workspaceFolderOf(after.path)),
     },
     {
       label: 'json',
@@ -143,6 +146,11 @@ export async function exportDiffFromViewer(
   if (!item) return undefined;
   const target = join(dirname(after.path), `diff-${stem(before.path)}-${stem(after.path)}${item.extension}`);
   return saveAs(vscode.l10n.t('Export comparison'), target, item.extension, () => item.write(before.profile, after.profile), log);
+}
+
+/** The workspace folder holding `path`, which an exported page's paths are shown relative to. */
+function workspaceFolderOf(path: string): string | undefined {
+  return vscode.workspace.getWorkspaceFolder(vscode.Uri.file(path))?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
 /** Quotes lines only of files in the workspace's folders (never a path a profile names elsewhere), each read once. */
