@@ -10,22 +10,23 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import { setWeightUnit } from './units';
 import type { HostMessage, PersistedState, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
-import { CATEGORIES } from '../src/core/viewer/protocol';
 import { FlameView } from './flame';
-import { orientationSelect, select, type Select } from './controls';
+import { flameToolbar } from './toolbar';
+import { tablesTab } from './tablesTab';
+import { routeKey, TIMELINE_TAB } from './pageKeys';
+import { renderCrumbs as renderCrumbsBar, renderLegend as renderLegendBar, stopRunButton } from './legend';
 import { startDiff } from './diff';
-import { sampleTypePicker } from './sampleType';
 import { TreeTable } from './tables';
 import { renderSummary } from './summary';
 import { showDetails, showTooltip } from './details';
 import { clear, h } from './dom';
-import { applyExpansion, buildNodes, findNode, frameCache, pathOf, SMALL, type FNode } from './tree';
+import { applyExpansion, buildNodes, findNode, frameCache, SMALL, type FNode } from './tree';
 import { mountTransforms, type TransformsUi } from './transformsUi';
 import { processPicker, type ProcessPicker } from './processes';
 import { TimelineView } from './timeline';
-import { ViewerState, type VsCodeApi } from './viewerState';
+import { ViewerState, type PageUi, type VsCodeApi } from './viewerState';
 import { ThemePalette } from './palette';
-import { checkbox, tabHeader, tabPanel, textfield } from './widgets';
+import { tabHeader, tabPanel } from './widgets';
 import { FlameSearch } from './search';
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -43,9 +44,6 @@ let transformsUi: TransformsUi | undefined;
 let processesUi: ProcessPicker | undefined;
 let timeline: TimelineView | undefined;
 
-/** The Timeline comes after the flame graph, tables and summary tabs. */
-const TIMELINE_TAB = 3;
-
 // ---- layout ----
 const app = document.getElementById('app')!;
 const tooltipEl = h('div', { class: 'tooltip', attrs: { role: 'tooltip' } });
@@ -53,17 +51,7 @@ const errorEl = h('div', { class: 'error', attrs: { role: 'alert' } });
 document.body.append(tooltipEl);
 app.append(errorEl, h('div', { class: 'loading' }, app.dataset.loading ?? '…'));
 // A panel opened for a run still going: Stop ends the run from here too (the profile then opens in place).
-if (app.dataset.stop) {
-  const stop = document.createElement('vscode-button');
-  stop.setAttribute('icon', 'debug-stop');
-  stop.className = 'stop-run';
-  stop.textContent = app.dataset.stop;
-  stop.addEventListener('click', () => {
-    stop.setAttribute('disabled', '');
-    post({ type: 'stopRun' });
-  });
-  app.append(stop);
-}
+if (app.dataset.stop) app.append(stopRunButton(app.dataset.stop, () => post({ type: 'stopRun' })));
 
 const charts: Record<TreeKind, HTMLDivElement> = {
   top: h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'top' } }),
@@ -71,21 +59,7 @@ const charts: Record<TreeKind, HTMLDivElement> = {
 };
 let flames: Record<TreeKind, FlameView>;
 let tables: Record<TreeKind, TreeTable>;
-let ui: {
-  tabs: HTMLElement & { selectedIndex: number };
-  search: HTMLInputElement;
-  regex: HTMLElement & { checked: boolean };
-  matched: HTMLElement;
-  crumbs: HTMLElement;
-  details: HTMLElement;
-  treeSelect: Select;
-  tableSelect: Select;
-  filter: HTMLInputElement;
-  tableBoxes: Record<TreeKind, HTMLElement>;
-  summary: HTMLElement;
-  legend: HTMLElement;
-  orientation: Select;
-};
+let ui: PageUi;
 
 const finder = new FlameSearch(
   st,
@@ -101,95 +75,44 @@ function buildUi(): void {
   const header = tabHeader;
   const panel = tabPanel;
 
-  const search = textfield(s.search, () => finder.schedule());
-  search.classList.add('search');
-  const regex = checkbox(s.regex, false, () => finder.schedule());
-  const matched = h('span', { class: 'matched', attrs: { 'aria-live': 'polite' } });
-  const reset = document.createElement('vscode-button');
-  reset.setAttribute('secondary', '');
-  reset.setAttribute('icon', 'home');
-  reset.textContent = s.reset;
-  reset.addEventListener('click', () => flames[st.kind].resetZoom());
-  const treeSelect = select<TreeKind>(
-    [
-      ['top', s.topDown],
-      ['bottom', s.bottomUp],
-    ],
-    st.kind,
-  );
-  treeSelect.classList.add('tree-select');
-  treeSelect.addEventListener('change', () => showTree(treeSelect.value as TreeKind));
-  const orientation = orientationSelect(s, st.persisted.orientation ?? 'flame', (o) => {
-    save({ orientation: o });
-    flames.top.setRootAtTop(o === 'icicle');
+  const bar = flameToolbar(st, {
+    post,
+    search: () => finder.schedule(),
+    resetZoom: () => flames[st.kind].resetZoom(),
+    showTree,
+    orientation: (o) => {
+      save({ orientation: o });
+      flames.top.setRootAtTop(o === 'icicle');
+    },
+    setOptions,
   });
-  const mergeBy = select<'function' | 'line'>(
-    [
-      ['function', s.byFunction],
-      ['line', s.byLine],
-    ],
-    st.options.mergeBy ?? 'function',
-  );
-  mergeBy.classList.add('merge-by');
-  mergeBy.addEventListener('change', () => setOptions({ mergeBy: mergeBy.value as 'function' | 'line' }));
-  const toolbar = h(
-    'div',
-    { class: 'toolbar' },
-    treeSelect,
-    orientation,
-    search,
-    regex,
-    matched,
-    reset,
-    h('span', { class: 'grow' }),
-    checkbox(s.hideNode, !!st.options.hideNodeInternals, (v) => setOptions({ hideNodeInternals: v })),
-    checkbox(s.collapseDeps, !!st.options.collapseDependencies, (v) => setOptions({ collapseDependencies: v })),
-    h('label', { class: 'inline' }, s.mergeBy),
-    mergeBy,
-  );
-  const picker = st.offline ? undefined : sampleTypePicker(st.info, s.sampleType, post);
-  if (picker) toolbar.prepend(picker);
-  if (!st.offline) {
-    const exportButton = document.createElement('vscode-button');
-    exportButton.setAttribute('secondary', '');
-    exportButton.setAttribute('icon', 'export');
-    exportButton.setAttribute('title', s.exportHint);
-    exportButton.classList.add('export');
-    exportButton.textContent = s.export;
-    exportButton.addEventListener('click', () => post({ type: 'export' }));
-    toolbar.append(exportButton);
-  }
+  const { search, regex, matched, treeSelect, orientation } = bar;
   const crumbs = h('nav', { class: 'crumbs', attrs: { 'aria-label': 'zoom path' } });
   const legend = h('div', { class: 'legend', attrs: { 'aria-label': s.legend } });
   const details = h('div', { class: 'details', attrs: { 'aria-live': 'polite' } }, s.hint);
   const chartBox = h('div', { class: 'charts' }, charts.top, charts.bottom);
 
-  const tableSelect = select<TreeKind>(
-    [
-      ['top', s.topDownTable],
-      ['bottom', s.bottomUpTable],
-    ],
-    'top',
-  );
-  const filter = textfield(s.filter, (v) => {
-    tables.top.setFilter(v);
-    tables.bottom.setFilter(v);
-  });
-  const tableBoxes = { top: h('div', { class: 'table' }), bottom: h('div', { class: 'table' }) };
-  tableBoxes.bottom.hidden = true;
-  tableSelect.addEventListener('change', () => {
-    const k = tableSelect.value as TreeKind;
-    tableBoxes.top.hidden = k !== 'top';
-    tableBoxes.bottom.hidden = k !== 'bottom';
-    if (!st.roots[k]) post({ type: 'needTree', tree: k });
+  const {
+    el: tablesEl,
+    tableSelect,
+    filter,
+    tableBoxes,
+  } = tablesTab(s, {
+    filter: (v) => {
+      tables.top.setFilter(v);
+      tables.bottom.setFilter(v);
+    },
+    shown: (k) => {
+      if (!st.roots[k]) post({ type: 'needTree', tree: k });
+    },
   });
   const summary = h('div', { class: 'summary' });
 
   tabs.append(
     header(s.tabFlame, 'flame'),
-    panel(h('div', { class: 'flame-tab' }, toolbar, crumbs, chartBox, legend, details)),
+    panel(h('div', { class: 'flame-tab' }, bar.el, crumbs, chartBox, legend, details)),
     header(s.tabTables, 'tables'),
-    panel(h('div', { class: 'tables-tab' }, h('div', { class: 'toolbar' }, tableSelect, filter), tableBoxes.top, tableBoxes.bottom)),
+    panel(tablesEl),
     header(s.tabSummary, 'summary'),
     panel(summary),
   );
@@ -259,46 +182,19 @@ function buildUi(): void {
   tables = { top: new TreeTable(tableBoxes.top, s, tableHost('top')), bottom: new TreeTable(tableBoxes.bottom, s, tableHost('bottom')) };
   new ResizeObserver(() => flames[st.kind].resize()).observe(chartBox);
   showTree(st.kind);
-  const parts = {
-    post,
-    save,
-    strings: () => s,
-    newGeneration: () => void st.generation++,
-    state: st.persisted,
-    charts,
-    flames,
-    tableBoxes,
-    tables,
-    tab: () => ui.tabs.selectedIndex,
-    kind: () => st.kind,
-    color: colorOf,
-    matchColor: () => pal.match,
-  };
-  transformsUi = mountTransforms(app, { ...parts, tooltip: (n, ev) => showTooltip(tooltipEl, n, ev, s, total()) });
+  transformsUi = mountTransforms(app, {
+    ...{ post, save, strings: () => s, newGeneration: () => void st.generation++, state: st.persisted, charts, flames, tableBoxes, tables },
+    ...{ tab: () => ui.tabs.selectedIndex, kind: () => st.kind, color: colorOf, matchColor: () => pal.match },
+    tooltip: (n, ev) => showTooltip(tooltipEl, n, ev, s, total()),
+  });
 }
 
 function renderLegend(): void {
-  const s = st.strings;
-  clear(ui.legend);
-  ui.legend.append(h('span', { class: 'dim' }, `${s.legend}:`));
-  const present = new Set([...frameCache.values()].map((f) => f.category));
-  for (const c of CATEGORIES) {
-    if (!present.has(c) && !(st.info && st.info.categories[c] > 0)) continue;
-    const sw = h('span', { class: 'swatch' });
-    sw.style.backgroundColor = pal.colors[c];
-    ui.legend.append(h('span', { class: 'item' }, sw, s[`cat.${c}`]));
-  }
+  renderLegendBar(ui.legend, st.strings, st.info, pal.colors);
 }
 
 function renderCrumbs(n: FNode): void {
-  clear(ui.crumbs);
-  pathOf(n).forEach((x, i, all) => {
-    if (i) ui.crumbs.append(h('span', { class: 'sep codicon codicon-chevron-right' }));
-    const b = h('button', { class: 'crumb', attrs: { type: 'button' } }, x.name);
-    if (i === all.length - 1) b.setAttribute('aria-current', 'true');
-    b.addEventListener('click', () => flames[st.kind].zoomTo(x));
-    ui.crumbs.append(b);
-  });
+  renderCrumbsBar(ui.crumbs, n, (x) => flames[st.kind].zoomTo(x));
 }
 
 function showTree(k: TreeKind): void {
@@ -470,23 +366,14 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
 
 document.addEventListener('keydown', (e) => {
   if (!ui) return;
-  const t = e.target as HTMLElement;
-  const typing = /^(INPUT|TEXTAREA|VSCODE-TEXTFIELD|VSCODE-SINGLE-SELECT)$/.test(t.tagName);
-  if (typing) {
-    if (e.key === 'Escape') (t as HTMLElement).blur();
-    return;
-  }
-  if (transformsUi?.key(e)) {
-    e.preventDefault();
-    return;
-  }
-  if (e.key === '/') {
-    e.preventDefault();
-    (ui.tabs.selectedIndex === 1 ? ui.filter : ui.search).focus();
-    return;
-  }
-  if (ui.tabs.selectedIndex === 0 && flames[st.kind].key(e)) e.preventDefault();
-  if (ui.tabs.selectedIndex === TIMELINE_TAB && timeline?.key(e)) e.preventDefault();
+  routeKey(e, {
+    tab: () => ui.tabs.selectedIndex,
+    search: () => ui.search,
+    filter: () => ui.filter,
+    transforms: transformsUi,
+    flame: () => flames[st.kind],
+    timeline,
+  });
 });
 
 // Theme switches change the CSS variables: re-resolve the pal.colors and repaint.

@@ -1,6 +1,7 @@
 // The viewer page's state in one place: what the host said, what the user chose, and what is drawn. The page's
 // modules read it from here instead of from module-level variables of main.ts.
 import type { PersistedState, ProfileInfo, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
+import type { Select } from './controls';
 import type { FNode, Strings } from './tree';
 
 export interface VsCodeApi {
@@ -46,4 +47,21 @@ export class ViewerState {
   total(): number {
     return this.info?.totalWeight ?? 0;
   }
+}
+
+/** The page's elements that its parts read and write after they are built (main.ts's buildUi). */
+export interface PageUi {
+  tabs: HTMLElement & { selectedIndex: number };
+  search: HTMLInputElement;
+  regex: HTMLElement & { checked: boolean };
+  matched: HTMLElement;
+  crumbs: HTMLElement;
+  details: HTMLElement;
+  treeSelect: Select;
+  tableSelect: Select;
+  filter: HTMLInputElement;
+  tableBoxes: Record<TreeKind, HTMLElement>;
+  summary: HTMLElement;
+  legend: HTMLElement;
+  orientation: Select;
 }
