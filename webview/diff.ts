@@ -3,11 +3,11 @@ import { type DiffChangeInfo, type DiffMessage, type HostMessage, type Orientati
 import { diffPalette } from './diffColor';
 import { changesTable, loc, share, signed } from './diffChanges';
 import { FlameView } from './flame';
-import { orientationSelect, select } from './controls';
 import { clear, fmt, h } from './dom';
 import { fillCard, fullName, placeTooltip, type Row } from './details';
-import { iconButton } from './widgets';
-import { applyExpansion, buildNodes, frameCache, pathOf, SMALL, type FNode, type Strings } from './tree';
+import { diffLayout } from './diffLayout';
+import { renderCrumbs as renderCrumbsBar } from './legend';
+import { applyExpansion, buildNodes, frameCache, SMALL, type FNode, type Strings } from './tree';
 
 type Init = Extract<HostMessage, { type: 'init'; kind: 'diff' }>;
 type Figures = { before: number; after: number };
@@ -37,93 +37,30 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
     return f ? deltaColor(f.after - f.before) : palette.small();
   };
 
-  // ---- layout ----
+  // ---- layout (diffLayout.ts) ----
   clear(app);
-  const errorEl = h('div', { class: 'error', attrs: { role: 'alert' } });
   // The page's hover card (made before the host said which mode this is), or a new one.
   let tooltipEl = document.querySelector<HTMLElement>('body > .tooltip');
   if (!tooltipEl) document.body.append((tooltipEl = h('div', { class: 'tooltip', attrs: { role: 'tooltip' } })));
-  const sizeSelect = select<SizeBy>(
-    [
-      ['after', s.sizeAfter],
-      ['before', s.sizeBefore],
-    ],
-    sizeBy,
+  const { el, errorEl, search, matched, crumbs, chart, charts, details, changes, renderLegend } = diffLayout(
+    s,
+    init,
+    view.orientation,
+    deltaColor,
+    {
+      sizeBy: (by) => {
+        sizeBy = by;
+        post({ type: 'sizeBy', sizeBy });
+      },
+      orientation: (o) => {
+        view.remember(o);
+        flame.setRootAtTop(o === 'icicle');
+      },
+      resetZoom: () => flame.resetZoom(),
+      export: () => post({ type: 'export' }),
+    },
   );
-  sizeSelect.classList.add('size-by');
-  sizeSelect.addEventListener('change', () => {
-    sizeBy = sizeSelect.value as SizeBy;
-    post({ type: 'sizeBy', sizeBy });
-  });
-  const search = document.createElement('vscode-textfield') as unknown as HTMLInputElement;
-  search.classList.add('search');
-  search.setAttribute('placeholder', s.search);
-  search.setAttribute('aria-label', s.search);
-  const matched = h('span', { class: 'matched', attrs: { 'aria-live': 'polite' } });
-  const button = iconButton;
-  const exportButton = button('export', s.export, () => post({ type: 'export' }));
-  exportButton.classList.add('export');
-  exportButton.setAttribute('title', s.export);
-  const title = h(
-    'span',
-    { class: 'diff-title' },
-    h('span', { class: 'side before' }, init.before.label),
-    ' → ',
-    h('span', { class: 'side after' }, init.after.label),
-  );
-  const toolbar = h(
-    'div',
-    { class: 'toolbar' },
-    title,
-    h('label', { class: 'inline' }, s.sizeBy),
-    sizeSelect,
-    orientationSelect(s, view.orientation, (o) => {
-      view.remember(o);
-      flame.setRootAtTop(o === 'icicle');
-    }),
-    search,
-    matched,
-    button('home', s.reset, () => flame.resetZoom()),
-    h('span', { class: 'grow' }),
-    exportButton,
-  );
-  const crumbs = h('nav', { class: 'crumbs', attrs: { 'aria-label': 'zoom path' } });
-  const chart = h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'diff' } });
-  const charts = h('div', { class: 'charts' }, chart);
-  const legendSwatch = (delta: number) => {
-    const sw = h('span', { class: 'swatch' });
-    sw.style.backgroundColor = deltaColor(delta);
-    return sw;
-  };
-  const legend = h('div', { class: 'legend diff-legend' });
-  const renderLegend = () => {
-    clear(legend);
-    legend.append(
-      h('span', { class: 'item' }, legendSwatch(-0.15), s.shrank),
-      h('span', { class: 'item' }, legendSwatch(-0.02), ''),
-      h('span', { class: 'item' }, legendSwatch(0), s.unchanged),
-      h('span', { class: 'item' }, legendSwatch(0.02), ''),
-      h('span', { class: 'item' }, legendSwatch(0.15), s.grew),
-    );
-  };
-  renderLegend();
-  // Until a frame is picked the strip explains the picture; the legend above it has only the colours.
-  const details = h('div', { class: 'details diff-details', attrs: { 'aria-live': 'polite' } }, h('span', { class: 'dim' }, s.diffHint));
-  const changes = h('div', { class: 'changes' });
-  app.append(
-    h(
-      'div',
-      { class: 'diff-view' },
-      errorEl,
-      toolbar,
-      crumbs,
-      charts,
-      legend,
-      details,
-      h('h3', { class: 'changes-title' }, s.changes),
-      changes,
-    ),
-  );
+  app.append(el);
 
   // ---- details and tooltip: before %, after %, change ----
   const fill = (el: HTMLElement, name: string, file: string, line: number, f: Figures, color: string) => {
@@ -151,16 +88,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
 
   const requestExpand = (n: FNode) =>
     post({ type: 'diffExpand', sizeBy, node: n.host, small: n.frame === SMALL, minWeight: thresholds.get(n) ?? 0 });
-  const renderCrumbs = (n: FNode) => {
-    clear(crumbs);
-    pathOf(n).forEach((x, i, all) => {
-      if (i) crumbs.append(h('span', { class: 'sep codicon codicon-chevron-right' }));
-      const b = h('button', { class: 'crumb', attrs: { type: 'button' } }, x.name);
-      if (i === all.length - 1) b.setAttribute('aria-current', 'true');
-      b.addEventListener('click', () => flame.zoomTo(x));
-      crumbs.append(b);
-    });
-  };
+  const renderCrumbs = (n: FNode) => renderCrumbsBar(crumbs, n, (x) => flame.zoomTo(x));
   const flame = new FlameView(chart, view.orientation === 'icicle', {
     color: colorOf,
     matchColor: palette.match,
