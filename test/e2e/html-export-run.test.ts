@@ -9,17 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath, repoRoot } from './helpers/paths';
+import { until } from './helpers/poll';
 import { runCli, runDirOf } from '../helpers/cli';
-
-async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  let v = await get();
-  for (let i = 0; i < 80 && !ok(v); i++) {
-    await new Promise((r) => setTimeout(r, 250));
-    v = await get();
-  }
-  assert.ok(ok(v), `${what}: ${JSON.stringify(v).slice(0, 400)}`);
-  return v;
-}
 
 const tab = (page: Page, id: string) => page.locator(`vscode-tab-header[data-tab="${id}"]`).click();
 

@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadProfile } from '../../src/core/importers';
 import type { Profile } from '../../src/core/model';
 import { CHROMIUM_ARGS, chromiumPath, repoRoot } from './helpers/paths';
+import { until } from './helpers/poll';
 import { dragOnGraph } from './helpers/timeline';
 import { exportWithCli, HOSTILE, recordProfLog, topShares, writeHostileFolded } from '../helpers/exportFixture';
 
@@ -33,16 +34,6 @@ function drawn(page: Page) {
       second: value('secondHot'),
     };
   });
-}
-
-async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  let v = await get();
-  for (let i = 0; i < 80 && !ok(v); i++) {
-    await new Promise((r) => setTimeout(r, 250));
-    v = await get();
-  }
-  assert.ok(ok(v), `${what}: ${JSON.stringify(v).slice(0, 400)}`);
-  return v;
 }
 
 const tab = (page: Page, id: string) => page.locator(`vscode-tab-header[data-tab="${id}"]`).click();

@@ -3,40 +3,15 @@
 // notification says which frames could not be named, as the Summary and the CLI do.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { eventually, startVSCode } from './helpers';
+import { buildStrippedAddon, strippedAddonSkip } from '../helpers/strippedAddon';
 
-const probe = spawnSync('perf', ['stat', '-e', 'cpu-clock:u', '-x', ',', '-o', '/dev/null', '--', 'true'], { encoding: 'utf8' });
-const skip =
-  probe.status !== 0
-    ? `perf cannot record here: ${probe.error?.message ?? probe.stderr.trim()}`
-    : spawnSync('gcc', ['--version']).status !== 0 || !existsSync('/usr/include/node/node_api.h')
-      ? 'gcc or the Node headers (/usr/include/node) are missing'
-      : false;
+const skip = strippedAddonSkip;
 
-// An N-API addon whose hot function is static: after `strip` perf has no name for it.
-const ADDON = `#include <node_api.h>
-#include <time.h>
-static double now_ms(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e3 + t.tv_nsec / 1e6; }
-__attribute__((noinline)) static double hot_loop(int n) { double s = 0; for (int i = 0; i < n; i++) s += (double)(i % 7) * 0.5; return s; }
-static napi_value run(napi_env env, napi_callback_info info) {
-  size_t argc = 1; napi_value argv[1]; double ms = 1000, acc = 0;
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  if (argc > 0) napi_get_value_double(env, argv[0], &ms);
-  double end = now_ms() + ms;
-  while (now_ms() < end) acc += hot_loop(100000);
-  napi_value out; napi_create_double(env, acc, &out); return out;
-}
-NAPI_MODULE_INIT() { napi_value fn; napi_create_function(env, "run", NAPI_AUTO_LENGTH, run, NULL, &fn); napi_set_named_property(env, exports, "run", fn); return exports; }
-`;
-const APP = `const m = { exports: {} };
-process.dlopen(m, require('node:path').join(__dirname, 'libhot.so'));
-console.log(m.exports.run(1500));
-`;
 /** Every notification (toasts and the ones already hidden) with the severity its icon shows. */
 async function notificationsWithSeverity(page: Page): Promise<{ message: string; severity: string }[]> {
   const bell = page.locator('.part.statusbar [id="status.notifications"] a, .part.statusbar [id="status.notifications"]').first();
@@ -59,11 +34,7 @@ const UNNAMED =
 
 test('a perf run with frames that cannot be named opens with a warning saying which', { skip, timeout: 400_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-unnamed-'));
-  writeFileSync(join(ws, 'hot.c'), ADDON);
-  writeFileSync(join(ws, 'app.js'), APP);
-  const full = join(ws, 'libhot-full.so');
-  execFileSync('gcc', ['-O1', '-fPIC', '-shared', '-fno-omit-frame-pointer', '-I/usr/include/node', 'hot.c', '-o', full], { cwd: ws });
-  execFileSync('strip', ['--strip-all', full, '-o', join(ws, 'libhot.so')]);
+  buildStrippedAddon(ws, 1500);
   mkdirSync(join(ws, '.vscode'));
   writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'nodeFlame.program': 'app.js', 'nodeFlame.mode': 'perf' }));
   // No debug files nor debuginfod server: the library stays library+offset.

@@ -1,55 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/paths';
+import { buildStrippedAddon, strippedAddonSkip } from '../helpers/strippedAddon';
 
 // A native library stripped as distributions ship them: perf leaves its static functions unnamed. They must keep
 // their library and offset, and be named by function once the library's debug file is where the system keeps them.
-const probe = spawnSync('perf', ['stat', '-e', 'cpu-clock:u', '-x', ',', '-o', '/dev/null', '--', 'true'], { encoding: 'utf8' });
-const gcc = spawnSync('gcc', ['--version']).status === 0;
-const skip =
-  probe.status !== 0
-    ? `perf cannot record here: ${probe.error?.message ?? probe.stderr.trim()}`
-    : !gcc || !existsSync('/usr/include/node/node_api.h')
-      ? 'gcc or the Node headers (/usr/include/node) are missing'
-      : false;
-
-// An N-API addon whose hot function is static: after `strip` only napi_register_module_v1 keeps a name.
-const SOURCE = `#include <node_api.h>
-#include <time.h>
-static double now_ms(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e3 + t.tv_nsec / 1e6; }
-__attribute__((noinline)) static double hot_loop(int n) { double s = 0; for (int i = 0; i < n; i++) s += (double)(i % 7) * 0.5; return s; }
-static napi_value run(napi_env env, napi_callback_info info) {
-  size_t argc = 1; napi_value argv[1]; double ms = 1000, acc = 0;
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  if (argc > 0) napi_get_value_double(env, argv[0], &ms);
-  double end = now_ms() + ms;
-  while (now_ms() < end) acc += hot_loop(100000);
-  napi_value out; napi_create_double(env, acc, &out); return out;
-}
-NAPI_MODULE_INIT() { napi_value fn; napi_create_function(env, "run", NAPI_AUTO_LENGTH, run, NULL, &fn); napi_set_named_property(env, exports, "run", fn); return exports; }
-`;
-const APP = `const m = { exports: {} };
-process.dlopen(m, require('node:path').join(__dirname, 'libhot.so'));
-console.log(m.exports.run(1200));
-`;
+const skip = strippedAddonSkip;
 
 test('a stripped library keeps library+offset, and its functions are named from a debug file', { skip, timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'nf-stripped-'));
   try {
-    writeFileSync(join(dir, 'hot.c'), SOURCE);
-    writeFileSync(join(dir, 'app.js'), APP);
-    const full = join(dir, 'libhot-full.so');
-    execFileSync(
-      'gcc',
-      ['-O1', '-g', '-fPIC', '-shared', '-fno-omit-frame-pointer', '-I/usr/include/node', '-Wl,--build-id', 'hot.c', '-o', full],
-      {
-        cwd: dir,
-      },
-    );
+    const full = buildStrippedAddon(dir, 1200, true);
     execFileSync('objcopy', ['--only-keep-debug', full, join(dir, 'libhot.debug')]);
     execFileSync('strip', ['--strip-all', full, '-o', join(dir, 'libhot.so')]);
     const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(dir, 'libhot.so')], { encoding: 'utf8' }))?.[1];

@@ -36,3 +36,21 @@ export function nameMatcher(term: string, regex: boolean): (name: string) => boo
   const lower = term.toLowerCase();
   return (s) => s.toLowerCase().includes(lower);
 }
+
+/**
+ * The search box's answer over a tree: the weight under a match and its share, or why there is none (a bad or
+ * refused pattern, or one over its time budget, said alike).
+ */
+export function searchShare(
+  tree: CallTree,
+  frames: readonly Frame[],
+  term: string,
+  regex: boolean,
+): { samples: number; fraction: number; error?: string } {
+  try {
+    const samples = matchedWeight(tree, frames, nameMatcher(term, regex));
+    return { samples, fraction: tree.weight > 0 ? samples / tree.weight : 0 };
+  } catch (e) {
+    return { samples: 0, fraction: 0, error: (e as Error).message };
+  }
+}

@@ -1,6 +1,6 @@
 import { CallTree, diffFunctions, diffTree, functionKey, type DiffTree, type Frame, type FunctionChange, type Profile } from '../model';
 import { pruneTree, SMALL_FRAMES, type CompactTree } from '../model/prune';
-import { matchedWeight, nameMatcher } from '../model/search';
+import { searchShare } from '../model/search';
 import type { DiffChangeInfo, DiffSide, HostMessage, SizeBy } from './protocol';
 import { frameInfos } from './viewerSession';
 
@@ -124,20 +124,6 @@ export class DiffSession {
   }
 
   search(sizeBy: SizeBy, term: string, regex: boolean): HostMessage {
-    const tree = this.trees[sizeBy];
-    let test: (name: string) => boolean;
-    try {
-      test = nameMatcher(term, regex);
-    } catch (e) {
-      return { type: 'search', term, samples: 0, fraction: 0, error: (e as Error).message };
-    }
-    let samples: number;
-    try {
-      samples = matchedWeight(tree, this.diff.frames, test);
-    } catch (e) {
-      // Over the time budget (budgetedTest): said like a bad pattern.
-      return { type: 'search', term, samples: 0, fraction: 0, error: (e as Error).message };
-    }
-    return { type: 'search', term, samples, fraction: tree.weight > 0 ? samples / tree.weight : 0 };
+    return { type: 'search', term, ...searchShare(this.trees[sizeBy], this.diff.frames, term, regex) };
   }
 }

@@ -2,7 +2,7 @@ import { bottomUp, capped, categoryWeights, tickSummary, type CallTree, type Fra
 import { heaviestNodeOf, pathTo, pruneTree, windowRootFor, type CompactTree } from '../model/prune';
 import { processRows, selectThreads, type ProcessRow } from '../model/processes';
 import { threadsBesides } from '../model/waiting';
-import { matchedWeight, nameMatcher } from '../model/search';
+import { searchShare } from '../model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/viewOptions';
 import { applyTransforms, safeRegex, sandwich, splitRange, UnsafeRegexError, type FunctionKey, type Transform } from '../model/transforms';
 import { timeRange, type TimeRange } from '../model/timeline';
@@ -135,26 +135,14 @@ export class ViewerSession {
    */
   setTransforms(transforms: Transform[]): HostMessage[] {
     const error = refusedRegex(transforms);
-    if (!error) {
-      this.transforms = [...transforms];
-      this.transformed = undefined;
-      this.timed = undefined;
-    }
-    this.generation++;
-    this.view = undefined;
-    this.sandwiched = undefined;
-    return [this.transformsMessage(error), ...[...this.wanted].map((k) => this.tree(k))];
+    if (!error) this.transforms = [...transforms];
+    return this.restacked(error ? 'tree' : 'shown', error);
   }
 
   /** Another time range (undefined: the whole span), answered like a new stack: the Timeline's samples stay. */
   setRange(range: TimeRange | undefined): HostMessage[] {
     this.range = range && timeRange(range.from, range.to);
-    this.transformed = undefined;
-    this.timed = undefined;
-    this.generation++;
-    this.view = undefined;
-    this.sandwiched = undefined;
-    return [this.transformsMessage(), ...[...this.wanted].map((k) => this.tree(k))];
+    return this.restacked('shown');
   }
 
   /**
@@ -163,13 +151,21 @@ export class ViewerSession {
    */
   setThreads(threads: string[] | undefined): HostMessage[] {
     this.threads = this.known(threads);
-    this.picked = undefined;
-    this.transformed = undefined;
-    this.timed = undefined;
+    return this.restacked('picked');
+  }
+
+  /**
+   * A new generation after a change of what is shown: what it makes stale is derived again on demand (`picked`:
+   * the processes and all after them; `shown`: the transformed profiles; `tree`: only the views); then the stack
+   * with the facts of what is shown, and the trees the page shows.
+   */
+  private restacked(from: 'picked' | 'shown' | 'tree', error?: { reason: string; detail: string }): HostMessage[] {
+    if (from === 'picked') this.picked = undefined;
+    if (from !== 'tree') this.transformed = this.timed = undefined;
     this.generation++;
     this.view = undefined;
     this.sandwiched = undefined;
-    return [this.transformsMessage(), ...[...this.wanted].map((k) => this.tree(k))];
+    return [this.transformsMessage(error), ...[...this.wanted].map((k) => this.tree(k))];
   }
 
   private transformsMessage(error?: { reason: string; detail: string }): HostMessage {
@@ -270,21 +266,7 @@ export class ViewerSession {
 
   /** Share of all samples under a matching frame (each sample once), over the full tree, not the pruned one. */
   search(kind: TreeKind, term: string, regex: boolean): HostMessage {
-    const tree = this.treeOf(kind);
-    let test: (name: string) => boolean;
-    try {
-      test = nameMatcher(term, regex);
-    } catch (e) {
-      return { type: 'search', term, samples: 0, fraction: 0, error: (e as Error).message };
-    }
-    let samples: number;
-    try {
-      samples = matchedWeight(tree, this.currentView().frames, test);
-    } catch (e) {
-      // Over the time budget (budgetedTest): said like a bad pattern.
-      return { type: 'search', term, samples: 0, fraction: 0, error: (e as Error).message };
-    }
-    return { type: 'search', term, samples, fraction: tree.weight > 0 ? samples / tree.weight : 0 };
+    return { type: 'search', term, ...searchShare(this.treeOf(kind), this.currentView().frames, term, regex) };
   }
 
   /** The picker's rows, from the whole profile (shares of every sample, whatever is chosen). */

@@ -20,3 +20,14 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** Reads `get` every 250 ms (up to 20 s) until `ok` holds; asserts it then, with `what` and the last value. */
+export async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  let v = await get();
+  for (let i = 0; i < 80 && !ok(v); i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    v = await get();
+  }
+  if (!ok(v)) throw new Error(`${what}: ${JSON.stringify(v).slice(0, 400)}`);
+  return v;
+}
