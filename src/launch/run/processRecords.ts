@@ -10,8 +10,13 @@ import { writeBeforeSignalDeath } from '../preload/signals';
 /** Set by the launcher to the run folder; every Node process of the run that loads the preload records itself there. */
 export const RUN_DIR_ENV = 'NODE_FLAME_RUN_DIR';
 
-/** Sub-folder of a run folder with one `<pid>.json` per Node process. */
+/**
+ * Sub-folder of a run folder with one `<pid>.record` (JSON) per Node process. Not `.json`: a watcher such as nodemon
+ * watches `.js`/`.json` files under the app's folder, where the run folder is, and restarted the app at every
+ * record a new server wrote, for ever. Runs made before are read too (`<pid>.json`).
+ */
 export const PROCESSES_DIR = 'processes';
+const RECORD_EXT = '.record';
 
 /** One Node process of a run, as it recorded itself: at start, then again at exit. */
 export interface ProcessRecord {
@@ -69,7 +74,7 @@ export function recordThisProcess(): void {
     // A process that outlived its run leaves the finished run folder alone.
     if (!runIsLive(runDir)) return false;
     try {
-      replaceFileSync(join(dir, `${process.pid}.json`), JSON.stringify(rec));
+      replaceFileSync(join(dir, `${process.pid}${RECORD_EXT}`), JSON.stringify(rec));
     } catch {
       // a run folder that went away must not break the app
     }
@@ -128,7 +133,7 @@ export function readProcessRecords(runDir: string): ProcessRecord[] {
   }
   const out: ProcessRecord[] = [];
   for (const n of names) {
-    if (!/^\d+\.json$/.test(n)) continue;
+    if (!/^\d+\.(?:record|json)$/.test(n)) continue;
     try {
       const r = JSON.parse(readFileSync(join(runDir, PROCESSES_DIR, n), 'utf8')) as ProcessRecord;
       if (Number.isInteger(r.pid)) out.push(r);
