@@ -4,10 +4,12 @@
 // 8 s run, their profiles mostly lost. Now one server serves the whole load, in every mode that records processes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { runCli, runDirOf } from '../helpers/cli';
+import { cli } from '../helpers/paths';
 import { repoRoot } from '../helpers/paths';
 import { installCorpus } from '../helpers/corpusInstall';
 import { readProcessRecords } from '../../src/launch/run/processRecords';
@@ -66,3 +68,63 @@ for (const mode of ['cpu-prof', 'prof']) {
     }
   });
 }
+
+// Issue 31: what the report and the HTML export say of a nodemon server under load (the default run folder): nodemon
+// only waited, so it is left out of the shares; no "mostly idle" finding while the server was busy; (idle) is a
+// sliver of the exported flame graph, not the left half of it.
+test(
+  'prof: nodemon + a server under load: nodemon left out, no mostly-idle finding, (idle) ≤ 15 % of the HTML page',
+  { timeout: 600_000 },
+  async () => {
+    const { dir: corpus } = installCorpus(join(repoRoot, 'test', 'corpus'));
+    const work = mkdtempSync(join(tmpdir(), 'nf-nodemon-'));
+    try {
+      writeFileSync(join(work, 'server.js'), SERVER);
+      writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'nodemon-app', private: true, main: 'server.js' }));
+      symlinkSync(join(corpus, 'node_modules'), join(work, 'node_modules'));
+      const load = `node ${autocannon} -d 5 -c 8 http://127.0.0.1:$NODE_FLAME_PORT/`;
+      const r = await runCli(
+        ['profile', '--mode', 'prof', '--no-report', '--load', load, '--', 'node_modules/.bin/nodemon', '--exitcrash'],
+        {
+          cwd: work,
+          env: { PORT: String(22000 + (process.pid % 20000)) },
+          killAfterMs: 120_000,
+        },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      const run = runDirOf(r);
+      const json = spawnSync(process.execPath, [cli, 'report', run, '--format', 'json'], { encoding: 'utf8' });
+      assert.equal(json.status, 0, json.stderr);
+      const rep = JSON.parse(json.stdout) as {
+        categories: Record<string, number>;
+        findings: { rule: string }[];
+        processes: { command: string; waited?: { idle: number } }[];
+      };
+      const nodemon = rep.processes.find((p) => /nodemon/.test(p.command));
+      assert.ok(nodemon?.waited, `nodemon only waited: ${JSON.stringify(rep.processes)}`);
+      assert.ok(!rep.findings.some((f) => f.rule === 'mostly-idle'), JSON.stringify(rep.findings.map((f) => f.rule)));
+      const page = join(work, 'run.html');
+      const html = spawnSync(process.execPath, [cli, 'report', run, '--format', 'html', '-o', page], { encoding: 'utf8' });
+      assert.equal(html.status, 0, html.stderr);
+      const data = JSON.parse(
+        /<script type="application\/json" id="node-flame-data">([\s\S]*?)<\/script>/.exec(readFileSync(page, 'utf8'))![1],
+      ) as {
+        self: number[];
+        frame: number[];
+        frames: { category: string }[];
+      };
+      let all = 0;
+      let idle = 0;
+      data.self.forEach((w, i) => {
+        all += w;
+        if (data.frames[data.frame[i]]?.category === 'idle') idle += w;
+      });
+      console.log(
+        `[nodemon] prof under load: nodemon ${(100 * nodemon.waited.idle).toFixed(1)} % idle (left out); (idle) ${((100 * idle) / all).toFixed(1)} % of the HTML flame graph; report idle ${(100 * rep.categories.idle).toFixed(1)} %`,
+      );
+      assert.ok(idle / all <= 0.15, `(idle) ${((100 * idle) / all).toFixed(1)} % of the page's flame graph`);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+);
