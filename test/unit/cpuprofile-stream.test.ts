@@ -144,3 +144,24 @@ test('truncated or malformed input is a ProfileError at any chunk size, never a 
   await assert.rejects(cpuprofileImporter.load(file('{"nodes": {"id": 1}}'), {}), /no "nodes"/);
   await assert.rejects(cpuprofileImporter.load(join(tmpdir(), 'nf-no-such-file.cpuprofile'), {}), /cannot read: ENOENT/);
 });
+
+test('mutated profiles: where JSON.parse reads one the stream gives the same Profile, and nothing else crashes', async () => {
+  const seed = readFileSync(join(fixtures, 'fuzz', 'seed.cpuprofile'));
+  let s = 7;
+  const rand = (n: number) => (s = (s * 1103515245 + 12345) % 2147483648) % n;
+  const bytes = Buffer.from('{}[]",:0123456789.-eE \\nu\u00e9');
+  let agreed = 0;
+  for (let k = 0; k < 300; k++) {
+    const b = Buffer.from(seed);
+    for (let m = 1 + rand(3); m > 0; m--) b[rand(b.length)] = bytes[rand(bytes.length)];
+    const f = file(k % 10 === 0 ? b.subarray(0, rand(b.length)) : b);
+    const want = await viaJsonParse(f).catch((e: unknown) => e);
+    const got = await viaStream(f, 1 + rand(64)).catch((e: unknown) => e);
+    if (got instanceof Error) assert.ok(got instanceof ProfileError, `case ${k}: ${got.stack}`);
+    if (!(want instanceof Error)) {
+      same(got as Profile, want, `case ${k}`);
+      agreed++;
+    }
+  }
+  assert.ok(agreed > 30, `${agreed} mutated files both read`);
+});
