@@ -159,7 +159,7 @@ test('mutated profiles: where JSON.parse reads one the stream gives the same Pro
     const got = await viaStream(f, 1 + rand(64)).catch((e: unknown) => e);
     if (got instanceof Error) assert.ok(got instanceof ProfileError, `case ${k}: ${got.stack}`);
     if (!(want instanceof Error)) {
-      same(got as Profile, want, `case ${k}`);
+      same(got as Profile, want as Profile, `case ${k}`);
       agreed++;
     }
   }
