@@ -77,3 +77,40 @@ export function writeTreeFolded(file, n, extra = []) {
   writeFileSync(file, `${lines.join('\n')}\n`);
   return lines;
 }
+
+/**
+ * .cpuprofile: the seed's call tree `nodeCopies` times under one `(root)` (ids shifted per copy), then the seed's
+ * samples and time deltas again and again, each repeat sampling the next copy, until the file is about `target` bytes.
+ */
+export async function makeCpuProfile(file, target, seeds, nodeCopies = 2000) {
+  const p = JSON.parse(readFileSync(join(seeds, 'seed.cpuprofile'), 'utf8'));
+  const span = Math.max(...p.nodes.map((n) => n.id));
+  const root = p.nodes.find((n) => n.callFrame.functionName === '(root)');
+  const shift = (id, c) => (id === root.id ? id : id + c * span);
+  const copy = (c) =>
+    p.nodes
+      .filter((n) => n !== root)
+      .map((n) => JSON.stringify({ ...n, id: shift(n.id, c), children: (n.children ?? []).map((x) => shift(x, c)) }))
+      .join(',');
+  const rootLine = JSON.stringify({
+    ...root,
+    children: Array.from({ length: nodeCopies }, (_, c) => root.children.map((x) => shift(x, c))).flat(),
+  });
+  // One repeat of the samples with the widest ids, to know how many repeats fill the target.
+  const samplesOf = (c) => p.samples.map((s) => shift(s, c)).join(',');
+  const deltas = p.timeDeltas.join(',');
+  const nodeBytes = Array.from({ length: nodeCopies }, (_, c) => copy(c).length + 1).reduce((a, b) => a + b, 0);
+  const reps = Math.max(1, Math.round((target - nodeBytes) / (samplesOf(nodeCopies - 1).length + deltas.length + 2)));
+  const sum = p.timeDeltas.reduce((a, b) => a + b, 0);
+  const out = createWriteStream(file);
+  const write = (s) => (out.write(s) ? null : new Promise((r) => out.once('drain', r)));
+  await write(`{"nodes":[${rootLine}`);
+  for (let c = 0; c < nodeCopies; c++) await write(`,${copy(c)}`);
+  await write(`],"startTime":${p.startTime},"endTime":${p.startTime + sum * reps},"samples":[`);
+  for (let k = 0; k < reps; k++) await write(`${k ? ',' : ''}${samplesOf(k % nodeCopies)}`);
+  await write('],"timeDeltas":[');
+  for (let k = 0; k < reps; k++) await write(`${k ? ',' : ''}${deltas}`);
+  await write(']}');
+  await new Promise((r) => out.end(r));
+  return { samples: p.samples.length * reps, nodes: (p.nodes.length - 1) * nodeCopies + 1, reps };
+}

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { Category, classifyJsFile, evalFrame, Frame, Profile, ProfileBuilder, ProfileError } from '../model';
 import { fileUrlToPathAnyOs } from '../paths';
+import { readCpuProfileStream } from './cpuprofileStream';
 import type { Importer } from './types';
 
 interface CallFrame {
@@ -27,9 +28,12 @@ interface CpuProfile {
   nodes: CpuNode[];
   startTime?: number;
   endTime?: number;
-  samples?: number[];
-  timeDeltas?: number[];
+  /** Typed arrays when read by the streaming reader. */
+  samples?: ArrayLike<number>;
+  timeDeltas?: ArrayLike<number>;
 }
+
+const isList = (x: unknown): x is ArrayLike<unknown> => Array.isArray(x) || ArrayBuffer.isView(x);
 
 const SPECIAL: Record<string, Category | null> = {
   '(root)': null,
@@ -102,7 +106,7 @@ const str = (x: unknown): string => (typeof x === 'string' ? x : '');
 const finite = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
 const whole = (x: unknown): number | undefined => (Number.isSafeInteger(x) ? (x as number) : undefined);
 
-function asCpuProfile(json: unknown, path: string): CpuProfile {
+export function asCpuProfile(json: unknown, path: string): CpuProfile {
   let p = json as Partial<CpuProfile> & { profile?: CpuProfile };
   // The inspector's `Profiler.stop` result wraps the profile.
   if (p && typeof p === 'object' && !Array.isArray(p.nodes) && p.profile && typeof p.profile === 'object') p = p.profile;
@@ -176,8 +180,8 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
 
   // A count past 2^53 is not even exact, and two near 1e308 add up to Infinity.
   let absurd = 0;
-  const samples = Array.isArray(p.samples) ? p.samples : [];
-  const deltas = Array.isArray(p.timeDeltas) ? p.timeDeltas : [];
+  const samples: ArrayLike<unknown> = isList(p.samples) ? p.samples : [];
+  const deltas: ArrayLike<unknown> = isList(p.timeDeltas) ? p.timeDeltas : [];
   let timeline: Profile['timeline'];
   if (samples.length > 0) {
     const n = samples.length;
@@ -191,7 +195,7 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
       const d: unknown = deltas[i];
       t += typeof d === 'number' && d > 0 && d < 1e12 ? d : 0;
       times[i] = (t - startUs) / 1000;
-      const m = modelNode.get(samples[i]);
+      const m = modelNode.get(samples[i] as number);
       if (m === undefined) unknown++;
       nodes[i] = m ?? 0;
     }
@@ -234,7 +238,7 @@ export const cpuprofileImporter: Importer = {
   sniff: (head) => sniffCpuProfile(head),
   load: async (path, opts) => {
     opts.signal?.throwIfAborted();
-    const json = await readJson(path);
+    const json = await readCpuProfileStream(path, opts);
     opts.signal?.throwIfAborted();
     const profile = cpuProfileToModel(asCpuProfile(json, path), path);
     opts.onProgress?.(1);
