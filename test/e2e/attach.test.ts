@@ -52,11 +52,18 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
 
     // Stop from the waiting panel's button (the profile run test stops from the status bar).
     await waiting.locator('vscode-button.stop-run', { hasText: 'Stop profiling' }).click();
-    const frame = await vs.webviewFrame('#app svg', 60_000);
+    let frame = await vs.webviewFrame('#app svg', 60_000);
     const shown = Date.now() + 20_000;
-    while (!(await frame.content()).includes('hotHandler')) {
+    // The panel's page is set again when the profile comes (the waiting page gives way): the frame is looked up anew.
+    while (
+      (await frame
+        .locator('g.frame[name="hotHandler"]')
+        .count()
+        .catch(() => 0)) === 0
+    ) {
       assert.ok(Date.now() < shown, 'the flame graph never showed hotHandler');
       await new Promise((r) => setTimeout(r, 250));
+      frame = await vs.webviewFrame('#app svg', 5_000);
     }
     await vs.screenshot('attach-flamegraph');
     await eventually(

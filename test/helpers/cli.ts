@@ -51,6 +51,13 @@ export function runDirOf(r: CliRun): string {
   return m[1].trim();
 }
 
+/** `node-flame report <target> --format json --top 100000 [...args]`, asserted to succeed, parsed. */
+export function reportJson<T>(target: string, ...args: string[]): T {
+  const r = spawnSync(process.execPath, [cli, 'report', target, '--format', 'json', '--top', '100000', ...args], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as T;
+}
+
 export function runJson<T = Record<string, unknown>>(dir: string): T {
   return JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as T;
 }

@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProfile } from '../../src/core/importers';
-import { cli, repoRoot } from '../helpers/paths';
-import { runCli, runDirOf } from '../helpers/cli';
+import { repoRoot } from '../helpers/paths';
+import { reportJson, runCli, runDirOf } from '../helpers/cli';
 
 const probe = spawnSync('perf', ['stat', '-e', 'cpu-clock:u', '-x', ',', '-o', '/dev/null', '--', 'true'], { encoding: 'utf8' });
 const noPerf = probe.status === 0 ? false : `perf cannot record here: ${probe.error?.message ?? probe.stderr.trim()}`;
@@ -99,9 +99,7 @@ for (const mode of ['prof', 'perf'] as const) {
       });
       assert.equal(r.code, 0, r.stderr);
       const dir = runDirOf(r);
-      const rep = spawnSync(process.execPath, [cli, 'report', dir, '--format', 'json', '--top', '100000'], { encoding: 'utf8' });
-      assert.equal(rep.status, 0, rep.stderr);
-      const report = JSON.parse(rep.stdout) as { functions: Fn[]; processes?: { pid: number }[] };
+      const report = reportJson<{ functions: Fn[]; processes?: { pid: number }[] }>(dir);
       const rows = report.functions.filter((f) => /^(alpha|beta)Work$/.test(f.name));
       console.log(
         `[${mode}] ${rows.map((f) => `${f.name} ${f.file?.slice(work.length + 1)}:${f.line} self ${(f.self * 100).toFixed(1)} %`).join('; ')}`,

@@ -25,14 +25,19 @@ const server = http.createServer((req, res) => res.end(render(3000)));
 server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('Server listening at http://127.0.0.1:' + server.address().port));
 `;
 
+/** The server and a package.json naming it as main, in `work`, with the corpus's node_modules (nodemon). */
+function nodemonApp(work: string): void {
+  const { dir: corpus } = installCorpus(join(repoRoot, 'test', 'corpus'));
+  writeFileSync(join(work, 'server.js'), SERVER);
+  writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'nodemon-app', private: true, main: 'server.js' }));
+  symlinkSync(join(corpus, 'node_modules'), join(work, 'node_modules'));
+}
+
 for (const mode of ['cpu-prof', 'prof']) {
   test(`${mode}: nodemon under load keeps one server: the run's own files do not restart it`, { timeout: 600_000 }, async () => {
-    const { dir: corpus } = installCorpus(join(repoRoot, 'test', 'corpus'));
     const work = mkdtempSync(join(tmpdir(), 'nf-nodemon-'));
     try {
-      writeFileSync(join(work, 'server.js'), SERVER);
-      writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'nodemon-app', private: true, main: 'server.js' }));
-      symlinkSync(join(corpus, 'node_modules'), join(work, 'node_modules'));
+      nodemonApp(work);
       const port = 21000 + (process.pid % 20000);
       const r = await runCli(
         // No `server.js` word: package.json's main names it (a `.js` word would make nodemon look like node).
@@ -76,12 +81,9 @@ test(
   'prof: nodemon + a server under load: nodemon left out, no mostly-idle finding, (idle) ≤ 15 % of the HTML page',
   { timeout: 600_000 },
   async () => {
-    const { dir: corpus } = installCorpus(join(repoRoot, 'test', 'corpus'));
     const work = mkdtempSync(join(tmpdir(), 'nf-nodemon-'));
     try {
-      writeFileSync(join(work, 'server.js'), SERVER);
-      writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'nodemon-app', private: true, main: 'server.js' }));
-      symlinkSync(join(corpus, 'node_modules'), join(work, 'node_modules'));
+      nodemonApp(work);
       const load = `node ${autocannon} -d 5 -c 8 http://127.0.0.1:$NODE_FLAME_PORT/`;
       const r = await runCli(
         ['profile', '--mode', 'prof', '--no-report', '--load', load, '--', 'node_modules/.bin/nodemon', '--exitcrash'],

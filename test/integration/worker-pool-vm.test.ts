@@ -10,8 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, repoRoot } from '../helpers/paths';
-import { runCli, runDirOf } from '../helpers/cli';
+import { repoRoot } from '../helpers/paths';
+import { reportJson, runCli, runDirOf } from '../helpers/cli';
 
 const probe = spawnSync('perf', ['stat', '-e', 'cpu-clock:u', '-x', ',', '-o', '/dev/null', '--', 'true'], { encoding: 'utf8' });
 const noPerf = probe.status === 0 ? false : `perf cannot record here: ${probe.error?.message ?? probe.stderr.trim()}`;
@@ -96,9 +96,7 @@ for (const mode of ['cpu-prof', 'prof', 'perf'] as const) {
       });
       assert.equal(r.code, 0, r.stderr);
       const dir = runDirOf(r);
-      const rep = spawnSync(process.execPath, [cli, 'report', dir, '--format', 'json', '--top', '100000'], { encoding: 'utf8' });
-      assert.equal(rep.status, 0, rep.stderr);
-      const rows = (JSON.parse(rep.stdout) as { functions: Fn[] }).functions.filter((f) => /^(first|second|third)Work$/.test(f.name));
+      const rows = reportJson<{ functions: Fn[] }>(dir).functions.filter((f) => /^(first|second|third)Work$/.test(f.name));
       const logs = readdirSync(dir).filter((n) => /^isolate-.*-v8\.log$/.test(n));
       console.log(
         `[${mode}] ${mode === 'prof' ? `${logs.length} logs; ` : ''}` +
