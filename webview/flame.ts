@@ -126,6 +126,7 @@ export class FlameView {
     const drawing = { rootAtTop: this.inverted, cell: CELL, height: this.height(), box };
     this.el.scrollTop = this.follow === 'hot-leaf' ? scrollToShow(target.depth, drawing) : scrollToFrame(target.depth, drawing);
     this.lastScrollTop = this.el.scrollTop;
+    this.box = box;
     this.autoScrolled = true;
   }
 
@@ -210,6 +211,8 @@ export class FlameView {
   }
 
   private size = '';
+  /** The box's height when last drawn or scrolled to (see resize). */
+  private box = 0;
 
   resize(): void {
     if (!this.drawn || !this.root || this.el.clientWidth === 0) return;
@@ -217,13 +220,16 @@ export class FlameView {
     const size = `${this.el.clientWidth}x${this.el.clientHeight}`;
     if (size === this.size) return;
     this.size = size;
-    // A flame graph hangs from its bottom edge: keep what is shown at the same distance from it.
-    const fromBottom = this.el.scrollHeight - this.el.scrollTop;
+    // A flame graph hangs from its bottom edge: the view's bottom stays at the same distance from it. The box has
+    // already its new height here, so the distance is taken with the height it had when last drawn; taken from the
+    // view's top instead, a panel shrunk by 108 px hid the hottest leaf 108 px under the chart.
+    const belowView = this.el.scrollHeight - this.el.scrollTop - (this.box || this.el.clientHeight);
+    this.box = this.el.clientHeight;
     this.fit();
     this.chart.update();
     this.afterDraw();
     if (this.autoScrolled || this.scrollPending) this.showHotPath();
-    else if (!this.inverted) this.el.scrollTop = this.el.scrollHeight - fromBottom;
+    else if (!this.inverted) this.el.scrollTop = this.el.scrollHeight - this.el.clientHeight - belowView;
   }
 
   redraw(): void {
