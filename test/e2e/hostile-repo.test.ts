@@ -102,7 +102,12 @@ test(
     let failed = true;
     try {
       await vs.waitForCommand('Node Flame: Show Profile File in Flame Graph…');
-      const host = extensionHostPid(vs);
+      // The palette lists the manifest's commands before the extension host process is there: wait for it.
+      let host = extensionHostPid(vs);
+      for (let i = 0; i < 120 && !host; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        host = extensionHostPid(vs);
+      }
       assert.ok(host, 'the extension host runs');
       const cpu0 = mainThreadCpuSeconds(host);
       const start = Date.now();
