@@ -16,8 +16,17 @@ declare global {
   var acquireVsCodeApi: (() => Api) | undefined;
 }
 
-/** What reads the timeline: the Timeline itself, a range among the transforms, the process picker's threads. */
-const needsTimeline = (m: ViewerMessage) => m.type === 'timeline' || m.type === 'transforms' || m.type === 'threads';
+/**
+ * What derives profiles from the timeline: the Timeline itself, a range, the transforms and the process picker (a
+ * derived profile keeps the samples' times only if they are there when it is made); and the page's opening when it
+ * opens with a view exported with it (a range, transforms or processes).
+ */
+const readsTimeline = (m: ViewerMessage, data: EmbeddedProfile) =>
+  m.type === 'timeline' ||
+  m.type === 'range' ||
+  m.type === 'transforms' ||
+  m.type === 'threads' ||
+  (m.type === 'ready' && !!(data.range || data.transforms?.length || data.shownThreads));
 
 function localHost(data: EmbeddedProfile): Api {
   let state: PersistedState | undefined;
@@ -27,7 +36,7 @@ function localHost(data: EmbeddedProfile): Api {
   // The flame graph does not wait for the timeline (a million samples take some 100 ms to inflate): it inflates
   // when the page is idle or when a message reads it, and that message waits, with every message after it, so
   // they keep their order. Until then nothing has derived a profile from this one (no threads picked, no
-  // transforms), so setting it on this one is enough.
+  // transforms, no range: a page exported with them waits from its opening), so setting it on this one is enough.
   if (data.timeline && typeof requestIdleCallback === 'function') requestIdleCallback(() => void inflate(), { timeout: 3000 });
   let waiting = false;
   let queue: Promise<void> = Promise.resolve();
@@ -43,7 +52,7 @@ function localHost(data: EmbeddedProfile): Api {
   };
   return {
     postMessage: (m) => {
-      if (data.timeline && (waiting || needsTimeline(m))) {
+      if (data.timeline && (waiting || readsTimeline(m, data))) {
         waiting = true;
         queue = queue.then(inflate).then(() => run(m));
       } else queue = queue.then(() => run(m));

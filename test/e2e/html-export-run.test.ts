@@ -90,11 +90,47 @@ test('an exported run page: Drop changes its Timeline, picking the child shows t
     const picked = await until(
       "the child's rows",
       () => timelineFacts(page),
-      (f) => f.tracks === `loopDelay ${childPid}, heapUsed ${childPid}` || f.tracks === `heapUsed ${childPid}, loopDelay ${childPid}`,
+      // The three figures are read one after another while the page may redraw: all of them must hold in one read.
+      (f) =>
+        (f.tracks === `loopDelay ${childPid}, heapUsed ${childPid}` || f.tracks === `heapUsed ${childPid}, loopDelay ${childPid}`) &&
+        f.samples < whole.samples,
     );
-    assert.ok(picked.samples < whole.samples, 'only the child’s samples');
+    assert.ok(picked.samples < whole.samples, `only the child’s samples: ${picked.samples} of ${whole.samples}`);
     console.log(`[e2e] html run page: child ${childPid} picked, rows ${picked.tracks}, ${picked.samples} samples`);
     assert.deepEqual(problems, [], 'no page errors');
+
+    // A page exported with a range and a transform opens with them applied to the profile's samples (its timeline
+    // inflates before anything is derived from it): the range chip, the Timeline drawn, no "no sample times" warning.
+    const span = Number((await page.locator('.timeline-tab').getAttribute('data-window'))!.split('-')[1]);
+    const viewed = join(work, 'viewed.html');
+    const cut = await runCli(
+      ['report', runDirOf(r), '--format', 'html', '--from', String(Math.round(span / 2)), '--drop', 'parentHot', '-o', viewed],
+      { cwd: work, killAfterMs: 60_000 },
+    );
+    assert.equal(cut.code, 0, cut.stderr);
+    const page2 = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const problems2: string[] = [];
+    page2.on('pageerror', (e) => problems2.push(String(e)));
+    await page2.goto(`file://${viewed}`);
+    await page2.locator('[data-tree="top"] g.frame').first().waitFor({ state: 'attached', timeout: 30_000 });
+    const chips = await until(
+      'the range and drop chips',
+      () => page2.locator('.flame-tab .xf-chip').allInnerTexts(),
+      (c) => c.length === 2,
+    );
+    assert.match(chips[0], /^Time: /);
+    const summary = await page2.locator('.summary').innerText();
+    assert.ok(!/no sample times/.test(summary), `the range was applied: ${summary.slice(0, 300)}`);
+    await tab(page2, 'timeline');
+    const viewedFacts = await until(
+      'the Timeline of the viewed page',
+      () => timelineFacts(page2),
+      (f) => f.samples > 0 && f.boxes > 0,
+    );
+    console.log(
+      `[e2e] html page exported with --from ${Math.round(span / 2)} --drop parentHot: chips ${chips.join(' | ')}; Timeline ${viewedFacts.samples} samples`,
+    );
+    assert.deepEqual(problems2, [], 'no page errors');
   } finally {
     await browser?.close();
     rmSync(work, { recursive: true, force: true });
