@@ -105,6 +105,24 @@ export class Transforms {
     for (const el of this.bars) this.renderBar(el);
   }
 
+  /** A crumb of the bar: the separator, the chip (a click goes back to it, when it can) and its × button. */
+  private chip(label: string, kind: string, current: boolean, back: (() => void) | undefined, remove: () => void): HTMLElement[] {
+    const s = this.s;
+    const chip = h(
+      'button',
+      { class: 'crumb xf-chip', attrs: { type: 'button', 'data-kind': kind, ...(back ? { title: s.xfBackTo } : {}) } },
+      label,
+    );
+    if (current) chip.setAttribute('aria-current', 'true');
+    if (back) chip.addEventListener('click', back);
+    const x = h('button', {
+      class: 'xf-remove codicon codicon-close',
+      attrs: { type: 'button', title: s.xfRemove, 'aria-label': fmt(s.xfRemoveOne, label) },
+    });
+    x.addEventListener('click', remove);
+    return [h('span', { class: 'sep codicon codicon-chevron-right' }), h('span', { class: 'xf-item' }, chip, x)];
+  }
+
   private renderBar(el: HTMLElement): void {
     const s = this.s;
     const keep = el.querySelector<HTMLInputElement>('input.exclude')?.value ?? '';
@@ -120,28 +138,13 @@ export class Transforms {
     if (this.range) {
       // The range is not a step of the stack: its chip only goes away, with its ×.
       const label = fmt(s.xfChipRange, msText(this.range.from), msText(this.range.to));
-      const chip = h('button', { class: 'crumb xf-chip', attrs: { type: 'button', 'data-kind': 'range' } }, label);
-      if (!this.stack.length) chip.setAttribute('aria-current', 'true');
-      const remove = h('button', {
-        class: 'xf-remove codicon codicon-close',
-        attrs: { type: 'button', title: s.xfRemove, 'aria-label': fmt(s.xfRemoveOne, label) },
-      });
-      remove.addEventListener('click', () => this.setRange(undefined));
-      crumbs.append(h('span', { class: 'sep codicon codicon-chevron-right' }), h('span', { class: 'xf-item' }, chip, remove));
+      crumbs.append(...this.chip(label, 'range', !this.stack.length, undefined, () => this.setRange(undefined)));
     }
     this.stack.forEach((t, i) => {
-      crumbs.append(h('span', { class: 'sep codicon codicon-chevron-right' }));
-      const label = this.label(t);
       // The chip goes back to this step (later ones are dropped); its × removes only this one.
-      const chip = h('button', { class: 'crumb xf-chip', attrs: { type: 'button', title: s.xfBackTo, 'data-kind': t.kind } }, label);
-      if (i === this.stack.length - 1) chip.setAttribute('aria-current', 'true');
-      chip.addEventListener('click', () => i < this.stack.length - 1 && this.set(this.stack.slice(0, i + 1)));
-      const remove = h('button', {
-        class: 'xf-remove codicon codicon-close',
-        attrs: { type: 'button', title: s.xfRemove, 'aria-label': fmt(s.xfRemoveOne, label) },
-      });
-      remove.addEventListener('click', () => this.set(this.stack.filter((_, j) => j !== i)));
-      crumbs.append(h('span', { class: 'xf-item' }, chip, remove));
+      const back = () => i < this.stack.length - 1 && this.set(this.stack.slice(0, i + 1));
+      const remove = () => this.set(this.stack.filter((_, j) => j !== i));
+      crumbs.append(...this.chip(this.label(t), t.kind, i === this.stack.length - 1, back, remove));
     });
     // A plain input: the page's text fields are web components, and this one has to keep its text across redraws.
     const input = h('input', {

@@ -3,16 +3,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-const probe = spawnSync('perf', ['stat', '-e', 'cpu-clock:u', '-x', ',', '-o', '/dev/null', '--', 'true'], { encoding: 'utf8' });
+import { perfCannotRecord } from './perfProbe';
 
 /** Why a stripped-library test cannot run here (perf, gcc or the Node headers missing), or false. */
 export const strippedAddonSkip: string | false =
-  probe.status !== 0
-    ? `perf cannot record here: ${probe.error?.message ?? probe.stderr.trim()}`
-    : spawnSync('gcc', ['--version']).status !== 0 || !existsSync('/usr/include/node/node_api.h')
-      ? 'gcc or the Node headers (/usr/include/node) are missing'
-      : false;
+  perfCannotRecord ||
+  (spawnSync('gcc', ['--version']).status !== 0 || !existsSync('/usr/include/node/node_api.h')
+    ? 'gcc or the Node headers (/usr/include/node) are missing'
+    : false);
 
 const SOURCE = `#include <node_api.h>
 #include <time.h>

@@ -6,15 +6,15 @@
 // timer: its inline maps were never saved. Each worker's function must be named at its file's own line in every mode.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/paths';
 import { reportJson, runCli, runDirOf } from '../helpers/cli';
+import { perfCannotRecord } from '../helpers/perfProbe';
+import type { JsonFunctionRow } from '../helpers/corpusChecks';
 
-const probe = spawnSync('perf', ['stat', '-e', 'cpu-clock:u', '-x', ',', '-o', '/dev/null', '--', 'true'], { encoding: 'utf8' });
-const noPerf = probe.status === 0 ? false : `perf cannot record here: ${probe.error?.message ?? probe.stderr.trim()}`;
+const noPerf = perfCannotRecord;
 
 const work = mkdtempSync(join(tmpdir(), 'nf-workerpool-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -77,12 +77,7 @@ const declared = (name: string): number =>
     .split('\n')
     .findIndex((l) => l.startsWith(`export function ${name}Work(`)) + 1;
 
-interface Fn {
-  name: string;
-  file: string | null;
-  line: number | null;
-  self: number;
-}
+type Fn = JsonFunctionRow;
 
 for (const mode of ['cpu-prof', 'prof', 'perf'] as const) {
   test(

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { Services } from '../services';
-import { runFolderOf } from '../../launch/run/runsDir';
 import { hotspotState } from '../editor';
 
 /** "Open Profile…" (a file picker, or the file it is invoked on) and "Clear Hot Spots". */
@@ -22,7 +21,7 @@ export function registerOpenProfileCommands(services: Services): vscode.Disposab
       }
       if (!uri) return;
       try {
-        await services.viewer.open(uri.fsPath, { runDir: runFolderOf(uri.fsPath) });
+        await services.viewer.open(uri.fsPath);
       } catch (e) {
         if (e instanceof vscode.CancellationError) return;
         services.log.error(`open ${uri.fsPath}: ${(e as Error).message}`);

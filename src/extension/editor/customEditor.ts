@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { runFolderOf } from '../../launch/run/runsDir';
 
 /**
  * Profile files that usually have no better viewer open here by default. VS Code asks the user to pick
@@ -28,7 +27,7 @@ export class ProfileFileEditor implements vscode.CustomReadonlyEditorProvider<Pr
     let closed = false;
     panel.onDidDispose(() => (closed = true));
     try {
-      await this.services.viewer.openInPanel(panel, doc.uri.fsPath, { runDir: runFolderOf(doc.uri.fsPath) });
+      await this.services.viewer.openInPanel(panel, doc.uri.fsPath);
     } catch (e) {
       if (closed) return;
       const name = doc.uri.path.split('/').pop() ?? '';

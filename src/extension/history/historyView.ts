@@ -107,7 +107,7 @@ function profileOf(node: Node | undefined): string | undefined {
 async function openPath(services: Services, path: string): Promise<LoadedProfile | undefined> {
   try {
     // A whole run is opened by its folder (see RunInfo.wholeRun).
-    return await services.viewer.open(path, { runDir: runFolderOf(path) });
+    return await services.viewer.open(path);
   } catch (e) {
     if (!(e instanceof vscode.CancellationError))
       void vscode.window.showErrorMessage(vscode.l10n.t('Node Flame cannot open {0}: {1}', basename(path), (e as Error).message));

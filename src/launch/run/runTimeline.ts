@@ -1,23 +1,21 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { isEpochMs, type Profile } from '../../core/model';
 import type { TimeMarker, TimeTrack } from '../../core/viewer/protocol';
 import { loopFileName } from '../preload/loopDelay';
 import { profilePid } from './processRecords';
 import { readRunJson, type OpenedRun, type RunInfo } from './runFolder';
+import { runFolderOf } from './runsDir';
 
 /** A loop file larger than this is not a run's (10 readings a second for hours stay far under it). */
 const MAX_LOOP_FILE = 64 * 1024 * 1024;
 
-/** The run folder a profile file (or the folder itself) belongs to, with its run.json. */
+/** The run folder a profile file (or the folder itself) belongs to (runFolderOf), with its run.json. */
 async function runOf(path: string): Promise<{ dir: string; run: Partial<RunInfo> } | undefined> {
-  const isDir = (await stat(path).catch(() => undefined))?.isDirectory();
-  for (const dir of isDir ? [path] : [dirname(path), dirname(dirname(path))]) {
-    const run = await readRunJson(dir);
-    if (run) return { dir, run };
-  }
-  return undefined;
+  const dir = runFolderOf(path);
+  const run = dir !== undefined ? await readRunJson(dir) : undefined;
+  return dir !== undefined && run ? { dir, run } : undefined;
 }
 
 /** One process's `loop-<pid>.jsonl`: its time origin (epoch ms) and readings. */
