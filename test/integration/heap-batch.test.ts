@@ -1,6 +1,7 @@
-// Heap mode on a short batch program: its functions at their file:line although V8 forgot its main
-// script by exit (the preload looks at the profile at the main module's last line), and live mode
-// shows what the program held then (at exit, after a full GC, its data is gone with its module).
+// Heap mode on a short batch program: its functions at their file:line although V8 would forget its main
+// script by exit (the preload holds a sloppy main module's function to the end; for a strict one it looks at the
+// profile at the main module's last line and writes the positions back), and live mode shows what the program
+// held then (at exit, after a full GC, its data is gone with its module).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -34,8 +35,14 @@ for (let i = 0; i < 3000; i++) {
 console.log(kept.length);
 `,
 );
-const lines = readFileSync(leakJs, 'utf8').split('\n');
-const declared = (name: string) => lines.findIndex((l) => l.startsWith(`function ${name}(`)) + 1;
+// The same program in strict code: its module function cannot be held (no `arguments.callee`), the look is taken.
+const strictJs = join(work, 'strict.js');
+writeFileSync(strictJs, `'use strict';\n${readFileSync(leakJs, 'utf8')}`);
+const declaredIn = (file: string, name: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.startsWith(`function ${name}(`)) + 1;
+const declared = (name: string) => declaredIn(leakJs, name);
 
 interface Fn {
   name: string;
@@ -44,16 +51,26 @@ interface Fn {
   total: number;
 }
 
-async function heap(samples: string): Promise<Fn[]> {
-  const r = await runCli(['profile', '--mode', 'heap', '--heap-samples', samples, '--no-report', '--out', work, '--', 'node', 'leak.js'], {
+async function heap(samples: string, file = leakJs): Promise<Fn[]> {
+  const r = await runCli(['profile', '--mode', 'heap', '--heap-samples', samples, '--no-report', '--out', work, '--', 'node', file], {
     cwd: work,
     killAfterMs: 60_000,
   });
   assert.equal(r.code, 0, r.stderr);
   const rep = spawnSync(process.execPath, [cli, 'report', runDirOf(r), '--format', 'json', '--top', '500'], { encoding: 'utf8' });
   assert.equal(rep.status, 0, rep.stderr);
-  return (JSON.parse(rep.stdout) as { functions: Fn[] }).functions.filter((f) => f.file === leakJs);
+  return (JSON.parse(rep.stdout) as { functions: Fn[] }).functions.filter((f) => f.file === file);
 }
+
+test('heap, allocated, strict main module: the positions V8 forgot by exit are written back from the look', { timeout: 60_000 }, async () => {
+  const fns = await heap('allocated', strictJs);
+  console.log(`allocated, strict: ${fns.map((f) => `${f.name}:${f.line} ${f.total}`).join(', ')}`);
+  for (const name of ['leak', 'churn', 'fill']) {
+    const f = fns.find((x) => x.name === name);
+    assert.ok(f, `${name} at a file: ${JSON.stringify(fns)}`);
+    assert.equal(f.line, declaredIn(strictJs, name), `${name}'s line`);
+  }
+});
 
 test('heap, allocated: leak, churn and fill at their file:line, churn making the most', { timeout: 60_000 }, async () => {
   const fns = await heap('allocated');
