@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { NmMissingError, offsetToVaddr, readElfLayout, symbolsFor, type ElfLayout, type SymbolTable } from '../../symbols';
@@ -26,6 +27,9 @@ export interface NativeHit {
   name: string;
 }
 
+/** How many missing libraries get a warning of their own; the rest are counted in one. */
+const MISSING_NAMED = 5;
+
 /** Libraries of one process and their C++ symbols; shared by all isolates of that process. */
 export class NativeResolver {
   readonly libs: Library[] = [];
@@ -37,7 +41,11 @@ export class NativeResolver {
   private readonly byPath = new Map<string, Library>();
   private main: Library | undefined;
   private readonly remaps: Remap[] = [];
-  readonly warnings: string[] = [];
+  private readonly warned = new Set<string>();
+  private readonly said: string[] = [];
+  /** Libraries named by the log that are not files here, past the first few named in a warning each. */
+  private unnamedMissing = 0;
+  private namedMissing = 0;
   private loads: Promise<void>[] = [];
   private readonly cache = new Map<number, NativeHit | null>();
 
@@ -78,7 +86,25 @@ export class NativeResolver {
     if (!this.byPath.has(path)) this.byPath.set(path, lib);
     this.sorted = null;
     this.cache.clear();
-    if (path.startsWith('/')) this.loads.push(this.load(lib));
+    if (path.startsWith('/') && this.isHere(path)) this.loads.push(this.load(lib));
+  }
+
+  /**
+   * A stat (no open, so a FIFO is never touched) before the asynchronous read: a log of another machine may name
+   * tens of thousands of libraries, and each failed open through the thread pool cost ~50 µs (40 000: 2.2 s).
+   */
+  private isHere(path: string): boolean {
+    let here = false;
+    try {
+      here = statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+    } catch {
+      here = false;
+    }
+    if (!here) {
+      if (this.namedMissing++ < MISSING_NAMED) this.warn(l10n.t('{0}: not found or not an ELF file here, so its frames are named by offset', path));
+      else this.unnamedMissing++;
+    }
+    return here;
   }
 
   private load(lib: Library): Promise<void> {
@@ -123,13 +149,16 @@ export class NativeResolver {
     return this.loads.length > 0;
   }
 
-  private readonly warned = new Set<string>();
-
   private warn(m: string): void {
-    // A Set, not warnings.includes: a log may name tens of thousands of missing libraries.
+    // A Set, not said.includes: a log may name tens of thousands of missing libraries.
     if (this.warned.has(m)) return;
     this.warned.add(m);
-    this.warnings.push(m);
+    this.said.push(m);
+  }
+
+  get warnings(): string[] {
+    if (!this.unnamedMissing) return this.said;
+    return [...this.said, l10n.t('{0} more libraries the log names are not files here, so their frames are named by offset', this.unnamedMissing)];
   }
 
   /**
