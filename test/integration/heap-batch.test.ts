@@ -62,15 +62,19 @@ async function heap(samples: string, file = leakJs): Promise<Fn[]> {
   return (JSON.parse(rep.stdout) as { functions: Fn[] }).functions.filter((f) => f.file === file);
 }
 
-test('heap, allocated, strict main module: the positions V8 forgot by exit are written back from the look', { timeout: 60_000 }, async () => {
-  const fns = await heap('allocated', strictJs);
-  console.log(`allocated, strict: ${fns.map((f) => `${f.name}:${f.line} ${f.total}`).join(', ')}`);
-  for (const name of ['leak', 'churn', 'fill']) {
-    const f = fns.find((x) => x.name === name);
-    assert.ok(f, `${name} at a file: ${JSON.stringify(fns)}`);
-    assert.equal(f.line, declaredIn(strictJs, name), `${name}'s line`);
-  }
-});
+test(
+  'heap, allocated, strict main module: the positions V8 forgot by exit are written back from the look',
+  { timeout: 60_000 },
+  async () => {
+    const fns = await heap('allocated', strictJs);
+    console.log(`allocated, strict: ${fns.map((f) => `${f.name}:${f.line} ${f.total}`).join(', ')}`);
+    for (const name of ['leak', 'churn', 'fill']) {
+      const f = fns.find((x) => x.name === name);
+      assert.ok(f, `${name} at a file: ${JSON.stringify(fns)}`);
+      assert.equal(f.line, declaredIn(strictJs, name), `${name}'s line`);
+    }
+  },
+);
 
 test('heap, allocated: leak, churn and fill at their file:line, churn making the most', { timeout: 60_000 }, async () => {
   const fns = await heap('allocated');

@@ -101,7 +101,8 @@ export class NativeResolver {
       here = false;
     }
     if (!here) {
-      if (this.namedMissing++ < MISSING_NAMED) this.warn(l10n.t('{0}: not found or not an ELF file here, so its frames are named by offset', path));
+      if (this.namedMissing++ < MISSING_NAMED)
+        this.warn(l10n.t('{0}: not found or not an ELF file here, so its frames are named by offset', path));
       else this.unnamedMissing++;
     }
     return here;
@@ -158,7 +159,10 @@ export class NativeResolver {
 
   get warnings(): string[] {
     if (!this.unnamedMissing) return this.said;
-    return [...this.said, l10n.t('{0} more libraries the log names are not files here, so their frames are named by offset', this.unnamedMissing)];
+    return [
+      ...this.said,
+      l10n.t('{0} more libraries the log names are not files here, so their frames are named by offset', this.unnamedMissing),
+    ];
   }
 
   /**
