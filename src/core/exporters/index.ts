@@ -2,7 +2,7 @@ import type { Profile } from '../model';
 import { selectThreads } from '../model/processes';
 import { applyTransforms, type Transform } from '../model/transforms';
 import type { TimeRange } from '../model/timeline';
-import type { TimeMarker, TimeTrack } from '../viewer/protocol';
+import type { TimeFacts } from '../viewer/protocol';
 import { toCpuProfile } from './cpuprofile';
 import { foldedLabel, toFolded } from './folded';
 import { toHtml } from './html';
@@ -24,7 +24,7 @@ export interface ExportOptions {
   /** folded: `period` writes perf's period-weighted stacks (ns of cpu-clock) instead of sample counts. */
   foldedWeights?: 'samples' | 'period';
   /** The run folder's markers and event-loop delay/heap tracks, for the HTML page's Timeline (launch/run/runTimeline). */
-  timeFacts?: { markers: TimeMarker[]; tracks: TimeTrack[] };
+  timeFacts?: TimeFacts;
   /** The source line a Markdown report quotes (the CLI reads files; without it, no lines are quoted). */
   readLine?: LineReader;
   /**

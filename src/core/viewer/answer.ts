@@ -1,14 +1,8 @@
 import type { Frame, Profile } from '../model';
-import type { HostMessage, TimeMarker, TimeTrack, ViewerMessage } from './protocol';
+import type { HostMessage, TimeFacts, TimeTrack, ViewerMessage } from './protocol';
 import { unhandledMessage } from './protocol';
 import type { ViewerSession } from './viewerSession';
 import { timelineData } from './timelineAnswer';
-
-/** The run's markers and every process's tracks, on the axis of the session's whole profile. */
-export interface TimeFacts {
-  markers?: TimeMarker[];
-  tracks?: TimeTrack[];
-}
 
 /**
  * What only a host can do. The editor opens files, writes exports and reads the run folder; the offline page
@@ -18,7 +12,8 @@ export interface TimeFacts {
 export interface ViewerHost {
   /** Opens a frame's source; the reason when it cannot. */
   openSource(frame: Frame, focus: boolean): Promise<string | undefined> | string | undefined;
-  timeFacts(): Promise<TimeFacts | undefined> | TimeFacts | undefined;
+  /** The run's markers and every process's tracks, on the axis of the session's whole profile. */
+  timeFacts(): Promise<Partial<TimeFacts> | undefined> | Partial<TimeFacts> | undefined;
   /** Said above the Timeline's chart (the offline page's thinned timeline). */
   timelineNote?: string;
   /** The toolbar's Export; absent where nothing can be written. */

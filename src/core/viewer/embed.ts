@@ -3,7 +3,7 @@ import type { ViewOptions } from '../model/viewOptions';
 import type { Transform } from '../model/transforms';
 import type { TimeRange } from '../model/timeline';
 import type { EmbeddedTimeline } from './embedTimeline';
-import type { FindingInfo, TimeMarker, TimeTrack } from './protocol';
+import type { FindingInfo, TimeFacts } from './protocol';
 import { userCommand } from './shareable';
 
 /**
@@ -28,7 +28,7 @@ export interface EmbeddedProfile {
   /** The per-sample timeline, packed (the HTML exporter adds it; see embedTimeline). */
   timeline?: EmbeddedTimeline;
   /** The run folder's markers and tracks for the Timeline, as the editor's host reads them. */
-  timeFacts?: { markers: TimeMarker[]; tracks: TimeTrack[] };
+  timeFacts?: TimeFacts;
   /** The call-tree transforms (and time range) the export was made with: the page opens with them, as chips to undo. */
   transforms?: Transform[];
   /** The processes the viewer's picker kept when exported; absent: the page's own first choice. */

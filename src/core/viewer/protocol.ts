@@ -6,7 +6,8 @@ import type { ProcessRow } from '../model/processes';
 import type { WeightUnit } from '../model/units';
 export type { WeightUnit } from '../model/units';
 import type { FunctionKey, Transform } from '../model/transforms';
-import type { TimeRange } from '../model/timeline';
+import type { Activity, TimeRange } from '../model/timeline';
+import type { Finding } from '../findings/types';
 
 export type { CompactTree, FunctionKey, ProcessRow, TimeRange, Transform, ViewOptions };
 // The page reads the category list from here so it never imports the model.
@@ -29,14 +30,8 @@ export interface TimelineRequest {
   overview?: boolean;
 }
 
-/** Samples per bucket and category (core/model/timeline `Activity`). */
-export interface ActivityInfo {
-  from: number;
-  to: number;
-  bucketMs: number;
-  series: Partial<Record<Category, number[]>>;
-  peak: number;
-}
+/** Samples per bucket and category: the model's `Activity` without its sample count. */
+export type ActivityInfo = Omit<Activity, 'samples'>;
 
 /** A run event on the time axis: `kind` names it (`start`, `port`, `loadStart`, `loadEnd`, `stop`), `at` is ms from the profile's start. */
 export interface TimeMarker {
@@ -51,6 +46,12 @@ export interface TimeTrack {
   pid?: number;
   times: number[];
   values: number[];
+}
+
+/** What a run folder knows about time (launch/run/runTimeline): its markers and every process's tracks. */
+export interface TimeFacts {
+  markers: TimeMarker[];
+  tracks: TimeTrack[];
 }
 
 /**
@@ -113,15 +114,8 @@ export interface ProfileInfo {
   unit?: WeightUnit;
 }
 
-export interface FindingInfo {
-  rule: string;
-  severity: 'info' | 'warning';
-  share: number;
-  message: string;
-  file?: string;
-  line?: number;
-  frame: number;
-}
+/** A finding as the page gets it: the model's own shape (core/findings); `frame` is a profile frame for `reveal`. */
+export type FindingInfo = Finding;
 
 /** Persisted by the webview (`setState`) and handed back to the serializer after a reload. */
 export interface PersistedState {

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { isEpochMs, type Profile } from '../../core/model';
-import type { TimeMarker, TimeTrack } from '../../core/viewer/protocol';
+import type { TimeFacts, TimeMarker, TimeTrack } from '../../core/viewer/protocol';
 import { loopFileName } from '../preload/loopDelay';
 import { profilePid } from './processRecords';
 import { readRunJson, type OpenedRun, type RunInfo } from './runFolder';
@@ -52,7 +52,7 @@ export async function runTimeFacts(
   path: string,
   axis: { startEpochMs?: number; pids?: number[] } = {},
   opened?: OpenedRun,
-): Promise<{ markers: TimeMarker[]; tracks: TimeTrack[] } | undefined> {
+): Promise<TimeFacts | undefined> {
   // The run the profile was opened with, read then; a path alone (an older caller, a test) is looked up.
   const found = opened ? { dir: opened.dir, run: opened.info } : await runOf(path);
   if (!found) return undefined;
@@ -89,11 +89,7 @@ export async function runTimeFacts(
 }
 
 /** The run facts of a whole profile read from `path`, on its axis: what the Timeline's host and the HTML export carry. */
-export function runTimeFactsOf(
-  profile: Profile,
-  path: string,
-  run?: OpenedRun,
-): Promise<{ markers: TimeMarker[]; tracks: TimeTrack[] } | undefined> {
+export function runTimeFactsOf(profile: Profile, path: string, run?: OpenedRun): Promise<TimeFacts | undefined> {
   // A profile that knows the wall-clock time of its 0 (a run's processes merged, a marked tick log) gets markers and
   // the tracks of each of its processes on that axis.
   const startEpochMs = isEpochMs(profile.meta.startTime) ? profile.meta.startTime : undefined;
