@@ -72,6 +72,8 @@ export interface RouteStats {
 }
 
 export interface RequestsSummary {
+  /** Every request's latency percentiles (ms), as a load tool sees them. */
+  all: { count: number; p50: number; p90: number; p95: number; p99: number };
   routes: RouteStats[];
   /** The slowest requests, slowest first. */
   slowest: (RequestRecord & { key: string; ms: number })[];
@@ -100,12 +102,20 @@ export function requestsSummary(profile: Profile, slowest = 20): RequestsSummary
     let s = samples.get(key);
     if (!s) samples.set(key, (s = { all: 0, cpu: 0 }));
     s.all += w;
-    if (!idle[tl.nodes[i]]) s.cpu += w;
+    // V8 marks the isolate idle from libuv's prepare to its check phase, the I/O callbacks between included: a
+    // sample of a request's callback (the async hooks bracket it) can read "(idle)" and is the request's time still.
+    if (labels[i] >= 0 || !idle[tl.nodes[i]]) s.cpu += w;
     total += w;
   }
   const msPerWeight = sampleMs(profile);
   const latencies = new Map<string, number[]>();
+  // A time range keeps the requests that started in it.
+  const range = profile.meta.range;
+  const inRange = (r: RequestRecord) => !range || (r.start >= range.from && r.start < range.to);
+  const all: number[] = [];
   log.requests.forEach((r, i) => {
+    if (!inRange(r)) return;
+    all.push(r.end - r.start);
     const l = latencies.get(keyOf[i]) ?? [];
     l.push(r.end - r.start);
     latencies.set(keyOf[i], l);
@@ -128,11 +138,16 @@ export function requestsSummary(profile: Profile, slowest = 20): RequestsSummary
     };
   });
   routes.sort((a, b) => Number(a.key === NO_REQUEST) - Number(b.key === NO_REQUEST) || b.samples - a.samples || b.count - a.count);
+  // With a route filter, the slowest of those routes.
+  const chosen = profile.meta.routes && new Set(profile.meta.routes);
   const slow = log.requests
     .map((r, i) => ({ ...r, key: keyOf[i], ms: round(r.end - r.start) }))
+    .filter((r) => inRange(r) && (!chosen || chosen.has(r.key)))
     .sort((a, b) => b.ms - a.ms)
     .slice(0, slowest);
-  return { routes, slowest: slow };
+  all.sort((a, b) => a - b);
+  const [p50, p90, p95, p99] = [50, 90, 95, 99].map((p) => round(percentile(all, p)));
+  return { all: { count: all.length, p50, p90, p95, p99 }, routes, slowest: slow };
 }
 
 /** Milliseconds one unit of timeline weight stands for (the sampling interval; perf: its period's share). */

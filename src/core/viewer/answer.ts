@@ -3,6 +3,7 @@ import type { HostMessage, TimeMarker, TimeTrack, ViewerMessage } from './protoc
 import { unhandledMessage } from './protocol';
 import type { ViewerSession } from './viewerSession';
 import { timelineData } from './timelineAnswer';
+import { requestsData } from './requestsAnswer';
 
 /** The run's markers and every process's tracks, on the axis of the session's whole profile. */
 export interface TimeFacts {
@@ -54,6 +55,10 @@ export async function answer(session: ViewerSession, m: AnsweredMessage, host: V
       return session.setRange(m.range ?? undefined);
     case 'threads':
       return session.setThreads(m.threads ?? undefined);
+    case 'requests':
+      return [requestsData(session)];
+    case 'routes':
+      return [...session.setRoutes(m.routes ?? undefined), requestsData(session)];
     case 'sandwich':
       return [session.sandwich(m.fn)];
     case 'sandwichExpand':

@@ -43,7 +43,8 @@ export function recordRequests(): void {
   const file = join(runDir, requestsFileName(process.pid));
   const als = new AsyncLocalStorage<number>();
   const epochMs = wallClockEdge();
-  const clock = { epochMs, monoMs: Number(process.hrtime.bigint()) / 1e6, nowMs: performance.now() };
+  const nowMs = performance.now();
+  const clock = { epochMs, monoMs: Number(process.hrtime.bigint()) / 1e6 - (performance.now() - nowMs), nowMs };
   let lines = `${JSON.stringify({ clock })}\n`;
   let times = new Float64Array(CHUNK);
   let ids = new Int32Array(CHUNK);

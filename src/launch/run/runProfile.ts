@@ -102,7 +102,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   if (mode) profile.meta.mode ??= mode;
   if (info.command) profile.meta.command ??= info.command.join(' ');
   profile.meta.source = runDir;
-  const requests = await readRunRequests(runDir, profile);
+  const requests = await readRunRequests(runDir, profile, info);
   if (requests) profile.requests = requests;
   return profile;
 }

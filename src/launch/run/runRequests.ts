@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { readNamedText } from '../../core/namedFiles';
 import { isEpochMs, type Profile } from '../../core/model';
 import type { RequestLog, RequestRecord } from '../../core/model/requests';
+import type { RunInfo } from './runFolder';
 
 /** A requests file past this is not read (about 20 minutes of a busy server). */
 const MAX_REQUESTS_FILE = 512 * 1024 * 1024;
@@ -15,22 +16,26 @@ const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFi
  * pairs its `performance.now()` with the wall clock. Undefined when the run recorded none, or the profile's 0 is not
  * on the wall clock (perf). Only the processes the profile holds are read.
  */
-export async function readRunRequests(dir: string, profile: Profile): Promise<RequestLog | undefined> {
+export async function readRunRequests(dir: string, profile: Profile, run: Partial<RunInfo> = {}): Promise<RequestLog | undefined> {
   const origin = profile.meta.startTime;
   if (!isEpochMs(origin) || !profile.timeline) return undefined;
   const pids = new Set(profile.threads.map((t) => t.pid).filter((p): p is number => p !== undefined));
   const names = await readdir(dir).catch(() => [] as string[]);
+  // A .cpuprofile's samples are on the monotonic clock, put on the wall clock with the run's first clock pair
+  // (runClock.ts): the same pair for the requests, and an error in taking it (a thread descheduled) cancels out.
+  const pair = (run.processes ?? []).map((p) => p.clock).find((c) => c && finite(c.epochMs) && finite(c.monoMs));
+  const monoPair = profile.format === 'cpuprofile' ? pair : undefined;
   const log: RequestLog = { requests: [], changes: [] };
   for (const name of names) {
     const pid = Number(/^requests-(\d+)\.jsonl$/.exec(name)?.[1]);
     if (!Number.isSafeInteger(pid) || (pids.size && !pids.has(pid))) continue;
     const text = await readNamedText(join(dir, name), { maxBytes: MAX_REQUESTS_FILE }).catch(() => undefined);
-    if (text) readFile(text, pid, origin, log);
+    if (text) readFile(text, pid, origin, log, monoPair);
   }
   return log.requests.length ? log : undefined;
 }
 
-function readFile(text: string, pid: number, origin: number, log: RequestLog): void {
+function readFile(text: string, pid: number, origin: number, log: RequestLog, monoPair?: { epochMs: number; monoMs: number }): void {
   let shift: number | undefined;
   const index = new Map<number, number>();
   const times: number[] = [];
@@ -43,8 +48,9 @@ function readFile(text: string, pid: number, origin: number, log: RequestLog): v
       continue; // the last line of a process killed mid-write
     }
     if (!Array.isArray(v)) {
-      const c = (v as { clock?: { epochMs?: unknown; nowMs?: unknown } } | null)?.clock;
-      if (c && finite(c.epochMs) && finite(c.nowMs)) shift = c.epochMs - c.nowMs - origin;
+      const c = (v as { clock?: { epochMs?: unknown; monoMs?: unknown; nowMs?: unknown } } | null)?.clock;
+      if (c && monoPair && finite(c.monoMs) && finite(c.nowMs)) shift = monoPair.epochMs + (c.monoMs - c.nowMs - monoPair.monoMs) - origin;
+      else if (c && finite(c.epochMs) && finite(c.nowMs)) shift = c.epochMs - c.nowMs - origin;
       continue;
     }
     if (shift === undefined) continue;
