@@ -2,10 +2,13 @@
 // --mode cpu-prof`, with tracking and with `--no-requests`, under autocannon (keep-alive, 10 connections) for
 // DURATION s: on /newUser of a user that exists (refused before any hashing, ~0.2 ms: the per-request cost shows) and
 // on /auth (pbkdf2Sync, ~50 ms: what the guide measures). The two take turns round by round so a neighbour's load
-// falls on both alike; the median of the rounds is kept.
+// falls on both alike; the median of the rounds is kept. Requests/s moves with whatever else runs on the machine (2
+// shared cores here), so the app's own CPU time per request (process.cpuUsage, from a second preload) is
+// printed beside it as the steadier figure.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,9 +22,23 @@ const CONNECTIONS = 10;
 const USER = '?username=matt&password=password';
 const work = mkdtempSync(join(tmpdir(), 'nf-requests-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const cpuPreload = join(work, 'cpu.cjs');
+writeFileSync(
+  cpuPreload,
+  // NODE_OPTIONS reaches the CLI and the load's autocannon too: only the app writes. Every 100 ms, not at exit: a
+  // stop signal ends the app without 'exit' listeners.
+  `if (/app\\.js$/.test(process.argv[1] || '')) setInterval(() => { const u = process.cpuUsage(); require('fs').writeFileSync(process.env.NF_BENCH_CPU, String(u.user + u.system)); }, 100).unref();`,
+);
 
-/** One profiled run under `path`'s load; autocannon's mean requests/s. */
-function run(path, tracking, out) {
+/** One profiled run under `path`'s load: autocannon's mean requests/s, and the app's CPU µs per request. */
+async function run(path, tracking, out) {
+  // A port of its own: 8080 may be a neighbour's.
+  const port = await new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const p = srv.address().port;
+      srv.close(() => resolve(p));
+    });
+  });
   const base = 'http://127.0.0.1:$NODE_FLAME_PORT';
   const load = `curl -s "${base}/newUser${USER}" >/dev/null && "${process.execPath}" "${autocannon}" -j -c ${CONNECTIONS} -d ${DURATION} "${base}${path}" > "${out}"`;
   const r = spawnSync(
@@ -41,10 +58,21 @@ function run(path, tracking, out) {
       'node',
       'app.js',
     ],
-    { cwd: join(root, 'examples', 'express-auth'), encoding: 'utf8', env: { ...process.env, NODE_PATH: join(root, 'node_modules') } },
+    {
+      cwd: join(root, 'examples', 'express-auth'),
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        PORT: String(port),
+        NODE_PATH: join(root, 'node_modules'),
+        NODE_OPTIONS: `--require ${cpuPreload}`,
+        NF_BENCH_CPU: `${out}.cpu`,
+      },
+    },
   );
   if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
-  return JSON.parse(readFileSync(out, 'utf8')).requests.average;
+  const r2 = JSON.parse(readFileSync(out, 'utf8'));
+  return { rps: r2.requests.average, cpu: Number(readFileSync(`${out}.cpu`, 'utf8')) / (r2.requests.total + 1) };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -55,12 +83,15 @@ for (const [name, path] of [
   const on = [];
   const off = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    off.push(run(path, false, join(work, `off-${round}.json`)));
-    on.push(run(path, true, join(work, `on-${round}.json`)));
-    console.log(`${name} round ${round}: tracking off ${Math.round(off.at(-1))} req/s, on ${Math.round(on.at(-1))} req/s`);
+    off.push(await run(path, false, join(work, `off-${round}.json`)));
+    on.push(await run(path, true, join(work, `on-${round}.json`)));
+    const say = (x) => `${Math.round(x.rps)} req/s ${x.cpu.toFixed(0)} µs CPU/request`;
+    console.log(`${name} round ${round}: tracking off ${say(off.at(-1))}, on ${say(on.at(-1))}`);
   }
-  const [a, b] = [median(off), median(on)];
+  const [a, b] = [median(off.map((x) => x.rps)), median(on.map((x) => x.rps))];
+  const [ca, cb] = [median(off.map((x) => x.cpu)), median(on.map((x) => x.cpu))];
   console.log(
-    `${name}: median of ${ROUNDS} × ${DURATION} s: off ${a.toFixed(1)} req/s, on ${b.toFixed(1)} req/s, cost ${(100 * (1 - b / a)).toFixed(1)} % (load average ${loadavg()[0].toFixed(1)})`,
+    `${name}: median of ${ROUNDS} × ${DURATION} s: off ${a.toFixed(1)} req/s ${ca.toFixed(1)} µs, on ${b.toFixed(1)} req/s ${cb.toFixed(1)} µs; ` +
+      `req/s ${(100 * (1 - b / a)).toFixed(1)} % fewer, CPU/request ${(100 * (cb / ca - 1)).toFixed(1)} % more (load average ${loadavg()[0].toFixed(1)})`,
   );
 }

@@ -81,11 +81,16 @@ export function recordRequests(): void {
     const id = als.getStore();
     return id !== undefined && open.has(id) ? id : 0;
   };
-  createHook({ before: () => mark(context()), after: () => mark(0) }).enable();
+  // Enabled at the first request: a process that serves none (a build, a test runner) pays nothing, its promises
+  // included (an async hook with `before` turns V8's promise hooks on).
+  const hook = createHook({ before: () => mark(context()), after: () => mark(0) });
+  let hooked = false;
 
   subscribe('http.server.request.start', (m) => {
     const { request } = m as { request: object };
     const id = ++seq;
+    if (!hooked) hook.enable();
+    hooked = true;
     open.set(id, performance.now());
     (request as Record<symbol, number>)[kRequestId] = id;
     // For the rest of this callback and what it starts; the connection's resource keeps it, so the body's reads count too.
