@@ -9,11 +9,11 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import { setWeightUnit } from './units';
-import type { HostMessage, PersistedState, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
+import type { HostMessage, PersistedState, TimeRange, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
 import { FlameView } from './flame';
 import { flameToolbar } from './toolbar';
 import { tablesTab } from './tablesTab';
-import { routeKey, TIMELINE_TAB } from './pageKeys';
+import { REQUESTS_TAB, routeKey, TIMELINE_TAB } from './pageKeys';
 import { renderCrumbs as renderCrumbsBar, renderLegend as renderLegendBar, stopRunButton } from './legend';
 import { startDiff } from './diff';
 import { TreeTable } from './tables';
@@ -24,6 +24,7 @@ import { applyExpansion, buildNodes, findNode, frameCache, SMALL, type FNode } f
 import { mountTransforms, type TransformsUi } from './transformsUi';
 import { processPicker, type ProcessPicker } from './processes';
 import { TimelineView } from './timeline';
+import { requestsTab, type RequestsView } from './requests';
 import { ViewerState, type PageUi, type VsCodeApi } from './viewerState';
 import { ThemePalette } from './palette';
 import { tabHeader, tabPanel } from './widgets';
@@ -43,6 +44,7 @@ let diffHandler: ((m: HostMessage) => void) | undefined;
 let transformsUi: TransformsUi | undefined;
 let processesUi: ProcessPicker | undefined;
 let timeline: TimelineView | undefined;
+let requestsView: RequestsView | undefined;
 
 // ---- layout ----
 const app = document.getElementById('app')!;
@@ -135,7 +137,10 @@ function buildUi(): void {
   if (st.offline) timeline.el.querySelector('.tl-compare')?.remove();
   const onTab = () => {
     if (tabs.selectedIndex === TIMELINE_TAB) timeline?.show();
+    if (tabs.selectedIndex === REQUESTS_TAB) requestsView?.show();
   };
+  const span = (r: TimeRange) => (transformsUi?.setRange(r), (tabs.selectedIndex = TIMELINE_TAB), onTab());
+  requestsView = st.info?.requests ? requestsTab(s, tabs, post, span, () => (st.generation++, timeline?.samplesChanged())) : undefined;
   tabs.addEventListener('vsc-tabs-select', () => {
     save({ tab: String(tabs.selectedIndex) });
     onTab();
@@ -338,6 +343,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       if (ui) renderSummary(ui.summary, st.info, st.strings, pal.colors);
       processesUi?.update(st.info);
       transformsUi?.onHost(m);
+      requestsView?.refresh();
       // The call-tree transforms decide the Timeline's samples (the range only marks them): redraw when they change.
       const calls = JSON.stringify(m.transforms);
       if (calls !== st.timelineCalls) {
@@ -348,6 +354,9 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
     }
     case 'timeline':
       timeline?.onHost(m);
+      break;
+    case 'requests':
+      requestsView?.onHost(m);
       break;
     case 'sandwich':
       transformsUi?.onHost(m);

@@ -14,6 +14,8 @@ export const FLAME_TAB = 0;
 export const TABLES_TAB = 1;
 /** The Timeline comes after the flame graph, tables and summary tabs. */
 export const TIMELINE_TAB = 3;
+/** The Requests tab, after the Timeline, when the run recorded HTTP requests. */
+export const REQUESTS_TAB = 4;
 
 export function routeKey(e: KeyboardEvent, to: KeyTargets): void {
   const t = e.target as HTMLElement;

@@ -17,6 +17,7 @@ import { ALL_PROCESSES } from './report';
 import { applyTransforms } from '../core/model/transforms';
 import type { TimeRange } from '../core/model/timeline';
 import { rangeFrom } from './transforms';
+import { routeFilter } from './routes';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 
 const FORMATS = ['text', 'json', 'html', 'github', 'markdown'] as const;
@@ -58,6 +59,12 @@ export const DIFF = {
       help: () => l10n.t('compare only this time range of the after profile (ms from its start; either end may be left out)'),
     },
     'all-processes': ALL_PROCESSES,
+    route: {
+      type: 'string',
+      multiple: true,
+      value: 'route',
+      help: () => l10n.t('compare only the samples of this HTTP route\'s requests in both runs, e.g. "GET /auth" (repeatable)'),
+    },
     ...SOURCE_MAP_OPTIONS,
   },
 } satisfies CliCommand;
@@ -92,7 +99,7 @@ export async function runDiff(argv: string[]): Promise<number> {
   const load = async (path: string) =>
     (await loadProfileOrRun(path, { ...opts, allProcesses: values['all-processes'] }, loadForCli)).profile;
   const [before, after] = (await Promise.all([load(bp), load(ap)])).map((p, i) =>
-    applyTransforms(p, [], ranges[i] as TimeRange | undefined),
+    applyTransforms(routeFilter(p, values.route), [], ranges[i] as TimeRange | undefined),
   );
   const changes = diffFunctions(before, after);
   // Without a limit, github annotates every function that grew at all.

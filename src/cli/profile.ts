@@ -52,6 +52,10 @@ export const PROFILE = {
       help: () => l10n.t('heap mode: allocated (every sampled allocation, default) or live (only what is still reachable at exit)'),
     },
     'no-report': { type: 'boolean', help: () => l10n.t('only record: do not print the report') },
+    'no-requests': {
+      type: 'boolean',
+      help: () => l10n.t('do not record the HTTP requests the app serves (per-route figures and --route need them)'),
+    },
     ...OUTPUT_OPTIONS,
     'all-processes': ALL_PROCESSES,
     ...TRANSFORM_OPTIONS,
@@ -130,6 +134,7 @@ export async function runProfile(argv: string[]): Promise<number> {
     perfFrequency: frequency,
     heapInterval,
     heapSamples,
+    trackRequests: !opts['no-requests'],
     onOutput: (text, kind) => (kind === 'stdout' || kind === 'load' ? process.stdout : process.stderr).write(text),
   });
 

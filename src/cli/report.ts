@@ -4,6 +4,7 @@ import { printable } from '../core/chars';
 import { exportFormats, exportProfileData } from '../core/exporters';
 import type { Profile } from '../core/model';
 import { applyTransforms, unmatched } from '../core/model/transforms';
+import { routeFilter } from './routes';
 import { parseCommand, usageError, type CliCommand, type OptionTable } from './args';
 import { loadProfileOrRun } from '../launch/run/openPath';
 import type { OpenedRun } from '../launch/run/runFolder';
@@ -104,12 +105,13 @@ export async function emitReport(
 ): Promise<number> {
   for (const w of loaded.warnings) process.stderr.write(l10n.t('node-flame: warning: {0}', printable(w)) + '\n');
   const { transforms, range } = view;
+  const routed = routeFilter(loaded, view.routes);
   for (const t of transforms)
     for (const name of unmatched(loaded.frames, t))
       process.stderr.write(l10n.t('node-flame: warning: no function or package named "{0}" in this profile', name) + '\n');
   // An HTML page gets the profile before the transforms and opens with them, as chips to undo.
   const html = o.format === 'html';
-  const profile = html ? loaded : applyTransforms(loaded, transforms, range);
+  const profile = html ? loaded : applyTransforms(routed, transforms, range);
   const out = exportProfileData(profile, o.format, {
     top: o.top,
     foldedWeights: o.foldedWeights,

@@ -51,6 +51,15 @@ export const TRANSFORM_OPTIONS = {
     help: () => l10n.t("keep only the samples taken at or after this time (ms from the profile's start)"),
   },
   to: { type: 'string', value: 'ms', help: () => l10n.t("keep only the samples taken before this time (ms from the profile's start)") },
+  route: {
+    type: 'string',
+    multiple: true,
+    value: 'route',
+    help: () =>
+      l10n.t(
+        'keep only the samples of this HTTP route\'s requests, e.g. "GET /auth" (a launched run; repeatable; "(no request)" for the rest)',
+      ),
+  },
 } satisfies OptionTable;
 
 /** Why a regular expression was refused, in the user's words. */
@@ -77,6 +86,7 @@ export function transformsFrom(order: { name: string; value?: string }[]): CliVi
   const out: Transform[] = [];
   let from: string | undefined;
   let to: string | undefined;
+  const routes: string[] = [];
   for (const { name, value } of order) {
     if (value === undefined || !(name in TRANSFORM_OPTIONS)) continue;
     switch (name as keyof typeof TRANSFORM_OPTIONS) {
@@ -112,17 +122,22 @@ export function transformsFrom(order: { name: string; value?: string }[]): CliVi
       case 'to':
         to = value;
         break;
+      case 'route':
+        routes.push(value.trim().replace(/\s+/g, ' '));
+        break;
     }
   }
   const range = rangeFrom(from, to, ['--from', '--to']);
   if (typeof range === 'string') return range;
-  return { transforms: out, ...(range ? { range } : {}) };
+  return { transforms: out, ...(range ? { range } : {}), ...(routes.length ? { routes } : {}) };
 }
 
 /** The call-tree transforms and the time range a command was given: what the viewer's page holds as two states. */
 export interface CliView {
   transforms: Transform[];
   range?: TimeRange;
+  /** `--route`: only the samples of these HTTP routes' requests (see model/requests.ts). */
+  routes?: string[];
 }
 
 /**

@@ -10,6 +10,7 @@ import { LAUNCHER_ENV, launcherToken } from './run/runLiveness';
 import { CPU_PROF_ENV } from './preload/cpuProfile';
 import { NODE_FLAGS_ENV } from './preload/forkFlags';
 import { HEAP_PROF_ENV, heapProfEnvValue, type HeapSamples } from './preload/heapProfile';
+import { REQUESTS_ENV } from './preload/requests';
 import { ANNOUNCED_MAPS_FILE } from '../core/announcedSourceMaps';
 
 export interface BuildOptions {
@@ -27,6 +28,8 @@ export interface BuildOptions {
   /** Heap mode: bytes between samples, and whether samples of collected objects are kept. */
   heapInterval?: number;
   heapSamples?: HeapSamples;
+  /** False: the preload records no HTTP request (nodeFlame.trackRequests, `--no-requests`). */
+  trackRequests?: boolean;
 }
 
 export interface LaunchCommand {
@@ -72,9 +75,11 @@ export function perfSideLogs(names: string[]): string[] {
   return names.filter((n) => n.startsWith('isolate-') && n.endsWith(`-${PERF_SIDE_LOG}`));
 }
 
-/** The preload's heap-mode switch, in every process of a heap run. */
-function heapEnv(o: Pick<BuildOptions, 'mode' | 'heapInterval' | 'heapSamples'>): NodeJS.ProcessEnv {
-  return o.mode === 'heap' ? { [HEAP_PROF_ENV]: heapProfEnvValue(o.heapInterval, o.heapSamples) } : {};
+/** The preload's heap-mode switch, in every process of a heap run, and its request-tracking switch. */
+function heapEnv(o: Pick<BuildOptions, 'mode' | 'heapInterval' | 'heapSamples' | 'trackRequests'>): NodeJS.ProcessEnv {
+  // Request tracking's switch rides along: every process of the run gets both.
+  const requests = o.trackRequests === false ? { [REQUESTS_ENV]: '0' } : {};
+  return o.mode === 'heap' ? { [HEAP_PROF_ENV]: heapProfEnvValue(o.heapInterval, o.heapSamples), ...requests } : requests;
 }
 
 /** The profiler flags the preload puts back into a fork that sets its own execArgv (preloadForkFlags.ts). */

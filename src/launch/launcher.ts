@@ -146,6 +146,7 @@ export class ProfileSession {
       perfFrequency: o.perfFrequency,
       heapInterval: o.heapInterval,
       heapSamples: o.heapSamples,
+      trackRequests: o.trackRequests,
     });
     this.command = cmd;
     // Until it is removed, the run's processes write into the run folder (see runLiveness.ts).

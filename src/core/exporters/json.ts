@@ -1,4 +1,5 @@
 import { timeSpan } from '../model/timeline';
+import { requestsSummary, type RequestsSummary } from '../model/requests';
 import { findFindings, toJsonFinding, type JsonFinding } from '../findings';
 import {
   attributed,
@@ -17,6 +18,8 @@ import {
 /** The documented, stable `--format json` shape (see README "CLI"); add fields, never rename. */
 export interface JsonReport {
   format: ProfileFormat;
+  /** A launched run's HTTP requests by route (count, latency percentiles, CPU ms per request, share) and the slowest. */
+  requests?: RequestsSummary & { routeFilter?: string[] };
   samples: number;
   durationMs: number | null;
   /** The span the report covers, in ms from the profile's first sample (`--from`/`--to` narrow it); null without times. */
@@ -114,7 +117,14 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     ...(profile.meta.labels ? { labels: profile.meta.labels } : {}),
     ...(profile.meta.processes ? { processes: jsonProcesses(profile) } : {}),
     ...coveredSpan(profile),
+    ...jsonRequests(profile),
   };
+}
+
+function jsonRequests(profile: Profile): Pick<JsonReport, 'requests'> {
+  const r = requestsSummary(profile);
+  if (!r) return {};
+  return { requests: { ...r, ...(profile.meta.routes ? { routeFilter: profile.meta.routes } : {}) } };
 }
 
 /**

@@ -2,6 +2,7 @@ import { printable } from '../chars';
 import { CallTree } from './callTree';
 import { Frame, FrameTable } from './frame';
 import type { SampleType, WeightUnit } from './units';
+import type { RequestLog } from './requests';
 
 export type ProfileFormat = 'cpuprofile' | 'v8log' | 'perf' | 'folded' | 'pprof' | 'heapprofile';
 
@@ -44,6 +45,8 @@ export interface ProfileMeta {
   labels?: LabelInfo[];
   /** Set when the profile was cut to a time range (ms from the first sample): what it covers. */
   range?: { from: number; to: number };
+  /** Set when the profile was cut to the samples of some HTTP routes (`GET /auth`; see requests.ts). */
+  routes?: string[];
   /** The Node processes of a run read as one (a command's process tree); threads carry their pid. */
   processes?: ProcessMeta[];
   /** What frames could not be named, and why (also among the warnings): the run's notification says it. */
@@ -120,6 +123,8 @@ export interface Profile {
   deopts?: Deopt[];
   /** Each thread's own line hits, by thread name, when several profiles were merged (a run's processes). */
   threadLineHits?: Map<string, LineHits>;
+  /** The HTTP requests a launched run's processes served, and when each one's code ran (see requests.ts). */
+  requests?: RequestLog;
 }
 
 /** Shared builder importers use, so each only speaks its format. */

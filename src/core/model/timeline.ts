@@ -322,7 +322,7 @@ export function threadsIn(profile: Profile, tree: CallTree): Profile['threads'] 
  * Line heat of a range, from the frames' positions: a format's own line hits have no times. The leaf frame's
  * line gets self, every line on the stack (once per stack) total.
  */
-function rangeLineHits(profile: Profile, tree: CallTree): LineHits {
+export function rangeLineHits(profile: Profile, tree: CallTree): LineHits {
   const out: LineHits = new Map();
   const add = (file: string, line: number, self: number, total: number) => {
     if (!file || line <= 0) return;

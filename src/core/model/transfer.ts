@@ -30,6 +30,7 @@ export interface PackedProfile {
   deopts?: Profile['deopts'];
   /** Profile.threadLineHits, each thread's packed like the profile's own. */
   threadLineHits?: { thread: string; hits: PackedLineHits }[];
+  requests?: Profile['requests'];
 }
 
 type PackedLineHits = Pick<PackedProfile, 'hitFiles' | 'hitStart' | 'hitLines' | 'hitSelf' | 'hitTotal'>;
@@ -147,6 +148,7 @@ export function packProfile(p: Profile): { packed: PackedProfile; transfer: Arra
       ...(p.timeline.weights ? { weights: p.timeline.weights.slice() } : {}),
     };
   if (p.deopts) packed.deopts = p.deopts;
+  if (p.requests) packed.requests = p.requests;
   if (p.threadLineHits) packed.threadLineHits = [...p.threadLineHits].map(([thread, hits]) => ({ thread, hits: packLineHits(hits) }));
   const arrays: { buffer: ArrayBufferLike }[] = [
     packed.frameInts,
@@ -194,6 +196,7 @@ export function unpackProfile(x: PackedProfile): Profile {
   };
   if (x.timeline) p.timeline = x.timeline;
   if (x.deopts) p.deopts = x.deopts;
+  if (x.requests) p.requests = x.requests;
   if (x.threadLineHits) p.threadLineHits = new Map(x.threadLineHits.map((t) => [t.thread, unpackLineHits(t.hits)]));
   return p;
 }

@@ -3,6 +3,7 @@ import type { HostMessage, TimeFacts, TimeTrack, ViewerMessage } from './protoco
 import { unhandledMessage } from './protocol';
 import type { ViewerSession } from './viewerSession';
 import { timelineData } from './timelineAnswer';
+import { requestsData } from './requestsAnswer';
 
 /**
  * What only a host can do. The editor opens files, writes exports and reads the run folder; the offline page
@@ -49,6 +50,10 @@ export async function answer(session: ViewerSession, m: AnsweredMessage, host: V
       return session.setRange(m.range ?? undefined);
     case 'threads':
       return session.setThreads(m.threads ?? undefined);
+    case 'requests':
+      return [requestsData(session)];
+    case 'routes':
+      return [...session.setRoutes(m.routes ?? undefined), requestsData(session)];
     case 'sandwich':
       return [session.sandwich(m.fn)];
     case 'sandwichExpand':

@@ -8,6 +8,7 @@ export type { WeightUnit } from '../model/units';
 import type { FunctionKey, Transform } from '../model/transforms';
 import type { Activity, TimeRange } from '../model/timeline';
 import type { Finding } from '../findings/types';
+import type { RequestsSummary } from '../model/requests';
 
 export type { CompactTree, FunctionKey, ProcessRow, TimeRange, Transform, ViewOptions };
 // The page reads the category list from here so it never imports the model.
@@ -112,6 +113,15 @@ export interface ProfileInfo {
   allWeight?: number;
   /** What the weights count (bytes for a heap profile); samples when not given. */
   unit?: WeightUnit;
+  /** The run recorded the HTTP requests its processes served: the page shows the Requests tab. */
+  requests?: boolean;
+}
+
+/** The Requests tab's figures (per route, the slowest requests) and the routes the views keep (empty: every sample). */
+export interface RequestsData {
+  type: 'requests';
+  summary: RequestsSummary | null;
+  routes: string[];
 }
 
 /** A finding as the page gets it: the model's own shape (core/findings); `frame` is a profile frame for `reveal`. */
@@ -236,6 +246,7 @@ export type HostMessage =
     }
   | { type: 'search'; term: string; samples: number; fraction: number; error?: string }
   | TimelineData
+  | RequestsData
   | { type: 'noSource'; frame: number; reason: string }
   | { type: 'error'; message: string };
 
@@ -268,6 +279,9 @@ export type ViewerMessage =
   /** The process picker's choice of threads (a process is all its threads); null: all. */
   | { type: 'threads'; threads: string[] | null }
   | TimelineRequest
+  /** The Requests tab asks for its figures; `routes` keeps only the samples of those routes' requests (null: all). */
+  | { type: 'requests' }
+  | { type: 'routes'; routes: string[] | null }
   /** The Timeline's two ranges of this profile (ms from its start), opened as a comparison. */
   | { type: 'compareRanges'; before: { from: number; to: number }; after: { from: number; to: number } };
 

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { processStrings } from './processStrings';
 import { timelineStrings } from './timelineStrings';
+import { requestsStrings } from './requestsStrings';
 import { transformStrings } from './transformStrings';
 
 /** The webview's UI text, localized on the host side (extension or CLI) so the l10n export finds every string. */
@@ -105,5 +106,6 @@ export function webviewStrings(): Record<string, string> {
     ...transformStrings(),
     ...processStrings(),
     ...timelineStrings(),
+    ...requestsStrings(),
   };
 }

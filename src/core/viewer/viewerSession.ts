@@ -6,6 +6,7 @@ import { searchShare } from '../model/search';
 import { applyViewOptions, type ProfileView, type ViewOptions } from '../model/viewOptions';
 import { applyTransforms, safeRegex, sandwich, splitRange, UnsafeRegexError, type FunctionKey, type Transform } from '../model/transforms';
 import { timeRange, type TimeRange } from '../model/timeline';
+import { restrictToRoutes } from '../model/requests';
 import type { FindingInfo, FrameInfo, HostMessage, PersistedState, ProfileInfo, SandwichSide, TreeKind } from './protocol';
 
 /** The first Exclude pattern of a stack that safeRegex refuses, with why. */
@@ -34,6 +35,8 @@ export class ViewerSession {
   threads: string[] | undefined;
   /** The Timeline's selection: the views show only its samples; the Timeline shows the whole span, the range marked. */
   range: TimeRange | undefined;
+  /** The Requests tab's choice of HTTP routes (`GET /auth`): the views show only their requests' samples; undefined: all. */
+  routes: string[] | undefined;
   private rows: ProcessRow[] | undefined;
   generation = 0;
   private view: ProfileView | undefined;
@@ -85,7 +88,7 @@ export class ViewerSession {
 
   /** The processes and threads the picker keeps, before the transforms: what the Timeline draws. */
   pickedProfile(): Profile {
-    return (this.picked ??= selectThreads(this.profile, this.threads));
+    return (this.picked ??= selectThreads(this.routes ? restrictToRoutes(this.profile, this.routes) : this.profile, this.threads));
   }
 
   /**
@@ -143,6 +146,12 @@ export class ViewerSession {
   setRange(range: TimeRange | undefined): HostMessage[] {
     this.range = range && timeRange(range.from, range.to);
     return this.restacked('shown');
+  }
+
+  /** Another choice of HTTP routes (undefined or none: every sample), answered like a choice of processes. */
+  setRoutes(routes: string[] | undefined): HostMessage[] {
+    this.routes = routes?.length ? [...routes] : undefined;
+    return this.restacked('picked');
   }
 
   /**
@@ -301,6 +310,7 @@ export class ViewerSession {
       ...(this.processRows().length
         ? { processes: this.processRows(), shownThreads: this.threads ?? null, allWeight: this.profile.tree.weight }
         : {}),
+      ...(this.profile.requests ? { requests: true } : {}),
       ...(p.meta.sampleTypes ? { sampleTypes: p.meta.sampleTypes.map((t) => t.type), sampleType: p.meta.sampleType } : {}),
     };
   }

@@ -59,6 +59,7 @@ export async function profileTarget(
     perfFrequency: clampSetting('perf.frequency', cfg.get('perf.frequency')) || undefined,
     heapInterval: clampSetting('heapSamplingInterval', cfg.get('heapSamplingInterval')),
     heapSamples: cfg.get<string>('heapSamples', 'allocated') === 'live' ? 'live' : 'allocated',
+    trackRequests: cfg.get<boolean>('trackRequests', true) !== false,
     onOutput: (text, kind) => terminal.write(text, kind === 'info' ? 'info' : kind === 'load' ? 'load' : undefined),
     onState: (st) => progress?.report({ message: stateMessage(st, session.port) }),
   });

@@ -8,6 +8,7 @@ import { recordThisProcess, RUN_DIR_ENV } from '../run/processRecords';
 import { cpuProfileInProcess, CPU_PROF_ENV } from './cpuProfile';
 import { handleStopSignals } from './signals';
 import { recordLoopDelay } from './loopDelay';
+import { recordRequests } from './requests';
 import { heapProfileInProcess, HEAP_PROF_ENV } from './heapProfile';
 import { markLogClock } from './logClock';
 import { keepFlagsInForks, NODE_FLAGS_ENV } from './forkFlags';
@@ -26,6 +27,7 @@ keepFlagsInForks();
 keepWorkerLogs();
 const profiling = [cpuProfileInProcess(), heapProfileInProcess()].some(Boolean);
 recordLoopDelay();
+recordRequests();
 captureInlineMaps();
 
 // Signals reach the main thread only.

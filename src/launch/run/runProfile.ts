@@ -9,6 +9,7 @@ import { placeOnRunClock } from './runClock';
 import { isLaunchMode } from './modes';
 import { findRawProfiles, openRun, type OpenedRun, type RunProcess } from './runFolder';
 import { mapsFileName, profilePid } from './processRecords';
+import { readRunRequests } from './runRequests';
 
 function shortCommand(p: RunProcess | undefined): string {
   if (!p) return '';
@@ -101,6 +102,8 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   if (mode) profile.meta.mode ??= mode;
   if (info.command) profile.meta.command ??= info.command.join(' ');
   profile.meta.source = runDir;
+  const requests = await readRunRequests(runDir, profile, info);
+  if (requests) profile.requests = requests;
   return profile;
 }
 

@@ -1,0 +1,97 @@
+// `npm run bench requests`: what request tracking (#35) costs. The guide's Express app under `node-flame profile
+// --mode cpu-prof`, with tracking and with `--no-requests`, under autocannon (keep-alive, 10 connections) for
+// DURATION s: on /newUser of a user that exists (refused before any hashing, ~0.2 ms: the per-request cost shows) and
+// on /auth (pbkdf2Sync, ~50 ms: what the guide measures). The two take turns round by round so a neighbour's load
+// falls on both alike; the median of the rounds is kept. Requests/s moves with whatever else runs on the machine (2
+// shared cores here), so the app's own CPU time per request (process.cpuUsage, from a second preload) is
+// printed beside it as the steadier figure.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = dirname(here);
+const cli = join(root, 'dist', 'cli.js');
+const autocannon = join(root, 'node_modules', 'autocannon', 'autocannon.js');
+const DURATION = Number(process.env.NF_BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.NF_BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 10;
+const USER = '?username=matt&password=password';
+const work = mkdtempSync(join(tmpdir(), 'nf-requests-bench-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const cpuPreload = join(work, 'cpu.cjs');
+writeFileSync(
+  cpuPreload,
+  // NODE_OPTIONS reaches the CLI and the load's autocannon too: only the app writes. Every 100 ms, not at exit: a
+  // stop signal ends the app without 'exit' listeners.
+  `if (/app\\.js$/.test(process.argv[1] || '')) setInterval(() => { const u = process.cpuUsage(); require('fs').writeFileSync(process.env.NF_BENCH_CPU, String(u.user + u.system)); }, 100).unref();`,
+);
+
+/** One profiled run under `path`'s load: autocannon's mean requests/s, and the app's CPU µs per request. */
+async function run(path, tracking, out) {
+  // A port of its own: 8080 may be a neighbour's.
+  const port = await new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const p = srv.address().port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const base = 'http://127.0.0.1:$NODE_FLAME_PORT';
+  const load = `curl -s "${base}/newUser${USER}" >/dev/null && "${process.execPath}" "${autocannon}" -j -c ${CONNECTIONS} -d ${DURATION} "${base}${path}" > "${out}"`;
+  const r = spawnSync(
+    process.execPath,
+    [
+      cli,
+      'profile',
+      '-m',
+      'cpu-prof',
+      '--no-report',
+      ...(tracking ? [] : ['--no-requests']),
+      '--out',
+      join(work, 'runs'),
+      '-l',
+      load,
+      '--',
+      'node',
+      'app.js',
+    ],
+    {
+      cwd: join(root, 'examples', 'express-auth'),
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        PORT: String(port),
+        NODE_PATH: join(root, 'node_modules'),
+        NODE_OPTIONS: `--require ${cpuPreload}`,
+        NF_BENCH_CPU: `${out}.cpu`,
+      },
+    },
+  );
+  if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
+  const r2 = JSON.parse(readFileSync(out, 'utf8'));
+  return { rps: r2.requests.average, cpu: Number(readFileSync(`${out}.cpu`, 'utf8')) / (r2.requests.total + 1) };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const [name, path] of [
+  ['/newUser (refused, ~0.2 ms)', `/newUser${USER}`],
+  ['/auth (pbkdf2Sync)', `/auth${USER}`],
+]) {
+  const on = [];
+  const off = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    off.push(await run(path, false, join(work, `off-${round}.json`)));
+    on.push(await run(path, true, join(work, `on-${round}.json`)));
+    const say = (x) => `${Math.round(x.rps)} req/s ${x.cpu.toFixed(0)} µs CPU/request`;
+    console.log(`${name} round ${round}: tracking off ${say(off.at(-1))}, on ${say(on.at(-1))}`);
+  }
+  const [a, b] = [median(off.map((x) => x.rps)), median(on.map((x) => x.rps))];
+  const [ca, cb] = [median(off.map((x) => x.cpu)), median(on.map((x) => x.cpu))];
+  console.log(
+    `${name}: median of ${ROUNDS} × ${DURATION} s: off ${a.toFixed(1)} req/s ${ca.toFixed(1)} µs, on ${b.toFixed(1)} req/s ${cb.toFixed(1)} µs; ` +
+      `req/s ${(100 * (1 - b / a)).toFixed(1)} % fewer, CPU/request ${(100 * (cb / ca - 1)).toFixed(1)} % more (load average ${loadavg()[0].toFixed(1)})`,
+  );
+}

@@ -1,0 +1,26 @@
+import * as l10n from '@vscode/l10n';
+
+/** The Requests tab's text. */
+export function requestsStrings(): Record<string, string> {
+  const t = l10n.t;
+  return {
+    tabRequests: t('Requests'),
+    rqLoading: t('Reading the requests…'),
+    rqNone: t('No HTTP request was recorded in this range and these processes.'),
+    rqRoute: t('Route'),
+    rqCount: t('Requests'),
+    rqCpu: t('CPU per request'),
+    rqShare: t('Share of samples'),
+    rqPick: t('Show only the samples of {0}'),
+    rqAll: t('All routes'),
+    rqHint: t(
+      'Tick routes to see only their samples in the flame graph, tables, CodeLens and heat. "(no request)" holds start-up, timers and idle time; its CPU column is its total.',
+    ),
+    rqSlowest: t('Slowest requests'),
+    rqStatus: t('Status'),
+    rqLatency: t('Latency'),
+    rqAt: t('Started at'),
+    rqSpanHint: t("Select this request's time span on the Timeline"),
+    rqTotals: t('{0} requests, p50 {1} ms, p99 {2} ms'),
+  };
+}

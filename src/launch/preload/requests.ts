@@ -1,0 +1,178 @@
+import { AsyncLocalStorage, createHook } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
+import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
+import { writeBeforeSignalDeath } from './signals';
+import { RUN_DIR_ENV } from '../run/processRecords';
+import { APPEND_NOFOLLOW } from '../../core/safeWrite';
+import { runIsLive } from '../run/runLiveness';
+import { wallClockEdge } from '../run/wallClock';
+import { collapseIds } from '../../core/model/requestRoutes';
+
+/** Set to `0` (the `trackRequests` setting, `--no-requests`): the preload records no HTTP request. */
+export const REQUESTS_ENV = 'NODE_FLAME_REQUESTS';
+
+/**
+ * `requests-<pid>.jsonl`: a header `{"clock":{"epochMs","monoMs","nowMs"}}` (one instant on the wall clock, the
+ * monotonic clock and `performance.now()`), then lines of
+ * - `["q", id, method, route, status, startNow, endNow]`: a request served, its times on `performance.now()`;
+ * - `["s", t, id, t, id, …]`: from time t on, request id's code runs (0: none's).
+ */
+export function requestsFileName(pid: number): string {
+  return `requests-${pid}.jsonl`;
+}
+
+/** A gap shorter than this between two callbacks of one request is not logged: no sample can fall in it but a rare one. */
+const GAP_MS = 0.02;
+const CHUNK = 8192;
+
+const kRoute = Symbol('nodeFlame.route');
+
+/**
+ * Runs inside each profiled process (from the preload): records each HTTP request the process serves (Node's
+ * `http` and `https` servers, which Express, fastify, Koa and Nest sit on) and when its code runs. A request's
+ * id is its async context (AsyncLocalStorage): what it starts (timers, promises, I/O) runs under it, so its
+ * async continuations count too. An async hook logs only the changes of context (time, id), so a sample of the
+ * run is labelled by the last change before it. Appended to the run folder about once a second and at exit.
+ */
+export function recordRequests(): void {
+  const runDir = process.env[RUN_DIR_ENV];
+  if (!runDir || !isMainThread || process.env[REQUESTS_ENV] === '0') return;
+  const file = join(runDir, requestsFileName(process.pid));
+  const als = new AsyncLocalStorage<number>();
+  const epochMs = wallClockEdge();
+  const nowMs = performance.now();
+  const clock = { epochMs, monoMs: Number(process.hrtime.bigint()) / 1e6 - (performance.now() - nowMs), nowMs };
+  let lines = `${JSON.stringify({ clock })}\n`;
+  let times = new Float64Array(CHUNK);
+  let ids = new Int32Array(CHUNK);
+  let n = 0;
+  let current = 0;
+  let seq = 0;
+  /** The requests not finished yet: a connection's next request is parsed under its last one's context. */
+  const open = new Map<number, number>();
+
+  const mark = (id: number) => {
+    if (id === current) return;
+    const t = performance.now();
+    current = id;
+    // Back to the request that just left it: the short gap is dropped, one change instead of two.
+    if (n >= 2 && id !== 0 && ids[n - 1] === 0 && ids[n - 2] === id && t - times[n - 1] < GAP_MS) {
+      n--;
+      return;
+    }
+    if (n === times.length) spill();
+    times[n] = t;
+    ids[n++] = id;
+  };
+  const spill = () => {
+    if (!n) return;
+    let s = '["s"';
+    for (let i = 0; i < n; i++) s += `,${Math.round(times[i] * 1000) / 1000},${ids[i]}`;
+    lines += `${s}]\n`;
+    // The last change stays as the next chunk's first: a chunk is whole by itself.
+    times[0] = times[n - 1];
+    ids[0] = ids[n - 1];
+    n = 1;
+  };
+  const context = () => {
+    const id = als.getStore();
+    return id !== undefined && open.has(id) ? id : 0;
+  };
+  // Enabled at the first request: a process that serves none (a build, a test runner) pays nothing, its promises
+  // included (an async hook with `before` turns V8's promise hooks on).
+  const hook = createHook({ before: () => mark(context()), after: () => mark(0) });
+  let hooked = false;
+
+  subscribe('http.server.request.start', (m) => {
+    const { request } = m as { request: object };
+    const id = ++seq;
+    if (!hooked) hook.enable();
+    hooked = true;
+    open.set(id, performance.now());
+    (request as Record<symbol, number>)[kRequestId] = id;
+    // For the rest of this callback and what it starts; the connection's resource keeps it, so the body's reads count too.
+    als.enterWith(id);
+    mark(id);
+  });
+  subscribe('http.server.response.finish', (m) => {
+    const { request, response } = m as { request: RequestLike; response: { statusCode: number } };
+    const id = request[kRequestId];
+    const start = id !== undefined ? open.get(id) : undefined;
+    if (id === undefined || start === undefined) return;
+    open.delete(id);
+    const end = performance.now();
+    const route = routeOf(request);
+    lines += `${JSON.stringify(['q', id, request.method ?? '', route, response.statusCode, round(start), round(end)])}\n`;
+    if (current === id) mark(0);
+  });
+  // fastify names its route pattern in its handler's trace.
+  subscribe('tracing:fastify.request.handler:start', (m) => {
+    const s = m as { request?: { raw?: RequestLike }; route?: { url?: unknown } };
+    if (s.request?.raw && typeof s.route?.url === 'string') s.request.raw[kRoute] = s.route.url;
+  });
+
+  const flush = () => {
+    spill();
+    if (!lines) return;
+    if (!runIsLive(runDir)) {
+      clearInterval(timer);
+      lines = '';
+      return;
+    }
+    try {
+      const fd = openSync(file, APPEND_NOFOLLOW, 0o644);
+      try {
+        writeSync(fd, lines);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // a run folder that went away, or a full disk, must not break the app; nor leave an empty file
+      try {
+        if (statSync(file).size === 0) unlinkSync(file);
+      } catch {
+        // gone
+      }
+    }
+    lines = '';
+    if (times.length > CHUNK) {
+      times = new Float64Array(CHUNK);
+      ids = new Int32Array(CHUNK);
+    }
+  };
+  const timer = setInterval(flush, 1000);
+  timer.unref();
+  const end = () => {
+    clearInterval(timer);
+    mark(0);
+    flush();
+  };
+  process.on('exit', end);
+  writeBeforeSignalDeath(end);
+}
+
+const kRequestId = Symbol('nodeFlame.requestId');
+
+interface RequestLike {
+  method?: string;
+  url?: string;
+  baseUrl?: string;
+  route?: { path?: unknown };
+  [kRoute]?: string;
+  [kRequestId]?: number;
+}
+
+function round(t: number): number {
+  return Math.round(t * 1000) / 1000;
+}
+
+/** The framework's route pattern (Express's `req.route`, fastify's), else the path with its ids collapsed. */
+function routeOf(req: RequestLike): string {
+  if (typeof req[kRoute] === 'string') return req[kRoute];
+  const path = req.route?.path;
+  if (typeof path === 'string') return `${typeof req.baseUrl === 'string' ? req.baseUrl : ''}${path}` || '/';
+  return collapseIds((req.url ?? '').split('?')[0]);
+}

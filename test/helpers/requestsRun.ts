@@ -1,0 +1,86 @@
+// A server profiled by `node-flame profile` under autocannon's load (a mix of paths), for the Requests tests and bench.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from './cli';
+import { freePort } from './net';
+import { repoRoot } from './paths';
+import type { JsonReport } from '../../src/core/exporters/json';
+
+/** autocannon's figures (ms) for the run's load. */
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  latency: { p50: number; p90: number; p97_5: number; p99: number; mean: number };
+}
+
+/**
+ * The load script: autocannon sends `amount` requests, `paths` in turn on each connection, its result as JSON into
+ * `out`. A number of requests, not a duration: autocannon leaves out of its figures the requests still in flight at
+ * its end, which the server did serve.
+ */
+const LOAD = `
+const autocannon = require('autocannon');
+const [port, paths, amount, connections, out] = [process.argv[2], JSON.parse(process.argv[3]), Number(process.argv[4]), Number(process.argv[5]), process.argv[6]];
+autocannon({ url: 'http://127.0.0.1:' + port, connections, amount, requests: paths.map((path) => ({ path })) }, (err, r) => {
+  if (err) throw err;
+  require('fs').writeFileSync(out, JSON.stringify({ requests: r.requests.total, rps: r.requests.average, latency: r.latency }));
+});
+`;
+
+export interface ServerRun {
+  runDir: string;
+  load: LoadResult;
+}
+
+/**
+ * `node-flame profile -m <mode>` of `app` (in `cwd`, listening on $PORT) while autocannon sends `amount` requests,
+ * `paths` in turn, over `connections`; `setup` paths are fetched once first. `env` adds to the app's environment.
+ */
+export async function profileServer(o: {
+  mode: 'cpu-prof' | 'prof';
+  cwd: string;
+  app: string;
+  setup?: string[];
+  paths: string[];
+  amount: number;
+  connections?: number;
+  env?: NodeJS.ProcessEnv;
+  nodePath?: string;
+}): Promise<ServerRun> {
+  const work = mkdtempSync(join(tmpdir(), 'nf-requests-'));
+  const script = join(work, 'load.cjs');
+  writeFileSync(script, LOAD);
+  const port = await freePort();
+  const out = join(work, 'load.json');
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const setup = (o.setup ?? []).map((p) => `${q(process.execPath)} -e ${q(`fetch('http://127.0.0.1:${port}${p}').then(r=>r.text())`)}`);
+  const load = [
+    ...setup,
+    [process.execPath, script, String(port), JSON.stringify(o.paths), String(o.amount), String(o.connections ?? 1), out].map(q).join(' '),
+  ].join(' && ');
+  const runs = join(work, 'runs');
+  const nodePath = [o.nodePath, join(repoRoot, 'node_modules')].filter(Boolean).join(':');
+  const r = await runCli(['profile', '-m', o.mode, '--no-report', '--out', runs, '-p', String(port), '-l', load, '--', 'node', o.app], {
+    cwd: o.cwd,
+    env: { PORT: String(port), NODE_PATH: nodePath, ...o.env },
+    killAfterMs: 120000,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const [run] = readdirSync(runs);
+  return { runDir: join(runs, run), load: JSON.parse(readFileSync(out, 'utf8')) as LoadResult };
+}
+
+/** `node-flame report -f json` of a run (every function), with `--route` for each of `routes` and `more` flags. */
+export async function jsonReport(runDir: string, routes: string[] = [], more: string[] = []): Promise<JsonReport> {
+  const args = ['report', '-f', 'json', '-n', '100000', ...routes.flatMap((x) => ['--route', x]), ...more, runDir];
+  const r = await runCli(args, { cwd: repoRoot, killAfterMs: 60000 });
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout) as JsonReport;
+}
+
+/** A function's total share in a JSON report (0 when absent). */
+export function totalOf(report: JsonReport, name: string): number {
+  return Math.max(0, ...report.functions.filter((f) => f.name === name).map((f) => f.total));
+}
