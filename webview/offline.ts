@@ -18,15 +18,19 @@ declare global {
 
 /**
  * What derives profiles from the timeline: the Timeline itself, a range, the transforms and the process picker (a
- * derived profile keeps the samples' times only if they are there when it is made); and the page's opening when it
- * opens with a view exported with it (a range, transforms or processes).
+ * derived profile keeps the samples' times only if they are there when it is made); the Requests tab and its routes;
+ * and the page's opening when it opens with a view exported with it (a range, transforms, processes or routes).
  */
 const readsTimeline = (m: ViewerMessage, data: EmbeddedProfile) =>
   m.type === 'timeline' ||
   m.type === 'range' ||
   m.type === 'transforms' ||
   m.type === 'threads' ||
-  (m.type === 'ready' && !!(data.range || data.transforms?.length || data.shownThreads));
+  // Requests label samples by their times (the page's requests come with its timeline).
+  m.type === 'requests' ||
+  m.type === 'routes' ||
+  // The opening says whether there is a Requests tab: known once the requests are on the profile.
+  (m.type === 'ready' && !!(data.range || data.transforms?.length || data.shownThreads || data.requests));
 
 function localHost(data: EmbeddedProfile): Api {
   let state: PersistedState | undefined;

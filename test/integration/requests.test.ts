@@ -1,12 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installCorpus } from '../helpers/corpusInstall';
-import { repoRoot } from '../helpers/paths';
+import { cli, repoRoot } from '../helpers/paths';
 import { jsonReport, profileServer, totalOf, type ServerRun } from '../helpers/requestsRun';
 import type { JsonReport } from '../../src/core/exporters/json';
+import { exportProfile } from '../../src/core/exporters';
+import { answer } from '../../src/core/viewer/answer';
+import type { EmbeddedProfile } from '../../src/core/viewer/embed';
+import { offlineViewer } from '../../src/core/viewer/offlineHost';
 
 type Route = NonNullable<JsonReport['requests']>['routes'][number];
 
@@ -136,6 +141,26 @@ test('fastify under a mixed load (cpu-prof): /user/:id is one route, /hash holds
   within(m.requests!.all.p90, mixed.load.latency.p90, 0.1, 'mixed p90');
   within(m.requests!.all.p99, mixed.load.latency.p99, 0.1, 'mixed p99');
   within(ha.p50, hash.load.latency.p50, 0.1, '/hash alone p50');
+  // The HTML page of `report --route`: the whole run with its requests, opening on /hash's samples (a chip to undo).
+  const htmlPath = join(cwd, 'hash.html');
+  const r = spawnSync(process.execPath, [cli, 'report', mixed.runDir, '--format', 'html', '--route', 'GET /hash', '-o', htmlPath], {
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const json = /<script type="application\/json" id="node-flame-data">([\s\S]*?)<\/script>/.exec(readFileSync(htmlPath, 'utf8'))?.[1];
+  const data = JSON.parse(json!) as EmbeddedProfile;
+  assert.deepEqual(data.routes, ['GET /hash']);
+  const page = offlineViewer(data);
+  await page.inflate();
+  const [tab] = await answer(page.session, { type: 'requests' }, page.host);
+  assert.ok(tab.type === 'requests' && tab.summary, JSON.stringify(tab).slice(0, 300));
+  assert.deepEqual(tab.routes, ['GET /hash']);
+  assert.deepEqual(tab.summary.routes.map((x) => x.key).sort(), ['(no request)', 'GET /hash', 'GET /user/:id']);
+  const shown = JSON.parse(exportProfile(page.session.shownProfile(), 'json')) as JsonReport;
+  const pageShare = totalOf(shown, 'pbkdf2Sync');
+  assert.ok(Math.abs(pageShare - share) < 0.02, `the page's /hash holds pbkdf2Sync ${pageShare}, the CLI's ${share}`);
+  await answer(page.session, { type: 'routes', routes: [] }, page.host);
+  assert.ok(totalOf(JSON.parse(exportProfile(page.session.shownProfile(), 'json')) as JsonReport, 'pbkdf2Sync') < pageShare);
   console.log(
     JSON.stringify({
       fastify: {

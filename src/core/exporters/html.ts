@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { Profile } from '../model';
 import { findFindings } from '../findings';
-import { embedProfile, scriptSafeJson, type EmbeddedProfile } from '../viewer/embed';
+import { embedProfile, embedRequests, scriptSafeJson, type EmbeddedProfile } from '../viewer/embed';
 import { packTimeline, type EmbeddedTimeline } from '../viewer/embedTimeline';
 import { webviewStrings } from '../viewer/strings';
 import { rewriteStrings, sharePaths, shareRoot } from '../viewer/shareable';
@@ -57,6 +57,8 @@ export interface HtmlOptions {
   threads?: EmbeddedProfile['shownThreads'];
   /** The time range the page's views start with (the Timeline shows it marked). */
   range?: EmbeddedProfile['range'];
+  /** The HTTP routes the page's views start with (a run that recorded requests). */
+  routes?: string[];
   /** The folder paths are shown relative to when the profile is not a run's (the CLI's cwd, the workspace folder). */
   root?: string;
 }
@@ -97,9 +99,12 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
       ...(opts.transforms?.length ? { transforms: opts.transforms } : {}),
       ...(opts.threads ? { shownThreads: opts.threads } : {}),
       ...(opts.range ? { range: opts.range } : {}),
+      ...(timeline && profile.requests ? { requests: embedRequests(profile.requests) } : {}),
+      ...(timeline && profile.requests && opts.routes?.length ? { routes: opts.routes } : {}),
     },
     sharePaths(shareRoot(profile.meta.source ?? opts.source, opts.root), homedir()),
-    new Set(['timeline', 'strings']),
+    // A route (`GET /root/x`) is a URL's path, not a file's.
+    new Set(['timeline', 'strings', 'requests', 'routes']),
   );
   const data = scriptSafeJson(page);
   const csp = [

@@ -1,5 +1,6 @@
 import type { Profile } from '../model';
 import { selectThreads } from '../model/processes';
+import { restrictToRoutes } from '../model/requests';
 import { applyTransforms, type Transform } from '../model/transforms';
 import type { TimeRange } from '../model/timeline';
 import type { TimeFacts } from '../viewer/protocol';
@@ -31,7 +32,7 @@ export interface ExportOptions {
    * The viewer's transforms and picked processes, the profile given being the one before them: the HTML page opens
    * with them as chips to undo; every other format is written of the profile after them.
    */
-  view?: { transforms: Transform[]; threads?: string[]; range?: TimeRange };
+  view?: { transforms: Transform[]; threads?: string[]; range?: TimeRange; routes?: string[] };
   /** Told, in one line, what an export over its size budget left out (the heaviest stacks are kept, the rest named as one node). */
   warn?: (message: string) => void;
   /** html: the folder the page's paths are shown relative to when the profile is not a run's (a run's are relative to its app's folder). */
@@ -68,7 +69,10 @@ export function exportProfileData(profile: Profile, format: string, opts: Export
   const e = registry.get(format);
   if (!e) throw new Error(`unknown export format "${format}" (known: ${exportFormats().join(', ')})`);
   const v = opts.view;
-  if (v && format !== 'html') profile = applyTransforms(v.threads ? selectThreads(profile, v.threads) : profile, v.transforms, v.range);
+  if (v && format !== 'html') {
+    const routed = v.routes?.length && profile.requests ? restrictToRoutes(profile, v.routes) : profile;
+    profile = applyTransforms(v.threads ? selectThreads(routed, v.threads) : routed, v.transforms, v.range);
+  }
   const labels = format === 'folded' ? profile.frames.map(foldedLabel) : undefined;
   const fitted = capForExport(profile, format, exportBudget(profile, format, labels && ((f) => labels[f].length)));
   if (fitted.warning) opts.warn?.(fitted.warning);
@@ -125,6 +129,7 @@ registerExporter({
       transforms: o.view?.transforms,
       threads: o.view?.threads,
       range: o.view?.range,
+      routes: o.view?.routes,
     }),
 });
 registerExporter({

@@ -2,6 +2,7 @@ import { CallTree, type Frame, type Profile } from '../model';
 import type { ViewOptions } from '../model/viewOptions';
 import type { Transform } from '../model/transforms';
 import type { TimeRange } from '../model/timeline';
+import type { RequestLog } from '../model/requests';
 import type { EmbeddedTimeline } from './embedTimeline';
 import type { FindingInfo, TimeFacts } from './protocol';
 import { userCommand } from './shareable';
@@ -35,6 +36,30 @@ export interface EmbeddedProfile {
   shownThreads?: string[];
   /** The time range the export was made with. */
   range?: TimeRange;
+  /** The run's HTTP requests and when each one's code ran (with `timeline`, whose sample times they label). */
+  requests?: EmbeddedRequests;
+  /** The HTTP routes the export was made with (`--route`): the page opens showing only their samples. */
+  routes?: string[];
+}
+
+/** A run's RequestLog as JSON (its typed arrays as plain ones). */
+export interface EmbeddedRequests {
+  requests: RequestLog['requests'];
+  changes: { pid: number; times: number[]; req: number[] }[];
+}
+
+export function embedRequests(log: RequestLog): EmbeddedRequests {
+  return { requests: log.requests, changes: log.changes.map((c) => ({ pid: c.pid, times: [...c.times], req: [...c.req] })) };
+}
+
+/** The RequestLog back from the page's JSON; undefined for a shape that is not one. */
+export function restoreRequests(e: EmbeddedRequests | undefined): RequestLog | undefined {
+  if (!e || !Array.isArray(e.requests) || !Array.isArray(e.changes)) return undefined;
+  const changes = e.changes.filter((c) => Array.isArray(c.times) && Array.isArray(c.req) && c.times.length === c.req.length);
+  return {
+    requests: e.requests,
+    changes: changes.map((c) => ({ pid: c.pid, times: Float64Array.from(c.times), req: Int32Array.from(c.req) })),
+  };
 }
 
 export function embedProfile(p: Profile, label: string, strings: Record<string, string>, options?: ViewOptions): EmbeddedProfile {

@@ -1,6 +1,6 @@
 import type { Profile } from '../model';
 import type { ViewerHost } from './answer';
-import { restoreProfile, type EmbeddedProfile } from './embed';
+import { restoreProfile, restoreRequests, type EmbeddedProfile } from './embed';
 import { readEmbeddedTimeline } from './embedTimeline';
 import { ViewerSession } from './viewerSession';
 
@@ -12,7 +12,11 @@ async function attachTimeline(profile: Profile, data: EmbeddedProfile): Promise<
   if (!data.timeline) return;
   try {
     const timeline = await readEmbeddedTimeline(data.timeline, profile.tree.count);
-    if (timeline.times.length) profile.timeline = timeline;
+    if (!timeline.times.length) return;
+    profile.timeline = timeline;
+    // Requests label samples by their times: without the timeline they mean nothing.
+    const requests = restoreRequests(data.requests);
+    if (requests) profile.requests = requests;
   } catch (e) {
     console.warn(`node-flame: the embedded timeline could not be read: ${(e as Error).message}`);
   }
@@ -24,6 +28,8 @@ export function offlineViewer(data: EmbeddedProfile): { session: ViewerSession; 
   // Opens as it was exported: the transforms and the processes picked then are chips and picker choices to undo.
   const session = new ViewerSession(profile, data.label, data.path, data.options, data.transforms, data.shownThreads, data.range);
   session.findings = data.findings;
+  // Read once the timeline (and so the requests) is there: the page waits for it when it opens with routes.
+  if (data.routes?.length && data.timeline) session.routes = [...data.routes];
   let inflating: Promise<void> | undefined;
   const host: ViewerHost = {
     // No editor here: say where the code is instead.

@@ -99,7 +99,7 @@ export async function exportProfileFromViewer(
   const target = join(dirname(p.path), stem(p.path) + item.extension);
   // The page's Timeline shows the run's markers and event-loop delay, as this viewer's does.
   const timeFacts = item.format === 'html' ? await runTimeFactsOf(session.profile, p.path, p.run) : undefined;
-  const view = { transforms: session.transforms, threads: session.threads, range: session.range };
+  const view = { transforms: session.transforms, threads: session.threads, range: session.range, routes: session.routes };
   return saveAs(
     vscode.l10n.t('Export profile'),
     target,
