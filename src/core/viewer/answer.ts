@@ -3,6 +3,7 @@ import type { HostMessage, TimeMarker, TimeTrack, ViewerMessage } from './protoc
 import { unhandledMessage } from './protocol';
 import type { ViewerSession } from './viewerSession';
 import { timelineData } from './timelineAnswer';
+import { accessibleText, accessibleTitle } from './accessibleText';
 
 /** The run's markers and every process's tracks, on the axis of the session's whole profile. */
 export interface TimeFacts {
@@ -25,6 +26,8 @@ export interface ViewerHost {
   exportShown?(session: ViewerSession): Promise<void>;
   compareRanges?(before: { from: number; to: number }, after: { from: number; to: number }): Promise<void>;
   metric?(name: string, ms: number): void;
+  /** Opens the Accessible View's text read-only; absent: the page shows it itself. */
+  showText?(title: string, text: string): Promise<void>;
 }
 
 /** Messages only an adapter can answer: 'ready' (its opening), 'sampleType' (reads the file again), 'stopRun'. */
@@ -89,6 +92,13 @@ export async function answer(session: ViewerSession, m: AnsweredMessage, host: V
     case 'metric':
       host.metric?.(m.name, m.ms);
       return [];
+    case 'accessibleView': {
+      const title = accessibleTitle(session);
+      const text = accessibleText(session, m.tree);
+      if (!host.showText) return [{ type: 'accessibleText', title, text }];
+      await host.showText(title, text);
+      return [];
+    }
     default:
       throw new Error(unhandledMessage(m));
   }

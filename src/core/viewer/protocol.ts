@@ -243,6 +243,8 @@ export type HostMessage =
   | { type: 'search'; term: string; samples: number; fraction: number; error?: string }
   | TimelineData
   | { type: 'noSource'; frame: number; reason: string }
+  /** The Accessible View's text, for a page whose host has no editor to open it in (the offline page shows it itself). */
+  | { type: 'accessibleText'; title: string; text: string }
   | { type: 'error'; message: string };
 
 /** What every viewer page sends, single or comparison. */
@@ -271,6 +273,8 @@ export type ViewerMessage =
   /** Select and zoom to a profile frame (a finding's), as the editor's CodeLens does. */
   | { type: 'reveal'; frame: number }
   | { type: 'sampleType'; sampleType: string }
+  /** Alt+F2 or the toolbar's button: the view as plain text (the hot path, the findings, the top functions). */
+  | { type: 'accessibleView'; tree: TreeKind }
   /** The process picker's choice of threads (a process is all its threads); null: all. */
   | { type: 'threads'; threads: string[] | null }
   | TimelineRequest
