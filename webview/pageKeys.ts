@@ -1,5 +1,5 @@
-// Where a key press goes on the viewer page: typing in a field keeps it (Escape leaves the field), then the
-// transforms' keys, `/` to the search or the tables' filter, then the tab shown (flame graph or Timeline).
+// Where a key press goes on the viewer page: Alt+F2 (the Accessible View) from anywhere, typing in a field keeps it
+// (Escape leaves the field), then `?` (the shortcuts), the transforms' keys, `/` to the search or the tables' filter, then the tab shown (flame graph or Timeline).
 export interface KeyTargets {
   /** 0: flame graph, 1: tables, 3: Timeline. */
   tab(): number;
@@ -8,6 +8,8 @@ export interface KeyTargets {
   transforms?: { key(e: KeyboardEvent): boolean };
   flame(): { key(e: KeyboardEvent): boolean };
   timeline?: { key(e: KeyboardEvent): boolean };
+  help?(): void;
+  accessibleView?(): void;
 }
 
 export const FLAME_TAB = 0;
@@ -17,8 +19,18 @@ export const TIMELINE_TAB = 3;
 
 export function routeKey(e: KeyboardEvent, to: KeyTargets): void {
   const t = e.target as HTMLElement;
+  if (e.altKey && e.key === 'F2' && to.accessibleView) {
+    e.preventDefault();
+    to.accessibleView();
+    return;
+  }
   if (/^(INPUT|TEXTAREA|VSCODE-TEXTFIELD|VSCODE-SINGLE-SELECT)$/.test(t.tagName)) {
     if (e.key === 'Escape') t.blur();
+    return;
+  }
+  if (e.key === '?' && to.help) {
+    e.preventDefault();
+    to.help();
     return;
   }
   if (to.transforms?.key(e)) {

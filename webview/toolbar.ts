@@ -6,6 +6,7 @@ import { h } from './dom';
 import { sampleTypePicker } from './sampleType';
 import type { ViewerState } from './viewerState';
 import { checkbox, textfield } from './widgets';
+import { a11yButtons } from './a11yButtons';
 
 export interface FlameToolbar {
   el: HTMLElement;
@@ -70,6 +71,7 @@ export function flameToolbar(
     checkbox(s.collapseDeps, !!st.options.collapseDependencies, (v) => on.setOptions({ collapseDependencies: v })),
     h('label', { class: 'inline' }, s.mergeBy),
     mergeBy,
+    ...a11yButtons(s, () => on.post({ type: 'accessibleView', tree: st.kind })),
   );
   // The offline page has no host to read another sample type or write a file.
   const picker = st.offline ? undefined : sampleTypePicker(st.info, s.sampleType, on.post);

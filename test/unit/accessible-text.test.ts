@@ -9,7 +9,8 @@ import { answer, type ViewerHost } from '../../src/core/viewer/answer';
 function session(): ViewerSession {
   const b = new ProfileBuilder('folded');
   const id: Record<string, number> = {};
-  for (const n of ['main', 'a', 'b', 'c', 'd', 'e']) id[n] = b.frame({ name: n, file: `/app/${n}.js`, line: 3, column: 0, category: 'app' });
+  for (const n of ['main', 'a', 'b', 'c', 'd', 'e'])
+    id[n] = b.frame({ name: n, file: `/app/${n}.js`, line: 3, column: 0, category: 'app' });
   const add = (s: string, w: number) =>
     b.sample(
       s.split(';').map((n) => id[n]),
@@ -20,7 +21,9 @@ function session(): ViewerSession {
   add('main;d', 8);
   add('main;e', 2);
   const s = new ViewerSession(b.build(), 'x.folded', '/x.folded');
-  s.findings = [{ rule: 'blocking-sync', severity: 'warning', share: 0.6, message: 'b blocks the loop', file: '/app/b.js', line: 3, frame: id.b }];
+  s.findings = [
+    { rule: 'blocking-sync', severity: 'warning', share: 0.6, message: 'b blocks the loop', file: '/app/b.js', line: 3, frame: id.b },
+  ];
   return s;
 }
 
@@ -39,8 +42,14 @@ test('the Accessible View: the hot branches as an indented tree with total and s
   assert.ok(!lines.some((l) => l.includes('/app/e.js') && l.startsWith(' ')), 'a 2 % branch is not in the tree');
   assert.ok(lines.includes('1. warning blocking-sync /app/b.js:3 (60.0 %): b blocks the loop'), lines.join('\n'));
   const top = at('Top functions');
-  assert.deepEqual(lines.slice(top + 1, top + 3), ['1. b /app/b.js:3: self 60.0 %, total 60.0 %', '2. c /app/c.js:3: self 30.0 %, total 30.0 %']);
-  assert.ok(lines.slice(top).some((l) => l.includes('e /app/e.js:3: self 2.0 %')), 'the top functions list every function with self weight');
+  assert.deepEqual(lines.slice(top + 1, top + 3), [
+    '1. b /app/b.js:3: self 60.0 %, total 60.0 %',
+    '2. c /app/c.js:3: self 30.0 %, total 30.0 %',
+  ]);
+  assert.ok(
+    lines.slice(top).some((l) => l.includes('e /app/e.js:3: self 2.0 %')),
+    'the top functions list every function with self weight',
+  );
 });
 
 test('the Accessible View follows the session: a Focus transform, the bottom-up tree; the offline page gets the text to show', async () => {
@@ -51,7 +60,7 @@ test('the Accessible View follows the session: a Focus transform, the bottom-up 
   assert.match(text, /^a \/app\/a\.js:3: total 100\.0 %/m, 'a is the root once focused on');
   assert.doesNotMatch(text, /^ *d \/app\/d\.js/m);
   const bottom = accessibleText(s, 'bottom');
-  assert.match(bottom, /^b \/app\/b\.js:3: 66\.7 % of the samples\n  a \/app\/a\.js:3: 66\.7 % of the samples\nc /m, bottom);
+  assert.match(bottom, /^b \/app\/b\.js:3: 66\.7 % of the samples\n {2}a \/app\/a\.js:3: 66\.7 % of the samples\nc /m, bottom);
 
   // A host that opens the text (the editor) gets it; one that cannot (the offline page) has it sent back to the page.
   const base: ViewerHost = { openSource: () => undefined, timeFacts: () => undefined };

@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { a11yStrings } from './a11yStrings';
 import { processStrings } from './processStrings';
 import { timelineStrings } from './timelineStrings';
 import { transformStrings } from './transformStrings';
@@ -105,5 +106,6 @@ export function webviewStrings(): Record<string, string> {
     ...transformStrings(),
     ...processStrings(),
     ...timelineStrings(),
+    ...a11yStrings(),
   };
 }
