@@ -89,10 +89,10 @@ function buildUi(): void {
     setOptions,
   });
   const { search, regex, matched, treeSelect, orientation } = bar;
-  const crumbs = h('nav', { class: 'crumbs', attrs: { 'aria-label': 'zoom path' } });
+  const crumbs = h('nav', { class: 'crumbs', attrs: { 'aria-label': s.a11yZoomPath } });
   const legend = h('div', { class: 'legend', attrs: { 'aria-label': s.legend } });
-  const details = h('div', { class: 'details' }, s.hint);
-  for (const c of Object.values(charts)) c.setAttribute('aria-label', s.a11yChart);
+  const details = h('div', { class: 'details', attrs: { tabindex: '0' } }, s.hint);
+  for (const c of Object.values(charts)) [c.role, c.ariaLabel] = ['application', s.a11yChart];
   const chartBox = h('div', { class: 'charts' }, charts.top, charts.bottom);
 
   const {

@@ -42,6 +42,8 @@ export function routeKey(e: KeyboardEvent, to: KeyTargets): void {
     (to.tab() === TABLES_TAB ? to.filter() : to.search()).focus();
     return;
   }
+  // A focused control keeps its own keys (a tab header's arrows, a button's Space).
+  if (/^(VSCODE-TAB-HEADER|VSCODE-BUTTON|BUTTON|VSCODE-CHECKBOX)$/.test(t.tagName)) return;
   if (to.tab() === FLAME_TAB && to.flame().key(e)) e.preventDefault();
   if (to.tab() === TIMELINE_TAB && to.timeline?.key(e)) e.preventDefault();
 }

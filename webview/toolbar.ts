@@ -46,6 +46,8 @@ export function flameToolbar(
     st.kind,
   );
   treeSelect.classList.add('tree-select');
+  // The select's own label: its inner combobox is what a screen reader reaches.
+  treeSelect.setAttribute('label', s.a11yTreeSelect);
   treeSelect.addEventListener('change', () => on.showTree(treeSelect.value as TreeKind));
   const orientation = orientationSelect(s, st.persisted.orientation ?? 'flame', on.orientation);
   const mergeBy = select<'function' | 'line'>(
@@ -56,6 +58,7 @@ export function flameToolbar(
     st.options.mergeBy ?? 'function',
   );
   mergeBy.classList.add('merge-by');
+  mergeBy.setAttribute('label', s.mergeBy);
   mergeBy.addEventListener('change', () => on.setOptions({ mergeBy: mergeBy.value as 'function' | 'line' }));
   const el = h(
     'div',

@@ -6,6 +6,9 @@ export function a11yStrings(): Record<string, string> {
   return {
     a11yFrame: t('{0}, {1}, total {2}, self {3}, depth {4}, {5}'),
     a11yView: t('Accessible View'),
+    a11yZoomPath: t('Zoom path'),
+    a11yTreeSelect: t('Tree shown'),
+    a11yTableSelect: t('Table shown'),
     a11yViewHint: t('This view as plain text: the hot path with its shares, the findings, the top functions (Alt+F2)'),
     a11yChart: t('Flame graph: arrow keys move between frames, Space zooms, ? lists the shortcuts'),
     helpButton: t('Keyboard shortcuts (?)'),
