@@ -109,7 +109,7 @@ function buildUi(): void {
       if (!st.roots[k]) post({ type: 'needTree', tree: k });
     },
   });
-  const summary = h('div', { class: 'summary' });
+  const summary = h('div', { class: 'summary', attrs: { tabindex: '0' } });
 
   tabs.append(
     header(s.tabFlame, 'flame'),

@@ -16,6 +16,13 @@ const SHOW = 'Node Flame: Show Profile File in Flame Graph…';
 /** As the Color Theme picker names them. */
 const DARK = 'Dark Modern';
 const HC = 'Dark High Contrast';
+/** Each theme the views are checked in, with the class VS Code gives the webview's body for it. */
+const THEMES: [name: string, bodyClass: string][] = [
+  [DARK, 'vscode-dark'],
+  [HC, 'vscode-high-contrast'],
+  ['Light Modern', 'vscode-light'],
+  ['Light High Contrast', 'vscode-high-contrast-light'],
+];
 
 const said = (frame: Frame) => frame.locator('.a11y-live').innerText();
 
@@ -194,11 +201,14 @@ test(
         await tab('timeline');
         check(await axeCheck(frame, axeSource, 'Timeline', theme));
       };
-      await views(DARK);
+      for (const [theme, cls] of THEMES) {
+        if (theme !== DARK) await setTheme(vs, theme);
+        await frame.waitForFunction((c) => document.body.classList.contains(c), cls, { timeout: 30_000 });
+        await views(theme);
+        if (theme === HC) await vs.screenshot('a11y-high-contrast');
+      }
       await setTheme(vs, HC);
       await frame.waitForFunction(() => document.body.classList.contains('vscode-high-contrast'), undefined, { timeout: 30_000 });
-      await views(HC);
-      await vs.screenshot('a11y-high-contrast');
 
       // The comparison, from the Timeline: a range against the rest.
       await frame.locator('.tl-chart-box').focus();

@@ -124,7 +124,7 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
 <title>${escapeHtml(l10n.t('Flame graph: {0}', label))}</title>
 </head>
 <body class="vscode-light">
-<div id="app"></div>
+<main><h1 class="sr-only">${escapeHtml(l10n.t('Flame graph: {0}', label))}</h1><div id="app"></div></main>
 <script type="application/json" id="node-flame-data">${data}</script>
 <script>${script}</script>
 </body>
