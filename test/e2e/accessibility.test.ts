@@ -7,9 +7,11 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { eventually, repoRoot, startVSCode, type VSCode } from './helpers';
 import { profileExpressApp } from '../helpers/expressApp';
+import { exportWithCli, recordProfLog } from '../helpers/exportFixture';
+import { CHROMIUM_ARGS, chromiumPath } from './helpers/paths';
 import { activeElementOf, axeCheck, countMouseEvents, editorLines, mouseEventsOf, type AxeFigure } from './helpers/a11y';
 
 const SHOW = 'Node Flame: Show Profile File in Flame Graph…';
@@ -232,6 +234,68 @@ test(
     } finally {
       await vs.close({ failed });
       rmSync(ws, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  'the offline HTML page: Alt+F2 shows the Accessible View in a dialog, ? the shortcuts; axe finds nothing serious',
+  { timeout: 180_000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nf-e2e-a11y-html-'));
+    let browser: Browser | undefined;
+    try {
+      const html = join(dir, 'prof.html');
+      exportWithCli(recordProfLog(dir), 'html', html);
+      browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+      const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+      await page.goto(`file://${html}`);
+      await page.locator('[data-tree="top"] g.frame').first().waitFor({ state: 'attached', timeout: 30_000 });
+      await page.locator('[data-tree="top"]').focus();
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('Alt+F2');
+      const area = page.locator('dialog.text-dialog[open] textarea.a11y-text');
+      await area.waitFor({ timeout: 15_000 });
+      const text = await area.inputValue();
+      const lines = text.split('\n');
+      console.log(`[a11y] offline Accessible View: ${lines.length} lines; ${lines[0]}`);
+      assert.match(lines[0], /^Node Flame, accessible view of /);
+      assert.ok(
+        lines.some((l) => /: total \d+\.\d %, self \d+\.\d %$/.test(l)),
+        'the tree with shares',
+      );
+      assert.equal(await area.getAttribute('readonly'), '', 'read-only');
+      assert.equal(await page.evaluate(() => document.activeElement?.className), 'a11y-text', 'the text has the focus, selected to copy');
+      const figures = [
+        await axeCheck(
+          page.mainFrame(),
+          readFileSync(join(repoRoot, 'node_modules/axe-core/axe.min.js'), 'utf8'),
+          'offline text dialog',
+          'page',
+        ),
+      ];
+      await page.keyboard.press('Escape');
+      await area.waitFor({ state: 'detached', timeout: 5_000 });
+      await page.keyboard.press('?');
+      await page.locator('dialog.help-overlay[open]').waitFor({ timeout: 5_000 });
+      await page.keyboard.press('Escape');
+      figures.push(
+        await axeCheck(
+          page.mainFrame(),
+          readFileSync(join(repoRoot, 'node_modules/axe-core/axe.min.js'), 'utf8'),
+          'offline flame graph',
+          'page',
+        ),
+      );
+      for (const f of figures)
+        console.log(`[a11y] axe ${f.view}: ${f.passes} rules passed, ${f.violations.length} violations ${f.violations.join('; ')}`);
+      assert.deepEqual(
+        figures.flatMap((f) => f.violations.filter((v) => /^(serious|critical)/.test(v))),
+        [],
+      );
+    } finally {
+      await browser?.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   },
 );
