@@ -4,11 +4,11 @@
 // webview's page in every view, in a dark and a high-contrast theme: no serious or critical violation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { eventually, repoRoot, startVSCode, type VSCode } from './helpers';
+import { artifactsRoot, eventually, repoRoot, startVSCode, type VSCode } from './helpers';
 import { profileExpressApp } from '../helpers/expressApp';
 import { exportWithCli, recordProfLog } from '../helpers/exportFixture';
 import { CHROMIUM_ARGS, chromiumPath } from './helpers/paths';
@@ -68,6 +68,7 @@ test(
       settings: { 'workbench.colorTheme': 'Default Dark Modern' },
     });
     let failed = true;
+    const shots: string[] = [];
     try {
       const page = vs.page;
       await vs.waitForCommand(SHOW);
@@ -104,7 +105,7 @@ test(
       // Space zooms (Enter would also open the source with the focus).
       await press(page, 'Space');
       await frame.locator('.crumbs [aria-current="true"]', { hasText: 'pbkdf2Sync' }).waitFor({ timeout: 10_000 });
-      await vs.screenshot('a11y-focused-frame');
+      shots.push(await vs.screenshot('a11y-focused-frame'));
 
       // The Accessible View (Alt+F2): a read-only text editor beside, with the /auth handler → pbkdf2Sync path.
       await press(page, 'Alt+F2');
@@ -121,7 +122,7 @@ test(
         new RegExp(`^ {${indent + 2}}pbkdf2Sync node:internal/crypto/pbkdf2:\\d+:\\d+: total \\d+\\.\\d %, self \\d+\\.\\d %$`),
       );
       console.log(`[a11y] tree: ${lines[handler].trim()} → ${callee.trim()}`);
-      await vs.screenshot('a11y-accessible-view');
+      shots.push(await vs.screenshot('a11y-accessible-view'));
 
       // Back to the viewer's group: Focus on the function (F), then the Timeline through the tab headers.
       await press(page, 'Control+1');
@@ -160,7 +161,7 @@ test(
       // The shortcuts overlay.
       await press(page, '?');
       await frame.locator('dialog.help-overlay[open]').waitFor({ timeout: 5_000 });
-      await vs.screenshot('a11y-help-overlay');
+      shots.push(await vs.screenshot('a11y-help-overlay'));
       const figures: AxeFigure[] = [];
       const check = (f: AxeFigure) => {
         figures.push(f);
@@ -207,7 +208,7 @@ test(
         if (theme !== DARK) await setTheme(vs, theme);
         await frame.waitForFunction((c) => document.body.classList.contains(c), cls, { timeout: 30_000 });
         await views(theme);
-        if (theme === HC) await vs.screenshot('a11y-high-contrast');
+        if (theme === HC) shots.push(await vs.screenshot('a11y-high-contrast'));
       }
       await setTheme(vs, HC);
       await frame.waitForFunction(() => document.body.classList.contains('vscode-high-contrast'), undefined, { timeout: 30_000 });
@@ -225,6 +226,12 @@ test(
       await setTheme(vs, DARK);
       await diff.waitForFunction(() => !document.body.classList.contains('vscode-high-contrast'), undefined, { timeout: 30_000 });
       check(await axeCheck(diff, axeSource, 'comparison', DARK));
+      // The comparison's shortcuts too.
+      await diff.locator('[data-tree="diff"]').focus();
+      await press(page, '?');
+      await diff.locator('dialog.help-overlay[open]').waitFor({ timeout: 5_000 });
+      check(await axeCheck(diff, axeSource, 'comparison help', DARK));
+      await press(page, 'Escape');
 
       const bad = figures.flatMap((f) =>
         f.violations.filter((v) => /^(serious|critical)/.test(v)).map((v) => `${f.view} (${f.theme}): ${v}`),
@@ -232,6 +239,10 @@ test(
       assert.deepEqual(bad, [], 'no serious or critical axe violation');
       failed = false;
     } finally {
+      // Kept past the run's folder (removed when the test passes): the focused frame, the overlay, the text.
+      const keep = join(artifactsRoot, 'accessibility-screenshots');
+      mkdirSync(keep, { recursive: true });
+      for (const f of shots) copyFileSync(f, join(keep, basename(f)));
       await vs.close({ failed });
       rmSync(ws, { recursive: true, force: true });
     }
