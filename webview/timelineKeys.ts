@@ -1,6 +1,6 @@
 // The Timeline's selection from the keyboard, and said as text: Shift+arrows move the range's end by a twentieth
 // of the chart's window (the first press starts it at the window's middle); the range and the run's markers in it
-// are written under the toolbar, in a live region.
+// go to a visually hidden live region (the range chip shows the range to the eye; the layout keeps its height).
 import type { TimeMarker } from '../src/core/viewer/protocol';
 import { fmt } from './dom';
 import { msText } from './transforms';

@@ -22,7 +22,7 @@ export function timelineTab(s: Strings, on: { clear(): void; whole(): void; comp
   const chartBox = h('div', { class: 'tl-chart-box', attrs: { tabindex: '0' } }, chart);
   const note = h('div', { class: 'tl-note', attrs: { 'aria-live': 'polite' } });
   const card = h('div', { class: 'tl-details', attrs: { tabindex: '0' } }, s.tlHint);
-  const said = h('div', { class: 'tl-said', attrs: { role: 'status', 'aria-live': 'polite' } });
+  const said = h('div', { class: 'tl-said sr-only', attrs: { role: 'status', 'aria-live': 'polite' } });
   const clearButton = h('button', { class: 'tl-clear', attrs: { type: 'button' } }, s.tlClear);
   clearButton.addEventListener('click', on.clear);
   const whole = h('button', { class: 'tl-whole', attrs: { type: 'button' } }, s.tlWhole);

@@ -143,14 +143,22 @@ test(
       await pressUntil(page, frame, 'Tab', (el) => el.includes('tl-chart-box'));
       await press(page, 'Shift+ArrowRight', 4);
       const selected = await eventually(
-        () => frame.locator('.tl-said').innerText(),
+        () =>
+          frame
+            .locator('.tl-said')
+            .textContent()
+            .then((t) => t ?? ''),
         (t) => assert.match(t, /^Selected range: \d+(\.\d+)? m?s to \d+(\.\d+)? m?s \(/),
       );
       await frame.locator('.timeline-tab .xf-chip', { hasText: /^Time: / }).waitFor({ timeout: 15_000 });
       console.log(`[a11y] Timeline after Shift+→ ×4: "${selected}"`);
       await press(page, 'Escape');
       await eventually(
-        () => frame.locator('.tl-said').innerText(),
+        () =>
+          frame
+            .locator('.tl-said')
+            .textContent()
+            .then((t) => t ?? ''),
         (t) => assert.match(t, /^No range selected/),
       );
       assert.equal(await frame.locator('.timeline-tab .xf-chip', { hasText: /^Time: / }).count(), 0, 'the range chip is gone');
