@@ -85,7 +85,7 @@ export function diffLayout(
     charts,
     legend,
     details,
-    h('h3', { class: 'changes-title' }, s.changes),
+    h('h2', { class: 'changes-title' }, s.changes),
     changes,
   );
   return { el, errorEl, search, matched, crumbs, chart, charts, details, changes, renderLegend };
