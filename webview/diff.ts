@@ -173,6 +173,11 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
 
   document.addEventListener('keydown', (e) => {
     const t = e.target as HTMLElement;
+    if (e.altKey && e.key === 'F2') {
+      e.preventDefault();
+      post({ type: 'accessibleView' });
+      return;
+    }
     if (/^(INPUT|TEXTAREA|VSCODE-TEXTFIELD|VSCODE-SINGLE-SELECT|TR)$/.test(t.tagName)) {
       if (e.key === 'Escape') t.blur();
       return;

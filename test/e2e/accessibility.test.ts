@@ -240,6 +240,13 @@ test(
       await diff.locator('dialog.help-overlay[open]').waitFor({ timeout: 5_000 });
       check(await axeCheck(diff, axeSource, 'comparison help', DARK));
       await press(page, 'Escape');
+      // The comparison's Accessible View: the biggest changes with both shares.
+      await diff.locator('dialog.help-overlay').waitFor({ state: 'detached', timeout: 5_000 });
+      await press(page, 'Alt+F2');
+      const diffLines = await editorLines(page, /→.*\(accessible view\)/, 1);
+      const biggest = diffLines.findIndex((l) => l.startsWith('Biggest changes'));
+      console.log(`[a11y] comparison's Accessible View: ${diffLines.slice(0, 3).join(' / ')}; ${diffLines[biggest + 1]}`);
+      assert.match(diffLines[biggest + 1] ?? '', /^1\. .+: \d+\.\d % → \d+\.\d % \([+−]\d+\.\d points\)$/, diffLines.join('\n'));
 
       const bad = figures.flatMap((f) =>
         f.violations.filter((v) => /^(serious|critical)/.test(v)).map((v) => `${f.view} (${f.theme}): ${v}`),

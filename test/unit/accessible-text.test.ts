@@ -4,6 +4,8 @@ import { ProfileBuilder } from '../../src/core/model';
 import { ViewerSession } from '../../src/core/viewer/viewerSession';
 import { accessibleText, accessibleTitle } from '../../src/core/viewer/accessibleText';
 import { answer, type ViewerHost } from '../../src/core/viewer/answer';
+import { accessibleDiffText } from '../../src/core/viewer/accessibleDiffText';
+import { DiffSession } from '../../src/core/viewer/diffSession';
 
 /** main;a;b 60 · main;a;c 30 · main;d 8 · main;e 2 (e is under the tree's 5 % cut). */
 function session(): ViewerSession {
@@ -70,4 +72,25 @@ test('the Accessible View follows the session: a Focus transform, the bottom-up 
   assert.deepEqual(shown, [accessibleTitle(s), text]);
   const [reply] = await answer(s, { type: 'accessibleView', tree: 'top' }, base);
   assert.deepEqual(reply, { type: 'accessibleText', title: 'x.folded (accessible view)', text });
+});
+
+test('the comparison’s Accessible View: both profiles, the biggest changes with both shares', () => {
+  const b = new ProfileBuilder('folded');
+  const a = new ProfileBuilder('folded');
+  const frame = (p: ProfileBuilder, n: string) => p.frame({ name: n, file: `/app/${n}.js`, line: 7, column: 0, category: 'app' });
+  b.sample([frame(b, 'main'), frame(b, 'hash')], 80);
+  b.sample([frame(b, 'main'), frame(b, 'json')], 20);
+  a.sample([frame(a, 'main'), frame(a, 'hash')], 10);
+  a.sample([frame(a, 'main'), frame(a, 'json')], 30);
+  const side = (label: string, weight: number) => ({ label, path: `/tmp/${label}`, format: 'folded', totalWeight: weight });
+  const { title, text } = accessibleDiffText(new DiffSession(b.build(), a.build(), { before: side('old', 100), after: side('new', 40) }));
+  assert.equal(title, 'old → new (accessible view)');
+  const lines = text.split('\n');
+  assert.deepEqual(lines.slice(0, 3), [
+    'Node Flame, accessible view of the comparison old → new',
+    'Before: old (folded, 100 samples)',
+    'After: new (folded, 40 samples)',
+  ]);
+  assert.ok(lines.includes('1. json /app/json.js:7: 20.0 % → 75.0 % (+55.0 points)'), text);
+  assert.ok(lines.includes('2. hash /app/hash.js:7: 80.0 % → 25.0 % (−55.0 points)'), text);
 });

@@ -285,7 +285,9 @@ export type ViewerMessage =
 export type DiffMessage =
   | PageMessage
   | { type: 'sizeBy'; sizeBy: SizeBy }
-  | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };
+  | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number }
+  /** Alt+F2: the comparison as plain text (the two profiles, the biggest changes). */
+  | { type: 'accessibleView' };
 
 export type WebviewMessage = ViewerMessage | DiffMessage;
 
