@@ -27,6 +27,7 @@ export function orientationSelect(s: Strings, value: Orientation, onChange: (o: 
   );
   el.classList.add('orientation');
   el.setAttribute('aria-label', s.orientation);
+  el.setAttribute('label', s.orientation);
   el.setAttribute('title', s.orientation);
   el.addEventListener('change', () => onChange(el.value as Orientation));
   return el;

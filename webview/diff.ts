@@ -8,6 +8,7 @@ import { fillCard, fullName, placeTooltip, type Row } from './details';
 import { diffLayout } from './diffLayout';
 import { renderCrumbs as renderCrumbsBar } from './legend';
 import { applyExpansion, buildNodes, frameCache, SMALL, type FNode, type Strings } from './tree';
+import { showHelp } from './helpOverlay';
 
 type Init = Extract<HostMessage, { type: 'init'; kind: 'diff' }>;
 type Figures = { before: number; after: number };
@@ -172,6 +173,11 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
 
   document.addEventListener('keydown', (e) => {
     const t = e.target as HTMLElement;
+    if (e.altKey && e.key === 'F2') {
+      e.preventDefault();
+      post({ type: 'accessibleView' });
+      return;
+    }
     if (/^(INPUT|TEXTAREA|VSCODE-TEXTFIELD|VSCODE-SINGLE-SELECT|TR)$/.test(t.tagName)) {
       if (e.key === 'Escape') t.blur();
       return;
@@ -179,7 +185,8 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
     if (e.key === '/') {
       e.preventDefault();
       search.focus();
-    } else if (flame.key(e)) e.preventDefault();
+    } else if (e.key === '?') showHelp(s);
+    else if (flame.key(e)) e.preventDefault();
   });
   // Theme switches change the colours: re-read them and repaint.
   new MutationObserver(() => {

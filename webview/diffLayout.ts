@@ -24,6 +24,7 @@ export function diffLayout(
     'after',
   );
   sizeSelect.classList.add('size-by');
+  sizeSelect.setAttribute('label', s.sizeBy);
   sizeSelect.addEventListener('change', () => on.sizeBy(sizeSelect.value as SizeBy));
   const search = document.createElement('vscode-textfield') as unknown as HTMLInputElement;
   search.classList.add('search');
@@ -53,8 +54,8 @@ export function diffLayout(
     h('span', { class: 'grow' }),
     exportButton,
   );
-  const crumbs = h('nav', { class: 'crumbs', attrs: { 'aria-label': 'zoom path' } });
-  const chart = h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'diff' } });
+  const crumbs = h('nav', { class: 'crumbs', attrs: { 'aria-label': s.a11yZoomPath } });
+  const chart = h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'diff', role: 'application', 'aria-label': s.a11yChart } });
   const charts = h('div', { class: 'charts' }, chart);
   const swatch = (delta: number, label: string) => {
     const sw = h('span', { class: 'swatch' });
@@ -69,7 +70,11 @@ export function diffLayout(
   };
   renderLegend();
   // Until a frame is picked the strip explains the picture; the legend above it has only the colours.
-  const details = h('div', { class: 'details diff-details', attrs: { 'aria-live': 'polite' } }, h('span', { class: 'dim' }, s.diffHint));
+  const details = h(
+    'div',
+    { class: 'details diff-details', attrs: { 'aria-live': 'polite', tabindex: '0' } },
+    h('span', { class: 'dim' }, s.diffHint),
+  );
   const changes = h('div', { class: 'changes' });
   const el = h(
     'div',
@@ -80,7 +85,7 @@ export function diffLayout(
     charts,
     legend,
     details,
-    h('h3', { class: 'changes-title' }, s.changes),
+    h('h2', { class: 'changes-title' }, s.changes),
     changes,
   );
   return { el, errorEl, search, matched, crumbs, chart, charts, details, changes, renderLegend };

@@ -4,7 +4,7 @@ import type { Strings } from './tree';
 
 /** The Summary's Findings list: each entry says what is wrong and where; its button selects it in the flame graph. */
 export function renderFindings(el: HTMLElement, findings: FindingInfo[], s: Strings, reveal?: (frame: number) => void): void {
-  el.append(h('h3', null, s.findings));
+  el.append(h('h2', null, s.findings));
   if (!findings.length) {
     el.append(h('p', { class: 'dim findings-none' }, s.noFindings));
     return;

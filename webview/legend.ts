@@ -16,12 +16,24 @@ export function renderLegend(el: HTMLElement, s: Strings, info: ProfileInfo | un
   }
 }
 
-/** The path from the root to the zoomed frame, each step a button that zooms back to it. */
+/**
+ * The path from the root to the zoomed frame, each step a button that zooms back to it. One tab stop (the current
+ * step), the arrows move between the steps: a deep zoom is not dozens of Tab presses.
+ */
 export function renderCrumbs(el: HTMLElement, n: FNode, zoomTo: (x: FNode) => void): void {
   clear(el);
+  el.onkeydown = (e) => {
+    const steps = [...el.querySelectorAll<HTMLElement>('button.crumb')];
+    const to =
+      steps[steps.indexOf(document.activeElement as HTMLElement) + (e.key === 'ArrowLeft' ? -1 : e.key === 'ArrowRight' ? 1 : NaN)];
+    if (!to) return;
+    e.preventDefault();
+    e.stopPropagation();
+    to.focus();
+  };
   pathOf(n).forEach((x, i, all) => {
     if (i) el.append(h('span', { class: 'sep codicon codicon-chevron-right' }));
-    const b = h('button', { class: 'crumb', attrs: { type: 'button' } }, x.name);
+    const b = h('button', { class: 'crumb', attrs: { type: 'button', tabindex: i === all.length - 1 ? '0' : '-1' } }, x.name);
     if (i === all.length - 1) b.setAttribute('aria-current', 'true');
     b.addEventListener('click', () => zoomTo(x));
     el.append(b);

@@ -29,6 +29,8 @@ import { ViewerState, type PageUi, type VsCodeApi } from './viewerState';
 import { ThemePalette } from './palette';
 import { tabHeader, tabPanel } from './widgets';
 import { FlameSearch } from './search';
+import { announce, frameSentence } from './a11y';
+import { showHelp, showTextDialog } from './helpOverlay';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 mark('modules');
@@ -89,9 +91,10 @@ function buildUi(): void {
     setOptions,
   });
   const { search, regex, matched, treeSelect, orientation } = bar;
-  const crumbs = h('nav', { class: 'crumbs', attrs: { 'aria-label': 'zoom path' } });
+  const crumbs = h('nav', { class: 'crumbs', attrs: { 'aria-label': s.a11yZoomPath } });
   const legend = h('div', { class: 'legend', attrs: { 'aria-label': s.legend } });
-  const details = h('div', { class: 'details', attrs: { 'aria-live': 'polite' } }, s.hint);
+  const details = h('div', { class: 'details', attrs: { tabindex: '0' } }, s.hint);
+  for (const c of Object.values(charts)) [c.role, c.ariaLabel] = ['application', s.a11yChart];
   const chartBox = h('div', { class: 'charts' }, charts.top, charts.bottom);
 
   const {
@@ -108,7 +111,7 @@ function buildUi(): void {
       if (!st.roots[k]) post({ type: 'needTree', tree: k });
     },
   });
-  const summary = h('div', { class: 'summary' });
+  const summary = h('div', { class: 'summary', attrs: { tabindex: '0' } });
 
   tabs.append(
     header(s.tabFlame, 'flame'),
@@ -165,6 +168,7 @@ function buildUi(): void {
     matchColor: () => pal.match,
     onSelect: (n: FNode, how: 'click' | 'key' | 'reveal', focus: boolean) => {
       showDetails(ui.details, n, s, total(), colorOf(n));
+      announce(frameSentence(n, s, total()));
       if (how === 'click' && n.frame >= 0) post({ type: 'open', frame: n.frame, focus });
     },
     onZoom: (n: FNode) => renderCrumbs(n),
@@ -367,6 +371,9 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
     case 'noSource':
       ui?.details.append(h('div', { class: 'no-source' }, m.reason));
       break;
+    case 'accessibleText':
+      showTextDialog(m.title, m.text, st.strings);
+      break;
     case 'error':
       errorEl.textContent = m.message;
       break;
@@ -382,6 +389,8 @@ document.addEventListener('keydown', (e) => {
     transforms: transformsUi,
     flame: () => flames[st.kind],
     timeline,
+    help: () => showHelp(st.strings),
+    accessibleView: () => post({ type: 'accessibleView', tree: st.kind }),
   });
 });
 

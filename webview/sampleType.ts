@@ -9,6 +9,7 @@ export function sampleTypePicker(info: ProfileInfo | undefined, label: string, p
   const picker = document.createElement('vscode-single-select') as unknown as HTMLElement & { value: string };
   picker.classList.add('sample-type');
   picker.setAttribute('aria-label', label);
+  picker.setAttribute('label', label);
   picker.append(
     ...types.map((t) => {
       const option = document.createElement('vscode-option');

@@ -46,7 +46,7 @@ export class SandwichView {
     const chart = (side: SandwichSide) =>
       h('div', {
         class: 'chart',
-        attrs: { tabindex: '0', 'data-sandwich': side, 'aria-label': side === 'callers' ? s.swCallers : s.swCallees },
+        attrs: { tabindex: '0', 'data-sandwich': side, role: 'application', 'aria-label': side === 'callers' ? s.swCallers : s.swCallees },
       });
     this.charts = { callers: chart('callers'), callees: chart('callees') };
     this.el = h(

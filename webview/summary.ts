@@ -36,7 +36,7 @@ export function renderSummary(
   const w = info.totalWeight;
   const row = (label: string, v: number): [string, string, string] => [label, pct(v, w), weightNumber(v, s)];
   el.append(
-    h('h3', null, s.tickSummary),
+    h('h2', null, s.tickSummary),
     table([
       row(s.javascript, info.tick.javascript),
       row(s.cpp, info.tick.cpp),
@@ -51,7 +51,7 @@ export function renderSummary(
     sw.set(s[`cat.${c}`], colors[c]);
     return row(s[`cat.${c}`], info.categories[c]);
   });
-  el.append(h('h3', null, s.ourCategories), table(cats, sw));
+  el.append(h('h2', null, s.ourCategories), table(cats, sw));
   const facts: Array<[string, string]> = [
     [s.file_, info.path],
     [s.format, info.format],
@@ -72,10 +72,10 @@ export function renderSummary(
       : [fmt(s.totalOf, info.sampleType ?? info.unit ?? ''), weightNumber(w, s)],
   ];
   el.append(
-    h('h3', null, s.threads),
+    h('h2', null, s.threads),
     table(info.threads.map((t) => [t.name, pct(t.samples, w), weightNumber(t.samples, s)])),
     h('table', { class: 'kv' }, ...facts.map(([k, v]) => h('tr', null, h('th', null, k), h('td', null, v)))),
   );
   if (info.warnings.length)
-    el.append(h('h3', null, s.warnings), h('ul', { class: 'warnings' }, ...info.warnings.map((x) => h('li', null, x))));
+    el.append(h('h2', null, s.warnings), h('ul', { class: 'warnings' }, ...info.warnings.map((x) => h('li', null, x))));
 }

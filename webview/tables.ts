@@ -3,6 +3,8 @@ import { clear, h, pct } from './dom';
 import { frameCache, SMALL, type FNode, type Strings } from './tree';
 
 const ROW = 22;
+/** Each table's element ids (its head row, its rows) start with its own prefix. */
+let tables = 0;
 
 export interface TableHost {
   total(): number;
@@ -28,6 +30,7 @@ export class TreeTable {
   private readonly spacer: HTMLDivElement;
   private readonly body: HTMLDivElement;
   private readonly headers: Record<'self' | 'total', HTMLElement>;
+  private readonly id = `tt${++tables}`;
 
   constructor(
     readonly el: HTMLElement,
@@ -47,7 +50,7 @@ export class TreeTable {
     this.headers = { self: sortable('self', s.self), total: sortable('total', s.total) };
     const head = h(
       'div',
-      { class: 'row head', attrs: { role: 'row' } },
+      { class: 'row head', attrs: { role: 'row', id: `${this.id}-head`, 'aria-rowindex': '1' } },
       this.headers.self,
       this.headers.total,
       h('div', { class: 'cell name', attrs: { role: 'columnheader' } }, s.function),
@@ -55,7 +58,9 @@ export class TreeTable {
     );
     this.spacer = h('div', { class: 'spacer' });
     this.body = h('div', { class: 'rows' });
-    this.viewport = h('div', { class: 'viewport', attrs: { role: 'treegrid', tabindex: '0' } }, this.spacer, this.body);
+    // The head row is drawn outside the scrolled rows: the grid owns it all the same.
+    const grid = { role: 'treegrid', tabindex: '0', 'aria-owns': `${this.id}-head`, 'aria-label': s.tabTables };
+    this.viewport = h('div', { class: 'viewport', attrs: grid }, this.spacer, this.body);
     el.append(head, this.viewport);
     this.viewport.addEventListener('scroll', () => this.paint());
     this.viewport.addEventListener('keydown', (e) => this.key(e));
@@ -98,6 +103,7 @@ export class TreeTable {
   refresh(): void {
     this.headers.self.classList.toggle('sorted', this.sortBy === 'self');
     this.headers.total.classList.toggle('sorted', this.sortBy === 'total');
+    for (const k of ['self', 'total'] as const) this.headers[k].setAttribute('aria-sort', this.sortBy === k ? 'descending' : 'none');
     this.rows = [];
     if (!this.root) return this.paint();
     const key = this.sortBy === 'self' ? (n: FNode) => n.self : (n: FNode) => n.value;
@@ -128,6 +134,9 @@ export class TreeTable {
 
   private paint(): void {
     clear(this.body);
+    // Only the rows in view are built: the grid says how many there are, each row where it is.
+    this.viewport.removeAttribute('aria-activedescendant');
+    this.viewport.setAttribute('aria-rowcount', String(this.rows.length + 1));
     const top = this.viewport.scrollTop;
     const first = Math.max(0, Math.floor(top / ROW) - 5);
     const last = Math.min(this.rows.length, Math.ceil((top + this.viewport.clientHeight) / ROW) + 5);
@@ -147,13 +156,18 @@ export class TreeTable {
         'div',
         {
           class: `row${node === this.selected ? ' selected' : ''}`,
-          attrs: { role: 'row', 'aria-level': String(level + 1), 'data-index': String(i) },
+          attrs: { role: 'row', 'aria-level': String(level + 1), 'data-index': String(i), id: `${this.id}-r${i}` },
         },
-        h('div', { class: 'cell num', attrs: { title: weightNumber(node.self, this.s) } }, pct(node.self, total)),
-        h('div', { class: 'cell num', attrs: { title: weightNumber(node.value, this.s) } }, pct(node.value, total)),
+        h('div', { class: 'cell num', attrs: { role: 'gridcell', title: weightNumber(node.self, this.s) } }, pct(node.self, total)),
+        h('div', { class: 'cell num', attrs: { role: 'gridcell', title: weightNumber(node.value, this.s) } }, pct(node.value, total)),
         name,
-        h('div', { class: 'cell loc', attrs: { title: loc } }, loc),
+        h('div', { class: 'cell loc', attrs: { role: 'gridcell', title: loc } }, loc),
       );
+      name.setAttribute('role', 'gridcell');
+      row.setAttribute('aria-selected', String(node === this.selected));
+      row.setAttribute('aria-rowindex', String(i + 2));
+      if (canOpen) row.setAttribute('aria-expanded', String(open));
+      if (node === this.selected) this.viewport.setAttribute('aria-activedescendant', row.id);
       row.style.transform = `translateY(${i * ROW}px)`;
       twisty.addEventListener('click', (e) => {
         e.stopPropagation();

@@ -21,6 +21,7 @@ export function tablesTab(s: Strings, on: { filter(v: string): void; shown(k: Tr
     ],
     'top',
   );
+  tableSelect.setAttribute('label', s.a11yTableSelect);
   const filter = textfield(s.filter, on.filter);
   const tableBoxes = { top: h('div', { class: 'table' }), bottom: h('div', { class: 'table' }) };
   tableBoxes.bottom.hidden = true;

@@ -20,7 +20,7 @@ import {
   TRACK_H,
   type Span,
 } from './timelineCanvas';
-import { TIMELINE_KEYS, timelineTab } from './timelineTab';
+import { rangeKey, rangeText, TIMELINE_KEYS, timelineTab } from './timelineTab';
 import './timeline.css';
 
 export interface TimelineHost {
@@ -109,6 +109,7 @@ export class TimelineView {
     this.compare.disabled = !r || !this.span || r.to >= this.span.end;
     this.drawGraph();
     this.el.dataset.range = JSON.stringify(this.host.range() ?? null);
+    this.el.querySelector('.tl-said')!.textContent = rangeText(this.host.strings(), r, this.markers);
   }
 
   onHost(m: TimelineData): void {
@@ -189,6 +190,7 @@ export class TimelineView {
   /** Keys while the tab shows (TIMELINE_KEYS); true when used. */
   key(e: KeyboardEvent): boolean {
     const act = TIMELINE_KEYS[e.key];
+    if (e.shiftKey && rangeKey(e.key, this.view, this.span, this.host)) return true;
     if (!this.view || !act) return false;
     if (act === 'clear') {
       if (!this.host.range()) return false;

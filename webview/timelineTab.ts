@@ -2,6 +2,7 @@
 // card) and its keys.
 import { h } from './dom';
 import type { Strings } from './tree';
+export { rangeKey, rangeText } from './timelineKeys';
 
 export interface TimelineTabParts {
   el: HTMLElement;
@@ -20,7 +21,8 @@ export function timelineTab(s: Strings, on: { clear(): void; whole(): void; comp
   const chart = h('canvas', { class: 'tl-chart', attrs: { 'aria-label': s.tlChart, role: 'img' } });
   const chartBox = h('div', { class: 'tl-chart-box', attrs: { tabindex: '0' } }, chart);
   const note = h('div', { class: 'tl-note', attrs: { 'aria-live': 'polite' } });
-  const card = h('div', { class: 'tl-details' }, s.tlHint);
+  const card = h('div', { class: 'tl-details', attrs: { tabindex: '0' } }, s.tlHint);
+  const said = h('div', { class: 'tl-said sr-only', attrs: { role: 'status', 'aria-live': 'polite' } });
   const clearButton = h('button', { class: 'tl-clear', attrs: { type: 'button' } }, s.tlClear);
   clearButton.addEventListener('click', on.clear);
   const whole = h('button', { class: 'tl-whole', attrs: { type: 'button' } }, s.tlWhole);
@@ -38,7 +40,7 @@ export function timelineTab(s: Strings, on: { clear(): void; whole(): void; comp
     whole,
     clearButton,
   );
-  const el = h('div', { class: 'timeline-tab' }, toolbar, note, h('div', { class: 'tl-graphs' }, graph, tracks), chartBox, card);
+  const el = h('div', { class: 'timeline-tab' }, toolbar, said, note, h('div', { class: 'tl-graphs' }, graph, tracks), chartBox, card);
   return { el, graph, tracks, chart, chartBox, note, card, compare };
 }
 

@@ -6,6 +6,7 @@ import { h } from './dom';
 import { sampleTypePicker } from './sampleType';
 import type { ViewerState } from './viewerState';
 import { checkbox, textfield } from './widgets';
+import { a11yButtons } from './a11yButtons';
 
 export interface FlameToolbar {
   el: HTMLElement;
@@ -45,6 +46,8 @@ export function flameToolbar(
     st.kind,
   );
   treeSelect.classList.add('tree-select');
+  // The select's own label: its inner combobox is what a screen reader reaches.
+  treeSelect.setAttribute('label', s.a11yTreeSelect);
   treeSelect.addEventListener('change', () => on.showTree(treeSelect.value as TreeKind));
   const orientation = orientationSelect(s, st.persisted.orientation ?? 'flame', on.orientation);
   const mergeBy = select<'function' | 'line'>(
@@ -55,6 +58,7 @@ export function flameToolbar(
     st.options.mergeBy ?? 'function',
   );
   mergeBy.classList.add('merge-by');
+  mergeBy.setAttribute('label', s.mergeBy);
   mergeBy.addEventListener('change', () => on.setOptions({ mergeBy: mergeBy.value as 'function' | 'line' }));
   const el = h(
     'div',
@@ -70,6 +74,7 @@ export function flameToolbar(
     checkbox(s.collapseDeps, !!st.options.collapseDependencies, (v) => on.setOptions({ collapseDependencies: v })),
     h('label', { class: 'inline' }, s.mergeBy),
     mergeBy,
+    ...a11yButtons(s, () => on.post({ type: 'accessibleView', tree: st.kind })),
   );
   // The offline page has no host to read another sample type or write a file.
   const picker = st.offline ? undefined : sampleTypePicker(st.info, s.sampleType, on.post);

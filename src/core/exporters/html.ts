@@ -117,8 +117,13 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
+  // The page's language is its strings' language: each translation names its own tag.
+  const lang = l10n.t({
+    message: 'en',
+    comment: ['The BCP 47 language tag of this translation (the exported HTML page says it is in it)'],
+  });
   return `<!DOCTYPE html>
-<html>
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -129,7 +134,7 @@ export function toHtml(profile: Profile, opts: HtmlOptions = {}): string {
 <title>${escapeHtml(l10n.t('Flame graph: {0}', label))}</title>
 </head>
 <body class="vscode-light">
-<div id="app"></div>
+<main><h1 class="sr-only">${escapeHtml(l10n.t('Flame graph: {0}', label))}</h1><div id="app"></div></main>
 <script type="application/json" id="node-flame-data">${data}</script>
 <script>${script}</script>
 </body>

@@ -73,7 +73,7 @@ const isUser = (f: Frame | undefined) => !!f && (f.category === 'app' || f.categ
  * package's when none) and the call it makes below, heaviest first. Each path shows the outermost user frame,
  * that frame, the call, and the heaviest leaf under it; Node's plumbing and the frames between are elided.
  */
-function hotPaths(profile: Profile, n: number): { share: number; frames: Frame[] }[] {
+export function hotPaths(profile: Profile, n: number): { share: number; frames: Frame[] }[] {
   const t = profile.tree;
   if (!(t.weight > 0)) return [];
   const groups = new Map<string, { w: number; frames: Frame[]; leafW: number }>();

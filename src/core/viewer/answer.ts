@@ -4,6 +4,7 @@ import { unhandledMessage } from './protocol';
 import type { ViewerSession } from './viewerSession';
 import { timelineData } from './timelineAnswer';
 import { requestsData } from './requestsAnswer';
+import { accessibleText, accessibleTitle } from './accessibleText';
 
 /**
  * What only a host can do. The editor opens files, writes exports and reads the run folder; the offline page
@@ -21,6 +22,8 @@ export interface ViewerHost {
   exportShown?(session: ViewerSession): Promise<void>;
   compareRanges?(before: { from: number; to: number }, after: { from: number; to: number }): Promise<void>;
   metric?(name: string, ms: number): void;
+  /** Opens the Accessible View's text read-only; absent: the page shows it itself. */
+  showText?(title: string, text: string): Promise<void>;
 }
 
 /** Messages only an adapter can answer: 'ready' (its opening), 'sampleType' (reads the file again), 'stopRun'. */
@@ -89,6 +92,13 @@ export async function answer(session: ViewerSession, m: AnsweredMessage, host: V
     case 'metric':
       host.metric?.(m.name, m.ms);
       return [];
+    case 'accessibleView': {
+      const title = accessibleTitle(session);
+      const text = accessibleText(session, m.tree);
+      if (!host.showText) return [{ type: 'accessibleText', title, text }];
+      await host.showText(title, text);
+      return [];
+    }
     default:
       throw new Error(unhandledMessage(m));
   }

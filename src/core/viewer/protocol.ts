@@ -248,6 +248,8 @@ export type HostMessage =
   | TimelineData
   | RequestsData
   | { type: 'noSource'; frame: number; reason: string }
+  /** The Accessible View's text, for a page whose host has no editor to open it in (the offline page shows it itself). */
+  | { type: 'accessibleText'; title: string; text: string }
   | { type: 'error'; message: string };
 
 /** What every viewer page sends, single or comparison. */
@@ -276,6 +278,8 @@ export type ViewerMessage =
   /** Select and zoom to a profile frame (a finding's), as the editor's CodeLens does. */
   | { type: 'reveal'; frame: number }
   | { type: 'sampleType'; sampleType: string }
+  /** Alt+F2 or the toolbar's button: the view as plain text (the hot path, the findings, the top functions). */
+  | { type: 'accessibleView'; tree: TreeKind }
   /** The process picker's choice of threads (a process is all its threads); null: all. */
   | { type: 'threads'; threads: string[] | null }
   | TimelineRequest
@@ -289,7 +293,9 @@ export type ViewerMessage =
 export type DiffMessage =
   | PageMessage
   | { type: 'sizeBy'; sizeBy: SizeBy }
-  | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number };
+  | { type: 'diffExpand'; sizeBy: SizeBy; node: number; small: boolean; minWeight: number }
+  /** Alt+F2: the comparison as plain text (the two profiles, the biggest changes). */
+  | { type: 'accessibleView' };
 
 export type WebviewMessage = ViewerMessage | DiffMessage;
 

@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { a11yStrings } from './a11yStrings';
 import { processStrings } from './processStrings';
 import { timelineStrings } from './timelineStrings';
 import { requestsStrings } from './requestsStrings';
@@ -107,5 +108,6 @@ export function webviewStrings(): Record<string, string> {
     ...processStrings(),
     ...timelineStrings(),
     ...requestsStrings(),
+    ...a11yStrings(),
   };
 }

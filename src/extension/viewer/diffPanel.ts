@@ -3,7 +3,8 @@ import { DiffSession } from '../../core/viewer/diffSession';
 import type { LoadedProfile, Services } from '../services';
 import { exportDiffFromViewer } from './export';
 import { viewerHtml } from './html';
-import { webviewOptions } from './options';
+import { SHOW_TEXT_COMMAND, webviewOptions } from './options';
+import { accessibleDiffText } from '../../core/viewer/accessibleDiffText';
 import { unhandledMessage, type DiffMessage, type DiffSide, type HostMessage, type SizeBy } from '../../core/viewer/protocol';
 import { openFrameSource } from './source';
 import { webviewStrings } from '../../core/viewer/strings';
@@ -83,6 +84,11 @@ export class DiffPanel implements vscode.Disposable {
       case 'export':
         await exportDiffFromViewer(this.before, this.after, s.changes, this.services().log);
         return;
+      case 'accessibleView': {
+        const { title, text } = accessibleDiffText(s);
+        await vscode.commands.executeCommand(SHOW_TEXT_COMMAND, title, text);
+        return;
+      }
       case 'metric':
         this.services().log.info(`diff viewer ${this.before.label} → ${this.after.label}: ${m.name} ${m.ms.toFixed(1)} ms`);
         return;

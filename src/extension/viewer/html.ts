@@ -34,7 +34,8 @@ export function viewerHtml(
 <title>${esc(title)}</title>
 </head>
 <body>
-<div id="app" data-loading="${esc(waiting?.text ?? vscode.l10n.t('Node Flame: reading {0}', title))}"${waiting ? ` data-stop="${esc(waiting.stop)}"` : ''}></div>
+<main><h1 class="sr-only">${esc(title)}</h1>
+<div id="app" data-loading="${esc(waiting?.text ?? vscode.l10n.t('Node Flame: reading {0}', title))}"${waiting ? ` data-stop="${esc(waiting.stop)}"` : ''}></div></main>
 <script nonce="${nonce}" src="${dist('webview.js')}"></script>
 </body>
 </html>`;

@@ -4,7 +4,8 @@ import { type LoadedProfile, type ReservedPanel, type Services, type ShowOptions
 import { CORE_SCHEME, CoreSourceProvider } from './coreSource';
 import { MAP_SOURCE_SCHEME, MapSourceProvider } from './mapSource';
 import type { DiffPanel } from './diffPanel';
-import { DIFF_VIEW_TYPE, VIEW_TYPE, webviewOptions } from './options';
+import { DIFF_VIEW_TYPE, SHOW_TEXT_COMMAND, VIEW_TYPE, webviewOptions } from './options';
+import { accessibleTexts, TEXT_SCHEME } from './accessibleView';
 import type { EarlyPage, ProfilePanel } from './panel';
 import type { PersistedState, WebviewMessage } from '../../core/viewer/protocol';
 
@@ -243,6 +244,9 @@ export function createViewer(
     vscode.window.registerWebviewPanelSerializer(DIFF_VIEW_TYPE, diffSerializer),
     vscode.workspace.registerTextDocumentContentProvider(CORE_SCHEME, new CoreSourceProvider()),
     vscode.workspace.registerTextDocumentContentProvider(MAP_SOURCE_SCHEME, new MapSourceProvider()),
+    vscode.workspace.registerTextDocumentContentProvider(TEXT_SCHEME, accessibleTexts),
+    // The viewer's Accessible View (args: title, text), asked for by a panel.
+    vscode.commands.registerCommand(SHOW_TEXT_COMMAND, (title: string, text: string) => accessibleTexts.show(title, text)),
     // Opens a profile file straight in the viewer: for tests and other features (args: absolute path, show options).
     vscode.commands.registerCommand('nodeFlame.showProfileFile', async (path?: string, opts?: ShowOptions) => {
       path ??= await vscode.window.showInputBox({ prompt: vscode.l10n.t('Path of a profile file to show'), ignoreFocusOut: true });

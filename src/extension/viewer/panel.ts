@@ -10,6 +10,7 @@ import { answer, type ViewerHost } from '../../core/viewer/answer';
 import { runTimeFactsOf } from '../../launch/run/runTimeline';
 import { openFrameSource } from './source';
 import { rangeOf } from './timeRange';
+import { SHOW_TEXT_COMMAND } from './options';
 import { webviewStrings } from '../../core/viewer/strings';
 
 /** Puts the viewer's page into a panel, before the profile is there: it loads while the file is read. */
@@ -137,6 +138,10 @@ export class ProfilePanel implements vscode.Disposable {
       await this.services().viewer.showDiff(b, a);
     },
     metric: (name, ms) => this.services().log.info(`viewer ${this.loaded.label}: ${name} ${ms.toFixed(1)} ms`),
+    // The text provider lives with the extension's side of the viewer (viewer/index.ts), which registers it.
+    showText: async (title, text) => {
+      await vscode.commands.executeCommand(SHOW_TEXT_COMMAND, title, text);
+    },
   };
   private facts: ReturnType<ViewerHost['timeFacts']> | undefined;
 
