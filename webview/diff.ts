@@ -1,5 +1,12 @@
 // The comparison mode of the viewer: a differential flame graph and the table of biggest changes.
-import { type DiffChangeInfo, type DiffMessage, type HostMessage, type Orientation, type SizeBy } from '../src/core/viewer/protocol';
+import {
+  type DiffChangeInfo,
+  type DiffMessage,
+  type HostMessage,
+  type Orientation,
+  type PersistedState,
+  type SizeBy,
+} from '../src/core/viewer/protocol';
 import { diffPalette } from './diffColor';
 import { changesTable, loc, share, signed } from './diffChanges';
 import { FlameView } from './flame';
@@ -17,6 +24,21 @@ type Figures = { before: number; after: number };
 export interface DiffViewState {
   orientation: Orientation;
   remember(o: Orientation): void;
+}
+
+/**
+ * The page's opening as a comparison: remembers its two files (and ranges) for a reload, builds its UI and returns
+ * the handler for the host's later messages.
+ */
+export function openDiff(
+  app: HTMLElement,
+  init: Init,
+  post: (m: DiffMessage) => void,
+  state: { orientation?: Orientation; save(patch: Partial<PersistedState>): void },
+): (m: HostMessage) => void {
+  const diff = { before: init.before.path, after: init.after.path, beforeRange: init.before.range, afterRange: init.after.range };
+  state.save({ path: '', diff });
+  return startDiff(app, init, post, { orientation: state.orientation ?? 'flame', remember: (orientation) => state.save({ orientation }) });
 }
 
 /** Builds the comparison UI into `app` and returns the handler for the host's later messages. */

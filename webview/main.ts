@@ -15,7 +15,7 @@ import { flameToolbar } from './toolbar';
 import { tablesTab } from './tablesTab';
 import { REQUESTS_TAB, routeKey, TIMELINE_TAB } from './pageKeys';
 import { renderCrumbs as renderCrumbsBar, renderLegend as renderLegendBar, stopRunButton } from './legend';
-import { startDiff } from './diff';
+import { openDiff } from './diff';
 import { TreeTable } from './tables';
 import { renderSummary } from './summary';
 import { showDetails, showTooltip } from './details';
@@ -313,14 +313,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
   switch (m.type) {
     case 'init':
       if (m.kind === 'diff') {
-        save({
-          path: '',
-          diff: { before: m.before.path, after: m.after.path, beforeRange: m.before.range, afterRange: m.after.range },
-        });
-        diffHandler = startDiff(app, m, post, {
-          orientation: st.persisted.orientation ?? 'flame',
-          remember: (orientation) => save({ orientation }),
-        });
+        diffHandler = openDiff(app, m, post, { orientation: st.persisted.orientation, save });
         break;
       }
       st.offline = !!m.offline;
@@ -394,15 +387,13 @@ document.addEventListener('keydown', (e) => {
   });
 });
 
-// Theme switches change the CSS variables: re-resolve the pal.colors and repaint.
-new MutationObserver(() => {
-  pal.read();
+pal.onThemeChange(() => {
   if (!ui) return;
   flames.top.redraw();
   flames.bottom.redraw();
   timeline?.draw();
   renderLegend();
-}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+});
 
 post({ type: 'ready' });
 mark('ready');

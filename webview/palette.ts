@@ -23,6 +23,14 @@ export class ThemePalette {
     for (const el of Array.from(this.el.children)) this.colors[el.className.slice(4)] = getComputedStyle(el).backgroundColor;
   }
 
+  /** Theme switches change the CSS variables (VS Code sets the body's class): the colours are read again, then `repaint`. */
+  onThemeChange(repaint: () => void): void {
+    new MutationObserver(() => {
+      this.read();
+      repaint();
+    }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  }
+
   /** Search matches are drawn in this colour. */
   get match(): string {
     return this.colors.match ?? '#e600e6';

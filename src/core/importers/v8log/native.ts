@@ -94,11 +94,12 @@ export class NativeResolver {
    * tens of thousands of libraries, and each failed open through the thread pool cost ~50 µs (40 000: 2.2 s).
    */
   private isHere(path: string): boolean {
-    let here = false;
+    let here = true;
     try {
-      here = statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+      // Only a missing file is settled here: anything else (a FIFO, a folder) is read as before, which says why not.
+      here = statSync(path, { throwIfNoEntry: false }) !== undefined;
     } catch {
-      here = false;
+      here = true;
     }
     if (!here) {
       if (this.namedMissing++ < MISSING_NAMED)
