@@ -74,7 +74,7 @@ export async function runTimeFacts(
   if (run.startedAt) markers.push({ kind: 'start', at: at(run.startedAt), label: label.start });
   for (const e of run.events ?? []) {
     const t = at(e.at);
-    if (Number.isFinite(t)) markers.push({ kind: e.kind, at: t, label: label[e.kind] });
+    if (Number.isFinite(t)) markers.push({ kind: e.kind, at: t, label: e.kind === 'mark' ? e.label || l10n.t('mark') : label[e.kind] });
   }
   // Every process's delay and heap: which of them the Timeline draws follows the picker (core/viewer/answer).
   const tracks: TimeTrack[] = [];

@@ -1,0 +1,111 @@
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { asCpuProfile, cpuProfileToModel } from '../../core/importers/cpuprofile';
+import { ProfileError, type Profile } from '../../core/model';
+import { addChunkLines, ChunkMerger, LIVE_INFO_FILE, liveChunkPid, type LiveInfo } from './cpuChunks';
+import { readProcessRecords, runProcesses } from './processRecords';
+import { loadRunProfile, type RunLoadOptions } from './runProfile';
+import type { OpenedRun, RunEvent, RunInfo } from './runFolder';
+
+
+/** No more than this much of a chunk file is read at once (a repository-controlled folder may hold anything). */
+const MAX_READ = 64 * 1024 * 1024;
+
+interface Tail {
+  offset: number;
+  rest: string;
+  merger: ChunkMerger;
+}
+
+/** What has been read of each live run, by folder: each second reads only the chunks added since the last. */
+const runs = new Map<string, Map<string, Tail>>();
+
+/** Reads the bytes of a regular file (never through a symlink) from `offset`, at most MAX_READ. */
+function readFrom(path: string, offset: number): { text: string; size: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    const want = Math.min(MAX_READ, Math.max(0, st.size - offset));
+    const buf = Buffer.alloc(want);
+    const n = want ? readSync(fd, buf, 0, want, offset) : 0;
+    return { text: buf.toString('utf8', 0, n), size: st.size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readLiveInfo(dir: string): Partial<LiveInfo> {
+  const r = readFrom(join(dir, LIVE_INFO_FILE), 0);
+  try {
+    const j = r && (JSON.parse(r.text) as Partial<LiveInfo>);
+    if (!j || typeof j !== 'object') return {};
+    return {
+      startedAt: typeof j.startedAt === 'string' ? j.startedAt : undefined,
+      events: Array.isArray(j.events)
+        ? j.events.filter((e) => e && typeof e.at === 'string' && /^(port|loadStart|loadEnd|stop|mark)$/.test(e.kind))
+        : undefined,
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** The chunks of each process of a live run so far, merged per process (read incrementally). */
+export function liveChunks(dir: string): Map<string, ChunkMerger> {
+  let tails = runs.get(dir);
+  if (!tails) runs.set(dir, (tails = new Map()));
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => liveChunkPid(n) !== undefined);
+  } catch {
+    // the run folder went away
+  }
+  for (const name of names) {
+    let t = tails.get(name);
+    if (!t) tails.set(name, (t = { offset: 0, rest: '', merger: new ChunkMerger() }));
+    const r = readFrom(join(dir, name), t.offset);
+    if (!r) continue;
+    if (r.size < t.offset) {
+      // rewritten from the start (never by the preload): read again
+      tails.set(name, (t = { offset: 0, rest: '', merger: new ChunkMerger() }));
+      continue;
+    }
+    t.offset += Buffer.byteLength(r.text);
+    const text = t.rest + r.text;
+    t.rest = text.slice(addChunkLines(t.merger, text));
+  }
+  return new Map([...tails].filter(([, t]) => t.merger.sampleCount > 0).map(([name, t]) => [name, t.merger]));
+}
+
+/** Forgets a run's chunks read so far (the run ended). */
+export function forgetLiveRun(dir: string): void {
+  runs.delete(dir);
+}
+
+/**
+ * A live run as one profile, every process that has written a chunk included, on the run's time axis, with the
+ * run as the launcher has told it so far (start, events) for the Timeline's markers.
+ */
+export async function loadLiveRun(dir: string, opts: RunLoadOptions = {}): Promise<{ profile: Profile; run: OpenedRun }> {
+  const chunks = liveChunks(dir);
+  if (!chunks.size) throw new ProfileError('no live profile yet', dir);
+  const li = readLiveInfo(dir);
+  const files = [...chunks.keys()];
+  const info: Partial<RunInfo> = {
+    version: 1,
+    mode: 'cpu-prof',
+    ...(li.startedAt ? { startedAt: li.startedAt } : {}),
+    ...(li.events?.length ? { events: li.events as RunEvent[] } : {}),
+    processes: runProcesses(readProcessRecords(dir), []),
+  };
+  const run: OpenedRun = { dir, info };
+  const read = (file: string): Profile => cpuProfileToModel(asCpuProfile(chunks.get(file)!.profile(), file), join(dir, file));
+  const profile = await loadRunProfile(run, { ...opts, liveParts: { files, pidOf: liveChunkPid, read } });
+  return { profile, run };
+}
