@@ -28,6 +28,7 @@ import { ViewerState, type PageUi, type VsCodeApi } from './viewerState';
 import { ThemePalette } from './palette';
 import { tabHeader, tabPanel } from './widgets';
 import { FlameSearch } from './search';
+import { liveBar } from './live';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 mark('modules');
@@ -361,8 +362,16 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
     case 'error':
       errorEl.textContent = m.message;
       break;
+    case 'live':
+      onLive(m);
+      // The final profile took the live one's place: the page names it, as an 'init' would have.
+      if (!m.live && st.info) document.body.dataset.profile = st.info.label;
+      // The profile grew: the Timeline asks for its samples again.
+      timeline?.samplesChanged();
+      break;
   }
 });
+const onLive = liveBar(() => st.strings, post);
 
 document.addEventListener('keydown', (e) => {
   if (!ui) return;

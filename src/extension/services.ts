@@ -18,6 +18,8 @@ export interface LoadedProfile {
   run?: OpenedRun;
   /** A time range of the file's profile (ms from its start) this one stands for: a comparison of two ranges. */
   range?: { from: number; to: number };
+  /** A live run's profile so far (extension/run/liveView.ts): nothing is cached from it, the run is not over. */
+  live?: boolean;
 }
 
 /** Everything one feature module may need from the others; set up once in `activate`. */
@@ -62,6 +64,11 @@ export interface ReservedPanel {
   show(p: LoadedProfile): Promise<void>;
   /** No profile came: closes the panel (nothing once `open` was called). */
   release(): void;
+  /**
+   * A live run's profile so far, shown there (the first time in place of the waiting page), with the run's Stop and
+   * Mark; `open` then puts the final profile in its place. False when the user closed the panel.
+   */
+  live?(p: LoadedProfile, controls: { stop(): void; mark(): void }): Promise<boolean>;
 }
 
 /** Profiles loaded in this window; the active one drives CodeLens, heat and the status bar. */

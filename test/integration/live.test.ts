@@ -32,51 +32,57 @@ function topFunctions(p: Profile, n = 5): [string, number][] {
     .map((s) => [p.frames[s.frame].name, (100 * s.self) / all]);
 }
 
-test('a live cpu-prof run: chunks while it runs, the hot function mid-run, the final profile the union of the chunks', { timeout: 60_000 }, async (t) => {
-  const ws = mkdtempSync(join(tmpdir(), 'nf-live-'));
-  t.after(() => rmSync(ws, { recursive: true, force: true }));
-  const program = join(ws, 'busy.js');
-  writeFileSync(program, BUSY);
-  const runDir = createRunDir(join(ws, 'runs'), 'cpu-prof');
-  const session = new ProfileSession({
-    target: { program, args: ['4500'], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
-    mode: 'cpu-prof',
-    runDir,
-    preloadPath: join(repoRoot, 'dist', 'preload-stop.js'),
-    live: true,
-  });
-  const done = session.run();
-  await new Promise((r) => setTimeout(r, 2500));
-  assert.ok(session.running, 'the app still runs');
-  const chunkFile = readdirSync(runDir).find((f) => /^live-\d+\.jsonl$/.test(f));
-  assert.ok(chunkFile, `chunks written while running: ${readdirSync(runDir).join(', ')}`);
-  const midChunks = readFileSync(join(runDir, chunkFile), 'utf8').split('\n').filter(Boolean).length;
-  assert.ok(midChunks >= 1, `${midChunks} chunks at 2.5 s`);
-  const mid = await loadLiveRun(runDir);
-  const midTop = topFunctions(mid.profile);
-  assert.ok(session.running, 'the live read came while the app ran');
-  assert.equal(midTop[0]?.[0], 'hotLoop', JSON.stringify(midTop));
-  const midSamples = mid.profile.tree.total[0];
+test(
+  'a live cpu-prof run: chunks while it runs, the hot function mid-run, the final profile the union of the chunks',
+  { timeout: 60_000 },
+  async (t) => {
+    const ws = mkdtempSync(join(tmpdir(), 'nf-live-'));
+    t.after(() => rmSync(ws, { recursive: true, force: true }));
+    const program = join(ws, 'busy.js');
+    writeFileSync(program, BUSY);
+    const runDir = createRunDir(join(ws, 'runs'), 'cpu-prof');
+    const session = new ProfileSession({
+      target: { program, args: ['4500'], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
+      mode: 'cpu-prof',
+      runDir,
+      preloadPath: join(repoRoot, 'dist', 'preload-stop.js'),
+      live: true,
+    });
+    const done = session.run();
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.ok(session.running, 'the app still runs');
+    const chunkFile = readdirSync(runDir).find((f) => /^live-\d+\.jsonl$/.test(f));
+    assert.ok(chunkFile, `chunks written while running: ${readdirSync(runDir).join(', ')}`);
+    const midChunks = readFileSync(join(runDir, chunkFile), 'utf8').split('\n').filter(Boolean).length;
+    assert.ok(midChunks >= 1, `${midChunks} chunks at 2.5 s`);
+    const mid = await loadLiveRun(runDir);
+    const midTop = topFunctions(mid.profile);
+    assert.ok(session.running, 'the live read came while the app ran');
+    assert.equal(midTop[0]?.[0], 'hotLoop', JSON.stringify(midTop));
+    const midSamples = mid.profile.tree.total[0];
 
-  const result = await done;
-  assert.equal(result.error, undefined, result.error?.message);
-  const last = await loadLiveRun(runDir);
-  forgetLiveRun(runDir);
-  const final = await loadRunProfile(runDir, { sourceMaps: false, allProcesses: true });
-  // The union of the chunks, merged afresh from the file, is the final profile: the same samples.
-  const union = new ChunkMerger();
-  addChunkLines(union, readFileSync(join(runDir, liveChunkFileName(result.info.pid!)), 'utf8'));
-  const finalFile = JSON.parse(readFileSync(result.profiles[0], 'utf8')) as { samples: number[] };
-  assert.equal(finalFile.samples.length, union.sampleCount, 'the final .cpuprofile has exactly the chunks’ samples');
-  assert.ok(union.chunks >= 4, `${union.chunks} chunks in 4.5 s`);
-  assert.equal(final.tree.total[0], last.profile.tree.total[0], 'the last live view counts the final profile’s samples');
-  assert.ok(midSamples < final.tree.total[0], 'the live view grew');
-  const finalTop = topFunctions(final);
-  const lastTop = new Map(topFunctions(last.profile, 20));
-  for (const [name, share] of finalTop) {
-    const live = lastTop.get(name) ?? 0;
-    assert.ok(Math.abs(live - share) <= 2, `${name}: final ${share.toFixed(1)} %, live ${live.toFixed(1)} %`);
-  }
-  t.diagnostic(`chunks ${union.chunks}, samples ${union.sampleCount}; mid-run ${midChunks} chunks, top ${midTop[0][0]} ${midTop[0][1].toFixed(1)} %`);
-  t.diagnostic(`final top: ${finalTop.map(([n, s]) => `${n} ${s.toFixed(1)}`).join(', ')}`);
-});
+    const result = await done;
+    assert.equal(result.error, undefined, result.error?.message);
+    const last = await loadLiveRun(runDir);
+    forgetLiveRun(runDir);
+    const final = await loadRunProfile(runDir, { sourceMaps: false, allProcesses: true });
+    // The union of the chunks, merged afresh from the file, is the final profile: the same samples.
+    const union = new ChunkMerger();
+    addChunkLines(union, readFileSync(join(runDir, liveChunkFileName(result.info.pid!)), 'utf8'));
+    const finalFile = JSON.parse(readFileSync(result.profiles[0], 'utf8')) as { samples: number[] };
+    assert.equal(finalFile.samples.length, union.sampleCount, 'the final .cpuprofile has exactly the chunks’ samples');
+    assert.ok(union.chunks >= 4, `${union.chunks} chunks in 4.5 s`);
+    assert.equal(final.tree.total[0], last.profile.tree.total[0], 'the last live view counts the final profile’s samples');
+    assert.ok(midSamples < final.tree.total[0], 'the live view grew');
+    const finalTop = topFunctions(final);
+    const lastTop = new Map(topFunctions(last.profile, 20));
+    for (const [name, share] of finalTop) {
+      const live = lastTop.get(name) ?? 0;
+      assert.ok(Math.abs(live - share) <= 2, `${name}: final ${share.toFixed(1)} %, live ${live.toFixed(1)} %`);
+    }
+    t.diagnostic(
+      `chunks ${union.chunks}, samples ${union.sampleCount}; mid-run ${midChunks} chunks, top ${midTop[0][0]} ${midTop[0][1].toFixed(1)} %`,
+    );
+    t.diagnostic(`final top: ${finalTop.map(([n, s]) => `${n} ${s.toFixed(1)}`).join(', ')}`);
+  },
+);

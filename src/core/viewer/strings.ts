@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { processStrings } from './processStrings';
 import { timelineStrings } from './timelineStrings';
 import { transformStrings } from './transformStrings';
+import { liveStrings } from './liveStrings';
 
 /** The webview's UI text, localized on the host side (extension or CLI) so the l10n export finds every string. */
 export function webviewStrings(): Record<string, string> {
@@ -105,5 +106,6 @@ export function webviewStrings(): Record<string, string> {
     ...transformStrings(),
     ...processStrings(),
     ...timelineStrings(),
+    ...liveStrings(),
   };
 }

@@ -35,6 +35,9 @@ export function writeLiveInfo(runDir: string, info: LiveInfo): void {
   }
 }
 
+/** The live reader's word for "nothing since the last read" (and "nothing yet"): the caller keeps what it shows. */
+export const NOTHING_NEW = 'no new live chunks';
+
 /** Set by the launcher when the run is watched live (the preload then writes chunks). */
 export const LIVE_ENV = 'NODE_FLAME_LIVE';
 
@@ -63,7 +66,8 @@ export interface ChunkProfile {
   timeDeltas?: number[];
 }
 
-const frameKey = (cf: ChunkCallFrame) => `${cf.functionName}\u0000${cf.url}\u0000${cf.lineNumber}\u0000${cf.columnNumber}\u0000${cf.scriptId}`;
+const frameKey = (cf: ChunkCallFrame) =>
+  `${cf.functionName}\u0000${cf.url}\u0000${cf.lineNumber}\u0000${cf.columnNumber}\u0000${cf.scriptId}`;
 
 /**
  * Chunks merged in order into one profile: a node is the same node when its call frame and its parent's are (the
@@ -139,7 +143,11 @@ export class ChunkMerger {
     // Copies: a reader may normalise what it is given, and the merge goes on.
     const nodes = this.nodes.map((n) => {
       const lines = this.lines.get(n.id);
-      return { ...n, children: [...n.children!], ...(lines ? { positionTicks: [...lines].map(([line, ticks]) => ({ line, ticks })) } : {}) };
+      return {
+        ...n,
+        children: [...n.children!],
+        ...(lines ? { positionTicks: [...lines].map(([line, ticks]) => ({ line, ticks })) } : {}),
+      };
     });
     return { nodes, startTime: start, endTime: this.endTime ?? start, samples: [...this.samples], timeDeltas };
   }

@@ -9,7 +9,7 @@ import { loadLiveRun } from './liveReader';
 serveImports(async (path, opts) => {
   // A live run's worker lives as long as the run: it keeps what it read and reads only the new chunks each time.
   if (opts.live) {
-    const { profile, run } = await loadLiveRun(path, { ...opts, allProcesses: true });
+    const { profile, run } = await loadLiveRun(path, { ...opts, allProcesses: true, onlyNew: true });
     return { profile, extra: run };
   }
   const { profile, run } = await loadProfileOrRun(path, { ...opts, allProcesses: true });

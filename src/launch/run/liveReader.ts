@@ -2,11 +2,10 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from
 import { join } from 'node:path';
 import { asCpuProfile, cpuProfileToModel } from '../../core/importers/cpuprofile';
 import { ProfileError, type Profile } from '../../core/model';
-import { addChunkLines, ChunkMerger, LIVE_INFO_FILE, liveChunkPid, type LiveInfo } from './cpuChunks';
+import { addChunkLines, ChunkMerger, LIVE_INFO_FILE, liveChunkPid, NOTHING_NEW, type LiveInfo } from './cpuChunks';
 import { readProcessRecords, runProcesses } from './processRecords';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
 import type { OpenedRun, RunEvent, RunInfo } from './runFolder';
-
 
 /** No more than this much of a chunk file is read at once (a repository-controlled folder may hold anything). */
 const MAX_READ = 64 * 1024 * 1024;
@@ -17,8 +16,10 @@ interface Tail {
   merger: ChunkMerger;
 }
 
-/** What has been read of each live run, by folder: each second reads only the chunks added since the last. */
+/** What has been read of each live run, by folder: each read reads only the chunks added since the last. */
 const runs = new Map<string, Map<string, Tail>>();
+/** Bytes of chunks read of each run when it was last answered: a read that finds nothing new says so. */
+const answered = new Map<string, number>();
 
 /** Reads the bytes of a regular file (never through a symlink) from `offset`, at most MAX_READ. */
 function readFrom(path: string, offset: number): { text: string; size: number } | undefined {
@@ -86,15 +87,21 @@ export function liveChunks(dir: string): Map<string, ChunkMerger> {
 /** Forgets a run's chunks read so far (the run ended). */
 export function forgetLiveRun(dir: string): void {
   runs.delete(dir);
+  answered.delete(dir);
 }
 
 /**
  * A live run as one profile, every process that has written a chunk included, on the run's time axis, with the
  * run as the launcher has told it so far (start, events) for the Timeline's markers.
  */
-export async function loadLiveRun(dir: string, opts: RunLoadOptions = {}): Promise<{ profile: Profile; run: OpenedRun }> {
+export async function loadLiveRun(
+  dir: string,
+  opts: RunLoadOptions & { onlyNew?: boolean } = {},
+): Promise<{ profile: Profile; run: OpenedRun }> {
   const chunks = liveChunks(dir);
-  if (!chunks.size) throw new ProfileError('no live profile yet', dir);
+  const read = [...(runs.get(dir)?.values() ?? [])].reduce((n, t) => n + t.offset, 0);
+  if (!chunks.size || (opts.onlyNew && answered.get(dir) === read)) throw new ProfileError(NOTHING_NEW, dir);
+  answered.set(dir, read);
   const li = readLiveInfo(dir);
   const files = [...chunks.keys()];
   const info: Partial<RunInfo> = {
@@ -105,7 +112,7 @@ export async function loadLiveRun(dir: string, opts: RunLoadOptions = {}): Promi
     processes: runProcesses(readProcessRecords(dir), []),
   };
   const run: OpenedRun = { dir, info };
-  const read = (file: string): Profile => cpuProfileToModel(asCpuProfile(chunks.get(file)!.profile(), file), join(dir, file));
-  const profile = await loadRunProfile(run, { ...opts, liveParts: { files, pidOf: liveChunkPid, read } });
+  const readPart = (file: string): Profile => cpuProfileToModel(asCpuProfile(chunks.get(file)!.profile(), file), join(dir, file));
+  const profile = await loadRunProfile(run, { ...opts, liveParts: { files, pidOf: liveChunkPid, read: readPart } });
   return { profile, run };
 }

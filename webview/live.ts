@@ -1,0 +1,46 @@
+// A live run's bar: the badge (live, then final at exit), Mark (a marker on the Timeline now), the rolling window
+// ("last N seconds") and Stop. It sits outside the page's UI, which a later 'init' rebuilds.
+import type { HostMessage, WebviewMessage } from '../src/core/viewer/protocol';
+import { fmt, h } from './dom';
+import './live.css';
+
+const WINDOWS = [0, 5, 10, 30, 60];
+
+export function liveBar(
+  strings: () => Record<string, string>,
+  post: (m: WebviewMessage) => void,
+): (m: Extract<HostMessage, { type: 'live' }>) => void {
+  let bar: HTMLElement | undefined;
+  let badge: HTMLElement;
+  let updates = 0;
+  const build = (): HTMLElement => {
+    const s = strings();
+    badge = h('span', { class: 'live-badge', attrs: { role: 'status', 'aria-live': 'off' } }, s.liveBadge);
+    const mark = h('vscode-button', { attrs: { secondary: '', title: s.liveMarkTitle, 'data-action': 'mark' } }, s.liveMark);
+    mark.addEventListener('click', () => post({ type: 'mark' }));
+    const win = h('vscode-single-select', {
+      attrs: { title: s.liveWindowTitle, 'aria-label': s.liveWindowTitle, 'data-action': 'window' },
+    });
+    for (const sec of WINDOWS)
+      win.append(h('vscode-option', { attrs: { value: String(sec) } }, sec ? fmt(s.liveWindowLast, sec) : s.liveWindowAll));
+    win.addEventListener('change', () => {
+      const sec = Number((win as unknown as { value: string }).value);
+      post({ type: 'liveWindow', seconds: sec > 0 ? sec : null });
+    });
+    const stop = h('vscode-button', { attrs: { icon: 'debug-stop', secondary: '', 'data-action': 'stop' } }, s.liveStop);
+    stop.addEventListener('click', () => {
+      stop.setAttribute('disabled', '');
+      post({ type: 'stopRun' });
+    });
+    return h('div', { class: 'live-bar', attrs: { 'data-live': 'true' } }, badge, h('span', { class: 'live-controls' }, mark, win, stop));
+  };
+  return (m) => {
+    bar ??= document.body.appendChild(build());
+    const s = strings();
+    updates++;
+    bar.dataset.live = String(m.live);
+    badge.textContent = m.live ? (m.marks ? `${s.liveBadge} · ${fmt(s.liveMarks, m.marks)}` : s.liveBadge) : s.liveFinal;
+    document.body.dataset.live = String(m.live);
+    document.body.dataset.liveUpdates = String(updates);
+  };
+}
