@@ -92,7 +92,8 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   async load(path: string, extra: Partial<LoadedProfile> = {}): Promise<LoadedProfile> {
-    const existing = [...this.loaded.values()].find((p) => p.path === path);
+    // A live run's profile so far is never the file's: the run folder read at its end is another profile.
+    const existing = [...this.loaded.values()].find((p) => p.path === path && !p.live);
     if (existing) return existing;
     // The importers load with the first profile, not with the extension.
     const { readProfile } = await import('./readProfile');

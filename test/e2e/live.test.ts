@@ -87,6 +87,8 @@ test('live: the flame graph fills in while the Express app runs under load; the 
     assert.ok(!existsSync(join(dir, 'run.json')), 'the app still runs');
     const firstMs = seenAt - loadStart;
     assert.ok(firstMs <= 3000, `pbkdf2Sync drawn ${firstMs} ms after the load started (goal ≤ 3000)`);
+    // Mark: a marker on the run's Timeline, named for the editor (mark 1), kept in run.json.
+    await frame.locator('.live-bar [data-action="mark"]').dispatchEvent('click');
     await vs.screenshot('live-running');
 
     // Another editor, typed into while the live view updates behind it.
@@ -126,6 +128,11 @@ test('live: the flame graph fills in while the Express app runs under load; the 
     for (const [n, f, l] of diffs) assert.ok(Math.abs(f - l) <= 2, `${n}: final ${f.toFixed(1)} %, last live ${l.toFixed(1)} %`);
     const sorted = [...lags].sort((a, b) => a - b);
     assert.ok(sorted[2] <= 100, `typing while live: median ${sorted[2]} ms (${lags.join(', ')})`);
+    const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { events: { kind: string; label?: string }[] };
+    assert.deepEqual(
+      run.events.filter((e) => e.kind === 'mark').map((e) => e.label),
+      ['mark 1'],
+    );
     assert.equal(leftovers(mark), '', 'no process left');
     failed = false;
   } finally {

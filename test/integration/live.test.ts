@@ -12,6 +12,7 @@ import { addChunkLines, ChunkMerger, liveChunkFileName } from '../../src/launch/
 import { loadRunProfile } from '../../src/launch/run/runProfile';
 import { functionStats } from '../../src/core/model/views';
 import type { Profile } from '../../src/core/model';
+import { runTimeFactsOf } from '../../src/launch/run/runTimeline';
 import { repoRoot } from '../helpers/paths';
 
 const BUSY = `
@@ -55,14 +56,26 @@ test(
     assert.ok(chunkFile, `chunks written while running: ${readdirSync(runDir).join(', ')}`);
     const midChunks = readFileSync(join(runDir, chunkFile), 'utf8').split('\n').filter(Boolean).length;
     assert.ok(midChunks >= 1, `${midChunks} chunks at 2.5 s`);
+    session.markMoment('before the fix');
     const mid = await loadLiveRun(runDir);
     const midTop = topFunctions(mid.profile);
     assert.ok(session.running, 'the live read came while the app ran');
     assert.equal(midTop[0]?.[0], 'hotLoop', JSON.stringify(midTop));
     const midSamples = mid.profile.tree.total[0];
+    // The mark is on the live run's Timeline already, and in run.json at the end.
+    assert.deepEqual(
+      mid.run.info.events?.filter((e) => e.kind === 'mark').map((e) => e.label),
+      ['before the fix'],
+    );
+    const facts = await runTimeFactsOf(mid.profile, runDir, mid.run);
+    assert.ok(
+      facts?.markers.some((m) => m.kind === 'mark' && m.label === 'before the fix' && m.at > 1000),
+      JSON.stringify(facts?.markers),
+    );
 
     const result = await done;
     assert.equal(result.error, undefined, result.error?.message);
+    assert.ok(result.info.events?.some((e) => e.kind === 'mark' && e.label === 'before the fix'));
     const last = await loadLiveRun(runDir);
     forgetLiveRun(runDir);
     const final = await loadRunProfile(runDir, { sourceMaps: false, allProcesses: true });
