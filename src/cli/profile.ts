@@ -56,7 +56,9 @@ export const PROFILE = {
     live: {
       type: 'boolean',
       help: () =>
-        l10n.t('cpu-prof mode: print the top functions every second while the app runs; on a terminal, m then Enter marks the moment'),
+        l10n.t(
+          'cpu-prof and prof modes: print the top functions every second while the app runs; on a terminal, m then Enter marks the moment',
+        ),
     },
     ...OUTPUT_OPTIONS,
     'all-processes': ALL_PROCESSES,
@@ -112,7 +114,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   } catch (e) {
     return usageError(PROFILE, (e as Error).message);
   }
-  if (opts.live && mode !== 'cpu-prof') return usageError(PROFILE, l10n.t('--live needs --mode cpu-prof'));
+  if (opts.live && mode !== 'cpu-prof' && mode !== 'prof') return usageError(PROFILE, l10n.t('--live needs --mode cpu-prof or prof'));
   const what = classifyCommand(commandWords);
   if (!what) {
     return usageError(PROFILE, l10n.t('give the app after "--", e.g. -- node app.js'));

@@ -317,7 +317,8 @@ export class ProfileSession {
 
   private liveStartedAt: string | undefined;
   private writeLiveInfo(): void {
-    if (this.o.live && this.liveStartedAt) writeLiveInfo(this.o.runDir, { startedAt: this.liveStartedAt, events: this.events });
+    if (this.o.live && this.liveStartedAt)
+      writeLiveInfo(this.o.runDir, { mode: this.o.mode, startedAt: this.liveStartedAt, events: this.events });
   }
   private loadError: LaunchError | undefined;
   /** Recorded processes of this run that have not recorded their exit and still exist. */

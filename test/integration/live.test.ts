@@ -33,6 +33,13 @@ function topFunctions(p: Profile, n = 5): [string, number][] {
     .map((s) => [p.frames[s.frame].name, (100 * s.self) / all]);
 }
 
+/** Share (%) of the samples with `name` on the stack. */
+function totalShare(p: Profile, name: string): number {
+  const stats = functionStats(p.tree, p.frames.length);
+  const all = p.tree.total[0] || 1;
+  return (100 * stats.filter((s) => p.frames[s.frame].name === name).reduce((n, s) => Math.max(n, s.total), 0)) / all;
+}
+
 test(
   'a live cpu-prof run: chunks while it runs, the hot function mid-run, the final profile the union of the chunks',
   { timeout: 60_000 },
@@ -97,5 +104,43 @@ test(
       `chunks ${union.chunks}, samples ${union.sampleCount}; mid-run ${midChunks} chunks, top ${midTop[0][0]} ${midTop[0][1].toFixed(1)} %`,
     );
     t.diagnostic(`final top: ${finalTop.map(([n, s]) => `${n} ${s.toFixed(1)}`).join(', ')}`);
+  },
+);
+
+test(
+  'a live prof run: the tick logs read while they grow show the hot function; the final profile agrees',
+  { timeout: 60_000 },
+  async (t) => {
+    const ws = mkdtempSync(join(tmpdir(), 'nf-live-prof-'));
+    t.after(() => rmSync(ws, { recursive: true, force: true }));
+    const program = join(ws, 'busy.js');
+    writeFileSync(program, BUSY);
+    const runDir = createRunDir(join(ws, 'runs'), 'prof');
+    const session = new ProfileSession({
+      target: { program, args: ['4500'], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
+      mode: 'prof',
+      runDir,
+      preloadPath: join(repoRoot, 'dist', 'preload-stop.js'),
+      live: true,
+    });
+    const done = session.run();
+    await new Promise((r) => setTimeout(r, 2500));
+    const mid = await loadLiveRun(runDir, { sourceMaps: false });
+    assert.ok(session.running, 'read while the app ran');
+    // prof names the C++ under it (V8's sin): hotLoop is on the stack of most ticks.
+    const midHot = totalShare(mid.profile, 'hotLoop');
+    assert.ok(midHot > 70, `hotLoop on ${midHot.toFixed(1)} % of the ticks so far`);
+    const result = await done;
+    assert.equal(result.error, undefined, result.error?.message);
+    const last = await loadLiveRun(runDir, { sourceMaps: false });
+    forgetLiveRun(runDir);
+    const final = await loadRunProfile(runDir, { sourceMaps: false, allProcesses: true });
+    assert.ok(mid.profile.tree.total[0] < final.tree.total[0], 'the live view grew');
+    const lastTop = new Map(topFunctions(last.profile, 20));
+    for (const [name, share] of topFunctions(final)) {
+      const live = lastTop.get(name) ?? 0;
+      assert.ok(Math.abs(live - share) <= 2, `${name}: final ${share.toFixed(1)} %, live ${live.toFixed(1)} %`);
+    }
+    t.diagnostic(`prof: mid-run ${mid.profile.tree.total[0]} ticks, hotLoop ${midHot.toFixed(1)} %; final ${final.tree.total[0]} ticks`);
   },
 );

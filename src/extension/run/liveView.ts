@@ -64,8 +64,10 @@ export function watchLiveRun(
   };
   const loop = async (): Promise<void> => {
     if (stopped) return;
+    const t0 = Date.now();
     await read();
-    if (!stopped) timer = setTimeout(() => void loop(), LIVE_READ_MS);
+    // A long run's profile takes longer to read each time: the reads never take more than a third of a core.
+    if (!stopped) timer = setTimeout(() => void loop(), Math.max(LIVE_READ_MS, 2 * (Date.now() - t0)));
   };
   timer = setTimeout(() => void loop(), LIVE_READ_MS);
   return {

@@ -60,7 +60,7 @@ export async function profileTarget(
     perfFrequency: clampSetting('perf.frequency', cfg.get('perf.frequency')) || undefined,
     heapInterval: clampSetting('heapSamplingInterval', cfg.get('heapSamplingInterval')),
     heapSamples: cfg.get<string>('heapSamples', 'allocated') === 'live' ? 'live' : 'allocated',
-    live: mode === 'cpu-prof',
+    live: mode === 'cpu-prof' || mode === 'prof',
     onOutput: (text, kind) => terminal.write(text, kind === 'info' ? 'info' : kind === 'load' ? 'load' : undefined),
     onState: (st) => progress?.report({ message: stateMessage(st, session.port) }),
   });
@@ -82,7 +82,7 @@ export async function profileTarget(
   const reserved = await s.viewer.reserve(label, 'nodeFlame.stop').catch((e: Error) => void s.log.warn(`no panel reserved: ${e.message}`));
   let marks = 0;
   const live =
-    reserved?.live && mode === 'cpu-prof'
+    reserved?.live && (mode === 'cpu-prof' || mode === 'prof')
       ? watchLiveRun(s, runDir, reserved, {
           stop: () => session.stop('user'),
           mark: () => session.markMoment(vscode.l10n.t('mark {0}', String(++marks))),

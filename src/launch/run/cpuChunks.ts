@@ -22,6 +22,8 @@ export function liveChunkPid(name: string): number | undefined {
 export const LIVE_INFO_FILE = 'live.json';
 
 export interface LiveInfo {
+  /** The run's mode: a prof run is watched by reading its tick logs as they grow (V8 writes them as it goes). */
+  mode?: string;
   startedAt: string;
   events: { kind: string; at: string; label?: string }[];
 }

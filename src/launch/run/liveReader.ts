@@ -1,11 +1,11 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { asCpuProfile, cpuProfileToModel } from '../../core/importers/cpuprofile';
 import { ProfileError, type Profile } from '../../core/model';
 import { addChunkLines, ChunkMerger, LIVE_INFO_FILE, liveChunkPid, NOTHING_NEW, type LiveInfo } from './cpuChunks';
 import { readProcessRecords, runProcesses } from './processRecords';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
-import type { OpenedRun, RunEvent, RunInfo } from './runFolder';
+import { findRawProfiles, type OpenedRun, type RunEvent, type RunInfo } from './runFolder';
 
 /** No more than this much of a chunk file is read at once (a repository-controlled folder may hold anything). */
 const MAX_READ = 64 * 1024 * 1024;
@@ -47,6 +47,7 @@ function readLiveInfo(dir: string): Partial<LiveInfo> {
     const j = r && (JSON.parse(r.text) as Partial<LiveInfo>);
     if (!j || typeof j !== 'object') return {};
     return {
+      mode: typeof j.mode === 'string' ? j.mode : undefined,
       startedAt: typeof j.startedAt === 'string' ? j.startedAt : undefined,
       events: Array.isArray(j.events)
         ? j.events.filter((e) => e && typeof e.at === 'string' && /^(port|loadStart|loadEnd|stop|mark)$/.test(e.kind))
@@ -98,21 +99,50 @@ export async function loadLiveRun(
   dir: string,
   opts: RunLoadOptions & { onlyNew?: boolean } = {},
 ): Promise<{ profile: Profile; run: OpenedRun }> {
+  const li = readLiveInfo(dir);
+  if (li.mode === 'prof') return loadLiveLogs(dir, li, opts);
   const chunks = liveChunks(dir);
   const read = [...(runs.get(dir)?.values() ?? [])].reduce((n, t) => n + t.offset, 0);
   if (!chunks.size || (opts.onlyNew && answered.get(dir) === read)) throw new ProfileError(NOTHING_NEW, dir);
   answered.set(dir, read);
-  const li = readLiveInfo(dir);
   const files = [...chunks.keys()];
+  const run = liveRun(dir, li, 'cpu-prof');
+  const readPart = (file: string): Profile => cpuProfileToModel(asCpuProfile(chunks.get(file)!.profile(), file), join(dir, file));
+  const profile = await loadRunProfile(run, { ...opts, liveParts: { files, pidOf: liveChunkPid, read: readPart } });
+  return { profile, run };
+}
+
+function liveRun(dir: string, li: Partial<LiveInfo>, mode: 'cpu-prof' | 'prof'): OpenedRun {
   const info: Partial<RunInfo> = {
     version: 1,
-    mode: 'cpu-prof',
+    mode,
     ...(li.startedAt ? { startedAt: li.startedAt } : {}),
     ...(li.events?.length ? { events: li.events as RunEvent[] } : {}),
     processes: runProcesses(readProcessRecords(dir), []),
   };
-  const run: OpenedRun = { dir, info };
-  const readPart = (file: string): Profile => cpuProfileToModel(asCpuProfile(chunks.get(file)!.profile(), file), join(dir, file));
-  const profile = await loadRunProfile(run, { ...opts, liveParts: { files, pidOf: liveChunkPid, read: readPart } });
-  return { profile, run };
+  return { dir, info };
+}
+
+/**
+ * A live prof run: V8 writes each process's tick log as it goes (measured: the ticks of a busy process grow
+ * second by second), so the logs so far are read as the finished run's would be, every process merged. Each read
+ * reads them whole (a log's code events name its ticks): the caller reads less often as they grow.
+ */
+async function loadLiveLogs(
+  dir: string,
+  li: Partial<LiveInfo>,
+  opts: RunLoadOptions & { onlyNew?: boolean },
+): Promise<{ profile: Profile; run: OpenedRun }> {
+  const logs = findRawProfiles(dir, 'prof');
+  let size = 0;
+  for (const f of logs)
+    try {
+      size += statSync(f).size;
+    } catch {
+      // gone meanwhile
+    }
+  if (!logs.length || (opts.onlyNew && answered.get(dir) === size)) throw new ProfileError(NOTHING_NEW, dir);
+  answered.set(dir, size);
+  const run = liveRun(dir, li, 'prof');
+  return { profile: await loadRunProfile(run, opts), run };
 }
