@@ -2,6 +2,7 @@
 // ("last N seconds") and Stop. It sits outside the page's UI, which a later 'init' rebuilds.
 import type { HostMessage, WebviewMessage } from '../src/core/viewer/protocol';
 import { fmt, h } from './dom';
+import { select } from './controls';
 import './live.css';
 
 const WINDOWS = [0, 5, 10, 30, 60];
@@ -18,13 +19,15 @@ export function liveBar(
     badge = h('span', { class: 'live-badge', attrs: { role: 'status', 'aria-live': 'off' } }, s.liveBadge);
     const mark = h('vscode-button', { attrs: { secondary: '', title: s.liveMarkTitle, 'data-action': 'mark' } }, s.liveMark);
     mark.addEventListener('click', () => post({ type: 'mark' }));
-    const win = h('vscode-single-select', {
-      attrs: { title: s.liveWindowTitle, 'aria-label': s.liveWindowTitle, 'data-action': 'window' },
-    });
-    for (const sec of WINDOWS)
-      win.append(h('vscode-option', { attrs: { value: String(sec) } }, sec ? fmt(s.liveWindowLast, sec) : s.liveWindowAll));
+    const win = select(
+      WINDOWS.map((sec) => [String(sec), sec ? fmt(s.liveWindowLast, sec) : s.liveWindowAll]),
+      '0',
+    );
+    win.setAttribute('title', s.liveWindowTitle);
+    win.setAttribute('aria-label', s.liveWindowTitle);
+    win.dataset.action = 'window';
     win.addEventListener('change', () => {
-      const sec = Number((win as unknown as { value: string }).value);
+      const sec = Number(win.value);
       post({ type: 'liveWindow', seconds: sec > 0 ? sec : null });
     });
     const stop = h('vscode-button', { attrs: { icon: 'debug-stop', secondary: '', 'data-action': 'stop' } }, s.liveStop);

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { startVSCode, repoRoot } from './helpers';
+import { eventually, startVSCode, repoRoot } from './helpers';
 import { freePort } from './helpers/processes';
 import { typingLags } from './helpers/typing';
 import { leftovers } from '../helpers/cli';
@@ -91,6 +91,35 @@ test('live: the flame graph fills in while the Express app runs under load; the 
     await frame.locator('.live-bar [data-action="mark"]').dispatchEvent('click');
     await vs.screenshot('live-running');
 
+    // "Last 5 s": the views keep only the run's last five seconds (the range chip), and follow the run; then all of it.
+    const windowChip = () =>
+      frame.evaluate(() => {
+        const m = /Time: ([\d.]+) s – ([\d.]+) s/.exec(document.body.innerText);
+        return m ? [Number(m[1]), Number(m[2])] : undefined;
+      });
+    const pickWindow = (seconds: number) =>
+      frame.evaluate((sec) => {
+        const el = document.querySelector('.live-bar [data-action="window"]') as HTMLElement & { value: string };
+        el.value = String(sec);
+        el.dispatchEvent(new Event('change'));
+      }, seconds);
+    await pickWindow(5);
+    let chip = await windowChip();
+    for (let i = 0; i < 40 && !chip; i++) {
+      await vs.page.waitForTimeout(250);
+      chip = await windowChip();
+    }
+    assert.ok(chip && Math.abs(chip[1] - chip[0] - 5) < 0.1, `last 5 s: ${JSON.stringify(chip)}`);
+    let later = chip;
+    for (let i = 0; i < 40 && later![1] <= chip[1]; i++) {
+      await vs.page.waitForTimeout(250);
+      later = (await windowChip()) ?? later;
+    }
+    assert.ok(later![1] > chip[1] && Math.abs(later![1] - later![0] - 5) < 0.1, `the window follows the run: ${chip} → ${later}`);
+    const windowed = `${chip[0]}–${chip[1]} s → ${later![0]}–${later![1]} s`;
+    await pickWindow(0);
+    await eventually(windowChip, (c) => assert.equal(c, undefined, 'the whole run again'));
+
     // Another editor, typed into while the live view updates behind it.
     await vs.openFile('notes.txt');
     await vs.page.locator('.part.editor .editor-instance .view-lines').first().click();
@@ -118,7 +147,7 @@ test('live: the flame graph fills in while the Express app runs under load; the 
     const names = new Set([...final, ...last].filter(([, s]) => s >= 5).map(([n]) => n));
     const diffs = [...names].map((n) => [n, finalBy.get(n) ?? 0, lastBy.get(n) ?? 0] as const);
     console.log(
-      `[e2e] live: pbkdf2Sync drawn ${firstMs} ms after the load started; ${updates} live updates (${updatesBefore} before typing ended); ` +
+      `[e2e] live: pbkdf2Sync drawn ${firstMs} ms after the load started; last 5 s ${windowed}; ${updates} live updates (${updatesBefore} before typing ended); ` +
         `typing lags ${lags.join(', ')} ms; final/last live % of ${diffs.length} functions over 5 %: ${diffs
           .slice(0, 8)
           .map(([n, f, l]) => `${n} ${f.toFixed(1)}/${l.toFixed(1)}`)
