@@ -14,6 +14,8 @@ export function liveBar(
   let bar: HTMLElement | undefined;
   let badge: HTMLElement;
   let updates = 0;
+  let compare: HTMLElement;
+  let restarts: number[] = [];
   const build = (): HTMLElement => {
     const s = strings();
     badge = h('span', { class: 'live-badge', attrs: { role: 'status', 'aria-live': 'off' } }, s.liveBadge);
@@ -35,7 +37,19 @@ export function liveBar(
       stop.setAttribute('disabled', '');
       post({ type: 'stopRun' });
     });
-    return h('div', { class: 'live-bar', attrs: { 'data-live': 'true' } }, badge, h('span', { class: 'live-controls' }, mark, win, stop));
+    compare = h('vscode-button', { attrs: { secondary: '', 'data-action': 'compare-restart', hidden: '' } }, s.liveCompareRestart);
+    compare.addEventListener('click', () => {
+      // Before the last restart (from the one before it, or the start) against after it.
+      const [prev, last] = restarts.length > 1 ? restarts.slice(-2) : [0, restarts[0]];
+      post({ type: 'compareRanges', before: { from: prev, to: last }, after: { from: last, to: Number.MAX_VALUE } });
+    });
+    return h(
+      'div',
+      { class: 'live-bar', attrs: { 'data-live': 'true' } },
+      badge,
+      h('span', { class: 'live-controls' }, mark, win, stop),
+      compare,
+    );
   };
   return (m) => {
     bar ??= document.body.appendChild(build());
@@ -43,6 +57,8 @@ export function liveBar(
     updates++;
     bar.dataset.live = String(m.live);
     badge.textContent = m.live ? (m.marks ? `${s.liveBadge} · ${fmt(s.liveMarks, m.marks)}` : s.liveBadge) : s.liveFinal;
+    restarts = m.restarts ?? [];
+    compare.toggleAttribute('hidden', !restarts.length);
     document.body.dataset.live = String(m.live);
     document.body.dataset.liveUpdates = String(updates);
   };

@@ -3,7 +3,17 @@
 // another editor stays quick meanwhile, and the final view at exit has the live view's top functions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
@@ -161,6 +171,53 @@ test('live: the flame graph fills in while the Express app runs under load; the 
     assert.deepEqual(
       run.events.filter((e) => e.kind === 'mark').map((e) => e.label),
       ['mark 1'],
+    );
+    assert.equal(leftovers(mark), '', 'no process left');
+    failed = false;
+  } finally {
+    await vs.close({ failed });
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
+
+test('live: a node --watch app edited mid-run offers the comparison with before the restart', { timeout: 300_000 }, async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-live-watch-'));
+  const mark = `nfe2ewatch${process.pid}`;
+  writeFileSync(
+    join(ws, 'app.js'),
+    `function hot() { let x = 0; for (let i = 0; i < 3e5; i++) x += Math.sqrt(i); return x; }\nsetInterval(hot, 5);\nconsole.log('up', process.pid);\n`,
+  );
+  mkdirSync(join(ws, '.vscode'));
+  writeFileSync(
+    join(ws, '.vscode', 'settings.json'),
+    JSON.stringify({ 'nodeFlame.command': `node --watch app.js ${mark}`, 'nodeFlame.mode': 'cpu-prof' }),
+  );
+  const vs = await startVSCode({ workspace: ws, name: 'live-watch' });
+  let failed = true;
+  try {
+    await vs.waitForCommand(PROFILE);
+    await vs.runCommand(PROFILE);
+    const frame = await vs.webviewFrame('body[data-live="true"] svg g.frame', 60_000);
+    const compare = frame.locator('.live-bar [data-action="compare-restart"]');
+    assert.equal(await compare.getAttribute('hidden'), '', 'no restart yet: no comparison offered');
+    await vs.page.waitForTimeout(1500);
+    appendFileSync(join(ws, 'app.js'), '// edited\n');
+    await eventually(
+      () => compare.getAttribute('hidden'),
+      (h) => assert.equal(h, null, 'the restart is seen live'),
+      30_000,
+    );
+    await vs.screenshot('live-watch-restart');
+    await compare.dispatchEvent('click');
+    await vs.page.locator('.part.editor .tab', { hasText: 'Compare:' }).first().waitFor({ timeout: 30_000 });
+    const diff = await vs.webviewFrame('body[data-mode="diff"][data-first-paint-ms] [data-tree="diff"] g.frame', 60_000);
+    assert.ok(diff, 'the comparison opened');
+    await vs.screenshot('live-watch-compare');
+    await vs.runCommand('Node Flame: Stop Profiling');
+    await eventually(
+      () => vs.statusBarTexts(),
+      (bar) => assert.ok(!bar.some((t) => t.includes('Profiling…')), 'the run ended'),
+      60_000,
     );
     assert.equal(leftovers(mark), '', 'no process left');
     failed = false;

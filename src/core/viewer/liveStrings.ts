@@ -13,5 +13,6 @@ export function liveStrings(): Record<string, string> {
     liveWindowAll: t('whole run'),
     liveWindowLast: t('last {0} s'),
     liveStop: t('Stop'),
+    liveCompareRestart: t('Compare with before the restart'),
   };
 }

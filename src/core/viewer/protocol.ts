@@ -245,7 +245,7 @@ export type HostMessage =
   | { type: 'noSource'; frame: number; reason: string }
   | { type: 'error'; message: string }
   /** A live run's view was replaced by a newer read (`live`), or by the final profile at exit (`live: false`). */
-  | { type: 'live'; live: boolean; marks?: number };
+  | { type: 'live'; live: boolean; marks?: number; restarts?: number[] };
 
 /** What every viewer page sends, single or comparison. */
 type PageMessage =

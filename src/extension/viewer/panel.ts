@@ -121,7 +121,14 @@ export class ProfilePanel implements vscode.Disposable {
   /** Tells the page it shows a live run (its bar: badge, Mark, window, Stop), or that the final profile came. */
   announce(live: boolean): void {
     const marks = this.loaded.run?.info.events?.filter((e) => e.kind === 'mark').length;
-    if (this.ready) this.post({ type: 'live', live, marks });
+    if (!this.ready) return;
+    // Watch-mode restarts (the run's markers, on the profile's axis): the bar offers the comparison across the last.
+    void Promise.resolve(this.host.timeFacts())
+      .catch(() => undefined)
+      .then((f) => {
+        const restarts = f?.markers?.filter((m) => m.kind === 'restart').map((m) => m.at);
+        this.post({ type: 'live', live, marks, ...(restarts?.length ? { restarts } : {}) });
+      });
   }
 
   /** "Last N seconds" of a live run: seconds, or undefined for the whole run. */
