@@ -1,5 +1,5 @@
 // Browser side of the flame graph viewer. It draws what the host sends and never reads profile files.
-import { mark, pageStart, setHostMarks, startupMarks } from './marks';
+import { afterFirstPaint, mark, setHostMarks } from './marks';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
@@ -31,6 +31,7 @@ import { tabHeader, tabPanel } from './widgets';
 import { FlameSearch } from './search';
 import { announce, frameSentence } from './a11y';
 import { showHelp, showTextDialog } from './helpOverlay';
+import { liveBar } from './live';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 mark('modules');
@@ -287,18 +288,7 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
   if (k === st.kind) finder.schedule();
   if (!st.firstPaintDone && k === 'top') {
     st.firstPaintDone = true;
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        const now = performance.now();
-        document.body.dataset.nodes = String(m.data.node.length);
-        document.body.dataset.hostMs = m.hostMs.toFixed(1);
-        metric('render', now - received);
-        metric('firstPaint', now);
-        document.body.dataset.startup = startupMarks();
-        document.body.dataset.pageMs = pageStart().toFixed(1);
-        document.body.dataset.timeOrigin = performance.timeOrigin.toFixed(0);
-      }),
-    );
+    afterFirstPaint(m.data.node.length, m.hostMs, received, metric);
   }
 }
 
@@ -370,8 +360,16 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
     case 'error':
       errorEl.textContent = m.message;
       break;
+    case 'live':
+      onLive(m);
+      // The final profile took the live one's place: the page names it, as an 'init' would have.
+      if (!m.live && st.info) document.body.dataset.profile = st.info.label;
+      // The profile grew: the Timeline asks for its samples again.
+      timeline?.samplesChanged();
+      break;
   }
 });
+const onLive = liveBar(() => st.strings, post);
 
 document.addEventListener('keydown', (e) => {
   if (!ui) return;

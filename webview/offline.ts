@@ -47,7 +47,7 @@ function localHost(data: EmbeddedProfile): Api {
   const run = async (m: ViewerMessage) => {
     try {
       // No host here: nothing records a run or reads another sample type.
-      if (m.type === 'stopRun' || m.type === 'sampleType') return;
+      if (m.type === 'stopRun' || m.type === 'sampleType' || m.type === 'mark' || m.type === 'liveWindow') return;
       const replies = m.type === 'ready' ? session.opening(data.strings, { offline: true }) : await answer(session, m, host);
       replies.forEach(send);
     } catch (e) {

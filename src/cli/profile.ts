@@ -15,6 +15,7 @@ import { parseCommand, usageError, type CliCommand } from './args';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 import { ALL_PROCESSES, emitReport, OUTPUT_OPTIONS, outputSettings } from './report';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
+import { printLiveTable } from './liveTable';
 
 export const PROFILE = {
   name: 'profile',
@@ -55,6 +56,13 @@ export const PROFILE = {
     'no-requests': {
       type: 'boolean',
       help: () => l10n.t('do not record the HTTP requests the app serves (per-route figures and --route need them)'),
+    },
+    live: {
+      type: 'boolean',
+      help: () =>
+        l10n.t(
+          'cpu-prof and prof modes: print the top functions every second while the app runs; on a terminal, m then Enter marks the moment',
+        ),
     },
     ...OUTPUT_OPTIONS,
     'all-processes': ALL_PROCESSES,
@@ -110,6 +118,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   } catch (e) {
     return usageError(PROFILE, (e as Error).message);
   }
+  if (opts.live && mode !== 'cpu-prof' && mode !== 'prof') return usageError(PROFILE, l10n.t('--live needs --mode cpu-prof or prof'));
   const what = classifyCommand(commandWords);
   if (!what) {
     return usageError(PROFILE, l10n.t('give the app after "--", e.g. -- node app.js'));
@@ -135,14 +144,27 @@ export async function runProfile(argv: string[]): Promise<number> {
     heapInterval,
     heapSamples,
     trackRequests: !opts['no-requests'],
-    onOutput: (text, kind) => (kind === 'stdout' || kind === 'load' ? process.stdout : process.stderr).write(text),
+    live: opts.live,
+    onOutput: (text, kind) => {
+      live?.appWrote();
+      (kind === 'stdout' || kind === 'load' ? process.stdout : process.stderr).write(text);
+    },
   });
+  const live = opts.live ? printLiveTable(runDir, process.stdout) : undefined;
 
   // Ctrl+C reaches only us (the app has its own process group): the first stops the app gracefully, a second kills it.
   const onSignal = () => session.stop('user');
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, onSignal);
-  const onStdin = (d: Buffer) => session.write(d.toString());
+  let marks = 0;
+  const onStdin = (d: Buffer) => {
+    // On a terminal, a line that is just "m" marks the moment on the run's Timeline instead of reaching the app.
+    const m = live && process.stdin.isTTY ? /^m(?:\s+(.+))?\r?\n$/.exec(d.toString()) : null;
+    if (!m) return session.write(d.toString());
+    session.markMoment(m[1]?.trim() || l10n.t('mark {0}', String(++marks)));
+    live?.appWrote();
+    process.stderr.write(l10n.t('marked') + '\n');
+  };
   process.stdin.on('data', onStdin);
   process.stdin.on('error', () => {});
 
@@ -157,6 +179,7 @@ export async function runProfile(argv: string[]): Promise<number> {
     }
     throw e;
   } finally {
+    live?.stop();
     for (const s of signals) process.off(s, onSignal);
     process.stdin.off('data', onStdin);
     process.stdin.destroy();

@@ -115,6 +115,7 @@ export class ImportWorker {
           pathMapping: opts.pathMapping,
           pathMappingFormats: opts.pathMappingFormats,
           sourceMapOptions: opts.sourceMapOptions,
+          live: opts.live,
         },
       };
       this.worker.postMessage(req);

@@ -5,7 +5,7 @@ import type { ImportOptions } from './importers/types';
 /** The import options that cross to the worker: plain data (a path mapper's `exists` does not cross). */
 export type WorkerOptions = Pick<
   ImportOptions,
-  'sourceMaps' | 'mapsFile' | 'untrusted' | 'sampleType' | 'pathMapping' | 'pathMappingFormats' | 'sourceMapOptions'
+  'sourceMaps' | 'mapsFile' | 'untrusted' | 'sampleType' | 'pathMapping' | 'pathMappingFormats' | 'sourceMapOptions' | 'live'
 >;
 
 /** What the import worker (src/core/worker.ts) accepts. */

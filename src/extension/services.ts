@@ -18,6 +18,8 @@ export interface LoadedProfile {
   run?: OpenedRun;
   /** A time range of the file's profile (ms from its start) this one stands for: a comparison of two ranges. */
   range?: { from: number; to: number };
+  /** A live run's profile so far (extension/run/liveView.ts): nothing is cached from it, the run is not over. */
+  live?: boolean;
 }
 
 /** Everything one feature module may need from the others; set up once in `activate`. */
@@ -62,6 +64,11 @@ export interface ReservedPanel {
   show(p: LoadedProfile): Promise<void>;
   /** No profile came: closes the panel (nothing once `open` was called). */
   release(): void;
+  /**
+   * A live run's profile so far, shown there (the first time in place of the waiting page), with the run's Stop and
+   * Mark; `open` then puts the final profile in its place. False when the user closed the panel.
+   */
+  live?(p: LoadedProfile, controls: { stop(): void; mark(): void }): Promise<boolean>;
 }
 
 /** Profiles loaded in this window; the active one drives CodeLens, heat and the status bar. */
@@ -85,7 +92,8 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   async load(path: string, extra: Partial<LoadedProfile> = {}): Promise<LoadedProfile> {
-    const existing = [...this.loaded.values()].find((p) => p.path === path);
+    // A live run's profile so far is never the file's: the run folder read at its end is another profile.
+    const existing = [...this.loaded.values()].find((p) => p.path === path && !p.live);
     if (existing) return existing;
     // The importers load with the first profile, not with the extension.
     const { readProfile } = await import('./readProfile');

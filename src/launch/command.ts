@@ -8,6 +8,7 @@ import { SOURCE_MAPS_ENV } from './preload/sourceMaps';
 import { RUN_DIR_ENV } from './run/processRecords';
 import { LAUNCHER_ENV, launcherToken } from './run/runLiveness';
 import { CPU_PROF_ENV } from './preload/cpuProfile';
+import { LIVE_ENV } from './run/cpuChunks';
 import { NODE_FLAGS_ENV } from './preload/forkFlags';
 import { HEAP_PROF_ENV, heapProfEnvValue, type HeapSamples } from './preload/heapProfile';
 import { REQUESTS_ENV } from './preload/requests';
@@ -30,6 +31,8 @@ export interface BuildOptions {
   heapSamples?: HeapSamples;
   /** False: the preload records no HTTP request (nodeFlame.trackRequests, `--no-requests`). */
   trackRequests?: boolean;
+  /** Watched live: the preload writes its profile in chunks as it goes (run/cpuChunks.ts). */
+  live?: boolean;
 }
 
 export interface LaunchCommand {
@@ -116,7 +119,7 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
     NODE_OPTIONS: nodeOptionsWithPreload(o.preloadPath, o.target.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS),
     [RUN_DIR_ENV]: o.runDir,
     [LAUNCHER_ENV]: launcherToken(),
-    ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1' } : {}),
+    ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1', ...(o.live ? { [LIVE_ENV]: '1' } : {}) } : {}),
     ...forkFlagsEnv(nodeArgs),
     ...heapEnv(o),
   };
@@ -146,7 +149,7 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
     ...o.target.env,
     [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE),
     [RUN_DIR_ENV]: o.runDir,
-    ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1' } : {}),
+    ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1', ...(o.live ? { [LIVE_ENV]: '1' } : {}) } : {}),
     [LAUNCHER_ENV]: launcherToken(),
     // No NODE_OPTIONS here: a fork that sets its own execArgv needs the preload too.
     ...forkFlagsEnv([...profilerNodeArgs(o.mode, o.runDir), `--require=${o.preloadPath}`]),

@@ -31,6 +31,8 @@ export interface SessionOptions {
   heapSamples?: HeapSamples;
   /** See BuildOptions. */
   trackRequests?: boolean;
+  /** Watch the run live (cpu-prof: the profile in chunks, read while the app runs). */
+  live?: boolean;
   /** Where the perf preflight reads the kernel's limits; tests feed it other files. */
   perfPreflight?: { paranoidFile?: string; statusFile?: string };
   onOutput?: (text: string, kind: OutputKind) => void;

@@ -14,6 +14,7 @@ import { readProcessRecords, runProcesses } from './run/processRecords';
 import { removeNodeShim } from './nodeShim';
 import { markRunFinished, markRunLive } from './run/runLiveness';
 import { findOnPath } from './which';
+import { writeLiveInfo } from './run/cpuChunks';
 import { LineTail, parseRequestCount } from './lineTail';
 import { runLoadCommand, type LoadRun } from './loadCommand';
 import * as errors from './errors';
@@ -147,6 +148,7 @@ export class ProfileSession {
       heapInterval: o.heapInterval,
       heapSamples: o.heapSamples,
       trackRequests: o.trackRequests,
+      live: o.live,
     });
     this.command = cmd;
     // Until it is removed, the run's processes write into the run folder (see runLiveness.ts).
@@ -163,6 +165,8 @@ export class ProfileSession {
     process.once('exit', dropShim);
     const startedAt = new Date();
     const t0 = Date.now();
+    this.liveStartedAt = startedAt.toISOString();
+    this.writeLiveInfo();
     const app = spawn(cmd.command, cmd.args, {
       cwd: cmd.cwd,
       env: cmd.env,
@@ -301,8 +305,21 @@ export class ProfileSession {
   private openPort: number | undefined;
   /** When the port opened, the load ran and Stop came: the Timeline's markers. */
   private readonly events: RunEvent[] = [];
-  private mark(kind: RunEvent['kind']): void {
-    if (!this.events.some((e) => e.kind === kind)) this.events.push({ kind, at: new Date().toISOString() });
+  private mark(kind: RunEvent['kind'], label?: string): void {
+    if (kind !== 'mark' && this.events.some((e) => e.kind === kind)) return;
+    this.events.push({ kind, at: new Date().toISOString(), ...(label ? { label } : {}) });
+    this.writeLiveInfo();
+  }
+
+  /** A moment the user marks while the app runs ("before the fix"): a marker on the Timeline, live and in run.json. */
+  markMoment(label: string): void {
+    if (this.running) this.mark('mark', label.slice(0, 200));
+  }
+
+  private liveStartedAt: string | undefined;
+  private writeLiveInfo(): void {
+    if (this.o.live && this.liveStartedAt)
+      writeLiveInfo(this.o.runDir, { mode: this.o.mode, startedAt: this.liveStartedAt, events: this.events });
   }
   private loadError: LaunchError | undefined;
   /** Recorded processes of this run that have not recorded their exit and still exist. */

@@ -25,6 +25,8 @@ export interface ImportOptions {
   pathMappingFormats?: ProfileFormat[];
   /** `sourceMapPathOverrides`, `resolveSourceMapLocations` and the folder they name (the mapping above is added to them). */
   sourceMapOptions?: Omit<SourceMapOptions, 'mapPath'>;
+  /** A run folder read as it is being recorded (its chunks so far; the import worker's run reader knows how). */
+  live?: boolean;
 }
 
 export interface Importer {

@@ -26,8 +26,8 @@ export interface ViewerHost {
   showText?(title: string, text: string): Promise<void>;
 }
 
-/** Messages only an adapter can answer: 'ready' (its opening), 'sampleType' (reads the file again), 'stopRun'. */
-export type AdapterMessage = Extract<ViewerMessage, { type: 'ready' | 'sampleType' | 'stopRun' }>;
+/** Messages only an adapter can answer: 'ready' (its opening), 'sampleType' (reads the file again), a live run's 'stopRun', 'mark' and 'liveWindow'. */
+export type AdapterMessage = Extract<ViewerMessage, { type: 'ready' | 'sampleType' | 'stopRun' | 'mark' | 'liveWindow' }>;
 export type AnsweredMessage = Exclude<ViewerMessage, AdapterMessage>;
 
 /**

@@ -250,7 +250,9 @@ export type HostMessage =
   | { type: 'noSource'; frame: number; reason: string }
   /** The Accessible View's text, for a page whose host has no editor to open it in (the offline page shows it itself). */
   | { type: 'accessibleText'; title: string; text: string }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** A live run's view was replaced by a newer read (`live`), or by the final profile at exit (`live: false`). */
+  | { type: 'live'; live: boolean; marks?: number; restarts?: number[] };
 
 /** What every viewer page sends, single or comparison. */
 type PageMessage =
@@ -267,6 +269,10 @@ export type ViewerMessage =
   | PageMessage
   /** The waiting page's Stop, while its profile is still being recorded. */
   | { type: 'stopRun' }
+  /** The live view's Mark: a named marker on the run's Timeline, now. */
+  | { type: 'mark' }
+  /** The live view's rolling window: only the last `seconds` of the run (null: all of it). */
+  | { type: 'liveWindow'; seconds: number | null }
   | { type: 'options'; options: ViewOptions }
   | { type: 'transforms'; transforms: Transform[] }
   /** The Timeline's selection; null: the whole span again. */

@@ -4,6 +4,7 @@ import { processStrings } from './processStrings';
 import { timelineStrings } from './timelineStrings';
 import { requestsStrings } from './requestsStrings';
 import { transformStrings } from './transformStrings';
+import { liveStrings } from './liveStrings';
 
 /** The webview's UI text, localized on the host side (extension or CLI) so the l10n export finds every string. */
 export function webviewStrings(): Record<string, string> {
@@ -109,5 +110,6 @@ export function webviewStrings(): Record<string, string> {
     ...timelineStrings(),
     ...requestsStrings(),
     ...a11yStrings(),
+    ...liveStrings(),
   };
 }

@@ -177,6 +177,19 @@ export class ViewerSession {
     return [this.transformsMessage(error), ...[...this.wanted].map((k) => this.tree(k))];
   }
 
+  /** This view of another profile (a live run's newer read, or its final one): toggles, transforms, processes and range kept. */
+  successor(profile: Profile, label = this.label, path = this.path): ViewerSession {
+    const next = new ViewerSession(profile, label, path, this.options, this.transforms, this.threads, this.range);
+    next.generation = this.generation + 1;
+    for (const k of this.wanted) next.wanted.add(k);
+    return next;
+  }
+
+  /** What a page showing the session before needs to show this successor in place: the facts, then the trees. */
+  refresh(): HostMessage[] {
+    return [this.transformsMessage(), ...[...this.wanted].map((k) => this.tree(k))];
+  }
+
   private transformsMessage(error?: { reason: string; detail: string }): HostMessage {
     return {
       type: 'transforms',

@@ -142,7 +142,8 @@ export function registerHistory(services: Services): vscode.Disposable[] {
   const cacheSummary = async (p: LoadedProfile | undefined): Promise<void> => {
     const dir = p && (p.runDir ?? runFolderOf(p.path));
     // Restricted Mode: nothing is written into the workspace's run folders (a repository controls them).
-    if (!p || !dir || summarized.has(dir) || !vscode.workspace.isTrusted) return;
+    // A live run's profile so far: its run.json is the launcher's to write when the run ends.
+    if (!p || p.live || !dir || summarized.has(dir) || !vscode.workspace.isTrusted) return;
     summarized.add(dir);
     try {
       const { saveSummary, summarize } = await loadRuns();

@@ -15,6 +15,7 @@ import { RunTerminal } from './terminal';
 import { showStopItem, stateMessage } from './status';
 import { runsRoot } from './runsRoot';
 import { offerComparison } from './compareOffer';
+import { watchLiveRun } from './liveView';
 
 export interface RunOutcome {
   result?: RunResult;
@@ -60,6 +61,7 @@ export async function profileTarget(
     heapInterval: clampSetting('heapSamplingInterval', cfg.get('heapSamplingInterval')),
     heapSamples: cfg.get<string>('heapSamples', 'allocated') === 'live' ? 'live' : 'allocated',
     trackRequests: cfg.get<boolean>('trackRequests', true) !== false,
+    live: mode === 'cpu-prof' || mode === 'prof',
     onOutput: (text, kind) => terminal.write(text, kind === 'info' ? 'info' : kind === 'load' ? 'load' : undefined),
     onState: (st) => progress?.report({ message: stateMessage(st, session.port) }),
   });
@@ -79,6 +81,14 @@ export async function profileTarget(
   s.log.info(`profile ${mode}: ${target.program} → ${runDir}`);
   // Its page loads while the app runs (a second per webview in code-server), not after the app exits.
   const reserved = await s.viewer.reserve(label, 'nodeFlame.stop').catch((e: Error) => void s.log.warn(`no panel reserved: ${e.message}`));
+  let marks = 0;
+  const live =
+    reserved?.live && (mode === 'cpu-prof' || mode === 'prof')
+      ? watchLiveRun(s, runDir, reserved, {
+          stop: () => session.stop('user'),
+          mark: () => session.markMoment(vscode.l10n.t('mark {0}', String(++marks))),
+        })
+      : undefined;
 
   try {
     return await vscode.window.withProgress(
@@ -98,6 +108,7 @@ export async function profileTarget(
         } finally {
           setCurrentSession(undefined);
           stopItem.dispose();
+          await live?.stop();
         }
         s.log.info(
           `run ended: ${result.stoppedBy}, exit ${result.exitCode ?? result.signal}, ${result.durationMs} ms, profiles: ${result.profiles.join(', ') || 'none'}`,
@@ -110,6 +121,7 @@ export async function profileTarget(
           // A command's run has a profile per process: the run folder opens them all, merged.
           const what = target.command ? result.runDir : main;
           const loaded = await (reserved ? reserved.open(what, { runDir: result.runDir }) : s.viewer.open(what, { runDir: result.runDir }));
+          live?.forget();
           void offerComparison(s, target.program, result.runDir, main);
           sayUnnamed(loaded?.profile.meta.unnamed);
           return { result, loaded, error: result.error?.message };
@@ -127,6 +139,8 @@ export async function profileTarget(
   } finally {
     setCurrentSession(undefined);
     stopItem.dispose();
+    await live?.stop();
+    live?.forget();
     reserved?.release();
   }
 }

@@ -36,7 +36,8 @@ export function createViewer(
       services,
       state,
       () => {
-        if (panels.get(p.id) === pp) panels.delete(p.id);
+        // A live panel's profile is replaced as the run goes: its current one is the key.
+        if (panels.get(pp.loaded.id) === pp) panels.delete(pp.loaded.id);
       },
       early,
     );
@@ -140,10 +141,24 @@ export function createViewer(
         command: stopCommand,
       });
       let taken = false;
+      let live: ProfilePanel | undefined;
+      // The page's own listeners stop once a live panel took it: the live panel's presence tells it is open.
+      const liveGone = () => live !== undefined && panels.get(live.loaded.id) !== live;
       return {
         async open(path: string, extra: Partial<LoadedProfile> = {}) {
           taken = true;
-          if (page.closed()) return viewer.open(path, extra, { preserveFocus: true });
+          if (live && !liveGone()) {
+            // The final profile in place of the live one: the page redraws in place, its view kept.
+            const p = await services().store.load(path, extra);
+            panel.title = vscode.l10n.t('Flame graph: {0}', basename(path));
+            panels.delete(live.loaded.id);
+            live.replace(p, false);
+            panels.set(p.id, live);
+            live.panel.reveal(panel.viewColumn);
+            services().store.setActive(p);
+            return p;
+          }
+          if (page.closed() || liveGone()) return viewer.open(path, extra, { preserveFocus: true });
           panel.title = vscode.l10n.t('Flame graph: {0}', basename(path));
           const { p, pp } = await fill(panel, path, extra, { path }, false, page);
           // The user may have moved to another tab during the run: the result comes to the front, as a new panel would.
@@ -159,6 +174,21 @@ export function createViewer(
           attach(page.ProfilePanel, panel, p, { path: p.path }, page.early);
           panel.reveal(panel.viewColumn);
           services().store.setActive(p);
+        },
+        async live(p: LoadedProfile, controls: { stop(): void; mark(): void }) {
+          if (page.closed() || liveGone()) return false;
+          taken = true;
+          if (!live) {
+            page.stop();
+            live = attach(page.ProfilePanel, panel, p, { path: p.path }, page.early);
+          } else {
+            panels.delete(live.loaded.id);
+            live.replace(p, true);
+            panels.set(p.id, live);
+          }
+          live.liveControls = controls;
+          live.announce(true);
+          return true;
         },
         release() {
           if (taken) return;

@@ -44,7 +44,7 @@ export class ProfilePanel implements vscode.Disposable {
 
   constructor(
     readonly panel: vscode.WebviewPanel,
-    readonly loaded: LoadedProfile,
+    public loaded: LoadedProfile,
     private readonly services: () => Services,
     private readonly state: PersistedState | undefined,
     onDispose: () => void,
@@ -92,6 +92,54 @@ export class ProfilePanel implements vscode.Disposable {
     const answer = this.session.opening(webviewStrings(), { state: this.state, hostMarks: this.marks });
     if (this.marks) this.marks.answered = Date.now();
     return answer;
+  }
+
+  /** A live run's Stop and Mark, while the panel shows it (viewer/index.ts's reserved panel sets them). */
+  liveControls: { stop(): void; mark(): void } | undefined;
+
+  /**
+   * A live run's newer read, or its final profile, in place of the one shown: the page keeps its tab, toggles,
+   * transforms, processes and range, and redraws in place (no new page, no flicker).
+   */
+  replace(loaded: LoadedProfile, live: boolean): void {
+    this.loaded = loaded;
+    this.session = this.session.successor(loaded.profile, loaded.label, loaded.path);
+    // The rolling window moves with the run; the final profile opens whole.
+    if (this.liveWindow || !live) this.session.range = live ? this.windowRange() : undefined;
+    // The findings are looked for in the final profile: a second's samples would make them come and go.
+    if (!live) this.session.findings = findingsOf(this.session.profile);
+    this.facts = undefined;
+    this.showTransformed();
+    if (!live) this.liveControls = undefined;
+    if (!this.ready) {
+      this.prepared = undefined;
+      return;
+    }
+    for (const m of this.session.refresh()) this.post(m);
+    this.announce(live);
+  }
+
+  /** Tells the page it shows a live run (its bar: badge, Mark, window, Stop), or that the final profile came. */
+  announce(live: boolean): void {
+    const marks = this.loaded.run?.info.events?.filter((e) => e.kind === 'mark').length;
+    if (!this.ready) return;
+    // Watch-mode restarts (the run's markers, on the profile's axis): the bar offers the comparison across the last.
+    void Promise.resolve(this.host.timeFacts())
+      .catch(() => undefined)
+      .then((f) => {
+        const restarts = f?.markers?.filter((m) => m.kind === 'restart').map((m) => m.at);
+        this.post({ type: 'live', live, marks, ...(restarts?.length ? { restarts } : {}) });
+      });
+  }
+
+  /** "Last N seconds" of a live run: seconds, or undefined for the whole run. */
+  private liveWindow: number | undefined;
+  private windowRange(): { from: number; to: number } | undefined {
+    const times = this.session.profile.timeline?.times;
+    if (!this.liveWindow || !times?.length) return undefined;
+    let end = 0;
+    for (let i = 0; i < times.length; i++) if (times[i] > end) end = times[i];
+    return { from: Math.max(0, end - this.liveWindow * 1000), to: end + 1 };
   }
 
   /** Selects and zooms to the heaviest node of a profile frame (once the webview is up). */
@@ -155,6 +203,7 @@ export class ProfilePanel implements vscode.Disposable {
         this.prepared = undefined;
         if (this.marks) this.marks.posted = Date.now();
         for (const a of answer) this.post(a);
+        if (this.liveControls) this.announce(true);
         if (this.pendingReveal !== undefined) this.reveal(this.pendingReveal);
         this.pendingReveal = undefined;
         return;
@@ -175,7 +224,16 @@ export class ProfilePanel implements vscode.Disposable {
         this.reveal(m.frame);
         return;
       case 'stopRun':
-        // Only the waiting page has Stop; the opener (viewer/index.ts) answers it while the run goes on.
+        // The waiting page's Stop is answered by the opener (viewer/index.ts); a live view's here.
+        this.liveControls?.stop();
+        return;
+      case 'mark':
+        this.liveControls?.mark();
+        return;
+      case 'liveWindow':
+        this.liveWindow = m.seconds ?? undefined;
+        for (const a of this.session.setRange(this.windowRange())) this.post(a);
+        this.showTransformed();
         return;
       default:
         for (const a of await answer(this.session, m, this.host)) this.post(a);

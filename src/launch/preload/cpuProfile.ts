@@ -6,6 +6,8 @@ import { RUN_DIR_ENV } from '../run/processRecords';
 import { writeOnceAtEnd } from './signals';
 import { createNewFileSync } from '../../core/safeWrite';
 import { runIsLive } from '../run/runLiveness';
+import { LIVE_ENV } from '../run/cpuChunks';
+import { profileInChunks } from './liveChunks';
 
 /** Set by the launcher for a run in cpu-prof mode. */
 export const CPU_PROF_ENV = 'NODE_FLAME_CPU_PROF';
@@ -31,9 +33,19 @@ export function cpuProfileInProcess(): boolean {
     session.post('Profiler.enable');
     session.post('Profiler.start');
     const t = new Date();
+    const chunks = process.env[LIVE_ENV] ? profileInChunks(session, dir) : undefined;
     const name = `CPU.${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${process.pid}.0.001.cpuprofile`;
     writeOnceAtEnd(() => {
       // In-process inspector calls answer synchronously, as an exit handler or a dying signal needs.
+      if (chunks) {
+        const profile = chunks.take();
+        try {
+          if (profile && runIsLive(dir)) createNewFileSync(join(dir, name), JSON.stringify(profile));
+        } catch {
+          // as below
+        }
+        return;
+      }
       session.post('Profiler.stop', (err, r) => {
         try {
           if (!err && runIsLive(dir)) createNewFileSync(join(dir, name), JSON.stringify(r.profile));

@@ -131,8 +131,10 @@ export interface RunInfo {
 
 /** A moment of a launch: the port opened, the load started or ended, Stop (by the user, the load or a timeout). */
 export interface RunEvent {
-  kind: 'port' | 'loadStart' | 'loadEnd' | 'stop';
+  kind: 'port' | 'loadStart' | 'loadEnd' | 'stop' | 'mark';
   at: string;
+  /** A mark's name, as the user gave it ("before the fix"). */
+  label?: string;
 }
 
 /** Launch: the app exited, the user stopped it, the load ended, the port never opened. Attach: duration elapsed, connection lost. */
@@ -246,7 +248,8 @@ export function parseRunJson(text: string): Partial<RunInfo> | undefined {
           typeof e === 'object' &&
           typeof e.kind === 'string' &&
           typeof e.at === 'string' &&
-          /^(port|loadStart|loadEnd|stop)$/.test(e.kind),
+          (e.label === undefined || typeof e.label === 'string') &&
+          /^(port|loadStart|loadEnd|stop|mark)$/.test(e.kind),
       )
     : undefined;
   const s = r.summary as RunSummary | undefined;

@@ -27,6 +27,8 @@ export interface RunLoadOptions extends ImportOptions {
   pid?: number;
   /** Keep the processes that only waited for their children in the shares (the viewer does, and picks around them). */
   allProcesses?: boolean;
+  /** A run read while it is recorded (liveReader.ts): its files and how each is read, in place of run.json's. */
+  liveParts?: { files: string[]; pidOf: (name: string) => number | undefined; read: (file: string) => Profile };
 }
 
 export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptions = {}): Promise<Profile> {
@@ -34,7 +36,14 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   const runDir = typeof run === 'string' ? run : run.dir;
   const info = (typeof run === 'string' ? openRun(run)?.info : run.info) ?? {};
   const mode = isLaunchMode(info.mode) ? info.mode : undefined;
-  const files = info.profiles?.length ? info.profiles.map((p) => join(runDir, p)) : mode ? findRawProfiles(runDir, mode) : [];
+  const pidOf = opts.liveParts?.pidOf ?? profilePid;
+  const files = opts.liveParts
+    ? opts.liveParts.files
+    : info.profiles?.length
+      ? info.profiles.map((p) => join(runDir, p))
+      : mode
+        ? findRawProfiles(runDir, mode)
+        : [];
   // A ProfileError, so the import worker passes it on as the reader's own words (not as a crash).
   if (!files.length)
     throw new ProfileError(
@@ -51,7 +60,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
     startedAt: byPid.get(pid)?.startedAt,
   });
   let profile: Profile;
-  if (mode === 'perf' || files.every((f) => profilePid(basename(f)) === undefined)) {
+  if (mode === 'perf' || files.every((f) => pidOf(basename(f)) === undefined)) {
     // perf.data holds every process already, each thread with its pid.
     const nodePid = info.nodePid;
     profile = await loadProfile(files[0], {
@@ -61,13 +70,13 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
     if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
   } else {
     const parts: MergePart[] = [];
-    const chosen = files.filter((f) => opts.pid === undefined || profilePid(basename(f)) === opts.pid);
+    const chosen = files.filter((f) => opts.pid === undefined || pidOf(basename(f)) === opts.pid);
     for (const [i, f] of chosen.entries()) {
-      const pid = profilePid(basename(f));
+      const pid = pidOf(basename(f));
       const tid = /\.(\d+)\.\d+\.(?:cpu|heap)profile$/.exec(f)?.[1];
       // Progress over the whole run: each file its share of it.
       const onProgress = opts.onProgress && ((x: number) => opts.onProgress!((i + x) / chosen.length));
-      const p = await loadProfile(f, { ...opts, onProgress });
+      const p = opts.liveParts ? opts.liveParts.read(f) : await loadProfile(f, { ...opts, onProgress });
       const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${meta(pid).command}`.trim();
       parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid) });
     }
@@ -97,7 +106,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   for (const pid of seen)
     if (!byPid.has(pid)) listed.push({ pid, ppid: null, command: profile.threads.find((t) => t.pid === pid)?.name ?? '' });
   profile.meta.processes = listed;
-  if (mode && mode !== 'perf') warnLostProfiles(profile, listed, files);
+  if (mode && mode !== 'perf') warnLostProfiles(profile, listed, files, pidOf);
   if (opts.pid === undefined) profile = leaveOutWaiting(profile, !opts.allProcesses);
   if (mode) profile.meta.mode ??= mode;
   if (info.command) profile.meta.command ??= info.command.join(' ');
@@ -111,8 +120,8 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
  * A process the run recorded but whose profile is missing: listed with no samples, it would read as an
  * idle process. It ended before writing (SIGKILL, a crash, a native abort), and the run lacks its work.
  */
-function warnLostProfiles(profile: Profile, listed: ProcessMeta[], files: string[]): void {
-  const written = new Set(files.map((f) => profilePid(basename(f))));
+function warnLostProfiles(profile: Profile, listed: ProcessMeta[], files: string[], pidOf = profilePid): void {
+  const written = new Set(files.map((f) => pidOf(basename(f))));
   for (const p of listed)
     if (!written.has(p.pid))
       profile.warnings.push(

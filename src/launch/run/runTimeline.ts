@@ -74,8 +74,9 @@ export async function runTimeFacts(
   if (run.startedAt) markers.push({ kind: 'start', at: at(run.startedAt), label: label.start });
   for (const e of run.events ?? []) {
     const t = at(e.at);
-    if (Number.isFinite(t)) markers.push({ kind: e.kind, at: t, label: label[e.kind] });
+    if (Number.isFinite(t)) markers.push({ kind: e.kind, at: t, label: e.kind === 'mark' ? e.label || l10n.t('mark') : label[e.kind] });
   }
+  for (const started of restartsOf(run.processes ?? [])) markers.push({ kind: 'restart', at: at(started), label: l10n.t('restart') });
   // Every process's delay and heap: which of them the Timeline draws follows the picker (core/viewer/answer).
   const tracks: TimeTrack[] = [];
   const pids = axis.startEpochMs !== undefined && axis.pids?.length ? axis.pids : [pid];
@@ -86,6 +87,20 @@ export async function runTimeFacts(
     tracks.push({ kind: 'loopDelay', pid: p, times, values: l.delay }, { kind: 'heapUsed', pid: p, times, values: l.heap });
   }
   return { markers, tracks };
+}
+
+/**
+ * When a watch-mode restart (nodemon, `node --watch`, `tsx watch`) started a new incarnation of the app: the same
+ * command again, once the one before it had ended. Each starts a new section of the Timeline.
+ */
+export function restartsOf(processes: readonly { command: string[]; startedAt?: string; endedAt?: string }[]): string[] {
+  const out: string[] = [];
+  const sorted = [...processes].filter((p) => p.startedAt).sort((a, b) => a.startedAt!.localeCompare(b.startedAt!));
+  for (const [i, p] of sorted.entries()) {
+    const key = p.command.join('\u0000');
+    if (sorted.slice(0, i).some((q) => q.command.join('\u0000') === key && q.endedAt && q.endedAt <= p.startedAt!)) out.push(p.startedAt!);
+  }
+  return out;
 }
 
 /** The run facts of a whole profile read from `path`, on its axis: what the Timeline's host and the HTML export carry. */

@@ -1,0 +1,72 @@
+import { basename } from 'node:path';
+import * as l10n from '@vscode/l10n';
+import { functionStats, type Profile } from '../core/model';
+import { NOTHING_NEW } from '../launch/run/cpuChunks';
+import { forgetLiveRun, loadLiveRun } from '../launch/run/liveReader';
+
+/** How often the table is redrawn (ms). */
+const LIVE_TABLE_MS = 1000;
+const ROWS = 10;
+
+/** The heaviest functions by self time of a profile so far, as the rows of a compact table. */
+export function liveRows(p: Profile, rows = ROWS): { name: string; where: string; self: number; total: number }[] {
+  const all = p.tree.total[0] || 1;
+  return functionStats(p.tree, p.frames.length)
+    .filter((s) => s.self > 0 && p.frames[s.frame].category !== 'idle' && p.frames[s.frame].category !== 'program')
+    .sort((a, b) => b.self - a.self)
+    .slice(0, rows)
+    .map((s) => {
+      const f = p.frames[s.frame];
+      return {
+        name: f.name,
+        where: f.file ? `${basename(f.file)}${f.line ? `:${f.line}` : ''}` : '',
+        self: s.self / all,
+        total: s.total / all,
+      };
+    });
+}
+
+function table(p: Profile, seconds: number): string[] {
+  const samples = p.tree.total[0];
+  const head = l10n.t('live · {0} s · {1} samples · top functions by self time', seconds.toFixed(0), String(samples));
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
+  const lines = [head, `${l10n.t('self').padStart(6)} ${l10n.t('total').padStart(6)}  ${l10n.t('function')}`];
+  for (const r of liveRows(p)) lines.push(`${pct(r.self)} ${pct(r.total)}  ${r.name.slice(0, 60)}${r.where ? `  ${r.where}` : ''}`);
+  return lines;
+}
+
+/**
+ * `node-flame profile --live`: every second the top functions of what the run has recorded so far. On a terminal
+ * the table is redrawn in place (unless the app printed since, then drawn anew below); to a pipe or file each
+ * table is plain text after a blank line, no escape codes.
+ */
+export function printLiveTable(runDir: string, out: NodeJS.WriteStream): { appWrote(): void; stop(): void } {
+  const tty = out.isTTY === true;
+  const t0 = Date.now();
+  let drawn = 0;
+  let busy = false;
+  const draw = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const { profile } = await loadLiveRun(runDir, { sourceMaps: false, onlyNew: true });
+      const lines = table(profile, (Date.now() - t0) / 1000);
+      // Cursor up over the last table and clear to the end of the screen.
+      const redraw = tty && drawn ? `\x1b[${drawn}F\x1b[J` : tty ? '' : '\n';
+      out.write(redraw + lines.join('\n') + '\n');
+      drawn = lines.length;
+    } catch (e) {
+      if (!(e as Error).message.includes(NOTHING_NEW)) out.write(`node-flame: ${(e as Error).message}\n`);
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void draw(), LIVE_TABLE_MS);
+  return {
+    appWrote: () => void (drawn = 0),
+    stop: () => {
+      clearInterval(timer);
+      forgetLiveRun(runDir);
+    },
+  };
+}

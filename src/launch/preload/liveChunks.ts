@@ -1,0 +1,71 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as Inspector from 'node:inspector';
+import { APPEND_NOFOLLOW } from '../../core/safeWrite';
+import { runIsLive } from '../run/runLiveness';
+import { ChunkMerger, liveChunkFileName, type ChunkProfile } from '../run/cpuChunks';
+
+/** How often the profile is cut into a chunk (ms). */
+export const LIVE_CHUNK_MS = 1000;
+
+/**
+ * A live run's in-process profile, cut into chunks: every LIVE_CHUNK_MS the profile is stopped and started again
+ * (the inspector's Profiler has no way to take what it has recorded without stopping: one session holds one
+ * profile), the piece is appended to `live-<pid>.jsonl` for the viewer, and merged here too. `take` stops the last
+ * piece and answers the merge of all of them: the process's `.cpuprofile` is exactly the union of its chunks.
+ * Inspector calls answer synchronously in-process, so no JavaScript runs between a stop and the next start.
+ */
+export function profileInChunks(session: Inspector.Session, dir: string): { take: () => ChunkProfile | undefined } {
+  keepProfilerAlive();
+  const file = join(dir, liveChunkFileName(process.pid));
+  const merger = new ChunkMerger();
+  let writing = true;
+  const cut = (restart: boolean): void => {
+    session.post('Profiler.stop', (err, r) => {
+      if (err || !r?.profile) return;
+      const chunk = r.profile as unknown as ChunkProfile;
+      merger.add(chunk);
+      if (writing && runIsLive(dir)) append(file, `${JSON.stringify({ profile: chunk })}\n`);
+      else writing = false;
+    });
+    if (restart) session.post('Profiler.start');
+  };
+  const timer = setInterval(() => cut(true), LIVE_CHUNK_MS);
+  timer.unref();
+  return {
+    take: () => {
+      clearInterval(timer);
+      cut(false);
+      return merger.chunks ? merger.profile() : undefined;
+    },
+  };
+}
+
+/**
+ * The inspector disposes of V8's CPU profiler when its last profile stops, and a new one logs every compiled
+ * function again on start: 13–30 ms of the main thread each second for the guide's Express app. A console profile
+ * (the inspector's own console, whatever the app did to `console`) is a second profile of the same session, so
+ * the profiler and its code map live on between chunks: the stop and start then take under a millisecond. It is
+ * never ended nor read (it goes with the process), and it holds no more than a `--cpu-prof` run's one profile.
+ */
+function keepProfilerAlive(): void {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('node:inspector') as typeof Inspector).console.profile(`node-flame live ${process.pid}`);
+  } catch {
+    // no inspector console: each chunk restarts the profiler, slower but the same samples
+  }
+}
+
+function append(file: string, text: string): void {
+  try {
+    const fd = openSync(file, APPEND_NOFOLLOW, 0o644);
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // a run folder that went away or a full disk must not break the app; the final profile is still written
+  }
+}

@@ -1,0 +1,148 @@
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { asCpuProfile, cpuProfileToModel } from '../../core/importers/cpuprofile';
+import { ProfileError, type Profile } from '../../core/model';
+import { addChunkLines, ChunkMerger, LIVE_INFO_FILE, liveChunkPid, NOTHING_NEW, type LiveInfo } from './cpuChunks';
+import { readProcessRecords, runProcesses } from './processRecords';
+import { loadRunProfile, type RunLoadOptions } from './runProfile';
+import { findRawProfiles, type OpenedRun, type RunEvent, type RunInfo } from './runFolder';
+
+/** No more than this much of a chunk file is read at once (a repository-controlled folder may hold anything). */
+const MAX_READ = 64 * 1024 * 1024;
+
+interface Tail {
+  offset: number;
+  rest: string;
+  merger: ChunkMerger;
+}
+
+/** What has been read of each live run, by folder: each read reads only the chunks added since the last. */
+const runs = new Map<string, Map<string, Tail>>();
+/** Bytes of chunks read of each run when it was last answered: a read that finds nothing new says so. */
+const answered = new Map<string, number>();
+
+/** Reads the bytes of a regular file (never through a symlink) from `offset`, at most MAX_READ. */
+function readFrom(path: string, offset: number): { text: string; size: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    const want = Math.min(MAX_READ, Math.max(0, st.size - offset));
+    const buf = Buffer.alloc(want);
+    const n = want ? readSync(fd, buf, 0, want, offset) : 0;
+    return { text: buf.toString('utf8', 0, n), size: st.size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readLiveInfo(dir: string): Partial<LiveInfo> {
+  const r = readFrom(join(dir, LIVE_INFO_FILE), 0);
+  try {
+    const j = r && (JSON.parse(r.text) as Partial<LiveInfo>);
+    if (!j || typeof j !== 'object') return {};
+    return {
+      mode: typeof j.mode === 'string' ? j.mode : undefined,
+      startedAt: typeof j.startedAt === 'string' ? j.startedAt : undefined,
+      events: Array.isArray(j.events)
+        ? j.events.filter((e) => e && typeof e.at === 'string' && /^(port|loadStart|loadEnd|stop|mark)$/.test(e.kind))
+        : undefined,
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** The chunks of each process of a live run so far, merged per process (read incrementally). */
+export function liveChunks(dir: string): Map<string, ChunkMerger> {
+  let tails = runs.get(dir);
+  if (!tails) runs.set(dir, (tails = new Map()));
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => liveChunkPid(n) !== undefined);
+  } catch {
+    // the run folder went away
+  }
+  for (const name of names) {
+    let t = tails.get(name);
+    if (!t) tails.set(name, (t = { offset: 0, rest: '', merger: new ChunkMerger() }));
+    const r = readFrom(join(dir, name), t.offset);
+    if (!r) continue;
+    if (r.size < t.offset) {
+      // rewritten from the start (never by the preload): read again
+      tails.set(name, (t = { offset: 0, rest: '', merger: new ChunkMerger() }));
+      continue;
+    }
+    t.offset += Buffer.byteLength(r.text);
+    const text = t.rest + r.text;
+    t.rest = text.slice(addChunkLines(t.merger, text));
+  }
+  return new Map([...tails].filter(([, t]) => t.merger.sampleCount > 0).map(([name, t]) => [name, t.merger]));
+}
+
+/** Forgets a run's chunks read so far (the run ended). */
+export function forgetLiveRun(dir: string): void {
+  runs.delete(dir);
+  answered.delete(dir);
+}
+
+/**
+ * A live run as one profile, every process that has written a chunk included, on the run's time axis, with the
+ * run as the launcher has told it so far (start, events) for the Timeline's markers.
+ */
+export async function loadLiveRun(
+  dir: string,
+  opts: RunLoadOptions & { onlyNew?: boolean } = {},
+): Promise<{ profile: Profile; run: OpenedRun }> {
+  const li = readLiveInfo(dir);
+  if (li.mode === 'prof') return loadLiveLogs(dir, li, opts);
+  const chunks = liveChunks(dir);
+  const read = [...(runs.get(dir)?.values() ?? [])].reduce((n, t) => n + t.offset, 0);
+  if (!chunks.size || (opts.onlyNew && answered.get(dir) === read)) throw new ProfileError(NOTHING_NEW, dir);
+  answered.set(dir, read);
+  const files = [...chunks.keys()];
+  const run = liveRun(dir, li, 'cpu-prof');
+  const readPart = (file: string): Profile => cpuProfileToModel(asCpuProfile(chunks.get(file)!.profile(), file), join(dir, file));
+  const profile = await loadRunProfile(run, { ...opts, liveParts: { files, pidOf: liveChunkPid, read: readPart } });
+  return { profile, run };
+}
+
+function liveRun(dir: string, li: Partial<LiveInfo>, mode: 'cpu-prof' | 'prof'): OpenedRun {
+  const info: Partial<RunInfo> = {
+    version: 1,
+    mode,
+    ...(li.startedAt ? { startedAt: li.startedAt } : {}),
+    ...(li.events?.length ? { events: li.events as RunEvent[] } : {}),
+    processes: runProcesses(readProcessRecords(dir), []),
+  };
+  return { dir, info };
+}
+
+/**
+ * A live prof run: V8 writes each process's tick log as it goes (measured: the ticks of a busy process grow
+ * second by second), so the logs so far are read as the finished run's would be, every process merged. Each read
+ * reads them whole (a log's code events name its ticks): the caller reads less often as they grow.
+ */
+async function loadLiveLogs(
+  dir: string,
+  li: Partial<LiveInfo>,
+  opts: RunLoadOptions & { onlyNew?: boolean },
+): Promise<{ profile: Profile; run: OpenedRun }> {
+  const logs = findRawProfiles(dir, 'prof');
+  let size = 0;
+  for (const f of logs)
+    try {
+      size += statSync(f).size;
+    } catch {
+      // gone meanwhile
+    }
+  if (!logs.length || (opts.onlyNew && answered.get(dir) === size)) throw new ProfileError(NOTHING_NEW, dir);
+  answered.set(dir, size);
+  const run = liveRun(dir, li, 'prof');
+  return { profile: await loadRunProfile(run, opts), run };
+}

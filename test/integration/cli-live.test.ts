@@ -1,0 +1,51 @@
+// `node-flame profile --live` to a pipe: the top functions every second while the app runs, as plain text (no
+// escape codes), the hot function on top; then the run ends as any other.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli } from '../helpers/paths';
+
+const BUSY = `
+function hotLoop() { let x = 0; for (let i = 0; i < 3e5; i++) x += Math.sqrt(i) * Math.sin(i); return x; }
+const end = Date.now() + Number(process.argv[2]);
+(function tick() { hotLoop(); if (Date.now() < end) setImmediate(tick); })();
+`;
+
+test('profile --live prints the top functions every second, without escape codes to a pipe', { timeout: 60_000 }, (t) => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-cli-live-'));
+  t.after(() => rmSync(ws, { recursive: true, force: true }));
+  writeFileSync(join(ws, 'busy.js'), BUSY);
+  const r = spawnSync(
+    process.execPath,
+    [cli, 'profile', '--mode', 'cpu-prof', '--live', '--no-report', '--out', join(ws, 'runs'), '--', process.execPath, 'busy.js', '4000'],
+    { cwd: ws, encoding: 'utf8', timeout: 50_000, env: { ...process.env, NODE_FLAME_LANG: 'en' } },
+  );
+  assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+  assert.ok(!r.stdout.includes('\x1b'), 'no escape codes when stdout is not a terminal');
+  const tables = r.stdout.split('\n\n').filter((b) => b.includes('live · '));
+  assert.ok(tables.length >= 2, `${tables.length} tables:\n${r.stdout}`);
+  for (const tb of tables) {
+    const first = tb.split('\n').find((l) => /^\s*\d+\.\d%/.test(l));
+    assert.match(first ?? '', /hotLoop\s+busy\.js:2/, tb);
+  }
+  const samples = tables.map((tb) => Number(/· (\d+) samples/.exec(tb)?.[1]));
+  assert.ok(samples[samples.length - 1] > samples[0], `the table grows: ${samples.join(', ')}`);
+  const dir = join(ws, 'runs', readdirSync(join(ws, 'runs'))[0]);
+  assert.ok(
+    readdirSync(dir).some((f) => f.endsWith('.cpuprofile')),
+    'the final profile is written',
+  );
+  t.diagnostic(`${tables.length} tables; samples ${samples.join(', ')}\n${tables[tables.length - 1]}`);
+});
+
+test('profile --live in heap mode is refused before anything runs', () => {
+  const r = spawnSync(process.execPath, [cli, 'profile', '--mode', 'heap', '--live', '--', 'node', '-e', '1'], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_FLAME_LANG: 'en' },
+  });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /--live needs --mode cpu-prof or prof/);
+});
