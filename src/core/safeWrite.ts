@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { lstat, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -18,6 +18,27 @@ export const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_E
 export const APPEND_NOFOLLOW = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW;
 
 /** The destination is a symlink or not a regular file: nothing was written. */
+/**
+ * Appends `text` to a file of a run folder from inside the profiled app, never following a link; never throws (a run
+ * folder that went away, or a full disk, must not break the app), and leaves no empty file behind a failure.
+ */
+export function appendSync(path: string, text: string): void {
+  try {
+    const fd = openSync(path, APPEND_NOFOLLOW, 0o644);
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    try {
+      if (statSync(path).size === 0) unlinkSync(path);
+    } catch {
+      // gone
+    }
+  }
+}
+
 export class UnsafeDestinationError extends Error {
   readonly code = 'EUNSAFEDEST';
   constructor(readonly path: string) {

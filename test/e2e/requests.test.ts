@@ -3,10 +3,12 @@
 // and a slow request's row selects its span on the Timeline.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startVSCode, repoRoot } from './helpers';
 import { profileServer } from '../helpers/requestsRun';
+import { axeCheck } from './helpers/a11y';
 
 const SHOW = 'Node Flame: Show Profile File in Flame Graph…';
 const USER = '?username=matt&password=password';
@@ -62,6 +64,11 @@ test('the Requests tab lists the routes; ticking GET /auth filters the flame gra
       (r) => r.includes('GET /auth') && r.includes('GET /newUser'),
     );
     assert.ok(routes.includes('(no request)'), routes.join(', '));
+    // The tab as a screen reader meets it (#36): axe-core in the webview's page, no serious or critical violation.
+    const axe = await axeCheck(frame, readFileSync(join(repoRoot, 'node_modules/axe-core/axe.min.js'), 'utf8'), 'Requests', 'default');
+    console.log(`[a11y] axe Requests: ${axe.passes} rules passed, ${axe.violations.length} violations ${axe.violations.join('; ')}`);
+    const bad = axe.violations.filter((v) => /^(serious|critical) /.test(v));
+    assert.deepEqual(bad, [], 'serious or critical axe violations in the Requests tab');
     await frame.locator('tr[data-route="GET /auth"] input[type=checkbox]').check();
     await until(
       'GET /auth picked',

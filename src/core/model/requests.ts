@@ -1,6 +1,5 @@
-import { CallTree } from './callTree';
 import type { Profile } from './profile';
-import { rangeLineHits, threadsIn } from './timeline';
+import { rangeLineHits, threadsIn, treeOfSelf } from './timeline';
 import { NO_REQUEST, routeKey } from './requestRoutes';
 
 /** One HTTP request a process of a run served; times in ms on the profile's time axis (as its samples'). */
@@ -191,19 +190,7 @@ export function restrictToRoutes(profile: Profile, keys: readonly string[]): Pro
   const self = new Float64Array(src.count);
   const w = tl.weights;
   for (const i of keep) self[tl.nodes[i]] += w ? w[i] : 1;
-  const full = CallTree.fromArrays(
-    {
-      count: src.count,
-      parent: src.parent,
-      frame: src.frame,
-      self,
-      selfTime: Array.from(self, (s, i) => (src.self[i] > 0 ? (src.selfTime[i] * s) / src.self[i] : 0)),
-    },
-    profile.frames.length,
-  );
-  const total = full.total;
-  const moved = new Int32Array(full.count);
-  const tree = full.rewrite((i, p, out) => (moved[i] = p >= 0 && total[i] > 0 ? out.child(p, full.frame[i]) : -1));
+  const { tree, moved } = treeOfSelf(profile, self);
   const meta = { ...profile.meta, routes: [...keys] };
   if (meta.sampleCount !== undefined && src.weight > 0) meta.sampleCount = Math.round((meta.sampleCount * tree.weight) / src.weight);
   return {

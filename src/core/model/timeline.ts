@@ -272,21 +272,7 @@ export function restrictToRange(profile: Profile, from: number, to: number): Pro
   const self = new Float64Array(src.count);
   const w = tl.weights;
   for (let i = lo; i < hi; i++) self[tl.nodes[i]] += w ? w[i] : 1;
-  // Self time is scaled by the share of each node's weight kept.
-  const full = CallTree.fromArrays(
-    {
-      count: src.count,
-      parent: src.parent,
-      frame: src.frame,
-      self,
-      selfTime: Array.from(self, (s, i) => (src.self[i] > 0 ? (src.selfTime[i] * s) / src.self[i] : 0)),
-    },
-    profile.frames.length,
-  );
-  // Nodes without samples in the range go, so every view sees only what ran; the timeline follows the new ids.
-  const total = full.total;
-  const moved = new Int32Array(full.count);
-  const tree = full.rewrite((i, p, out) => (moved[i] = p >= 0 && total[i] > 0 ? out.child(p, full.frame[i]) : -1));
+  const { tree, moved } = treeOfSelf(profile, self);
   const start = Math.max(0, from);
   const end = Math.max(start, Math.min(to, timeSpan(profile)?.end ?? to));
   const meta = { ...profile.meta, durationMs: end - start, range: { from: start, to: end } };
@@ -349,4 +335,27 @@ export function rangeLineHits(profile: Profile, tree: CallTree): LineHits {
     }
   }
   return out;
+}
+
+/**
+ * The profile's call tree with each node's self weight replaced by `self` (the samples some cut kept) and self time
+ * scaled by the share of its weight kept; nodes left without weight go, so every view sees only what ran. `moved`:
+ * each old node's new id (-1: gone), for the timeline to follow.
+ */
+export function treeOfSelf(profile: Profile, self: Float64Array): { tree: CallTree; moved: Int32Array } {
+  const src = profile.tree;
+  const full = CallTree.fromArrays(
+    {
+      count: src.count,
+      parent: src.parent,
+      frame: src.frame,
+      self,
+      selfTime: Array.from(self, (s, i) => (src.self[i] > 0 ? (src.selfTime[i] * s) / src.self[i] : 0)),
+    },
+    profile.frames.length,
+  );
+  const total = full.total;
+  const moved = new Int32Array(full.count);
+  const tree = full.rewrite((i, p, out) => (moved[i] = p >= 0 && total[i] > 0 ? out.child(p, full.frame[i]) : -1));
+  return { tree, moved };
 }

@@ -1,7 +1,6 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
-import { APPEND_NOFOLLOW } from '../../core/safeWrite';
+import { appendSync } from '../../core/safeWrite';
 import { runIsLive } from '../run/runLiveness';
 import { ChunkMerger, liveChunkFileName, type ChunkProfile } from '../run/cpuChunks';
 
@@ -25,7 +24,7 @@ export function profileInChunks(session: Inspector.Session, dir: string): { take
       if (err || !r?.profile) return;
       const chunk = r.profile as unknown as ChunkProfile;
       merger.add(chunk);
-      if (writing && runIsLive(dir)) append(file, `${JSON.stringify({ profile: chunk })}\n`);
+      if (writing && runIsLive(dir)) appendSync(file, `${JSON.stringify({ profile: chunk })}\n`);
       else writing = false;
     });
     if (restart) session.post('Profiler.start');
@@ -54,18 +53,5 @@ function keepProfilerAlive(): void {
     (require('node:inspector') as typeof Inspector).console.profile(`node-flame live ${process.pid}`);
   } catch {
     // no inspector console: each chunk restarts the profiler, slower but the same samples
-  }
-}
-
-function append(file: string, text: string): void {
-  try {
-    const fd = openSync(file, APPEND_NOFOLLOW, 0o644);
-    try {
-      writeSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // a run folder that went away or a full disk must not break the app; the final profile is still written
   }
 }

@@ -1,10 +1,9 @@
-import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { writeBeforeSignalDeath } from './signals';
 import { RUN_DIR_ENV } from '../run/processRecords';
-import { APPEND_NOFOLLOW } from '../../core/safeWrite';
+import { appendSync } from '../../core/safeWrite';
 import { runIsLive } from '../run/runLiveness';
 
 /** How often the event-loop delay and heap size are read (ms). */
@@ -35,21 +34,7 @@ export function recordLoopDelay(): void {
       lines = '';
       return;
     }
-    try {
-      const fd = openSync(file, APPEND_NOFOLLOW, 0o644);
-      try {
-        writeSync(fd, lines);
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      // a run folder that went away, or a full disk, must not break the app; nor leave an empty file
-      try {
-        if (statSync(file).size === 0) unlinkSync(file);
-      } catch {
-        // gone
-      }
-    }
+    appendSync(file, lines);
     lines = '';
   };
   let n = 0;

@@ -1,12 +1,11 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
-import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { writeBeforeSignalDeath } from './signals';
 import { RUN_DIR_ENV } from '../run/processRecords';
-import { APPEND_NOFOLLOW } from '../../core/safeWrite';
+import { appendSync } from '../../core/safeWrite';
 import { runIsLive } from '../run/runLiveness';
 import { wallClockEdge } from '../run/wallClock';
 import { collapseIds } from '../../core/model/requestRoutes';
@@ -122,21 +121,7 @@ export function recordRequests(): void {
       lines = '';
       return;
     }
-    try {
-      const fd = openSync(file, APPEND_NOFOLLOW, 0o644);
-      try {
-        writeSync(fd, lines);
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      // a run folder that went away, or a full disk, must not break the app; nor leave an empty file
-      try {
-        if (statSync(file).size === 0) unlinkSync(file);
-      } catch {
-        // gone
-      }
-    }
+    appendSync(file, lines);
     lines = '';
     if (times.length > CHUNK) {
       times = new Float64Array(CHUNK);
