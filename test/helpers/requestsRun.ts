@@ -39,7 +39,7 @@ export interface ServerRun {
  * `paths` in turn, over `connections`; `setup` paths are fetched once first. `env` adds to the app's environment.
  */
 export async function profileServer(o: {
-  mode: 'cpu-prof' | 'prof';
+  mode: 'cpu-prof' | 'prof' | 'perf';
   cwd: string;
   app: string;
   setup?: string[];

@@ -107,6 +107,48 @@ for (const mode of ['cpu-prof', 'prof'] as const)
     );
   });
 
+/** Self share of SHA-512's block function (its name has the CPU's variant: `_avx2`, `_shaext`…). */
+const sha512Of = (r: JsonReport) =>
+  r.functions.filter((f) => f.name.startsWith('sha512_block_data_order')).reduce((sum, f) => sum + f.self, 0);
+
+/**
+ * perf unwinds by frame pointers, which OpenSSL's assembly does not keep: most of pbkdf2Sync's samples end in
+ * `sha512_block_data_order_*` with no JavaScript frame above (pbkdf2Sync's total is ~33 % of /auth's samples, SHA-512's
+ * self ~60 %). So the route's own flame graph is checked by its leaf: only /auth hashes.
+ */
+test("Express under a mixed load (perf): requests on perf's monotonic clock, SHA-512 only in /auth", { timeout: 240000 }, async () => {
+  const mixed = await profileServer({
+    mode: 'perf',
+    cwd: expressDir,
+    app: 'app.js',
+    setup: [`/newUser${USER}`],
+    paths: [`/auth${USER}`, ...Array(5).fill(`/newUser${USER}`)],
+    amount: 180,
+  });
+  // After the first /newUser, which creates the user (hashing its password): later ones are refused before hashing.
+  const from = await afterSetup(mixed);
+  const m = await loadReport(mixed, from);
+  const [a, n] = [route(m, 'GET /auth'), route(m, 'GET /newUser')];
+  assert.ok(
+    Math.abs(a.count + n.count - mixed.load.requests) <= 2,
+    `${a.count + n.count} recorded, autocannon sent ${mixed.load.requests}`,
+  );
+  const whole = sha512Of(m);
+  const auth = sha512Of(await loadReport(mixed, from, ['GET /auth']));
+  const newUser = sha512Of(await loadReport(mixed, from, ['GET /newUser']));
+  assert.ok(auth >= 0.4 && auth > whole, `SHA-512 is ${auth} of /auth's samples, ${whole} of the run's`);
+  assert.equal(newUser, 0, '/newUser never hashes here');
+  within(m.requests!.all.p90, mixed.load.latency.p90, 0.1, 'mixed p90');
+  console.log(
+    JSON.stringify({
+      mode: 'perf',
+      sha512: { whole, auth, newUser },
+      counts: [a.count, n.count],
+      latency: [m.requests!.all, mixed.load.latency],
+    }),
+  );
+});
+
 const FASTIFY_APP = `
 const crypto = require('crypto');
 const fastify = require('fastify')({ logger: false });

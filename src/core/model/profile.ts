@@ -36,6 +36,11 @@ export interface ProfileMeta {
    * processes) or V8's monotonic clock (a .cpuprofile); see isEpochMs.
    */
   startTime?: number;
+  /**
+   * perf: the timestamp (ms) of the timeline's 0 on perf's clock; CLOCK_MONOTONIC in Node Flame's runs
+   * (`perf record -k mono`), where the run's other files (HTTP requests) are put on the samples' axis with it.
+   */
+  perfStartMs?: number;
   /** What the tree's weights count; samples when not given. */
   unit?: WeightUnit;
   /** Every value type the file carries (pprof) and the one the tree was built from. */

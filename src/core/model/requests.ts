@@ -21,7 +21,11 @@ export interface RequestLog {
   changes: { pid: number; times: Float64Array; req: Int32Array }[];
 }
 
-/** Per tree node: the pid of the process (thread level) it is under; -1 when not known. */
+/**
+ * Per tree node: the pid of the process (thread level) it is under; -1 when not known, and for a thread other than a
+ * process's main one (perf's GC helpers and thread pool: requests run their code on the main thread, and those
+ * threads' samples taken meanwhile are not the request's).
+ */
 function nodePids(profile: Profile): Int32Array {
   const t = profile.tree;
   const out = new Int32Array(t.count).fill(-1);
@@ -29,7 +33,7 @@ function nodePids(profile: Profile): Int32Array {
   const byFrame = new Map<number, number>();
   for (const th of profile.threads) {
     const f = profile.frames.findIndex((x) => x.category === 'program' && x.name === `thread ${th.name}`);
-    if (f >= 0 && th.pid !== undefined) byFrame.set(f, th.pid);
+    if (f >= 0 && th.pid !== undefined && (th.tid === undefined || th.tid === th.pid)) byFrame.set(f, th.pid);
   }
   // Parents come before their children in the tree's arrays.
   for (let i = 1; i < t.count; i++) out[i] = t.parent[i] === 0 ? (byFrame.get(t.frame[i]) ?? -1) : out[t.parent[i]];

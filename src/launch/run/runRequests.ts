@@ -13,12 +13,14 @@ const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFi
 /**
  * The HTTP requests the preload recorded in a run folder (`requests-<pid>.jsonl`, see preload/requests.ts), put on
  * the profile's time axis: its samples' times are ms from `meta.startTime` (epoch ms), and each file's header
- * pairs its `performance.now()` with the wall clock. Undefined when the run recorded none, or the profile's 0 is not
- * on the wall clock (perf). Only the processes the profile holds are read.
+ * pairs its `performance.now()` with the wall clock and the monotonic clock. A perf run's samples are on the monotonic
+ * clock (`-k mono`), from `meta.perfStartMs`. Undefined when the run recorded none, or the profile's 0 is on neither
+ * clock. Only the processes the profile holds are read.
  */
 export async function readRunRequests(dir: string, profile: Profile, run: Partial<RunInfo> = {}): Promise<RequestLog | undefined> {
-  const origin = profile.meta.startTime;
-  if (!isEpochMs(origin) || !profile.timeline) return undefined;
+  const perfStart = run.mode === 'perf' && Number.isFinite(profile.meta.perfStartMs) ? profile.meta.perfStartMs : undefined;
+  const origin = perfStart ?? profile.meta.startTime;
+  if ((perfStart === undefined && !isEpochMs(origin)) || origin === undefined || !profile.timeline) return undefined;
   const pids = new Set(profile.threads.map((t) => t.pid).filter((p): p is number => p !== undefined));
   const names = await readdir(dir).catch(() => [] as string[]);
   // A .cpuprofile's samples are on the monotonic clock, put on the wall clock with the run's first clock pair
@@ -30,12 +32,19 @@ export async function readRunRequests(dir: string, profile: Profile, run: Partia
     const pid = Number(/^requests-(\d+)\.jsonl$/.exec(name)?.[1]);
     if (!Number.isSafeInteger(pid) || (pids.size && !pids.has(pid))) continue;
     const text = await readNamedText(join(dir, name), { maxBytes: MAX_REQUESTS_FILE }).catch(() => undefined);
-    if (text) readFile(text, pid, origin, log, monoPair);
+    if (text) readFile(text, pid, origin, log, monoPair, perfStart !== undefined);
   }
   return log.requests.length ? log : undefined;
 }
 
-function readFile(text: string, pid: number, origin: number, log: RequestLog, monoPair?: { epochMs: number; monoMs: number }): void {
+function readFile(
+  text: string,
+  pid: number,
+  origin: number,
+  log: RequestLog,
+  monoPair?: { epochMs: number; monoMs: number },
+  monoOrigin = false,
+): void {
   let shift: number | undefined;
   const index = new Map<number, number>();
   const times: number[] = [];
@@ -49,7 +58,8 @@ function readFile(text: string, pid: number, origin: number, log: RequestLog, mo
     }
     if (!Array.isArray(v)) {
       const c = (v as { clock?: { epochMs?: unknown; monoMs?: unknown; nowMs?: unknown } } | null)?.clock;
-      if (c && monoPair && finite(c.monoMs) && finite(c.nowMs)) shift = monoPair.epochMs + (c.monoMs - c.nowMs - monoPair.monoMs) - origin;
+      if (c && monoOrigin && finite(c.monoMs) && finite(c.nowMs)) shift = c.monoMs - c.nowMs - origin;
+      else if (c && monoPair && finite(c.monoMs) && finite(c.nowMs)) shift = monoPair.epochMs + (c.monoMs - c.nowMs - monoPair.monoMs) - origin;
       else if (c && finite(c.epochMs) && finite(c.nowMs)) shift = c.epochMs - c.nowMs - origin;
       continue;
     }

@@ -278,6 +278,7 @@ export class PerfScriptParser {
       weights[i] = this.tlWeight[j];
     }
     this.builder.timeline = { nodes, times, weights };
+    this.builder.meta.perfStartMs = t0 * 1000;
   }
 
   /** Timestamp (s) of the latest sample seen, for progress. */
