@@ -59,7 +59,8 @@ function readFile(
     if (!Array.isArray(v)) {
       const c = (v as { clock?: { epochMs?: unknown; monoMs?: unknown; nowMs?: unknown } } | null)?.clock;
       if (c && monoOrigin && finite(c.monoMs) && finite(c.nowMs)) shift = c.monoMs - c.nowMs - origin;
-      else if (c && monoPair && finite(c.monoMs) && finite(c.nowMs)) shift = monoPair.epochMs + (c.monoMs - c.nowMs - monoPair.monoMs) - origin;
+      else if (c && monoPair && finite(c.monoMs) && finite(c.nowMs))
+        shift = monoPair.epochMs + (c.monoMs - c.nowMs - monoPair.monoMs) - origin;
       else if (c && finite(c.epochMs) && finite(c.nowMs)) shift = c.epochMs - c.nowMs - origin;
       continue;
     }
