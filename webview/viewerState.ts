@@ -35,6 +35,8 @@ export class ViewerState {
   }
 
   post(m: WebviewMessage): void {
+    // The Requests tab's choice is kept for a reload as the process picker's is (the host reads it back).
+    if (m.type === 'routes') this.save({ routes: m.routes ?? undefined });
     this.api.postMessage(m);
   }
 

@@ -53,7 +53,7 @@ test('the Requests tab lists the routes; ticking GET /auth filters the flame gra
     await vs.waitForCommand(SHOW);
     await vs.runCommand(SHOW);
     await vs.quickInputAnswer(run.runDir);
-    const frame = await vs.webviewFrame(`body[data-profile="${run.runDir.split('/').pop()}"][data-first-paint-ms] svg g.frame`, 120_000);
+    let frame = await vs.webviewFrame(`body[data-profile="${run.runDir.split('/').pop()}"][data-first-paint-ms] svg g.frame`, 120_000);
     const whole = await drawn(frame);
     assert.ok(whole.pbkdf2 > 0 && whole.root > whole.pbkdf2, `the whole run: ${JSON.stringify(whole)}`);
 
@@ -86,6 +86,22 @@ test('the Requests tab lists the routes; ticking GET /auth filters the flame gra
       `[e2e] GET /auth: pbkdf2Sync ${((100 * routed.pbkdf2) / routed.root).toFixed(1)} % of ${routed.root} samples (whole run: ${((100 * whole.pbkdf2) / whole.root).toFixed(1)} % of ${whole.root})`,
     );
     await vs.screenshot('requests-auth');
+
+    // After a reload the page opens as it was left: only /auth's samples, its box ticked.
+    await vs.runCommand('Developer: Reload Window');
+    frame = await vs.webviewFrame(`body[data-profile="${run.runDir.split('/').pop()}"][data-first-paint-ms] svg g.frame`, 120_000);
+    const reopened = await until(
+      "/auth's samples after a reload",
+      () => drawn(frame),
+      (d) => d.root > 0 && d.root < whole.root && d.pbkdf2 >= 0.9 * d.root,
+    );
+    console.log(`[e2e] after a reload: pbkdf2Sync ${((100 * reopened.pbkdf2) / reopened.root).toFixed(1)} % of ${reopened.root} samples`);
+    await tab(frame, 'requests');
+    await until(
+      'GET /auth still picked',
+      () => frame.locator('tr[data-route="GET /auth"]').getAttribute('class'),
+      (c) => c === 'rq-picked',
+    );
 
     // The slowest request's row: its span becomes the Timeline's range.
     await tab(frame, 'requests');

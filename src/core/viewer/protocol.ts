@@ -145,6 +145,8 @@ export interface PersistedState {
   orientation?: Orientation;
   /** The threads the process picker keeps; absent: all. */
   threads?: string[];
+  /** The HTTP routes the Requests tab keeps; absent: every sample. */
+  routes?: string[];
 }
 
 export type Orientation = 'flame' | 'icicle';

@@ -182,6 +182,8 @@ export class ViewerSession {
     const next = new ViewerSession(profile, label, path, this.options, this.transforms, this.threads, this.range);
     next.generation = this.generation + 1;
     for (const k of this.wanted) next.wanted.add(k);
+    // A live run's next read (or its final profile) keeps the Requests tab's choice, as it keeps the processes'.
+    if (this.routes && profile.requests) next.routes = [...this.routes];
     return next;
   }
 

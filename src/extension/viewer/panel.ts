@@ -59,6 +59,8 @@ export class ProfilePanel implements vscode.Disposable {
       state?.threads,
       state?.range,
     );
+    // Set before anything is derived from the profile: the page opens as it was left.
+    if (state?.routes?.length && loaded.profile.requests) this.session.routes = [...state.routes];
     this.showTransformed();
     this.marks = early?.marks;
     if (state?.tree === 'bottom') this.session.wanted.add('bottom');
