@@ -222,10 +222,16 @@ test('NODE_FLAME_REQUESTS=0 turns request tracking off; a plain http server gets
   const on = await profileServer({ mode: 'cpu-prof', cwd, app: 'plain.js', paths, amount: 300 });
   const keys = (await jsonReport(on.runDir)).requests!.routes.map((r) => r.key);
   assert.deepEqual(keys, ['GET /item/:id/part/:id', '(no request)']);
+  // The text report's [Requests] table: the 300 requests on the one route.
+  const text = (r: ServerRun) => spawnSync(process.execPath, [cli, 'report', r.runDir, '--top', '3'], { encoding: 'utf8' }).stdout;
+  const table = text(on);
+  assert.match(table, /^ \[Requests\]:$/m);
+  assert.match(table, /^ +300 .* GET \/item\/:id\/part\/:id$/m, table.slice(table.indexOf('[Requests]')));
   const off = await profileServer({ mode: 'cpu-prof', cwd, app: 'plain.js', paths, amount: 300, env: { NODE_FLAME_REQUESTS: '0' } });
   assert.deepEqual(
     readdirSync(off.runDir).filter((f) => f.startsWith('requests-')),
     [],
   );
   assert.equal((await jsonReport(off.runDir)).requests, undefined);
+  assert.doesNotMatch(text(off), /\[Requests\]/);
 });

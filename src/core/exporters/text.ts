@@ -12,6 +12,7 @@ import {
   type Profile,
 } from '../model';
 import { findFindings } from '../findings';
+import { requestsSummary } from '../model/requests';
 import { isThreadFrame, processWeights } from './json';
 
 const TIER_MARK: Record<string, string> = { interpreted: '~', sparkplug: '^', maglev: '+', turbofan: '*' };
@@ -184,6 +185,8 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
     }
   }
 
+  append(out, requestLines(profile));
+
   out.push(
     '',
     ' [Bottom up (heavy) profile]:',
@@ -220,5 +223,30 @@ function heavy(profile: Profile, top: number): string[] {
     }
     for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i], depth: depth + 1 });
   }
+  return out;
+}
+
+/** A run that recorded HTTP requests: per route the count, latency percentiles and the CPU its requests took. */
+function requestLines(profile: Profile): string[] {
+  const r = requestsSummary(profile, 0);
+  if (!r) return [];
+  const ms = (x: number) => x.toFixed(1).padStart(8);
+  const out = [
+    '',
+    ' [Requests]:',
+    '  ' +
+      l10n.t(
+        '{0} requests; latency p50 {1} ms, p90 {2} ms, p99 {3} ms',
+        r.all.count,
+        r.all.p50.toFixed(1),
+        r.all.p90.toFixed(1),
+        r.all.p99.toFixed(1),
+      ),
+    `   count      p50      p95      p99  ${l10n.t('CPU ms/req').padStart(10)}  total   route`,
+  ];
+  for (const s of r.routes)
+    out.push(
+      `${String(s.count).padStart(8)} ${ms(s.p50)} ${ms(s.p95)} ${ms(s.p99)}  ${s.cpuMsPerRequest.toFixed(2).padStart(10)} ${`${(100 * s.share).toFixed(1)}%`.padStart(6)}   ${printable(s.key)}`,
+    );
   return out;
 }
