@@ -41,6 +41,7 @@ const save = (patch: Partial<PersistedState>) => st.save(patch);
 const total = () => st.total();
 const pal = new ThemePalette();
 const colorOf = (n: FNode) => pal.colorOf(n);
+const revealFrame = (frame: number) => post({ type: 'reveal', frame });
 
 /** Set when the host opened this page as a comparison: it then gets every message. */
 let diffHandler: ((m: HostMessage) => void) | undefined;
@@ -319,7 +320,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       pal.read();
       buildUi();
       renderLegend();
-      renderSummary(ui.summary, st.info, st.strings, pal.colors, (frame) => post({ type: 'reveal', frame }));
+      renderSummary(ui.summary, st.info, st.strings, pal.colors, revealFrame);
       break;
     case 'tree':
       if (ui) onTree(m, received);
@@ -327,7 +328,8 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
     case 'transforms': {
       st.info = m.info;
       setWeightUnit(st.info.unit);
-      if (ui) renderSummary(ui.summary, st.info, st.strings, pal.colors);
+      // A live run's final profile comes this way too: its findings must select their frame as the first ones did.
+      if (ui) renderSummary(ui.summary, st.info, st.strings, pal.colors, revealFrame);
       processesUi?.update(st.info);
       transformsUi?.onHost(m);
       requestsView?.refresh();

@@ -247,7 +247,7 @@ test(
       await vs.screenshot('profile-file-editor');
       // A file that is no profile: its tab says why, in words.
       await clickExplorerItem(vs, 'broken.folded');
-      const broken = await vs.webviewFrame('h2', 60_000);
+      const broken = await vs.webviewFrame('main.cannot-open h1', 60_000);
       const said = (await broken.locator('body').innerText()).replace(/\s+/g, ' ');
       console.log(`[e2e] broken.folded: ${said}`);
       assert.match(said, /Node Flame cannot open this file .*not a profile Node Flame reads \(expected/);

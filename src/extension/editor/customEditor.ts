@@ -46,9 +46,10 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** The tab of a file Node Flame cannot read: why, in words, as a page a screen reader reads like the viewer's. */
 function messagePage(title: string, detail: string): string {
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head>
-<body><h2>${escapeHtml(title)}</h2><p>${escapeHtml(detail)}</p></body></html>`;
+  return `<!DOCTYPE html><html lang="${escapeHtml(vscode.env.language)}"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head>
+<body><main class="cannot-open"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></main></body></html>`;
 }
 
 export function registerProfileEditors(services: Services): vscode.Disposable[] {
