@@ -1,5 +1,5 @@
 // Browser side of the flame graph viewer. It draws what the host sends and never reads profile files.
-import { afterFirstPaint, mark, setHostMarks } from './marks';
+import { afterFirstPaint, mark, metricTo, setHostMarks } from './marks';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
@@ -27,7 +27,7 @@ import { TimelineView } from './timeline';
 import { requestsTab, type RequestsView } from './requests';
 import { ViewerState, type PageUi, type VsCodeApi } from './viewerState';
 import { ThemePalette } from './palette';
-import { tabHeader, tabPanel } from './widgets';
+import { tabHeader as header, tabPanel as panel } from './widgets';
 import { FlameSearch } from './search';
 import { announce, frameSentence } from './a11y';
 import { showHelp, showTextDialog } from './helpOverlay';
@@ -42,6 +42,7 @@ const total = () => st.total();
 const pal = new ThemePalette();
 const colorOf = (n: FNode) => pal.colorOf(n);
 const revealFrame = (frame: number) => post({ type: 'reveal', frame });
+const metric = metricTo(post);
 
 /** Set when the host opened this page as a comparison: it then gets every message. */
 let diffHandler: ((m: HostMessage) => void) | undefined;
@@ -78,8 +79,6 @@ function buildUi(): void {
   clear(app);
   app.append(errorEl);
   const tabs = document.createElement('vscode-tabs') as unknown as HTMLElement & { selectedIndex: number };
-  const header = tabHeader;
-  const panel = tabPanel;
 
   const bar = flameToolbar(st, {
     post,
@@ -151,16 +150,7 @@ function buildUi(): void {
     onTab();
   });
   app.append(tabs);
-  // Each choice is a new st.generation of trees, as a new transform stack is.
-  processesUi =
-    st.info &&
-    processPicker(st.info, s, (threads) => {
-      st.generation++;
-      save({ threads: threads ?? undefined });
-      post({ type: 'threads', threads });
-      timeline?.samplesChanged();
-    });
-  if (processesUi) tabs.before(processesUi.el);
+  mountProcesses(tabs);
   ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };
   if (st.persisted.tab) tabs.selectedIndex = Number(st.persisted.tab);
   onTab();
@@ -198,6 +188,19 @@ function buildUi(): void {
     ...{ tab: () => ui.tabs.selectedIndex, kind: () => st.kind, color: colorOf, matchColor: () => pal.match },
     tooltip: (n, ev) => showTooltip(tooltipEl, n, ev, s, total()),
   });
+}
+
+/** The process picker, once the profile has several processes (a live run's may have them only later). */
+function mountProcesses(tabs: HTMLElement): void {
+  if (processesUi || !st.info) return;
+  // Each choice is a new st.generation of trees, as a new transform stack is.
+  processesUi = processPicker(st.info, st.strings, (threads) => {
+    st.generation++;
+    save({ threads: threads ?? undefined });
+    post({ type: 'threads', threads });
+    timeline?.samplesChanged();
+  });
+  if (processesUi) tabs.before(processesUi.el);
 }
 
 function renderLegend(): void {
@@ -239,11 +242,6 @@ function requestExpand(n: FNode, k: TreeKind = st.kind): void {
 }
 /** The host's merge threshold for each merged entry, remembered from the tree it came in. */
 const thresholds = new WeakMap<FNode, number>();
-
-function metric(name: string, ms: number): void {
-  document.body.dataset[`${name}Ms`] = ms.toFixed(1);
-  post({ type: 'metric', name, ms });
-}
 
 function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): void {
   if (m.generation < st.generation) return;
@@ -330,7 +328,8 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       setWeightUnit(st.info.unit);
       // A live run's final profile comes this way too: its findings must select their frame as the first ones did.
       if (ui) renderSummary(ui.summary, st.info, st.strings, pal.colors, revealFrame);
-      processesUi?.update(st.info);
+      if (processesUi) processesUi.update(st.info);
+      else if (ui) mountProcesses(ui.tabs);
       transformsUi?.onHost(m);
       requestsView?.refresh();
       // The call-tree transforms decide the Timeline's samples (the range only marks them): redraw when they change.

@@ -59,3 +59,11 @@ export function afterFirstPaint(nodes: number, hostMs: number, received: number,
     }),
   );
 }
+
+/** A figure of the page (render, firstPaint, range ms): on the body for the e2e benchmarks, and sent to the host's log. */
+export function metricTo(post: (m: { type: 'metric'; name: string; ms: number }) => void): (name: string, ms: number) => void {
+  return (name, ms) => {
+    document.body.dataset[`${name}Ms`] = ms.toFixed(1);
+    post({ type: 'metric', name, ms });
+  };
+}
