@@ -115,7 +115,7 @@ export class RequestsView {
       h('div', { class: 'toolbar' }, h('span', { class: 'rq-note' }, fmt(s.rqTotals, all.count, ms(all.p50), ms(all.p99))), clearButton),
       h('table', { class: 'rq-routes' }, h('thead', null, head), h('tbody', null, ...rows)),
       h('p', { class: 'rq-note' }, s.rqHint),
-      h('h3', null, s.rqSlowest),
+      h('h2', null, s.rqSlowest),
       h('table', { class: 'rq-slowest' }, h('thead', null, slowHead), h('tbody', null, ...slow)),
     );
   }
