@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
-import { appendSync } from '../../core/safeWrite';
-import { runIsLive } from '../run/runLiveness';
+import { appendWhileLive } from '../run/runLiveness';
 import { ChunkMerger, liveChunkFileName, type ChunkProfile } from '../run/cpuChunks';
 
 /** How often the profile is cut into a chunk (ms). */
@@ -24,7 +23,7 @@ export function profileInChunks(session: Inspector.Session, dir: string): { take
       if (err || !r?.profile) return;
       const chunk = r.profile as unknown as ChunkProfile;
       merger.add(chunk);
-      if (writing && runIsLive(dir)) appendSync(file, `${JSON.stringify({ profile: chunk })}\n`);
+      if (writing) appendWhileLive(dir, file, `${JSON.stringify({ profile: chunk })}\n`);
       else writing = false;
     });
     if (restart) session.post('Profiler.start');

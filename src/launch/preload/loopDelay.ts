@@ -3,8 +3,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { writeBeforeSignalDeath } from './signals';
 import { RUN_DIR_ENV } from '../run/processRecords';
-import { appendSync } from '../../core/safeWrite';
-import { runIsLive } from '../run/runLiveness';
+import { appendWhileLive } from '../run/runLiveness';
 
 /** How often the event-loop delay and heap size are read (ms). */
 export const LOOP_SAMPLE_MS = 100;
@@ -28,13 +27,8 @@ export function recordLoopDelay(): void {
   let lines = `${JSON.stringify({ timeOrigin: performance.timeOrigin })}\n`;
   const flush = () => {
     if (!lines) return;
-    if (!runIsLive(runDir)) {
-      // The run ended (or its launcher died): this process outlived it.
-      clearInterval(timer);
-      lines = '';
-      return;
-    }
-    appendSync(file, lines);
+    // The run ended (or its launcher died): this process outlived it.
+    if (!appendWhileLive(runDir, file, lines)) clearInterval(timer);
     lines = '';
   };
   let n = 0;

@@ -5,8 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { writeBeforeSignalDeath } from './signals';
 import { RUN_DIR_ENV } from '../run/processRecords';
-import { appendSync } from '../../core/safeWrite';
-import { runIsLive } from '../run/runLiveness';
+import { appendWhileLive } from '../run/runLiveness';
 import { wallClockEdge } from '../run/wallClock';
 import { collapseIds } from '../../core/model/requestRoutes';
 
@@ -116,12 +115,7 @@ export function recordRequests(): void {
   const flush = () => {
     spill();
     if (!lines) return;
-    if (!runIsLive(runDir)) {
-      clearInterval(timer);
-      lines = '';
-      return;
-    }
-    appendSync(file, lines);
+    if (!appendWhileLive(runDir, file, lines)) clearInterval(timer);
     lines = '';
     if (times.length > CHUNK) {
       times = new Float64Array(CHUNK);

@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { createNewFileSync } from '../../core/safeWrite';
+import { appendSync, createNewFileSync } from '../../core/safeWrite';
 
 /**
  * Whether a run is still going, as a process of it can tell: a process that outlives its run (a daemon the
@@ -65,6 +65,16 @@ export function runIsLive(runDir: string, launcher = process.env[LAUNCHER_ENV]):
     return false;
   }
   return launcherAlive(launcher);
+}
+
+/**
+ * Appends `text` to a file of the run folder while the run is live (from the preload; see core/safeWrite's
+ * appendSync); false once the run has ended (or its launcher died): the process outlived it and writes no more.
+ */
+export function appendWhileLive(runDir: string, file: string, text: string): boolean {
+  if (!runIsLive(runDir)) return false;
+  appendSync(file, text);
+  return true;
 }
 
 /** Calls `onGone` once when the launcher is gone; checks every `everyMs` on an unref'd timer (never keeps the app alive). */
