@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { ProfileBuilder, ProfileError } from '../../model';
 import type { Importer } from '../types';
 import { parseFoldedFrame } from './frame';
-import { forEachLine } from './lines';
+import { forEachLine } from '../lines';
 import { HASH_SEED, hashStep, MISSING, PartTable } from './partTable';
 
 export { parseFoldedFrame } from './frame';
@@ -188,14 +188,12 @@ export const foldedImporter: Importer = {
     const b = new ProfileBuilder('folded', { durationMs: null });
     const stacks = new FoldedStacks(b);
     try {
-      await forEachLine(
-        path,
-        (buf, start, end) => stacks.line(buf, start, end),
-        (consumed) => {
+      await forEachLine(path, (buf, start, end) => stacks.line(buf, start, end), {
+        onRead: (consumed) => {
           opts.signal?.throwIfAborted();
           opts.onProgress?.(Math.min(1, consumed / (size || 1)));
         },
-      );
+      });
     } catch (e) {
       if (e instanceof ProfileError || (e as Error).name === 'AbortError') throw e;
       throw new ProfileError(l10n.t('cannot read: {0}', (e as NodeJS.ErrnoException).code ?? (e as Error).message), path);

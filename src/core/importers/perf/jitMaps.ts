@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { openNamedFile } from '../../namedFiles';
+import { readLines } from '../lines';
 import { TimedJitMap } from './jitTimeline';
 
 /** A JIT map of a long run is some MB; far bigger is not one. */
@@ -39,14 +39,18 @@ export class JitMap {
     }
     const rows: { start: number; end: number; name: string }[] = [];
     try {
-      for await (const line of createInterface({ input: opened.fh.createReadStream({ encoding: 'utf8' }), crlfDelay: Infinity })) {
-        const s1 = line.indexOf(' ');
-        const s2 = s1 < 0 ? -1 : line.indexOf(' ', s1 + 1);
-        if (s2 < 0) continue;
-        const start = parseInt(line.slice(0, s1), 16);
-        const size = parseInt(line.slice(s1 + 1, s2), 16);
-        if (Number.isFinite(start) && size > 0) rows.push({ start, end: start + size, name: line.slice(s2 + 1) });
-      }
+      await readLines(
+        { path, fh: opened.fh },
+        (line) => {
+          const s1 = line.indexOf(' ');
+          const s2 = s1 < 0 ? -1 : line.indexOf(' ', s1 + 1);
+          if (s2 < 0) return;
+          const start = parseInt(line.slice(0, s1), 16);
+          const size = parseInt(line.slice(s1 + 1, s2), 16);
+          if (Number.isFinite(start) && size > 0) rows.push({ start, end: start + size, name: line.slice(s2 + 1) });
+        },
+        { encoding: 'utf8' },
+      );
     } finally {
       await opened.fh.close().catch(() => undefined);
     }

@@ -4,7 +4,7 @@ import * as l10n from '@vscode/l10n';
 import { ProfileBuilder, ProfileError, type Profile } from '../../model';
 import type { ImportOptions, Importer } from '../types';
 import { IsolateLog } from './isolate';
-import { readLines } from './lines';
+import { readLines } from '../lines';
 import { NativeResolver } from './native';
 import { readProcMaps } from './procMaps';
 import { parseLogName, procMapsBeside, siblingLogs } from './siblings';
@@ -65,7 +65,7 @@ async function loadV8Log(path: string, opts: ImportOptions): Promise<Profile> {
         }
         return iso.line(line);
       },
-      { signal: opts.signal, onBytes: (n) => opts.onProgress?.(Math.min(1, (done + n) / totalBytes)) },
+      { signal: opts.signal, lastLine: 'tail', onRead: (n) => opts.onProgress?.(Math.min(1, (done + n) / totalBytes)) },
     );
     if (maps && !mapsApplied) native.useProcMaps(maps);
     done += sizes[i];
