@@ -2,7 +2,7 @@
 // arrows reached, the Timeline's selection), and the sentence said for a frame.
 import { fmt, h, pct } from './dom';
 import { fullName } from './details';
-import { frameCache, SMALL, type FNode, type Strings } from './tree';
+import { SMALL, type FNode, type Strings } from './tree';
 import './a11y.css';
 
 let region: HTMLElement | undefined;
@@ -26,7 +26,7 @@ export function announce(text: string): void {
 
 /** A frame as one sentence: name, file:line, total and self share, depth under the root, category. */
 export function frameSentence(n: FNode, s: Strings, total: number): string {
-  const f = n.frame === SMALL ? undefined : frameCache.get(n.frame);
+  const f = n.frame === SMALL ? undefined : n.info;
   const where = f?.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : s.noFile;
   const category = f ? (s[`cat.${f.category}`] ?? f.category) : '';
   return fmt(s.a11yFrame, fullName(n), where, pct(n.value, total), pct(n.self, total), n.depth, category);

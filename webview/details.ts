@@ -1,13 +1,13 @@
 import type { FrameInfo } from '../src/core/viewer/protocol';
 import { clear, h, pct } from './dom';
 import { weightText } from './units';
-import { frameCache, SMALL, type FNode, type Strings } from './tree';
+import { SMALL, type FNode, type Strings } from './tree';
 
 const loc = (p: { file: string; line: number; column: number }) =>
   `${p.file}${p.line ? `:${p.line}` : ''}${p.column ? `:${p.column}` : ''}`;
 
 function facts(n: FNode, s: Strings, total: number): Row[] {
-  const f: FrameInfo | undefined = frameCache.get(n.frame);
+  const f: FrameInfo | undefined = n.info;
   const out: Row[] = [];
   if (f) {
     out.push([s.file, f.file ? loc(f) : s.noFile]);
@@ -24,7 +24,7 @@ function facts(n: FNode, s: Strings, total: number): Row[] {
 
 /** The frame's full name: labels in the graph may be cut. */
 export function fullName(n: FNode): string {
-  const f = frameCache.get(n.frame);
+  const f = n.info;
   return n.frame === SMALL || !f ? n.name : f.name || n.name;
 }
 

@@ -14,7 +14,7 @@ import { clear, fmt, h } from './dom';
 import { fillCard, fullName, placeTooltip, type Row } from './details';
 import { diffLayout } from './diffLayout';
 import { renderCrumbs as renderCrumbsBar } from './legend';
-import { applyExpansion, buildNodes, frameCache, SMALL, type FNode, type Strings } from './tree';
+import { applyExpansion, buildNodes, FrameTable, SMALL, type FNode, type Strings } from './tree';
 import { showHelp } from './helpOverlay';
 
 type Init = Extract<HostMessage, { type: 'init'; kind: 'diff' }>;
@@ -46,6 +46,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
   const s: Strings = init.strings;
   const figures = new WeakMap<FNode, Figures>();
   const thresholds = new WeakMap<FNode, number>();
+  const frames = new FrameTable();
   let sizeBy: SizeBy = 'after';
   let root: FNode | undefined;
   let firstPaint = false;
@@ -96,7 +97,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
     fillCard(el, name, rows, color);
   };
   const describe = (el: HTMLElement, n: FNode) => {
-    const f = frameCache.get(n.frame);
+    const f = n.info;
     fill(el, fullName(n), f?.file ?? '', f?.line ?? 0, figures.get(n) ?? { before: 0, after: 0 }, colorOf(n));
   };
   const tooltip = (n: FNode | undefined, ev?: MouseEvent) => {
@@ -141,7 +142,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
       return;
     }
     const lower = term.toLowerCase();
-    flame.search((n) => (frameCache.get(n.frame)?.name ?? n.name).toLowerCase().includes(lower));
+    flame.search((n) => (n.info?.name ?? n.name).toLowerCase().includes(lower));
     post({ type: 'search', tree: 'top', term, regex: false });
   };
   search.addEventListener('input', () => {
@@ -158,9 +159,7 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
     fill(details, c.name, c.file, c.line, c, deltaColor(c.delta));
     // Highlight where the function is in the graph; the search box says it is a highlight.
     search.value = c.name;
-    flame.search(
-      (n) => n.frame === c.frame || (frameCache.get(n.frame)?.name === c.name && (frameCache.get(n.frame)?.file ?? '') === c.file),
-    );
+    flame.search((n) => n.frame === c.frame || (n.info?.name === c.name && (n.info?.file ?? '') === c.file));
     matched.textContent = '';
     if (c.frame >= 0) post({ type: 'open', frame: c.frame, focus });
   };
@@ -168,8 +167,8 @@ export function startDiff(app: HTMLElement, init: Init, post: (m: DiffMessage) =
 
   const onTree = (m: Extract<HostMessage, { type: 'diffTree' }>, received: number) => {
     if (m.sizeBy !== sizeBy) return;
-    for (const [id, f] of Object.entries(m.frames)) frameCache.set(Number(id), f);
-    const sub = buildNodes(m.data, s, 0, undefined, (n, i) => {
+    frames.add(m.frames);
+    const sub = buildNodes(m.data, s, frames, 0, undefined, (n, i) => {
       figures.set(n, { before: m.before[i], after: m.after[i] });
       if (n.frame === SMALL) thresholds.set(n, m.data.minWeight);
     });

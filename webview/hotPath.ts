@@ -1,8 +1,8 @@
 // Where the time goes, for the first view: the heaviest path's leaf, and the scroll that shows it.
-import { frameCache, SMALL, type FNode } from './tree';
+import { SMALL, type FNode } from './tree';
 
 /** Not where the CPU time goes: merged "small frames" entries, and idle time (a profile of a mostly waiting app). */
-const noPath = (n: FNode) => n.frame === SMALL || frameCache.get(n.frame)?.category === 'idle';
+const noPath = (n: FNode) => n.frame === SMALL || n.info?.category === 'idle';
 
 /** Heaviest-child descent from `n`: the leaf the time goes to. */
 export function heaviestLeaf(n: FNode): FNode {

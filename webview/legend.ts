@@ -1,13 +1,19 @@
 // The flame graph tab's two small bars: the colour legend of the categories shown, and the zoom path (crumbs).
 import { CATEGORIES, type ProfileInfo } from '../src/core/viewer/protocol';
 import { clear, h } from './dom';
-import { frameCache, pathOf, type FNode, type Strings } from './tree';
+import { pathOf, type FNode, type FrameTable, type Strings } from './tree';
 
 /** A swatch and name for each category present in the drawn frames or in the profile's summary. */
-export function renderLegend(el: HTMLElement, s: Strings, info: ProfileInfo | undefined, colors: Record<string, string>): void {
+export function renderLegend(
+  el: HTMLElement,
+  s: Strings,
+  info: ProfileInfo | undefined,
+  colors: Record<string, string>,
+  frames: FrameTable,
+): void {
   clear(el);
   el.append(h('span', { class: 'dim' }, `${s.legend}:`));
-  const present = new Set([...frameCache.values()].map((f) => f.category));
+  const present = frames.categories();
   for (const c of CATEGORIES) {
     if (!present.has(c) && !(info && info.categories[c] > 0)) continue;
     const sw = h('span', { class: 'swatch' });

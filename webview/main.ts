@@ -20,12 +20,12 @@ import { TreeTable } from './tables';
 import { renderSummary } from './summary';
 import { showDetails, showTooltip } from './details';
 import { clear, h } from './dom';
-import { applyExpansion, buildNodes, findNode, frameCache, SMALL, type FNode } from './tree';
-import { mountTransforms, type TransformsUi } from './transformsUi';
-import { processPicker, type ProcessPicker } from './processes';
+import { applyExpansion, buildNodes, findNode, SMALL, type FNode } from './tree';
+import { mountTransforms } from './transformsUi';
+import { processPicker } from './processes';
 import { TimelineView } from './timeline';
-import { requestsTab, type RequestsView } from './requests';
-import { ViewerState, type PageUi, type VsCodeApi } from './viewerState';
+import { requestsTab } from './requests';
+import { ViewerState, type VsCodeApi } from './viewerState';
 import { ThemePalette } from './palette';
 import { tabHeader as header, tabPanel as panel } from './widgets';
 import { FlameSearch } from './search';
@@ -36,6 +36,8 @@ import { liveBar } from './live';
 declare function acquireVsCodeApi(): VsCodeApi;
 mark('modules');
 const st = new ViewerState(acquireVsCodeApi());
+/** The page's views, made by buildUi (a comparison page has only `diff`). */
+const v = st.views;
 const post = (m: WebviewMessage) => st.post(m);
 const save = (patch: Partial<PersistedState>) => st.save(patch);
 const total = () => st.total();
@@ -43,13 +45,6 @@ const pal = new ThemePalette();
 const colorOf = (n: FNode) => pal.colorOf(n);
 const revealFrame = (frame: number) => post({ type: 'reveal', frame });
 const metric = metricTo(post);
-
-/** Set when the host opened this page as a comparison: it then gets every message. */
-let diffHandler: ((m: HostMessage) => void) | undefined;
-let transformsUi: TransformsUi | undefined;
-let processesUi: ProcessPicker | undefined;
-let timeline: TimelineView | undefined;
-let requestsView: RequestsView | undefined;
 
 // ---- layout ----
 const app = document.getElementById('app')!;
@@ -64,15 +59,8 @@ const charts: Record<TreeKind, HTMLDivElement> = {
   top: h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'top' } }),
   bottom: h('div', { class: 'chart', attrs: { tabindex: '0', 'data-tree': 'bottom' } }),
 };
-let flames: Record<TreeKind, FlameView>;
-let tables: Record<TreeKind, TreeTable>;
-let ui: PageUi;
 
-const finder = new FlameSearch(
-  st,
-  () => ui,
-  () => flames,
-);
+const finder = new FlameSearch(st);
 
 function buildUi(): void {
   const s = st.strings;
@@ -83,11 +71,11 @@ function buildUi(): void {
   const bar = flameToolbar(st, {
     post,
     search: () => finder.schedule(),
-    resetZoom: () => flames[st.kind].resetZoom(),
+    resetZoom: () => v.flames[st.kind].resetZoom(),
     showTree,
     orientation: (o) => {
       save({ orientation: o });
-      flames.top.setRootAtTop(o === 'icicle');
+      v.flames.top.setRootAtTop(o === 'icicle');
     },
     setOptions,
   });
@@ -104,9 +92,9 @@ function buildUi(): void {
     filter,
     tableBoxes,
   } = tablesTab(s, {
-    filter: (v) => {
-      tables.top.setFilter(v);
-      tables.bottom.setFilter(v);
+    filter: (text) => {
+      v.tables.top.setFilter(text);
+      v.tables.bottom.setFilter(text);
     },
     shown: (k) => {
       if (!st.roots[k]) post({ type: 'needTree', tree: k });
@@ -122,36 +110,36 @@ function buildUi(): void {
     header(s.tabSummary, 'summary'),
     panel(summary),
   );
-  timeline = new TimelineView(
+  v.timeline = new TimelineView(
     {
       post,
       strings: () => s,
       palette: () => pal.colors,
-      range: () => transformsUi?.range(),
+      range: () => v.transforms?.range(),
       setRange: (r) => {
         st.rangeAsked = performance.now();
-        transformsUi?.setRange(r);
+        v.transforms?.setRange(r);
       },
       metric,
     },
     tooltipEl,
   );
-  tabs.append(header(s.tabTimeline, 'timeline'), panel(timeline.el));
+  tabs.append(header(s.tabTimeline, 'timeline'), panel(v.timeline.el));
   // The offline page has no host to open a comparison in.
-  if (st.offline) timeline.el.querySelector('.tl-compare')?.remove();
+  if (st.offline) v.timeline.el.querySelector('.tl-compare')?.remove();
   const onTab = () => {
-    if (tabs.selectedIndex === TIMELINE_TAB) timeline?.show();
-    if (tabs.selectedIndex === REQUESTS_TAB) requestsView?.show();
+    if (tabs.selectedIndex === TIMELINE_TAB) v.timeline?.show();
+    if (tabs.selectedIndex === REQUESTS_TAB) v.requests?.show();
   };
-  const span = (r: TimeRange) => (transformsUi?.setRange(r), (tabs.selectedIndex = TIMELINE_TAB), onTab());
-  requestsView = st.info?.requests ? requestsTab(s, tabs, post, span, () => (st.generation++, timeline?.samplesChanged())) : undefined;
+  const span = (r: TimeRange) => (v.transforms?.setRange(r), (tabs.selectedIndex = TIMELINE_TAB), onTab());
+  v.requests = st.info?.requests ? requestsTab(s, tabs, post, span, () => (st.generation++, v.timeline?.samplesChanged())) : undefined;
   tabs.addEventListener('vsc-tabs-select', () => {
     save({ tab: String(tabs.selectedIndex) });
     onTab();
   });
   app.append(tabs);
   mountProcesses(tabs);
-  ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };
+  v.ui = { tabs, search, regex, matched, crumbs, details, treeSelect, tableSelect, filter, tableBoxes, summary, legend, orientation };
   if (st.persisted.tab) tabs.selectedIndex = Number(st.persisted.tab);
   onTab();
 
@@ -159,7 +147,7 @@ function buildUi(): void {
     color: colorOf,
     matchColor: () => pal.match,
     onSelect: (n: FNode, how: 'click' | 'key' | 'reveal', focus: boolean) => {
-      showDetails(ui.details, n, s, total(), colorOf(n));
+      showDetails(v.ui.details, n, s, total(), colorOf(n));
       announce(frameSentence(n, s, total()));
       if (how === 'click' && n.frame >= 0) post({ type: 'open', frame: n.frame, focus });
     },
@@ -168,7 +156,7 @@ function buildUi(): void {
     tooltip: (n: FNode | undefined, ev?: MouseEvent) => showTooltip(tooltipEl, n, ev, s, total()),
     metric,
   };
-  flames = {
+  v.flames = {
     top: new FlameView(charts.top, st.persisted.orientation === 'icicle', flameHost),
     bottom: new FlameView(charts.bottom, true, flameHost, 'zoomed'),
   };
@@ -180,35 +168,36 @@ function buildUi(): void {
       if (n.frame >= 0) post({ type: 'open', frame: n.frame, focus });
     },
   });
-  tables = { top: new TreeTable(tableBoxes.top, s, tableHost('top')), bottom: new TreeTable(tableBoxes.bottom, s, tableHost('bottom')) };
-  new ResizeObserver(() => flames[st.kind].resize()).observe(chartBox);
+  v.tables = { top: new TreeTable(tableBoxes.top, s, tableHost('top')), bottom: new TreeTable(tableBoxes.bottom, s, tableHost('bottom')) };
+  new ResizeObserver(() => v.flames[st.kind].resize()).observe(chartBox);
   showTree(st.kind);
-  transformsUi = mountTransforms(app, {
-    ...{ post, save, strings: () => s, newGeneration: () => void st.generation++, state: st.persisted, charts, flames, tableBoxes, tables },
-    ...{ tab: () => ui.tabs.selectedIndex, kind: () => st.kind, color: colorOf, matchColor: () => pal.match },
+  v.transforms = mountTransforms(app, {
+    ...{ post, save, strings: () => s, newGeneration: () => void st.generation++, state: st.persisted, charts, tableBoxes },
+    ...{ flames: v.flames, tables: v.tables, frames: st.frames },
+    ...{ tab: () => v.ui.tabs.selectedIndex, kind: () => st.kind, color: colorOf, matchColor: () => pal.match },
     tooltip: (n, ev) => showTooltip(tooltipEl, n, ev, s, total()),
   });
 }
 
 /** The process picker, once the profile has several processes (a live run's may have them only later). */
 function mountProcesses(tabs: HTMLElement): void {
-  if (processesUi || !st.info) return;
+  if (v.processes || !st.info) return;
   // Each choice is a new st.generation of trees, as a new transform stack is.
-  processesUi = processPicker(st.info, st.strings, (threads) => {
+  v.processes = processPicker(st.info, st.strings, (threads) => {
     st.generation++;
     save({ threads: threads ?? undefined });
     post({ type: 'threads', threads });
-    timeline?.samplesChanged();
+    v.timeline?.samplesChanged();
   });
-  if (processesUi) tabs.before(processesUi.el);
+  if (v.processes) tabs.before(v.processes.el);
 }
 
 function renderLegend(): void {
-  renderLegendBar(ui.legend, st.strings, st.info, pal.colors);
+  renderLegendBar(v.ui.legend, st.strings, st.info, pal.colors, st.frames);
 }
 
 function renderCrumbs(n: FNode): void {
-  renderCrumbsBar(ui.crumbs, n, (x) => flames[st.kind].zoomTo(x));
+  renderCrumbsBar(v.ui.crumbs, n, (x) => v.flames[st.kind].zoomTo(x));
 }
 
 function showTree(k: TreeKind): void {
@@ -217,12 +206,12 @@ function showTree(k: TreeKind): void {
   charts.top.hidden = k !== 'top';
   charts.bottom.hidden = k !== 'bottom';
   // The bottom-up tree is always an icicle: its st.roots are where the time is spent.
-  ui.orientation.hidden = k !== 'top';
-  if (ui.treeSelect.value !== k) ui.treeSelect.value = k;
+  v.ui.orientation.hidden = k !== 'top';
+  if (v.ui.treeSelect.value !== k) v.ui.treeSelect.value = k;
   if (!st.roots[k]) post({ type: 'needTree', tree: k });
   else {
-    flames[k].resize();
-    if (flames[k].zoomed) renderCrumbs(flames[k].zoomed!);
+    v.flames[k].resize();
+    if (v.flames[k].zoomed) renderCrumbs(v.flames[k].zoomed!);
   }
   finder.schedule();
 }
@@ -246,8 +235,8 @@ const thresholds = new WeakMap<FNode, number>();
 function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): void {
   if (m.generation < st.generation) return;
   st.generation = m.generation;
-  for (const [id, f] of Object.entries(m.frames)) frameCache.set(Number(id), f);
-  const sub = buildNodes(m.data, st.strings);
+  st.frames.add(m.frames);
+  const sub = buildNodes(m.data, st.strings, st.frames);
   mark('built');
   const remember = (n: FNode) => {
     if (n.frame === SMALL) thresholds.set(n, m.data.minWeight);
@@ -255,19 +244,19 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
   };
   remember(sub);
   const k = m.tree;
-  const flame = flames[k];
+  const flame = v.flames[k];
   if (m.expand && st.roots[k]) {
     const root = st.roots[k]!;
     const zoom = applyExpansion(root, m.expand, sub, flame.zoomed);
     if (!zoom) return;
     flame.setRoot(root, zoom);
-    tables[k].refresh();
+    v.tables[k].refresh();
     return;
   }
   st.roots[k] = sub;
   const revealed = m.reveal !== undefined ? findNode(sub, (n) => n.host === m.reveal && n.frame !== SMALL) : undefined;
   if (revealed) {
-    ui.tabs.selectedIndex = 0;
+    v.ui.tabs.selectedIndex = 0;
     showTree(k);
   }
   flame.setRoot(sub, revealed);
@@ -281,7 +270,7 @@ function onTree(m: Extract<HostMessage, { type: 'tree' }>, received: number): vo
     charts[k].focus();
   }
   mark('drawn');
-  tables[k].setRoot(sub);
+  v.tables[k].setRoot(sub);
   renderLegend();
   mark('tables');
   if (k === st.kind) finder.schedule();
@@ -295,14 +284,14 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
   const m = e.data;
   const received = performance.now();
   mark(m.type);
-  if (diffHandler) {
-    diffHandler(m);
+  if (v.diff) {
+    v.diff(m);
     return;
   }
   switch (m.type) {
     case 'init':
       if (m.kind === 'diff') {
-        diffHandler = openDiff(app, m, post, { orientation: st.persisted.orientation, save });
+        v.diff = openDiff(app, m, post, { orientation: st.persisted.orientation, save });
         break;
       }
       st.offline = !!m.offline;
@@ -318,42 +307,42 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       pal.read();
       buildUi();
       renderLegend();
-      renderSummary(ui.summary, st.info, st.strings, pal.colors, revealFrame);
+      renderSummary(v.ui.summary, st.info, st.strings, pal.colors, revealFrame);
       break;
     case 'tree':
-      if (ui) onTree(m, received);
+      if (v.ui) onTree(m, received);
       break;
     case 'transforms': {
       st.info = m.info;
       setWeightUnit(st.info.unit);
       // A live run's final profile comes this way too: its findings must select their frame as the first ones did.
-      if (ui) renderSummary(ui.summary, st.info, st.strings, pal.colors, revealFrame);
-      if (processesUi) processesUi.update(st.info);
-      else if (ui) mountProcesses(ui.tabs);
-      transformsUi?.onHost(m);
-      requestsView?.refresh();
+      if (v.ui) renderSummary(v.ui.summary, st.info, st.strings, pal.colors, revealFrame);
+      if (v.processes) v.processes.update(st.info);
+      else if (v.ui) mountProcesses(v.ui.tabs);
+      v.transforms?.onHost(m);
+      v.requests?.refresh();
       // The call-tree transforms decide the Timeline's samples (the range only marks them): redraw when they change.
       const calls = JSON.stringify(m.transforms);
       if (calls !== st.timelineCalls) {
         st.timelineCalls = calls;
-        timeline?.samplesChanged();
-      } else timeline?.rangeChanged();
+        v.timeline?.samplesChanged();
+      } else v.timeline?.rangeChanged();
       break;
     }
     case 'timeline':
-      timeline?.onHost(m);
+      v.timeline?.onHost(m);
       break;
     case 'requests':
-      requestsView?.onHost(m);
+      v.requests?.onHost(m);
       break;
     case 'sandwich':
-      transformsUi?.onHost(m);
+      v.transforms?.onHost(m);
       break;
     case 'search':
       finder.onHost(m);
       break;
     case 'noSource':
-      ui?.details.append(h('div', { class: 'no-source' }, m.reason));
+      v.ui?.details.append(h('div', { class: 'no-source' }, m.reason));
       break;
     case 'accessibleText':
       showTextDialog(m.title, m.text, st.strings);
@@ -366,31 +355,31 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       // The final profile took the live one's place: the page names it, as an 'init' would have.
       if (!m.live && st.info) document.body.dataset.profile = st.info.label;
       // The profile grew: the Timeline asks for its samples again.
-      timeline?.samplesChanged();
+      v.timeline?.samplesChanged();
       break;
   }
 });
 const onLive = liveBar(() => st.strings, post);
 
 document.addEventListener('keydown', (e) => {
-  if (!ui) return;
+  if (!v.ui) return;
   routeKey(e, {
-    tab: () => ui.tabs.selectedIndex,
-    search: () => ui.search,
-    filter: () => ui.filter,
-    transforms: transformsUi,
-    flame: () => flames[st.kind],
-    timeline,
+    tab: () => v.ui.tabs.selectedIndex,
+    search: () => v.ui.search,
+    filter: () => v.ui.filter,
+    transforms: v.transforms,
+    flame: () => v.flames[st.kind],
+    timeline: v.timeline,
     help: () => showHelp(st.strings),
     accessibleView: () => post({ type: 'accessibleView', tree: st.kind }),
   });
 });
 
 pal.onThemeChange(() => {
-  if (!ui) return;
-  flames.top.redraw();
-  flames.bottom.redraw();
-  timeline?.draw();
+  if (!v.ui) return;
+  v.flames.top.redraw();
+  v.flames.bottom.redraw();
+  v.timeline?.draw();
   renderLegend();
 });
 

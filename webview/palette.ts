@@ -2,7 +2,7 @@
 // theme changes.
 import { CATEGORIES } from '../src/core/viewer/protocol';
 import { h } from './dom';
-import { frameCache, SMALL, type FNode } from './tree';
+import { SMALL, type FNode } from './tree';
 
 export class ThemePalette {
   colors: Record<string, string> = {};
@@ -39,6 +39,6 @@ export class ThemePalette {
   colorOf(n: FNode): string {
     if (n.frame === SMALL) return this.colors.small;
     if (n.frame < 0) return this.colors.program;
-    return this.colors[frameCache.get(n.frame)?.category ?? 'unaccounted'] ?? this.colors.unaccounted;
+    return this.colors[n.info?.category ?? 'unaccounted'] ?? this.colors.unaccounted;
   }
 }

@@ -3,11 +3,13 @@
 import type { FunctionKey, HostMessage, SandwichSide, WebviewMessage } from '../src/core/viewer/protocol';
 import { fmt, h } from './dom';
 import { FlameView, type FlameHost } from './flame';
-import { buildNodes, findNode, frameCache, graft, SMALL, type FNode, type Strings } from './tree';
+import { buildNodes, findNode, graft, SMALL, type FNode, type FrameTable, type Strings } from './tree';
 
 export interface SandwichHost {
   post(m: WebviewMessage): void;
   strings(): Strings;
+  /** The page's frames: the sandwich's trees add theirs. */
+  frames: FrameTable;
   color(n: FNode): string;
   matchColor(): string;
   tooltip(n: FNode | undefined, ev?: MouseEvent): void;
@@ -135,10 +137,10 @@ export class SandwichView {
 
   onHost(m: Extract<HostMessage, { type: 'sandwich' }>): void {
     if (!this.fn || m.fn.name !== this.fn.name || m.fn.file !== this.fn.file || m.fn.line !== this.fn.line) return;
-    for (const [id, f] of Object.entries(m.frames)) frameCache.set(Number(id), f);
+    this.host.frames.add(m.frames);
     const s = this.host.strings();
     const build = (data: NonNullable<typeof m.callers>) => {
-      const sub = buildNodes(data, s);
+      const sub = buildNodes(data, s, this.host.frames);
       const remember = (n: FNode) => {
         if (n.frame === SMALL) this.thresholds.set(n, data.minWeight);
         n.children?.forEach(remember);

@@ -3,7 +3,6 @@
 import type { HostMessage, TreeKind } from '../src/core/viewer/protocol';
 import { fmt } from './dom';
 import type { FlameView } from './flame';
-import { frameCache } from './tree';
 import type { ViewerState } from './viewerState';
 
 export interface SearchUi {
@@ -20,11 +19,15 @@ export class FlameSearch {
   /** A regular expression waiting for the host to accept its shape. */
   private pending: { term: string; re: RegExp } | undefined;
 
-  constructor(
-    private readonly st: ViewerState,
-    private readonly ui: () => SearchUi | undefined,
-    private readonly flames: () => Record<TreeKind, FlameView>,
-  ) {}
+  constructor(private readonly st: ViewerState) {}
+
+  private ui(): SearchUi | undefined {
+    return this.st.views.ui;
+  }
+
+  private flames(): Record<TreeKind, FlameView> {
+    return this.st.views.flames;
+  }
 
   /** Runs the search shortly after typing stops. */
   schedule(): void {
@@ -61,7 +64,7 @@ export class FlameSearch {
       const lower = term.toLowerCase();
       test = (x) => x.toLowerCase().includes(lower);
     }
-    flames[this.st.kind].search((n) => test(frameCache.get(n.frame)?.name ?? n.name));
+    flames[this.st.kind].search((n) => test(n.info?.name ?? n.name));
     this.st.post({ type: 'search', tree: this.st.kind, term, regex: useRegex });
   }
 
@@ -76,7 +79,7 @@ export class FlameSearch {
       this.pending = undefined;
       const flames = this.flames();
       if (m.error) flames[this.st.kind].search(undefined);
-      else flames[this.st.kind].search((n) => re.test((frameCache.get(n.frame)?.name ?? n.name).slice(0, MATCH_CHARS)));
+      else flames[this.st.kind].search((n) => re.test((n.info?.name ?? n.name).slice(0, MATCH_CHARS)));
     }
     ui.matched.dataset.fraction = String(m.fraction);
   }

@@ -1,6 +1,6 @@
 import { weightNumber } from './units';
 import { clear, h, pct } from './dom';
-import { frameCache, SMALL, type FNode, type Strings } from './tree';
+import { SMALL, type FNode, type Strings } from './tree';
 
 const ROW = 22;
 /** Each table's element ids (its head row, its rows) start with its own prefix. */
@@ -110,8 +110,7 @@ export class TreeTable {
     const f = this.filter;
     const keep = f ? new Set<FNode>() : undefined;
     if (keep) {
-      const test = (n: FNode) =>
-        n.frame !== SMALL && (n.name.toLowerCase().includes(f) || (frameCache.get(n.frame)?.file ?? '').toLowerCase().includes(f));
+      const test = (n: FNode) => n.frame !== SMALL && (n.name.toLowerCase().includes(f) || (n.info?.file ?? '').toLowerCase().includes(f));
       const mark = (n: FNode): boolean => {
         let any = test(n);
         for (const c of n.children ?? []) if (mark(c)) any = true;
@@ -143,7 +142,7 @@ export class TreeTable {
     const total = this.host.total();
     for (let i = first; i < last; i++) {
       const { node, level } = this.rows[i];
-      const f = frameCache.get(node.frame);
+      const f = node.info;
       const open = this.expanded.has(node);
       const canOpen = !!node.children?.length || node.pruned;
       const twisty = h('span', { class: `twisty codicon ${canOpen ? (open ? 'codicon-chevron-down' : 'codicon-chevron-right') : ''}` });

@@ -5,7 +5,7 @@ import type { FunctionKey, HostMessage, PersistedState, TimeRange, Transform, Tr
 import { keyOf, packageOf } from '../src/core/viewer/protocol';
 import { closeMenu, showMenu, type MenuItem } from './contextMenu';
 import { clear, fmt, h } from './dom';
-import { frameCache, pathOf, SMALL, type FNode, type Strings } from './tree';
+import { pathOf, SMALL, type FNode, type Strings } from './tree';
 import './transforms.css';
 
 /** What the transforms need from the page (main.ts). */
@@ -169,15 +169,15 @@ export class Transforms {
 
   /** The actions on a frame of `tree` ('sandwich': one of the sandwich's halves, where call paths are not the tree's). */
   actions(n: FNode, tree: TreeKind | 'sandwich'): MenuItem[] {
-    const f = n.frame >= 0 && n.frame !== SMALL ? frameCache.get(n.frame) : undefined;
+    const f = n.info;
     if (!f) return [];
     const s = this.s;
     const fn = keyOf(f);
     const items: MenuItem[] = [{ label: s.xfFocusFunction, key: 'F', run: () => this.push({ kind: 'focus-function', fn }) }];
     if (tree !== 'sandwich') {
       const path = pathOf(n)
-        .filter((x) => x.frame >= 0 && x.frame !== SMALL)
-        .map((x) => keyOf(frameCache.get(x.frame)!));
+        .filter((x) => x.info && x.frame !== SMALL)
+        .map((x) => keyOf(x.info!));
       items.push({
         label: tree === 'bottom' ? s.xfFocusCallers : s.xfFocusSubtree,
         key: '⇧F',

@@ -5,12 +5,13 @@ import type { FlameView } from './flame';
 import { SandwichView } from './sandwich';
 import type { TreeTable } from './tables';
 import { nodeAtEvent, Transforms } from './transforms';
-import type { FNode, Strings } from './tree';
+import type { FNode, FrameTable, Strings } from './tree';
 
 export interface PageParts {
   post(m: WebviewMessage): void;
   save(patch: Partial<PersistedState>): void;
   strings(): Strings;
+  frames: FrameTable;
   /** The page's generation count, bumped for every new stack (the host bumps its own). */
   newGeneration(): void;
   state: PersistedState;
@@ -44,6 +45,7 @@ export function mountTransforms(app: HTMLElement, p: PageParts): TransformsUi {
   const sandwich: SandwichView = new SandwichView({
     post: p.post,
     strings: p.strings,
+    frames: p.frames,
     color: p.color,
     matchColor: p.matchColor,
     tooltip: p.tooltip,

@@ -22,16 +22,32 @@ export interface FNode {
   children?: FNode[];
   up?: FNode;
   depth: number;
+  /** What the host said of the frame (none for the root and merged entries). */
+  info?: FrameInfo;
 }
 
 export type Strings = Record<string, string>;
 
-export const frameCache = new Map<number, FrameInfo>();
+/** The frames the host sent a page, by id: each tree message carries only the ones new to the page. */
+export class FrameTable {
+  private readonly byId = new Map<number, FrameInfo>();
 
-export function displayName(frame: number, merged: number, s: Strings): string {
+  add(frames: Record<string, FrameInfo>): void {
+    for (const [id, f] of Object.entries(frames)) this.byId.set(Number(id), f);
+  }
+
+  get(frame: number): FrameInfo | undefined {
+    return frame >= 0 ? this.byId.get(frame) : undefined;
+  }
+
+  categories(): Set<string> {
+    return new Set([...this.byId.values()].map((f) => f.category));
+  }
+}
+
+function displayName(frame: number, merged: number, s: Strings, f: FrameInfo | undefined): string {
   if (frame === SMALL) return fmt(s.smallFrames, merged);
   if (frame < 0) return s.root;
-  const f = frameCache.get(frame);
   if (!f) return '?';
   const name = f.name || '(anonymous)';
   // Anonymous functions only make sense with where they are.
@@ -43,13 +59,21 @@ export function displayName(frame: number, merged: number, s: Strings): string {
 }
 
 /** `each` sees every node with its index in `data` (the diff view attaches per-entry figures). */
-export function buildNodes(data: CompactTree, s: Strings, depth0 = 0, up?: FNode, each?: (n: FNode, i: number) => void): FNode {
+export function buildNodes(
+  data: CompactTree,
+  s: Strings,
+  frames: FrameTable,
+  depth0 = 0,
+  up?: FNode,
+  each?: (n: FNode, i: number) => void,
+): FNode {
   const nodes: FNode[] = new Array(data.node.length);
   for (let i = 0; i < data.node.length; i++) {
     const p = data.parent[i];
     const parent = p >= 0 ? nodes[p] : up;
+    const info = frames.get(data.frame[i]);
     const n: FNode = {
-      name: displayName(data.frame[i], data.merged[i], s),
+      name: displayName(data.frame[i], data.merged[i], s, info),
       value: data.total[i],
       self: data.self[i],
       frame: data.frame[i],
@@ -58,6 +82,7 @@ export function buildNodes(data: CompactTree, s: Strings, depth0 = 0, up?: FNode
       pruned: data.pruned[i] === 1 || data.merged[i] > 0,
       up: parent,
       depth: parent ? parent.depth + 1 : depth0,
+      info,
     };
     nodes[i] = n;
     each?.(n, i);

@@ -1,8 +1,14 @@
 // The viewer page's state in one place: what the host said, what the user chose, and what is drawn. The page's
 // modules read it from here instead of from module-level variables of main.ts.
-import type { PersistedState, ProfileInfo, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
+import type { HostMessage, PersistedState, ProfileInfo, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
 import type { Select } from './controls';
-import type { FNode, Strings } from './tree';
+import type { FlameView } from './flame';
+import type { ProcessPicker } from './processes';
+import type { RequestsView } from './requests';
+import type { TreeTable } from './tables';
+import type { TimelineView } from './timeline';
+import type { TransformsUi } from './transformsUi';
+import { FrameTable, type FNode, type Strings } from './tree';
 
 export interface VsCodeApi {
   postMessage(m: WebviewMessage): void;
@@ -21,6 +27,10 @@ export class ViewerState {
   /** The tree the flame graph shows. */
   kind: TreeKind;
   readonly roots: Partial<Record<TreeKind, FNode>> = {};
+  /** Every frame the host has sent this page. */
+  readonly frames = new FrameTable();
+  /** The views, once main.ts's buildUi made them at the host's 'init' (`ui` unset until then). */
+  readonly views = {} as PageViews;
   /** The offline HTML export has no host to save files or open sources. */
   offline = false;
   firstPaintDone = false;
@@ -66,4 +76,19 @@ export interface PageUi {
   summary: HTMLElement;
   legend: HTMLElement;
   orientation: Select;
+}
+
+/** What the page drew: the parts of the page its messages and keys act on. */
+export interface PageViews {
+  ui: PageUi;
+  flames: Record<TreeKind, FlameView>;
+  tables: Record<TreeKind, TreeTable>;
+  timeline?: TimelineView;
+  transforms?: TransformsUi;
+  /** Only once the profile has several processes. */
+  processes?: ProcessPicker;
+  /** Only for a profile with requests. */
+  requests?: RequestsView;
+  /** Set when the host opened the page as a comparison: it then gets every message. */
+  diff?: (m: HostMessage) => void;
 }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ProfileBuilder, type Profile } from '../../src/core/model';
 import { DiffSession } from '../../src/core/viewer/diffSession';
-import { applyExpansion, attached, buildNodes, findNode, frameCache, pathOf, SMALL, type FNode } from '../../webview/tree';
+import { applyExpansion, attached, buildNodes, findNode, FrameTable, pathOf, SMALL, type FNode } from '../../webview/tree';
 
 function profile(stacks: Record<string, number>): Profile {
   const b = new ProfileBuilder('folded');
@@ -23,7 +23,8 @@ const stacks = (heavy: number): Record<string, number> => {
   return out;
 };
 const strings = { smallFrames: '{0} small', root: 'all' };
-const name = (n: FNode) => frameCache.get(n.frame)?.name;
+const frames = new FrameTable();
+const name = (n: FNode) => n.info?.name;
 
 test('comparison: an expand answer that replaces the zoomed node moves the zoom to its copy in the detail', () => {
   const s = new DiffSession(profile(stacks(100_000)), profile(stacks(90_000)), {
@@ -33,8 +34,8 @@ test('comparison: an expand answer that replaces the zoomed node moves the zoom 
   const first = s.tree('after');
   assert.equal(first.type, 'diffTree');
   if (first.type !== 'diffTree') return;
-  for (const [id, f] of Object.entries(first.frames)) frameCache.set(Number(id), f);
-  const root = buildNodes(first.data, strings);
+  frames.add(first.frames);
+  const root = buildNodes(first.data, strings, frames);
   const handler = findNode(root, (n) => name(n) === 'handler')!;
   assert.ok(
     handler.pruned && handler.children?.some((c) => c.frame === SMALL),
@@ -45,8 +46,8 @@ test('comparison: an expand answer that replaces the zoomed node moves the zoom 
   const answer = s.tree('after', { node: handler.host, small: false, minWeight: 0 });
   assert.equal(answer.type, 'diffTree');
   if (answer.type !== 'diffTree' || !answer.expand) return assert.fail('an expand answer');
-  for (const [id, f] of Object.entries(answer.frames)) frameCache.set(Number(id), f);
-  const zoom = applyExpansion(root, answer.expand, buildNodes(answer.data, strings), zoomed)!;
+  frames.add(answer.frames);
+  const zoom = applyExpansion(root, answer.expand, buildNodes(answer.data, strings, frames), zoomed)!;
   assert.ok(!attached(root, zoomed), 'the old json node was replaced by the detail');
   assert.equal(pathOf(zoomed)[0], zoomed, 'and no longer points into the tree (its path does not reach the root)');
   assert.notEqual(zoom, zoomed);
@@ -63,16 +64,16 @@ test('comparison: a zoom outside the replaced part stays where it was; a stale e
   });
   const first = s.tree('after');
   if (first.type !== 'diffTree') return assert.fail('a tree');
-  for (const [id, f] of Object.entries(first.frames)) frameCache.set(Number(id), f);
-  const root = buildNodes(first.data, strings);
+  frames.add(first.frames);
+  const root = buildNodes(first.data, strings, frames);
   const handler = findNode(root, (n) => name(n) === 'handler')!;
   const small = handler.children!.find((c) => c.frame === SMALL)!;
   const main = findNode(root, (n) => name(n) === 'main')!;
   const answer = s.tree('after', { node: small.host, small: true, minWeight: first.data.minWeight });
   if (answer.type !== 'diffTree' || !answer.expand) return assert.fail('an expand answer');
-  for (const [id, f] of Object.entries(answer.frames)) frameCache.set(Number(id), f);
-  assert.equal(applyExpansion(root, answer.expand, buildNodes(answer.data, strings), main), main);
+  frames.add(answer.frames);
+  assert.equal(applyExpansion(root, answer.expand, buildNodes(answer.data, strings, frames), main), main);
   assert.ok(small.children && small.children.length > 1, 'the merged entry now holds the light calls');
   // The same answer again: its target is no longer pruned, so nothing is grafted twice.
-  assert.equal(applyExpansion(root, answer.expand, buildNodes(answer.data, strings), main), undefined);
+  assert.equal(applyExpansion(root, answer.expand, buildNodes(answer.data, strings, frames), main), undefined);
 });

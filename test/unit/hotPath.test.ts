@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { heaviestLeaf, scrollToFrame, scrollToShow } from '../../webview/hotPath';
-import { frameCache, SMALL, type FNode } from '../../webview/tree';
+import { SMALL, type FNode } from '../../webview/tree';
 
 function node(name: string, value: number, children: FNode[] = [], frame = 1): FNode {
   const n: FNode = {
@@ -30,9 +30,9 @@ test('the heaviest path: the heaviest child at each level down to a leaf; merged
   const lone = node('x', 5, [node('… 3 small frames', 5, [], SMALL)]);
   assert.equal(heaviestLeaf(lone), lone);
   // A mostly waiting app: (idle) is the widest child of the root, but the time the CPU spent is elsewhere.
-  frameCache.set(7, { name: '(idle)', category: 'idle' } as never);
+  const idle = { ...node('(idle)', 70, [], 7), info: { name: '(idle)', category: 'idle' } as never };
   const busy = node('pbkdf2Sync', 30);
-  assert.equal(heaviestLeaf(node('all', 100, [node('(idle)', 70, [], 7), busy])), busy);
+  assert.equal(heaviestLeaf(node('all', 100, [idle, busy])), busy);
 });
 
 test('the scroll that shows the leaf: flame hangs from the bottom, icicle from the top; the root side kept when it fits', () => {
