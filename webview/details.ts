@@ -1,12 +1,12 @@
 import type { FrameInfo } from '../src/core/viewer/protocol';
 import { clear, h, pct } from './dom';
-import { weightText } from './units';
+import { weightText, type Weights } from './units';
 import { SMALL, type FNode, type Strings } from './tree';
 
 const loc = (p: { file: string; line: number; column: number }) =>
   `${p.file}${p.line ? `:${p.line}` : ''}${p.column ? `:${p.column}` : ''}`;
 
-function facts(n: FNode, s: Strings, total: number): Row[] {
+function facts(n: FNode, s: Strings, { total, unit }: Weights): Row[] {
   const f: FrameInfo | undefined = n.info;
   const out: Row[] = [];
   if (f) {
@@ -17,8 +17,8 @@ function facts(n: FNode, s: Strings, total: number): Row[] {
     if (f.pkg) out.push([s.package, f.pkg]);
     if (f.lib) out.push([s.library, f.lib]);
   }
-  out.push([s.self, `${pct(n.self, total)} · ${weightText(n.self, s)}`]);
-  out.push([s.total, `${pct(n.value, total)} · ${weightText(n.value, s)}`]);
+  out.push([s.self, `${pct(n.self, total)} · ${weightText(n.self, s, unit)}`]);
+  out.push([s.total, `${pct(n.value, total)} · ${weightText(n.value, s, unit)}`]);
   return out;
 }
 
@@ -56,21 +56,21 @@ export function placeTooltip(el: HTMLElement, ev: MouseEvent): void {
   el.style.top = `${y}px`;
 }
 
-function fill(el: HTMLElement, n: FNode, s: Strings, total: number, color?: string): void {
-  fillCard(el, fullName(n), facts(n, s, total), color);
+function fill(el: HTMLElement, n: FNode, s: Strings, w: Weights, color?: string): void {
+  fillCard(el, fullName(n), facts(n, s, w), color);
 }
 
 /** The details strip under the graph, for the selected frame. */
-export function showDetails(el: HTMLElement, n: FNode, s: Strings, total: number, color: string): void {
-  fill(el, n, s, total, color);
+export function showDetails(el: HTMLElement, n: FNode, s: Strings, w: Weights, color: string): void {
+  fill(el, n, s, w, color);
 }
 
 /** Hover card that follows the mouse. */
-export function showTooltip(el: HTMLElement, n: FNode | undefined, ev: MouseEvent | undefined, s: Strings, total: number): void {
+export function showTooltip(el: HTMLElement, n: FNode | undefined, ev: MouseEvent | undefined, s: Strings, w: Weights): void {
   if (!n || !ev) {
     el.classList.remove('visible');
     return;
   }
-  fill(el, n, s, total);
+  fill(el, n, s, w);
   placeTooltip(el, ev);
 }

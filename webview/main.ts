@@ -8,7 +8,6 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
-import { setWeightUnit } from './units';
 import type { HostMessage, PersistedState, TimeRange, TreeKind, ViewOptions, WebviewMessage } from '../src/core/viewer/protocol';
 import { FlameView } from './flame';
 import { flameToolbar } from './toolbar';
@@ -147,13 +146,13 @@ function buildUi(): void {
     color: colorOf,
     matchColor: () => pal.match,
     onSelect: (n: FNode, how: 'click' | 'key' | 'reveal', focus: boolean) => {
-      showDetails(v.ui.details, n, s, total(), colorOf(n));
+      showDetails(v.ui.details, n, s, st.weights(), colorOf(n));
       announce(frameSentence(n, s, total()));
       if (how === 'click' && n.frame >= 0) post({ type: 'open', frame: n.frame, focus });
     },
     onZoom: (n: FNode) => renderCrumbs(n),
     requestExpand,
-    tooltip: (n: FNode | undefined, ev?: MouseEvent) => showTooltip(tooltipEl, n, ev, s, total()),
+    tooltip: (n: FNode | undefined, ev?: MouseEvent) => showTooltip(tooltipEl, n, ev, s, st.weights()),
     metric,
   };
   v.flames = {
@@ -162,6 +161,7 @@ function buildUi(): void {
   };
   const tableHost = (k: TreeKind) => ({
     total,
+    unit: () => st.info?.unit,
     color: colorOf,
     requestExpand: (n: FNode) => requestExpand(n, k),
     onSelect: (n: FNode, focus: boolean) => {
@@ -175,7 +175,7 @@ function buildUi(): void {
     ...{ post, save, strings: () => s, newGeneration: () => void st.generation++, state: st.persisted, charts, tableBoxes },
     ...{ flames: v.flames, tables: v.tables, frames: st.frames },
     ...{ tab: () => v.ui.tabs.selectedIndex, kind: () => st.kind, color: colorOf, matchColor: () => pal.match },
-    tooltip: (n, ev) => showTooltip(tooltipEl, n, ev, s, total()),
+    tooltip: (n, ev) => showTooltip(tooltipEl, n, ev, s, st.weights()),
   });
 }
 
@@ -298,7 +298,6 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       setHostMarks(m.hostMarks);
       st.strings = m.strings;
       st.info = m.info;
-      setWeightUnit(st.info.unit);
       st.options = { ...m.options };
       st.persisted = { ...st.persisted, ...m.state, path: m.info.path };
       if (m.state?.tree) st.kind = m.state.tree;
@@ -314,7 +313,6 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       break;
     case 'transforms': {
       st.info = m.info;
-      setWeightUnit(st.info.unit);
       // A live run's final profile comes this way too: its findings must select their frame as the first ones did.
       if (v.ui) renderSummary(v.ui.summary, st.info, st.strings, pal.colors, revealFrame);
       if (v.processes) v.processes.update(st.info);

@@ -34,7 +34,7 @@ export function renderSummary(
   clear(el);
   if (info.findings) renderFindings(el, info.findings, s, reveal);
   const w = info.totalWeight;
-  const row = (label: string, v: number): [string, string, string] => [label, pct(v, w), weightNumber(v, s)];
+  const row = (label: string, v: number): [string, string, string] => [label, pct(v, w), weightNumber(v, s, info.unit)];
   el.append(
     h('h2', null, s.tickSummary),
     table([
@@ -69,11 +69,11 @@ export function renderSummary(
     ],
     (info.unit ?? 'samples') === 'samples'
       ? [s.totalSamples, String(Math.round(w))]
-      : [fmt(s.totalOf, info.sampleType ?? info.unit ?? ''), weightNumber(w, s)],
+      : [fmt(s.totalOf, info.sampleType ?? info.unit ?? ''), weightNumber(w, s, info.unit)],
   ];
   el.append(
     h('h2', null, s.threads),
-    table(info.threads.map((t) => [t.name, pct(t.samples, w), weightNumber(t.samples, s)])),
+    table(info.threads.map((t) => [t.name, pct(t.samples, w), weightNumber(t.samples, s, info.unit)])),
     h('table', { class: 'kv' }, ...facts.map(([k, v]) => h('tr', null, h('th', null, k), h('td', null, v)))),
   );
   if (info.warnings.length)

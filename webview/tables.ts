@@ -1,3 +1,4 @@
+import type { WeightUnit } from '../src/core/viewer/protocol';
 import { weightNumber } from './units';
 import { clear, h, pct } from './dom';
 import { SMALL, type FNode, type Strings } from './tree';
@@ -8,6 +9,7 @@ let tables = 0;
 
 export interface TableHost {
   total(): number;
+  unit(): WeightUnit | undefined;
   color(n: FNode): string;
   requestExpand(n: FNode): void;
   onSelect(n: FNode, focus: boolean): void;
@@ -157,8 +159,16 @@ export class TreeTable {
           class: `row${node === this.selected ? ' selected' : ''}`,
           attrs: { role: 'row', 'aria-level': String(level + 1), 'data-index': String(i), id: `${this.id}-r${i}` },
         },
-        h('div', { class: 'cell num', attrs: { role: 'gridcell', title: weightNumber(node.self, this.s) } }, pct(node.self, total)),
-        h('div', { class: 'cell num', attrs: { role: 'gridcell', title: weightNumber(node.value, this.s) } }, pct(node.value, total)),
+        h(
+          'div',
+          { class: 'cell num', attrs: { role: 'gridcell', title: weightNumber(node.self, this.s, this.host.unit()) } },
+          pct(node.self, total),
+        ),
+        h(
+          'div',
+          { class: 'cell num', attrs: { role: 'gridcell', title: weightNumber(node.value, this.s, this.host.unit()) } },
+          pct(node.value, total),
+        ),
         name,
         h('div', { class: 'cell loc', attrs: { role: 'gridcell', title: loc } }, loc),
       );

@@ -7,6 +7,7 @@ import type { ProcessPicker } from './processes';
 import type { RequestsView } from './requests';
 import type { TreeTable } from './tables';
 import type { TimelineView } from './timeline';
+import type { Weights } from './units';
 import type { TransformsUi } from './transformsUi';
 import { FrameTable, type FNode, type Strings } from './tree';
 
@@ -58,6 +59,11 @@ export class ViewerState {
   /** The weight of the whole profile as shown (100 % in the views). */
   total(): number {
     return this.info?.totalWeight ?? 0;
+  }
+
+  /** How the views show a weight: the share of the whole, and the figure in the profile's unit (bytes, ms, samples). */
+  weights(): Weights {
+    return { total: this.total(), unit: this.info?.unit };
   }
 }
 
