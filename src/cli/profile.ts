@@ -8,6 +8,7 @@ import { targetFromCommand, targetFromNodeCommand } from '../launch/target';
 import { findLoader } from '../launch/loader';
 import { createRunDir, removeIfEmpty, RUNS_DIR } from '../launch/run/runFolder';
 import { ProfileSession } from '../launch/launcher';
+import { manyProcesses } from '../launch/launchOptions';
 import { LaunchError, nodeNotRunnable } from '../launch/errors';
 import { cleanupPerfMaps } from '../launch/perf';
 import { loadRunProfile } from '../launch/run/runProfile';
@@ -192,14 +193,15 @@ export async function runProfile(argv: string[]): Promise<number> {
     if (!main) return 1;
     process.stderr.write(l10n.t('Profile: {0}', main) + '\n');
     if (opts['no-report']) return result.error ? 1 : 0;
-    // A command's run holds one profile per process: the report reads them all.
-    const profile = target.command
+    // A command's run, or a program that started others, holds one profile per process: the report reads them all.
+    const whole = target.command || manyProcesses(result);
+    const profile = whole
       ? await loadRunProfile(result.runDir, { sourceMapOptions, allProcesses: opts['all-processes'] })
       : await loadProfile(main, { mapsFile: result.mapsFile, sourceMapOptions });
     profile.meta.mode ??= mode;
     profile.meta.command ??= result.info.command.join(' ');
     // The warnings are said here, where the run's output is read, as `report` says them.
-    const code = await emitReport('profile', profile, transforms, { ...settings, source: target.command ? result.runDir : main });
+    const code = await emitReport('profile', profile, transforms, { ...settings, source: whole ? result.runDir : main });
     return result.error ? 1 : code;
   } finally {
     await cleanupPerfMaps(result.perfPids);

@@ -8,7 +8,7 @@ import { isTypeScriptFile } from '../../launch/commandLine';
 import { findLoader, type LoaderSetting } from '../../launch/loader';
 import { createRunDir, removeIfEmpty } from '../../launch/run/runFolder';
 import { ProfileSession } from '../../launch/launcher';
-import type { RunResult } from '../../launch/launchOptions';
+import { manyProcesses, type RunResult } from '../../launch/launchOptions';
 import { LaunchError } from '../../launch/errors';
 import { cleanupPerfMaps } from '../../launch/perf';
 import { RunTerminal } from './terminal';
@@ -118,8 +118,9 @@ export async function profileTarget(
         try {
           if (!main) return { result, error: result.error?.message };
           p.report({ message: stateMessage('done') });
-          // A command's run has a profile per process: the run folder opens them all, merged.
-          const what = target.command ? result.runDir : main;
+          // A command's run, or a program that started others, has a profile per process: the run folder opens them
+          // all, merged (the first alone would leave out every child).
+          const what = target.command || manyProcesses(result) ? result.runDir : main;
           const loaded = await (reserved ? reserved.open(what, { runDir: result.runDir }) : s.viewer.open(what, { runDir: result.runDir }));
           live?.forget();
           void offerComparison(s, target.program, result.runDir, main);
