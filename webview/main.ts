@@ -1,5 +1,5 @@
 // Browser side of the flame graph viewer. It draws what the host sends and never reads profile files.
-import { afterFirstPaint, mark, metricTo, setHostMarks } from './marks';
+import { afterFirstPaint, afterPaint, mark, metricTo, setHostMarks } from './marks';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
@@ -352,6 +352,8 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       onLive(m);
       // The final profile took the live one's place: the page names it, as an 'init' would have.
       if (!m.live && st.info) document.body.dataset.profile = st.info.label;
+      // Its trees came just before: once drawn, the e2e figure "app exit → painted" of a live run reads this.
+      if (!m.live) afterPaint(() => metric('finalPaint', performance.now()));
       // The profile grew: the Timeline asks for its samples again.
       v.timeline?.samplesChanged();
       break;

@@ -44,20 +44,23 @@ export function pageStart(): number {
   return starts.length ? Math.min(...starts) : 0;
 }
 
-/** Once the first tree is on screen (two frames later): the figures the e2e benchmarks read from the page's body. */
+/** Runs `fn` once what was just drawn is on screen (two frames later). */
+export function afterPaint(fn: () => void): void {
+  requestAnimationFrame(() => requestAnimationFrame(fn));
+}
+
+/** Once the first tree is on screen: the figures the e2e benchmarks read from the page's body. */
 export function afterFirstPaint(nodes: number, hostMs: number, received: number, metric: (name: string, ms: number) => void): void {
-  requestAnimationFrame(() =>
-    requestAnimationFrame(() => {
-      const now = performance.now();
-      document.body.dataset.nodes = String(nodes);
-      document.body.dataset.hostMs = hostMs.toFixed(1);
-      metric('render', now - received);
-      metric('firstPaint', now);
-      document.body.dataset.startup = startupMarks();
-      document.body.dataset.pageMs = pageStart().toFixed(1);
-      document.body.dataset.timeOrigin = performance.timeOrigin.toFixed(0);
-    }),
-  );
+  afterPaint(() => {
+    const now = performance.now();
+    document.body.dataset.nodes = String(nodes);
+    document.body.dataset.hostMs = hostMs.toFixed(1);
+    metric('render', now - received);
+    metric('firstPaint', now);
+    document.body.dataset.startup = startupMarks();
+    document.body.dataset.pageMs = pageStart().toFixed(1);
+    document.body.dataset.timeOrigin = performance.timeOrigin.toFixed(0);
+  });
 }
 
 /** A figure of the page (render, firstPaint, range ms): on the body for the e2e benchmarks, and sent to the host's log. */

@@ -49,9 +49,16 @@ async function frameNames(frame: Frame): Promise<string[]> {
   return frame.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? ''));
 }
 
-/** Milliseconds from the app's exit (run.json: start + duration) to the webview's first paint. */
+/**
+ * Milliseconds from the app's exit (run.json: start + duration) to the webview's paint of the final profile: its
+ * first paint, or for a live run (painted while the app ran) the paint of the final profile that replaced the live one.
+ */
 async function exitToPaint(frame: Frame, info: Record<string, unknown>): Promise<number> {
-  const painted = await frame.evaluate(() => performance.timeOrigin + Number(document.body.dataset.firstPaintMs));
+  if (await frame.evaluate(() => !!document.querySelector('.live-bar')))
+    await frame.waitForSelector('body[data-final-paint-ms]', { state: 'attached', timeout: 120_000 });
+  const painted = await frame.evaluate(
+    () => performance.timeOrigin + Number(document.body.dataset.finalPaintMs ?? document.body.dataset.firstPaintMs),
+  );
   return Math.round(painted - (Date.parse(String(info.startedAt)) + Number(info.durationMs)));
 }
 
