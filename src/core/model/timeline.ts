@@ -53,21 +53,29 @@ export function activity(profile: Profile, from: number, to: number, buckets: nu
   const out: Activity = { from, to, bucketMs: width, series: {}, peak: 0, samples: 0 };
   if (!tl) return out;
   const catOf = leafCategories(profile);
-  const rows = CATEGORIES.map(() => null as Float64Array | null);
-  const all = new Float64Array(n);
+  const unaccounted = CATEGORIES.indexOf('unaccounted');
+  const K = CATEGORIES.length;
+  // One flat count per bucket and category: the loop runs once per sample (tens of millions in a big profile).
+  const counts = new Float64Array(n * K);
   const { nodes, times } = tl;
+  const start = lowerBound(times, from);
   const end = lowerBound(times, to);
-  for (let i = lowerBound(times, from); i < end; i++) {
+  for (let i = start; i < end; i++) {
     const b = Math.min(n - 1, Math.floor((times[i] - from) / width));
-    const c = catOf[nodes[i]] ?? CATEGORIES.indexOf('unaccounted');
-    (rows[c] ??= new Float64Array(n))[b]++;
-    all[b]++;
-    out.samples++;
+    const node = nodes[i];
+    counts[b * K + (node < catOf.length ? catOf[node] : unaccounted)]++;
   }
-  rows.forEach((r, c) => {
-    if (r) out.series[CATEGORIES[c]] = Array.from(r);
-  });
-  for (const v of all) if (v > out.peak) out.peak = v;
+  out.samples = Math.max(0, end - start);
+  for (let c = 0; c < K; c++) {
+    let any = false;
+    for (let b = 0; b < n && !any; b++) any = counts[b * K + c] > 0;
+    if (any) out.series[CATEGORIES[c]] = Array.from({ length: n }, (_, b) => counts[b * K + c]);
+  }
+  for (let b = 0; b < n; b++) {
+    let all = 0;
+    for (let c = 0; c < K; c++) all += counts[b * K + c];
+    if (all > out.peak) out.peak = all;
+  }
   return out;
 }
 
