@@ -89,6 +89,9 @@ test(`editor: a ${MB} MB .cpuprofile: open → painted, zoom, Timeline, range`, 
         `Timeline of ${made.samples} samples: host ${tlHost.toFixed(1)} ms + canvas ${tlDraw.toFixed(1)} ms, asked → drawn ${tlAsked ?? '?'} ms (goal ≤ 200); ` +
         `range → flame graph ${rangePage ?? '?'} ms in the page (${rangeTest} ms in the test, polling included; root ${ranged} of ${whole}; goal ≤ 200)`,
     );
+    // What the extension host said of this profile: slow answers, the page's figures.
+    for (const l of vs.nodeFlameLog().split('\n'))
+      if (/viewer big\.cpuprofile|reading|read /.test(l)) console.log(`[bench] log: ${l.slice(0, 200)}`);
     failed = false;
   } finally {
     await vs.close({ failed });

@@ -237,9 +237,14 @@ export class ProfilePanel implements vscode.Disposable {
         for (const a of this.session.setRange(this.windowRange())) this.post(a);
         this.showTransformed();
         return;
-      default:
+      default: {
+        const t0 = performance.now();
         for (const a of await answer(this.session, m, this.host)) this.post(a);
+        // A slow answer holds up every message after it: the log says which.
+        const ms = performance.now() - t0;
+        if (ms > 200) this.services().log.info(`viewer ${this.loaded.label}: answered '${m.type}' in ${ms.toFixed(0)} ms`);
         if (m.type === 'transforms' || m.type === 'threads') this.showTransformed();
+      }
     }
   }
 
