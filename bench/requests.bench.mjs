@@ -76,17 +76,19 @@ async function run(path, tracking, out) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// NF_BENCH_ONLY=newUser (or auth): one of the two loads.
+const only = process.env.NF_BENCH_ONLY;
 for (const [name, path] of [
   ['/newUser (refused, ~0.2 ms)', `/newUser${USER}`],
   ['/auth (pbkdf2Sync)', `/auth${USER}`],
-]) {
+].filter(([, p]) => !only || p.startsWith(`/${only}?`))) {
   const on = [];
   const off = [];
   for (let round = 1; round <= ROUNDS; round++) {
     off.push(await run(path, false, join(work, `off-${round}.json`)));
     on.push(await run(path, true, join(work, `on-${round}.json`)));
     const say = (x) => `${Math.round(x.rps)} req/s ${x.cpu.toFixed(0)} µs CPU/request`;
-    console.log(`${name} round ${round}: tracking off ${say(off.at(-1))}, on ${say(on.at(-1))}`);
+    console.log(`${name} round ${round}: tracking off ${say(off.at(-1))}, on ${say(on.at(-1))} (load average ${loadavg()[0].toFixed(1)})`);
   }
   const [a, b] = [median(off.map((x) => x.rps)), median(on.map((x) => x.rps))];
   const [ca, cb] = [median(off.map((x) => x.cpu)), median(on.map((x) => x.cpu))];

@@ -235,3 +235,71 @@ test('NODE_FLAME_REQUESTS=0 turns request tracking off; a plain http server gets
   assert.equal((await jsonReport(off.runDir)).requests, undefined);
   assert.doesNotMatch(text(off), /\[Requests\]/);
 });
+
+/** The same h2c server by each of http2's APIs: the stream API (an ES module's named import) and the compatibility API. */
+const HTTP2_APPS = {
+  'stream.mjs': `
+import { createServer } from 'node:http2';
+import { pbkdf2Sync } from 'node:crypto';
+const server = createServer();
+server.on('stream', (stream, headers) => {
+  const path = headers[':path'];
+  if (path === '/hash') {
+    stream.respond({ ':status': 200 });
+    stream.end(String(pbkdf2Sync('password', 'salt', 10000, 512, 'sha512').length));
+  } else {
+    stream.respond({ ':status': 200, 'content-type': 'application/json' });
+    stream.end(JSON.stringify({ id: path.split('/')[2] }));
+  }
+});
+server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));
+`,
+  'compat.cjs': `
+const crypto = require('crypto');
+require('http2')
+  .createServer((req, res) => {
+    if (req.url === '/hash') return res.end(String(crypto.pbkdf2Sync('password', 'salt', 10000, 512, 'sha512').length));
+    res.statusCode = 201;
+    res.end(JSON.stringify({ id: req.url.split('/')[2] }));
+  })
+  .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));
+`,
+};
+
+for (const [app, code] of Object.entries(HTTP2_APPS))
+  test(`http2 (h2c, ${app}) under Node's http2 client: each route's count, status and flame graph`, { timeout: 120000 }, async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'nf-http2-'));
+    writeFileSync(join(cwd, app), code);
+    const users = ['/user/1', '/user/42', '/user/7', '/user/1234', '/user/99'];
+    const run = await profileServer({ mode: 'cpu-prof', cwd, app, client: 'http2', paths: ['/hash', ...users], amount: 180 });
+    assert.equal(run.load.requests, 180);
+    const m = await jsonReport(run.runDir);
+    assert.deepEqual(m.requests!.routes.map((r) => r.key).sort(), ['(no request)', 'GET /hash', 'GET /user/:id']);
+    const [h, u] = [route(m, 'GET /hash'), route(m, 'GET /user/:id')];
+    assert.deepEqual([h.count, u.count], [30, 150]);
+    // The light route's status as the app set it (the compatibility API's 201), read from the stream's sent headers.
+    const lines = readdirSync(run.runDir)
+      .filter((f) => f.startsWith('requests-'))
+      .flatMap((f) => readFileSync(join(run.runDir, f), 'utf8').split('\n'))
+      .filter((l) => l.startsWith('["q"'))
+      .map((l) => JSON.parse(l) as [string, number, string, string, number, number, number]);
+    const status = new Set(lines.filter((q) => q[3] === '/user/:id').map((q) => q[4]));
+    assert.deepEqual([...status], [app === 'compat.cjs' ? 201 : 200]);
+    assert.ok(lines.every((q) => q[6] >= q[5]));
+    const hashOnly = await jsonReport(run.runDir, ['GET /hash']);
+    const share = totalOf(hashOnly, 'pbkdf2Sync');
+    assert.ok(share >= 0.9, `pbkdf2Sync holds ${share} of /hash's samples`);
+    const userOnly = await jsonReport(run.runDir, ['GET /user/:id']);
+    assert.equal(totalOf(userOnly, 'pbkdf2Sync'), 0, '/user/:id never hashes');
+    assert.ok(h.cpuMsPerRequest > 10 * u.cpuMsPerRequest, `CPU per request: /hash ${h.cpuMsPerRequest}, /user/:id ${u.cpuMsPerRequest}`);
+    within(m.requests!.all.p90, run.load.latency.p90, 0.1, 'p90');
+    console.log(
+      JSON.stringify({
+        http2: app,
+        share,
+        counts: [h.count, u.count],
+        cpu: [h.cpuMsPerRequest, u.cpuMsPerRequest],
+        latency: [m.requests!.all, run.load.latency],
+      }),
+    );
+  });

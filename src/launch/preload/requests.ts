@@ -8,6 +8,7 @@ import { RUN_DIR_ENV } from '../run/processRecords';
 import { appendWhileLive } from '../run/runLiveness';
 import { wallClockEdge } from '../run/wallClock';
 import { collapseIds } from '../../core/model/requestRoutes';
+import { recordHttp2, type RequestLog } from './requestsHttp2';
 
 /** Set to `0` (the `trackRequests` setting, `--no-requests`): the preload records no HTTP request. */
 export const REQUESTS_ENV = 'NODE_FLAME_REQUESTS';
@@ -30,7 +31,7 @@ const kRoute = Symbol('nodeFlame.route');
 
 /**
  * Runs inside each profiled process (from the preload): records each HTTP request the process serves (Node's
- * `http` and `https` servers, which Express, fastify, Koa and Nest sit on) and when its code runs. A request's
+ * `http`, `https` and `http2` servers, which Express, fastify, Koa and Nest sit on) and when its code runs. A request's
  * id is its async context (AsyncLocalStorage): what it starts (timers, promises, I/O) runs under it, so its
  * async continuations count too. An async hook logs only the changes of context (time, id), so a sample of the
  * run is labelled by the last change before it. Appended to the run folder about once a second and at exit.
@@ -84,12 +85,42 @@ export function recordRequests(): void {
   const hook = createHook({ before: () => mark(context()), after: () => mark(0) });
   let hooked = false;
 
+  const log: RequestLog = {
+    begin: () => {
+      if (!hooked) hook.enable();
+      hooked = true;
+      const id = ++seq;
+      open.set(id, performance.now());
+      return id;
+    },
+    within: (id, f) => {
+      // A finished request's last events (its 'finish' listeners) are no request's code.
+      if (!open.has(id)) return f();
+      const was = current;
+      mark(id);
+      try {
+        return als.run(id, f);
+      } finally {
+        mark(was);
+      }
+    },
+    finish: (id, method, req, status) => {
+      const start = open.get(id);
+      if (start === undefined) return;
+      open.delete(id);
+      const end = performance.now();
+      lines += `${JSON.stringify(['q', id, method, routeOf(req), status, round(start), round(end)])}\n`;
+      if (current === id) mark(0);
+    },
+    drop: (id) => {
+      open.delete(id);
+      if (current === id) mark(0);
+    },
+  };
+
   subscribe('http.server.request.start', (m) => {
     const { request } = m as { request: object };
-    const id = ++seq;
-    if (!hooked) hook.enable();
-    hooked = true;
-    open.set(id, performance.now());
+    const id = log.begin();
     (request as Record<symbol, number>)[kRequestId] = id;
     // For the rest of this callback and what it starts; the connection's resource keeps it, so the body's reads count too.
     als.enterWith(id);
@@ -98,14 +129,9 @@ export function recordRequests(): void {
   subscribe('http.server.response.finish', (m) => {
     const { request, response } = m as { request: RequestLike; response: { statusCode: number } };
     const id = request[kRequestId];
-    const start = id !== undefined ? open.get(id) : undefined;
-    if (id === undefined || start === undefined) return;
-    open.delete(id);
-    const end = performance.now();
-    const route = routeOf(request);
-    lines += `${JSON.stringify(['q', id, request.method ?? '', route, response.statusCode, round(start), round(end)])}\n`;
-    if (current === id) mark(0);
+    if (id !== undefined) log.finish(id, request.method ?? '', request, response.statusCode);
   });
+  recordHttp2(log);
   // fastify names its route pattern in its handler's trace.
   subscribe('tracing:fastify.request.handler:start', (m) => {
     const s = m as { request?: { raw?: RequestLike }; route?: { url?: unknown } };
