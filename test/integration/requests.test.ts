@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -303,3 +303,57 @@ for (const [app, code] of Object.entries(HTTP2_APPS))
       }),
     );
   });
+
+/**
+ * Samples are wall-clock ticks: a thread that waits for a CPU (a busy machine) is still sampled in its request, so
+ * samples × interval counted the wait as CPU. The preload reads the main thread's CPU time (Linux schedstat) and each
+ * stretch's is shared among its samples. Here the app shares one CPU with a busy loop.
+ */
+test(
+  'CPU ms per request counts CPU time, not the wait of a descheduled thread (cpu-prof, one CPU shared with a busy loop)',
+  { timeout: 180000 },
+  async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'nf-cpu-'));
+    const app = `const { pbkdf2Sync } = require('crypto');
+require('http').createServer((q, s) => s.end(String(pbkdf2Sync('password', 'salt', 10000, 512, 'sha512').length))).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));`;
+    writeFileSync(join(cwd, 'hash.js'), app);
+    const base = { mode: 'cpu-prof' as const, cwd, app: 'hash.js', paths: ['/hash'], amount: 30 };
+    // This thread's CPU mask is what the CLI, the app and the load inherit; put back after.
+    const mask = /:\s*([0-9a-f,]+)\s*$/i.exec(spawnSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' }).stdout)?.[1];
+    assert.ok(mask, 'taskset reads this process mask');
+    spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]);
+    let hog: ReturnType<typeof spawn> | undefined;
+    try {
+      const quiet = await profileServer(base);
+      hog = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+      const busy = await profileServer(base);
+      const [q, b] = [route(await jsonReport(quiet.runDir), 'GET /hash'), route(await jsonReport(busy.runDir), 'GET /hash')];
+      // The stretches' CPU readings left out: what samples × interval gives.
+      const withoutCpu = async (run: ServerRun) => {
+        const file = readdirSync(run.runDir).find((f) => f.startsWith('requests-'))!;
+        const text = readFileSync(join(run.runDir, file), 'utf8');
+        assert.match(text, /^\["c",/m);
+        writeFileSync(join(run.runDir, file), text.replace(/^\["c",.*\n/gm, ''));
+        return route(await jsonReport(run.runDir), 'GET /hash');
+      };
+      const [qWall, wall] = [await withoutCpu(quiet), await withoutCpu(busy)];
+      console.log(
+        JSON.stringify({
+          cpuMsPerRequest: { quiet: q.cpuMsPerRequest, busy: b.cpuMsPerRequest },
+          samplesTimesInterval: { quiet: qWall.cpuMsPerRequest, busy: wall.cpuMsPerRequest },
+          p50: [q.p50, b.p50],
+        }),
+      );
+      assert.equal(b.count, 30);
+      // What the busy loop does to the wall-clock figure (not to the latency: the "quiet" run shares CPU 0 with whatever else runs).
+      assert.ok(
+        wall.cpuMsPerRequest > 1.3 * q.cpuMsPerRequest,
+        `samples × interval counts the wait: ${wall.cpuMsPerRequest} vs ${q.cpuMsPerRequest}`,
+      );
+      within(b.cpuMsPerRequest, q.cpuMsPerRequest, 0.2, '/hash CPU ms per request, busy vs quiet');
+    } finally {
+      hog?.kill();
+      spawnSync('taskset', ['-p', mask, String(process.pid)]);
+    }
+  },
+);
