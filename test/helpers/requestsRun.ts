@@ -1,4 +1,4 @@
-// A server profiled by `node-flame profile` under autocannon's load (a mix of paths), for the Requests tests and bench.
+// A server profiled by `node-flame profile` under autocannon's load (or Node's http2 client's) (a mix of paths), for the Requests tests and bench.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,33 @@ autocannon({ url: 'http://127.0.0.1:' + port, connections, amount, requests: pat
 });
 `;
 
+/**
+ * The same with Node's own http2 client (h2c, one session): `connections` streams in flight at once, the latency
+ * percentiles as autocannon names them.
+ */
+const LOAD_HTTP2 = `
+const http2 = require('http2');
+const [port, paths, amount, connections, out] = [process.argv[2], JSON.parse(process.argv[3]), Number(process.argv[4]), Number(process.argv[5]), process.argv[6]];
+const session = http2.connect('http://127.0.0.1:' + port);
+const ms = [];
+let sent = 0;
+const t0 = performance.now();
+const one = () => new Promise((resolve, reject) => {
+  const start = performance.now();
+  const r = session.request({ ':path': paths[sent++ % paths.length] });
+  r.on('error', reject).resume().on('end', () => { ms.push(performance.now() - start); resolve(); });
+});
+const worker = async () => { while (sent < amount) await one(); };
+Promise.all(Array.from({ length: connections }, worker)).then(() => {
+  const secs = (performance.now() - t0) / 1000;
+  ms.sort((a, b) => a - b);
+  const p = (q) => ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)];
+  const latency = { p50: p(0.5), p90: p(0.9), p97_5: p(0.975), p99: p(0.99), mean: ms.reduce((a, b) => a + b, 0) / ms.length };
+  require('fs').writeFileSync(out, JSON.stringify({ requests: ms.length, rps: ms.length / secs, latency }));
+  session.close();
+});
+`;
+
 export interface ServerRun {
   runDir: string;
   load: LoadResult;
@@ -48,10 +75,12 @@ export async function profileServer(o: {
   connections?: number;
   env?: NodeJS.ProcessEnv;
   nodePath?: string;
+  /** The load's client: autocannon (HTTP/1.1, keep-alive), or Node's http2 client (h2c). */
+  client?: 'autocannon' | 'http2';
 }): Promise<ServerRun> {
   const work = mkdtempSync(join(tmpdir(), 'nf-requests-'));
   const script = join(work, 'load.cjs');
-  writeFileSync(script, LOAD);
+  writeFileSync(script, o.client === 'http2' ? LOAD_HTTP2 : LOAD);
   const port = await freePort();
   const out = join(work, 'load.json');
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -19,6 +19,49 @@ export interface RequestRecord {
 export interface RequestLog {
   requests: RequestRecord[];
   changes: { pid: number; times: Float64Array; req: Int32Array }[];
+  /**
+   * Per process (Linux), its main thread's time on a CPU: `ms[i]` in all at `times[i]`. Samples are wall-clock
+   * ticks, which a loaded machine stretches while it runs something else: each stretch's CPU time is shared among
+   * its samples instead.
+   */
+  cpu?: ThreadCpu[];
+}
+
+/** One process's CPU readings; `rate[i]`: CPU ms per unit of busy sample weight from `times[i]` to `times[i + 1]`. */
+export interface ThreadCpu {
+  pid: number;
+  times: Float64Array;
+  ms: Float64Array;
+  /** Set by `shareThreadCpu` on the whole profile (NaN: a stretch not wholly in it, or without a busy sample). */
+  rate?: Float64Array;
+}
+
+/** A sample a request's CPU counts: one of a request's ("(idle)" included: see requestsSummary), or not idle. */
+const busy = (label: number, idle: number) => label >= 0 || !idle;
+
+/**
+ * Shares each stretch's CPU time among its busy samples, on the whole profile before any cut to a time range or
+ * routes (whose samples are a part of each stretch's).
+ */
+export function shareThreadCpu(profile: Profile): void {
+  const log = profile.requests;
+  const tl = profile.timeline;
+  if (!log?.cpu?.length || !tl?.times.length) return;
+  const labels = sampleRequests(profile);
+  const idle = idleNodes(profile);
+  const pids = nodePids(profile);
+  const [first, last] = [tl.times[0], tl.times[tl.times.length - 1]];
+  for (const c of log.cpu) {
+    const weight = new Float64Array(c.times.length);
+    let j = -1;
+    for (let i = 0; i < tl.times.length; i++) {
+      if (pids[tl.nodes[i]] !== c.pid || !busy(labels[i], idle[tl.nodes[i]])) continue;
+      while (j + 1 < c.times.length && c.times[j + 1] <= tl.times[i]) j++;
+      if (j >= 0) weight[j] += tl.weights ? tl.weights[i] : 1;
+    }
+    const whole = (k: number) => k + 1 < c.times.length && c.times[k] >= first && c.times[k + 1] <= last;
+    c.rate = Float64Array.from(weight, (w, k) => (whole(k) && w > 0 ? (c.ms[k + 1] - c.ms[k]) / w : NaN));
+  }
 }
 
 /**
@@ -98,6 +141,8 @@ export function requestsSummary(profile: Profile, slowest = 20): RequestsSummary
   const keyOf = log.requests.map((r) => routeKey(r.method, r.route));
   const idle = idleNodes(profile);
   const samples = new Map<string, { all: number; cpu: number }>();
+  const msPerWeight = sampleMs(profile);
+  const cpuMsOf = cpuPerSample(profile, msPerWeight);
   let total = 0;
   for (let i = 0; i < labels.length; i++) {
     const w = tl.weights ? tl.weights[i] : 1;
@@ -107,10 +152,9 @@ export function requestsSummary(profile: Profile, slowest = 20): RequestsSummary
     s.all += w;
     // V8 marks the isolate idle from libuv's prepare to its check phase, the I/O callbacks between included: a
     // sample of a request's callback (the async hooks bracket it) can read "(idle)" and is the request's time still.
-    if (labels[i] >= 0 || !idle[tl.nodes[i]]) s.cpu += w;
+    if (busy(labels[i], idle[tl.nodes[i]])) s.cpu += w * cpuMsOf(i);
     total += w;
   }
-  const msPerWeight = sampleMs(profile);
   const latencies = new Map<string, number[]>();
   // A time range keeps the requests that started in it.
   const range = profile.meta.range;
@@ -127,7 +171,7 @@ export function requestsSummary(profile: Profile, slowest = 20): RequestsSummary
   const routes = [...keys].map((key): RouteStats => {
     const l = (latencies.get(key) ?? []).sort((a, b) => a - b);
     const s = samples.get(key) ?? { all: 0, cpu: 0 };
-    const cpuMs = s.cpu * msPerWeight;
+    const cpuMs = s.cpu;
     return {
       key,
       count: l.length,
@@ -161,6 +205,26 @@ function sampleMs(profile: Profile): number {
   const weight = tl.weights ? tl.weights.reduce((a, b) => a + b, 0) : n;
   const span = n > 1 ? tl.times[n - 1] - tl.times[0] : 0;
   return weight > 0 && span > 0 ? span / weight : (profile.meta.intervalMs ?? 1);
+}
+
+/**
+ * CPU ms per unit of weight of sample i (asked in time order): its stretch's share of the thread's CPU time where the
+ * preload read it, else the sampling interval.
+ */
+function cpuPerSample(profile: Profile, msPerWeight: number): (i: number) => number {
+  const cpu = profile.requests?.cpu?.filter((c) => c.rate);
+  const tl = profile.timeline!;
+  if (!cpu?.length) return () => msPerWeight;
+  const pids = nodePids(profile);
+  const cursors = new Map(cpu.map((c) => [c.pid, { c, at: -1 }]));
+  return (i) => {
+    const cur = cursors.get(pids[tl.nodes[i]]);
+    if (!cur) return msPerWeight;
+    const { times, rate } = cur.c;
+    while (cur.at + 1 < times.length && times[cur.at + 1] <= tl.times[i]) cur.at++;
+    const r = cur.at >= 0 ? rate![cur.at] : NaN;
+    return Number.isFinite(r) ? r : msPerWeight;
+  };
 }
 
 function idleNodes(profile: Profile): Uint8Array {

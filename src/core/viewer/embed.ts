@@ -46,19 +46,37 @@ export interface EmbeddedProfile {
 export interface EmbeddedRequests {
   requests: RequestLog['requests'];
   changes: { pid: number; times: number[]; req: number[] }[];
+  /** RequestLog's `cpu`, its rates shared already (JSON's null for NaN). */
+  cpu?: { pid: number; times: number[]; ms: number[]; rate: (number | null)[] }[];
 }
 
 export function embedRequests(log: RequestLog): EmbeddedRequests {
-  return { requests: log.requests, changes: log.changes.map((c) => ({ pid: c.pid, times: [...c.times], req: [...c.req] })) };
+  const cpu = log.cpu
+    ?.filter((c) => c.rate)
+    .map((c) => ({ pid: c.pid, times: [...c.times], ms: [...c.ms], rate: [...c.rate!].map((r) => (Number.isFinite(r) ? r : null)) }));
+  return {
+    requests: log.requests,
+    changes: log.changes.map((c) => ({ pid: c.pid, times: [...c.times], req: [...c.req] })),
+    ...(cpu?.length ? { cpu } : {}),
+  };
 }
 
 /** The RequestLog back from the page's JSON; undefined for a shape that is not one. */
 export function restoreRequests(e: EmbeddedRequests | undefined): RequestLog | undefined {
   if (!e || !Array.isArray(e.requests) || !Array.isArray(e.changes)) return undefined;
   const changes = e.changes.filter((c) => Array.isArray(c.times) && Array.isArray(c.req) && c.times.length === c.req.length);
+  const cpu = (Array.isArray(e.cpu) ? e.cpu : [])
+    .filter((c) => Array.isArray(c.times) && Array.isArray(c.ms) && Array.isArray(c.rate) && c.times.length === c.rate.length)
+    .map((c) => ({
+      pid: c.pid,
+      times: Float64Array.from(c.times),
+      ms: Float64Array.from(c.ms),
+      rate: Float64Array.from(c.rate, (r) => (typeof r === 'number' ? r : NaN)),
+    }));
   return {
     requests: e.requests,
     changes: changes.map((c) => ({ pid: c.pid, times: Float64Array.from(c.times), req: Int32Array.from(c.req) })),
+    ...(cpu.length ? { cpu } : {}),
   };
 }
 

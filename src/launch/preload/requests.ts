@@ -1,4 +1,4 @@
-import { AsyncLocalStorage, createHook } from 'node:async_hooks';
+import { createHook, executionAsyncResource } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -8,6 +8,8 @@ import { RUN_DIR_ENV } from '../run/processRecords';
 import { appendWhileLive } from '../run/runLiveness';
 import { wallClockEdge } from '../run/wallClock';
 import { collapseIds } from '../../core/model/requestRoutes';
+import { recordHttp2, type RequestLog } from './requestsHttp2';
+import { threadCpuClock } from './threadCpu';
 
 /** Set to `0` (the `trackRequests` setting, `--no-requests`): the preload records no HTTP request. */
 export const REQUESTS_ENV = 'NODE_FLAME_REQUESTS';
@@ -16,7 +18,9 @@ export const REQUESTS_ENV = 'NODE_FLAME_REQUESTS';
  * `requests-<pid>.jsonl`: a header `{"clock":{"epochMs","monoMs","nowMs"}}` (one instant on the wall clock, the
  * monotonic clock and `performance.now()`), then lines of
  * - `["q", id, method, route, status, startNow, endNow]`: a request served, its times on `performance.now()`;
- * - `["s", t, id, t, id, …]`: from time t on, request id's code runs (0: none's).
+ * - `["s", t, id, t, id, …]`: from time t on, request id's code runs (0: none's);
+ * - `["c", t, ms, t, ms, …]`: at time t the main thread had run `ms` on a CPU in all (Linux), from the first request
+ *   on, every CPU_EVERY_MS: a loaded machine deschedules the thread, and wall-clock samples count that wait too.
  */
 export function requestsFileName(pid: number): string {
   return `requests-${pid}.jsonl`;
@@ -25,21 +29,22 @@ export function requestsFileName(pid: number): string {
 /** A gap shorter than this between two callbacks of one request is not logged: no sample can fall in it but a rare one. */
 const GAP_MS = 0.02;
 const CHUNK = 8192;
+const CPU_EVERY_MS = 200;
 
 const kRoute = Symbol('nodeFlame.route');
 
 /**
  * Runs inside each profiled process (from the preload): records each HTTP request the process serves (Node's
- * `http` and `https` servers, which Express, fastify, Koa and Nest sit on) and when its code runs. A request's
- * id is its async context (AsyncLocalStorage): what it starts (timers, promises, I/O) runs under it, so its
- * async continuations count too. An async hook logs only the changes of context (time, id), so a sample of the
- * run is labelled by the last change before it. Appended to the run folder about once a second and at exit.
+ * `http`, `https` and `http2` servers, which Express, fastify, Koa and Nest sit on) and when its code runs. A request's
+ * id is its async context: what it starts (timers, promises, I/O) runs under it, so its async continuations count
+ * too. One async hook both carries the id to what a request's code creates (as AsyncLocalStorage would, whose own
+ * hook and lookups cost a third more) and logs only the changes of context (time, id), so a sample of the run is
+ * labelled by the last change before it. Appended to the run folder about once a second and at exit.
  */
 export function recordRequests(): void {
   const runDir = process.env[RUN_DIR_ENV];
   if (!runDir || !isMainThread || process.env[REQUESTS_ENV] === '0') return;
   const file = join(runDir, requestsFileName(process.pid));
-  const als = new AsyncLocalStorage<number>();
   const epochMs = wallClockEdge();
   const nowMs = performance.now();
   const clock = { epochMs, monoMs: Number(process.hrtime.bigint()) / 1e6 - (performance.now() - nowMs), nowMs };
@@ -75,45 +80,97 @@ export function recordRequests(): void {
     ids[0] = ids[n - 1];
     n = 1;
   };
+  /** The request whose code the callback about to run is (the one its resource was created under), if still open. */
   const context = () => {
-    const id = als.getStore();
+    // No request open (an idle server): no lookup of the resource.
+    if (!open.size) return 0;
+    const id = (executionAsyncResource() as Record<symbol, number | undefined>)[kContext];
     return id !== undefined && open.has(id) ? id : 0;
   };
   // Enabled at the first request: a process that serves none (a build, a test runner) pays nothing, its promises
-  // included (an async hook with `before` turns V8's promise hooks on).
-  const hook = createHook({ before: () => mark(context()), after: () => mark(0) });
+  // included (an async hook turns V8's promise hooks on). `current` is the running code's request: what it creates
+  // is that request's.
+  const hook = createHook({
+    init: (_id, _type, _trigger, resource) => {
+      if (current !== 0) (resource as Record<symbol, number>)[kContext] = current;
+    },
+    before: () => mark(context()),
+    after: () => mark(0),
+  });
   let hooked = false;
+
+  const log: RequestLog = {
+    begin: () => {
+      if (!hooked) {
+        hook.enable();
+        if (cpuClock) setInterval(readCpu, CPU_EVERY_MS).unref();
+        readCpu();
+      }
+      hooked = true;
+      const id = ++seq;
+      open.set(id, performance.now());
+      return id;
+    },
+    within: (id, f) => {
+      // A finished request's last events (its 'finish' listeners) are no request's code.
+      if (!open.has(id)) return f();
+      const was = current;
+      mark(id);
+      try {
+        return f();
+      } finally {
+        mark(open.has(was) ? was : 0);
+      }
+    },
+    finish: (id, method, req, status) => {
+      const start = open.get(id);
+      if (start === undefined) return;
+      open.delete(id);
+      const end = performance.now();
+      lines += `["q",${id},${quoted(method)},${quoted(routeOf(req))},${status},${round(start)},${round(end)}]\n`;
+      if (current === id) mark(0);
+    },
+    drop: (id) => {
+      open.delete(id);
+      if (current === id) mark(0);
+    },
+  };
 
   subscribe('http.server.request.start', (m) => {
     const { request } = m as { request: object };
-    const id = ++seq;
-    if (!hooked) hook.enable();
-    hooked = true;
-    open.set(id, performance.now());
+    const id = log.begin();
     (request as Record<symbol, number>)[kRequestId] = id;
     // For the rest of this callback and what it starts; the connection's resource keeps it, so the body's reads count too.
-    als.enterWith(id);
+    (executionAsyncResource() as Record<symbol, number>)[kContext] = id;
     mark(id);
   });
   subscribe('http.server.response.finish', (m) => {
     const { request, response } = m as { request: RequestLike; response: { statusCode: number } };
     const id = request[kRequestId];
-    const start = id !== undefined ? open.get(id) : undefined;
-    if (id === undefined || start === undefined) return;
-    open.delete(id);
-    const end = performance.now();
-    const route = routeOf(request);
-    lines += `${JSON.stringify(['q', id, request.method ?? '', route, response.statusCode, round(start), round(end)])}\n`;
-    if (current === id) mark(0);
+    if (id !== undefined) log.finish(id, request.method ?? '', request, response.statusCode);
   });
+  recordHttp2(log);
   // fastify names its route pattern in its handler's trace.
   subscribe('tracing:fastify.request.handler:start', (m) => {
     const s = m as { request?: { raw?: RequestLike }; route?: { url?: unknown } };
-    if (s.request?.raw && typeof s.route?.url === 'string') s.request.raw[kRoute] = s.route.url;
+    if (s.request?.raw && typeof s.route?.url === 'string') {
+      s.request.raw[kRoute] = s.route.url;
+      namedRoutes = true;
+    }
   });
 
+  const cpuClock = threadCpuClock();
+  let cpu = '';
+  const readCpu = () => {
+    const ms = cpuClock?.();
+    if (ms !== undefined) cpu += `,${round(performance.now())},${round(ms)}`;
+  };
   const flush = () => {
     spill();
+    if (cpu) {
+      lines += `["c"${cpu}]\n`;
+      cpu = '';
+    }
     if (!lines) return;
     if (!appendWhileLive(runDir, file, lines)) clearInterval(timer);
     lines = '';
@@ -127,6 +184,7 @@ export function recordRequests(): void {
   const end = () => {
     clearInterval(timer);
     mark(0);
+    if (hooked) readCpu();
     flush();
   };
   process.on('exit', end);
@@ -134,6 +192,21 @@ export function recordRequests(): void {
 }
 
 const kRequestId = Symbol('nodeFlame.requestId');
+/** On an async resource: the request it was created under. */
+const kContext = Symbol('nodeFlame.request');
+/** A framework has named a route on a request: before that, none is looked for (a miss on Express's request is slow). */
+let namedRoutes = false;
+/** Method and route strings, JSON-quoted once each. */
+const quotes = new Map<string, string>();
+
+function quoted(s: string): string {
+  let q = quotes.get(s);
+  if (q === undefined) {
+    q = JSON.stringify(s);
+    if (quotes.size < 10000) quotes.set(s, q);
+  }
+  return q;
+}
 
 interface RequestLike {
   method?: string;
@@ -150,7 +223,7 @@ function round(t: number): number {
 
 /** The framework's route pattern (Express's `req.route`, fastify's), else the path with its ids collapsed. */
 function routeOf(req: RequestLike): string {
-  if (typeof req[kRoute] === 'string') return req[kRoute];
+  if (namedRoutes && typeof req[kRoute] === 'string') return req[kRoute];
   const path = req.route?.path;
   if (typeof path === 'string') return `${typeof req.baseUrl === 'string' ? req.baseUrl : ''}${path}` || '/';
   return collapseIds((req.url ?? '').split('?')[0]);

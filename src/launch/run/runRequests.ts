@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readNamedText } from '../../core/namedFiles';
 import { isEpochMs, type Profile } from '../../core/model';
-import type { RequestLog, RequestRecord } from '../../core/model/requests';
+import { shareThreadCpu, type RequestLog, type RequestRecord } from '../../core/model/requests';
 import type { RunInfo } from './runFolder';
 
 /** A requests file past this is not read (about 20 minutes of a busy server). */
@@ -34,7 +34,9 @@ export async function readRunRequests(dir: string, profile: Profile, run: Partia
     const text = await readNamedText(join(dir, name), { maxBytes: MAX_REQUESTS_FILE }).catch(() => undefined);
     if (text) readFile(text, pid, origin, log, monoPair, perfStart !== undefined);
   }
-  return log.requests.length ? log : undefined;
+  if (!log.requests.length) return undefined;
+  shareThreadCpu({ ...profile, requests: log });
+  return log;
 }
 
 function readFile(
@@ -49,6 +51,8 @@ function readFile(
   const index = new Map<number, number>();
   const times: number[] = [];
   const ids: number[] = [];
+  const cpuAt: number[] = [];
+  const cpuMs: number[] = [];
   for (const line of text.split('\n')) {
     let v: unknown;
     try {
@@ -78,7 +82,16 @@ function readFile(
         times.push(t + shift);
         ids.push(id);
       }
+    else if (v[0] === 'c')
+      for (let i = 1; i + 1 < v.length; i += 2) {
+        const [t, ms] = [v[i], v[i + 1]];
+        // A clock only goes forward: a reading out of order is damage.
+        if (!finite(t) || !finite(ms) || (cpuMs.length && (ms < cpuMs[cpuMs.length - 1] || t + shift <= cpuAt[cpuAt.length - 1]))) continue;
+        cpuAt.push(t + shift);
+        cpuMs.push(ms);
+      }
   }
+  if (cpuAt.length > 1) (log.cpu ??= []).push({ pid, times: Float64Array.from(cpuAt), ms: Float64Array.from(cpuMs) });
   if (!times.length) return;
   // A request still open when the process ended has no record: its samples are of no request.
   const order = times.map((_, i) => i).sort((a, b) => times[a] - times[b] || a - b);
