@@ -47,9 +47,25 @@ test('hit counts come from the samples kept, deoptReason is kept, a second paren
 
 test('a piece without samples gives its hit counts; the merge goes on incrementally', () => {
   const m = new CpuProfileMerger();
-  m.add({ nodes: [{ id: 1, callFrame: cf('(root)'), children: [2] }, { id: 2, callFrame: cf('g'), hitCount: 4 }], startTime: 0, endTime: 10 });
+  m.add({
+    nodes: [
+      { id: 1, callFrame: cf('(root)'), children: [2] },
+      { id: 2, callFrame: cf('g'), hitCount: 4 },
+    ],
+    startTime: 0,
+    endTime: 10,
+  });
   assert.equal(m.profile().nodes.find((n) => n.callFrame.functionName === 'g')!.hitCount, 4);
-  m.add({ nodes: [{ id: 9, callFrame: cf('(root)'), children: [8] }, { id: 8, callFrame: cf('g') }], startTime: 10, endTime: 20, samples: [8], timeDeltas: [5] });
+  m.add({
+    nodes: [
+      { id: 9, callFrame: cf('(root)'), children: [8] },
+      { id: 8, callFrame: cf('g') },
+    ],
+    startTime: 10,
+    endTime: 20,
+    samples: [8],
+    timeDeltas: [5],
+  });
   const p = m.profile();
   assert.equal(p.nodes.find((n) => n.callFrame.functionName === 'g')!.hitCount, 5);
   assert.equal(m.chunks, 2);
