@@ -4,7 +4,7 @@ import {
   AttachSession,
   InspectorError,
   LIVE_ATTACH_CHUNK_MS,
-  liveAttachWriter,
+  liveAttach,
   inspectorOfProcess,
   makeRunDir,
   nodeProcessOf,
@@ -129,7 +129,7 @@ export async function runAttach(argv: string[]): Promise<number> {
   try {
     target = await findTarget(positionals[0]);
     dir = values.live ? await makeRunDir(out) : undefined;
-    const live = dir ? { chunkMs: LIVE_ATTACH_CHUNK_MS, onPart: liveAttachWriter(dir, Date.now()) } : {};
+    const live = dir ? { chunkMs: LIVE_ATTACH_CHUNK_MS, onPart: liveAttach(dir, Date.now()).onPart } : {};
     session = await AttachSession.start(target, { samplingIntervalUs, heap, ...live });
   } catch (e) {
     return fail(e);

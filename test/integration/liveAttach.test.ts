@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AttachSession, LIVE_ATTACH_CHUNK_MS, listTargets, liveAttachWriter, makeRunDir, saveAttachRun } from '../../src/launch/inspector';
+import { AttachSession, LIVE_ATTACH_CHUNK_MS, listTargets, liveAttach, makeRunDir, saveAttachRun } from '../../src/launch/inspector';
 import { liveChunkFileName } from '../../src/launch/run/cpuChunks';
 import { forgetLiveRun, loadLiveRun } from '../../src/launch/run/liveReader';
 import { loadRunProfile } from '../../src/launch/run/runProfile';
@@ -96,18 +96,21 @@ test(
     // Attached live: a piece a second, appended to the run folder.
     const dir = await makeRunDir(join(ws, '.nodeflame'));
     const startedAt = Date.now();
-    const session = await AttachSession.start(target, {
-      chunkMs: LIVE_ATTACH_CHUNK_MS,
-      sourceMaps: false,
-      onPart: liveAttachWriter(dir, startedAt),
-    });
+    const la = liveAttach(dir, startedAt);
+    const session = await AttachSession.start(target, { chunkMs: LIVE_ATTACH_CHUNK_MS, sourceMaps: false, onPart: la.onPart });
     assert.equal(session.pid, child.pid, 'the pid as the target says it (an address was given)');
     const file = join(dir, liveChunkFileName(child.pid!));
     const l0 = await stat();
     await sleep(2600);
     const sizeEarly = statSync(file).size;
     const linesEarly = readFileSync(file, 'utf8').split('\n').length - 1;
+    la.mark('before the fix');
     const mid = await loadLiveRun(dir, { sourceMaps: false });
+    assert.deepEqual(
+      mid.run.info.events?.map((e) => [e.kind, e.label]),
+      [['mark', 'before the fix']],
+      'the mark is on the live Timeline',
+    );
     const midRows = liveRows(mid.profile);
     await sleep(2600);
     const l1 = await stat();
@@ -136,9 +139,15 @@ test(
     const saved = await saveAttachRun(
       dir,
       { ...result, profile: result.profile },
-      { target: { ...target, pid: child.pid }, stoppedBy: 'user' },
+      { target: { ...target, pid: child.pid }, stoppedBy: 'user', events: la.events },
     );
     const final = await loadRunProfile(dir, { sourceMaps: false });
+    const runJson = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { events?: { kind: string; label?: string }[] };
+    assert.deepEqual(
+      runJson.events?.map((e) => e.label),
+      ['before the fix'],
+      'the mark is kept in run.json',
+    );
     assert.equal(final.tree.total[0], last.profile.tree.total[0], "the final profile has the live view's samples");
     assert.equal(result.samples, last.profile.tree.total[0]);
     const liveTop = liveRows(last.profile, 3);
