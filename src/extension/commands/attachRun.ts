@@ -95,7 +95,7 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
 
   // Its page loads while the process is profiled (a second per webview in code-server), not after.
   const reserved = await services.viewer
-    .reserve(target.title || target.url, 'nodeFlame.attach.stop')
+    .reserve(target.title || target.url, 'nodeFlame.attach.stop', { live: !!live })
     .catch((e: Error) => void services.log.warn(`no panel reserved: ${e.message}`));
   const bar = showStopItem({
     id: 'nodeFlame.attach',
