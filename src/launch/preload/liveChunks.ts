@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
+import { threadId } from 'node:worker_threads';
 import { appendWhileLive } from '../run/runLiveness';
 import { liveChunkFileName } from '../run/cpuChunks';
 import { CpuProfileMerger, type CpuProfile } from '../run/cpuProfileMerge';
@@ -16,7 +17,7 @@ export const LIVE_CHUNK_MS = 1000;
  */
 export function profileInChunks(session: Inspector.Session, dir: string): { take: () => CpuProfile | undefined } {
   keepProfilerAlive();
-  const file = join(dir, liveChunkFileName(process.pid));
+  const file = join(dir, liveChunkFileName(process.pid, threadId));
   const merger = new CpuProfileMerger();
   let writing = true;
   const cut = (restart: boolean): void => {

@@ -1,6 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { replaceFileSync } from '../../core/safeWrite';
-import type { CpuProfile, CpuProfileMerger } from './cpuProfileMerge';
+import { createNewFileSync, replaceFileSync } from '../../core/safeWrite';
+import { CpuProfileMerger, type CpuProfile } from './cpuProfileMerge';
 
 /**
  * The live CPU profile of a process: the preload stops and restarts its in-process profile about once a second
@@ -9,14 +10,64 @@ import type { CpuProfile, CpuProfileMerger } from './cpuProfileMerge';
  * the reader of a live run alike, so the profile at exit is exactly the union of the chunks the viewer showed.
  */
 
-/** `live-<pid>.jsonl`: one chunk per line, `{"profile": <a .cpuprofile of about a second>}`. */
-export function liveChunkFileName(pid: number): string {
-  return `live-${pid}.jsonl`;
+/**
+ * `live-<pid>.jsonl` (a worker thread's: `live-<pid>-<threadId>.jsonl`): one chunk per line,
+ * `{"profile": <a .cpuprofile of about a second>}`.
+ */
+export function liveChunkFileName(pid: number, threadId = 0): string {
+  return threadId ? `live-${pid}-${threadId}.jsonl` : `live-${pid}.jsonl`;
 }
 
+const LIVE_NAME = /^live-(\d+)(?:-(\d+))?\.jsonl$/;
+
 export function liveChunkPid(name: string): number | undefined {
-  const m = /^live-(\d+)\.jsonl$/.exec(name);
+  const m = LIVE_NAME.exec(name);
   return m ? Number(m[1]) : undefined;
+}
+
+/** The thread of a chunk file (0: the main thread). */
+export function liveChunkThread(name: string): number {
+  return Number(LIVE_NAME.exec(name)?.[2] ?? 0);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A thread's `.cpuprofile` named as `--cpu-prof` names it (CPU.<date>.<time>.<pid>.<threadId>.<seq>), so the run reads it as one. */
+export function cpuProfileName(pid: number, threadId: number, t = new Date()): string {
+  const date = `${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}`;
+  return `CPU.${date}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${pid}.${threadId}.001.cpuprofile`;
+}
+
+/**
+ * At the end of a live run: a thread whose chunks are there but whose profile is not gets the union of its chunks
+ * as its profile. A worker thread that `worker.terminate()` ended never sees its exit (nor does a process that was
+ * SIGKILLed), so its last piece, under a second, is all it loses. Answers the files written.
+ */
+export function profilesFromChunks(runDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(runDir);
+  } catch {
+    return [];
+  }
+  const have = new Set(names.map((n) => /^CPU\.\d+\.\d+\.(\d+)\.(\d+)\.\d+\.cpuprofile$/.exec(n)).map((m) => m && `${m[1]}.${m[2]}`));
+  const written: string[] = [];
+  for (const n of names) {
+    const pid = liveChunkPid(n);
+    const tid = liveChunkThread(n);
+    if (pid === undefined || have.has(`${pid}.${tid}`)) continue;
+    try {
+      const merger = new CpuProfileMerger();
+      addChunkLines(merger, readFileSync(join(runDir, n), 'utf8'));
+      if (!merger.sampleCount) continue;
+      const name = cpuProfileName(pid, tid);
+      createNewFileSync(join(runDir, name), JSON.stringify(merger.profile()));
+      written.push(name);
+    } catch {
+      // a full disk: this thread goes without its profile, as it would have
+    }
+  }
+  return written;
 }
 
 /** `<run folder>/live.json`: what the launcher knows of a live run before run.json (its start, its events so far). */
