@@ -177,13 +177,15 @@ export class AttachSession {
         }
         // Both sent at once: the target handles them one after the other, with as little of the app between as can be.
         const t0 = performance.now();
-        const stopped = this.cdp.send<{ profile: CpuProfile }>('Profiler.stop');
-        const started = this.cdp.send('Profiler.start');
-        started.catch(() => undefined);
-        const { profile } = await stopped;
-        await started;
-        this.cutsMs.push(performance.now() - t0);
-        this.addPart(profile);
+        const [stopped, started] = await Promise.allSettled([
+          this.cdp.send<{ profile: CpuProfile }>('Profiler.stop'),
+          this.cdp.send('Profiler.start'),
+        ]);
+        const t1 = performance.now();
+        // A piece received is kept even when the restart failed (the connection dropped in between).
+        if (stopped.status === 'fulfilled') this.addPart(stopped.value.profile);
+        if (stopped.status === 'rejected' || started.status === 'rejected') return;
+        this.cutsMs.push(t1 - t0);
       } catch {
         // The close listener records the loss.
       }
