@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import {
@@ -132,6 +133,8 @@ export async function runAttach(argv: string[]): Promise<number> {
     const live = dir ? { chunkMs: LIVE_ATTACH_CHUNK_MS, onPart: liveAttach(dir, Date.now()).onPart } : {};
     session = await AttachSession.start(target, { samplingIntervalUs, heap, ...live });
   } catch (e) {
+    // Nothing was recorded: the live folder holds only its start.
+    if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     return fail(e);
   }
   const table = dir ? printLiveTable(dir, process.stdout) : undefined;

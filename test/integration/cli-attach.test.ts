@@ -114,7 +114,7 @@ test(
   async (t) => {
     const port = await freePort();
     const s = await startSpin(t, [`--inspect=127.0.0.1:${port}`]);
-    const r = await attach([`127.0.0.1:${port}`, '--live', '--duration', '4', '--no-report']);
+    const r = await attach([`127.0.0.1:${port}`, '--live', '--duration', '5', '--no-report']);
     assert.equal(r.code, 0, r.stderr);
     const tables = r.stdout.split(/^live · /m).slice(1);
     assert.ok(tables.length >= 2, `a table a second while recording: ${tables.length}\n${r.stdout}`);
