@@ -17,14 +17,15 @@ import type { Profile } from '../../src/core/model';
 import { repoRoot } from '../helpers/paths';
 
 // Worker 1 spins in workerA and ends by itself at 3.2 s; worker 2 spins in workerB until the main thread
-// terminates it at 3.2 s; the main thread exits once both are gone.
+// terminates it at 4.5 s (chunks after the mid-run read, whatever the machine's load); the main thread exits
+// once both are gone.
 const APP = `
 const { Worker } = require('node:worker_threads');
 const spin = (name) => \`function \${name}() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); return x; }
   const end = Date.now() + 3200; (function tick() { \${name}(); if (\${name === 'workerA'} ? Date.now() < end : true) setImmediate(tick); })();\`;
 const a = new Worker(spin('workerA'), { eval: true });
 const b = new Worker(spin('workerB'), { eval: true });
-setTimeout(() => b.terminate(), 3200);
+setTimeout(() => b.terminate(), 4500);
 let left = 2;
 for (const w of [a, b]) w.on('exit', () => --left || setTimeout(() => process.exit(0), 100));
 `;
