@@ -1,8 +1,11 @@
+import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import {
   AttachSession,
   InspectorError,
+  LIVE_ATTACH_CHUNK_MS,
+  liveAttach,
   inspectorOfProcess,
   makeRunDir,
   nodeProcessOf,
@@ -22,6 +25,7 @@ import { positiveNumber, PROFILE } from './profile';
 import { emitReport, OUTPUT_OPTIONS, outputSettings } from './report';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
+import { printLiveTable } from './liveTable';
 
 export const ATTACH = {
   name: 'attach',
@@ -53,6 +57,10 @@ export const ATTACH = {
       type: 'string',
       value: 'which',
       help: () => l10n.t('heap: allocated (every sampled allocation, default) or live (only what is still reachable when recording stops)'),
+    },
+    live: {
+      type: 'boolean',
+      help: () => l10n.t('cpu: print the top functions every second while recording (the profile is taken in a piece a second)'),
     },
     'no-report': PROFILE.options['no-report'],
     ...OUTPUT_OPTIONS,
@@ -102,6 +110,7 @@ export async function runAttach(argv: string[]): Promise<number> {
     const hs = values['heap-samples'] ?? 'allocated';
     if (hs !== 'allocated' && hs !== 'live') throw new Error(l10n.t('--heap-samples is allocated or live, got "{0}"', hs));
     if (kind === 'heap') heap = { samplingInterval: heapInterval ?? 32768, samples: hs };
+    if (kind === 'heap' && values.live) throw new Error(l10n.t('--live needs --profile cpu'));
   } catch (e) {
     return usageError(ATTACH, (e as Error).message);
   }
@@ -112,15 +121,24 @@ export async function runAttach(argv: string[]): Promise<number> {
   const sourceMapOptions = sourceMapOptionsFrom(values);
   if (typeof sourceMapOptions === 'string') return usageError(ATTACH, sourceMapOptions);
 
+  const cwd = process.cwd();
+  const out = resolve(values.out ?? join(cwd, RUNS_DIR));
   let target: AttachTarget;
   let session: AttachSession;
+  // Live: the run folder is made first, and the session's pieces go into it as they come for the live table.
+  let dir: string | undefined;
   try {
     target = await findTarget(positionals[0]);
-    session = await AttachSession.start(target, { samplingIntervalUs, heap });
+    dir = values.live ? await makeRunDir(out) : undefined;
+    const live = dir ? { chunkMs: LIVE_ATTACH_CHUNK_MS, onPart: liveAttach(dir, Date.now()).onPart } : {};
+    session = await AttachSession.start(target, { samplingIntervalUs, heap, ...live });
   } catch (e) {
+    // Nothing was recorded: the live folder holds only its start.
+    if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     return fail(e);
   }
-  const result = await record(session, target, durationS, values.load);
+  const table = dir ? printLiveTable(dir, process.stdout) : undefined;
+  const result = await record(session, target, durationS, values.load).finally(() => table?.stop());
   let received;
   try {
     received = receivedProfile(result.result);
@@ -128,8 +146,7 @@ export async function runAttach(argv: string[]): Promise<number> {
     fail(e);
     return 1;
   }
-  const cwd = process.cwd();
-  const dir = await makeRunDir(resolve(values.out ?? join(cwd, RUNS_DIR)));
+  dir ??= await makeRunDir(out);
   // A process in a container names its own paths: the same file under the current folder stands for each.
   const saved = await saveAttachRun(dir, received, {
     target,

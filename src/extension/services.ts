@@ -52,15 +52,16 @@ export interface Viewer {
   openInPanel(panel: vscode.WebviewPanel, path: string, extra?: Partial<LoadedProfile>): Promise<LoadedProfile>;
   /**
    * Opens a panel for a profile still being recorded (focus stays where it is): its page loads while the
-   * app runs, so the flame graph shows as soon as the file is read. Its Stop button runs `stopCommand`.
+   * app runs, so the flame graph shows as soon as the file is read. Its Stop button runs `stopCommand`. `live`: the
+   * run will be shown while it records (the waiting page says so).
    */
-  reserve(label: string, stopCommand: string): Promise<ReservedPanel>;
+  reserve(label: string, stopCommand: string, opts?: { live?: boolean }): Promise<ReservedPanel>;
 }
 
 export interface ReservedPanel {
   /** Reads the profile into the reserved panel, or into a new one if the user closed it meanwhile. */
   open(path: string, extra?: Partial<LoadedProfile>): Promise<LoadedProfile>;
-  /** Shows a profile already in the store there (or in a new panel if the user closed it). */
+  /** Shows a profile already in the store there, in place of a live one (or in a new panel if the user closed it). */
   show(p: LoadedProfile): Promise<void>;
   /** No profile came: closes the panel (nothing once `open` was called). */
   release(): void;

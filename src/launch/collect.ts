@@ -8,6 +8,7 @@ import { perfSideLogs } from './command';
 import { collectJitDumps } from './perf';
 import { findRawProfiles, removeEmptyProfiles } from './run/runFolder';
 import { mapsFileName, readProcessRecords, type ProcessRecord } from './run/processRecords';
+import { profilesFromChunks } from './run/cpuChunks';
 
 /** The V8 event logs --perf-basic-prof writes besides the JIT map: no samples, so nothing to keep. */
 async function removePerfSideLogs(runDir: string): Promise<void> {
@@ -60,6 +61,8 @@ export async function collectRun(o: {
     await collectJitDumps([...o.perfPids], cwds, o.runDir).catch(() => undefined);
     await removePerfSideLogs(o.runDir);
   }
+  // A live cpu-prof run: a thread that could not write its profile at its end has its chunks.
+  if (o.mode === 'cpu-prof') profilesFromChunks(o.runDir);
   const diskFull = removeEmptyProfiles(o.runDir);
   const profiles = findRawProfiles(o.runDir, o.mode, o.mode === 'perf' ? nodePid : o.appPid);
   return { records, profiles, diskFull, nodePid, mapsFile };

@@ -40,18 +40,22 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
       );
       await new Promise((r) => setTimeout(r, 200));
     }
-    // The flame graph's panel waits open while the process is profiled.
-    const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"] .loading', 30_000);
+    // The flame graph's panel is open while the process is profiled, and turns into the live flame graph (its bar
+    // with Stop) once the first second is recorded.
+    const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"]', 30_000);
     await eventually(
-      () => waiting.locator('.loading').innerText(),
-      (t) => assert.match(t, /The flame graph opens here when the run ends/),
+      () => waiting.evaluate(() => document.body.dataset.live ?? ''),
+      (live) => assert.equal(live, 'true'),
+      30_000,
     );
-    await vs.screenshot('attach-profiling');
     const loadUntil = Date.now() + 2000;
     while (Date.now() < loadUntil) await hit(appPort);
+    // The handler under load shows in the live graph while the process is still attached.
+    await waiting.locator('g.frame[name="hotHandler"]').first().waitFor({ timeout: 20_000 });
+    await vs.screenshot('attach-profiling');
 
-    // Stop from the waiting panel's button (the profile run test stops from the status bar).
-    await waiting.locator('vscode-button.stop-run', { hasText: 'Stop profiling' }).click();
+    // Stop from the live bar's button (the profile run test stops from the status bar).
+    await waiting.locator('.live-bar [data-action="stop"]').click();
     let frame = await vs.webviewFrame('#app svg', 60_000);
     const shown = Date.now() + 20_000;
     // The panel's page is set again when the profile comes (the waiting page gives way): the frame is looked up anew.
@@ -139,10 +143,11 @@ test(
         },
         20_000,
       );
-      const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"] .loading', 30_000);
+      await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"]', 30_000);
       for (let i = 0; i < 30; i++) await fetch(`${base}/auth?username=matt&password=password`);
       assert.equal(await vs.dialogMessage(), undefined, 'still no dialog');
-      await waiting.locator('vscode-button.stop-run', { hasText: 'Stop profiling' }).click();
+      // The live graph may have taken the waiting page by now: Stop from the status bar.
+      await vs.page.locator('.part.statusbar .statusbar-item', { hasText: 'Profiling (attached)… Stop' }).click();
       const frame = await vs.webviewFrame('#app svg g.frame[name="pbkdf2Sync"]', 60_000);
       assert.ok(await frame.locator('g.frame[name="pbkdf2Sync"]').count(), 'pbkdf2Sync is drawn');
       const run = readdirSync(join(ws, '.nodeflame')).find((d) => /^\d{8}-\d{6}-attach$/.test(d));

@@ -3,7 +3,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../helpers/net';
@@ -105,6 +105,32 @@ test(
     assert.ok(took < 15_000, `attach took ${took} ms`);
     assert.equal(s.child.exitCode, null, 'the process keeps running after the attach');
     t.diagnostic(`cpu by pid: ${info.samples} samples in ${info.durationMs} ms; the CLI ran ${took} ms`);
+  },
+);
+
+test(
+  'attach --live: the top functions every second while recording (plain text to a pipe), the chunks in the run folder',
+  { timeout: 60_000 },
+  async (t) => {
+    const port = await freePort();
+    const s = await startSpin(t, [`--inspect=127.0.0.1:${port}`]);
+    const r = await attach([`127.0.0.1:${port}`, '--live', '--duration', '5', '--no-report']);
+    assert.equal(r.code, 0, r.stderr);
+    const tables = r.stdout.split(/^live · /m).slice(1);
+    assert.ok(tables.length >= 2, `a table a second while recording: ${tables.length}\n${r.stdout}`);
+    assert.ok(!r.stdout.includes('\x1b'), 'no escape codes to a pipe');
+    const hot = tables.map((tb) => /%\s+\S+%\s+(\S+)/.exec(tb.split('\n')[2] ?? '')?.[1]);
+    assert.equal(hot[hot.length - 1], 'hotLoop', `the last table's top row: ${tables[tables.length - 1]}`);
+    const dir = runDirOf(r);
+    const lines = readFileSync(join(dir, `live-${s.pid}.jsonl`), 'utf8')
+      .trim()
+      .split('\n');
+    const info = runJson<{ samples: number; parts: number }>(dir);
+    assert.equal(info.parts, lines.length, 'every piece is a chunk of the live file');
+    assert.ok(info.parts >= 3, `a piece a second: ${info.parts}`);
+    const chunkSamples = lines.reduce((n, l) => n + (JSON.parse(l).profile.samples?.length ?? 0), 0);
+    assert.equal(info.samples, chunkSamples, "the final profile's samples are the chunks'");
+    t.diagnostic(`attach --live: ${tables.length} tables, ${info.parts} chunks, ${info.samples} samples`);
   },
 );
 

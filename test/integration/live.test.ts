@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { ProfileSession } from '../../src/launch/launcher';
 import { createRunDir } from '../../src/launch/run/runFolder';
 import { forgetLiveRun, loadLiveRun } from '../../src/launch/run/liveReader';
-import { addChunkLines, ChunkMerger, liveChunkFileName } from '../../src/launch/run/cpuChunks';
+import { addChunkLines, liveChunkFileName } from '../../src/launch/run/cpuChunks';
+import { CpuProfileMerger } from '../../src/launch/run/cpuProfileMerge';
 import { loadRunProfile } from '../../src/launch/run/runProfile';
 import { functionStats } from '../../src/core/model/views';
 import type { Profile } from '../../src/core/model';
@@ -87,7 +88,7 @@ test(
     forgetLiveRun(runDir);
     const final = await loadRunProfile(runDir, { sourceMaps: false, allProcesses: true });
     // The union of the chunks, merged afresh from the file, is the final profile: the same samples.
-    const union = new ChunkMerger();
+    const union = new CpuProfileMerger();
     addChunkLines(union, readFileSync(join(runDir, liveChunkFileName(result.info.pid!)), 'utf8'));
     const finalFile = JSON.parse(readFileSync(result.profiles[0], 'utf8')) as { samples: number[] };
     assert.equal(finalFile.samples.length, union.sampleCount, 'the final .cpuprofile has exactly the chunks’ samples');

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Session } from 'node:inspector';
-import { addChunkLines, ChunkMerger, type ChunkProfile } from '../../src/launch/run/cpuChunks';
+import { addChunkLines } from '../../src/launch/run/cpuChunks';
+import { CpuProfileMerger, type CpuProfile } from '../../src/launch/run/cpuProfileMerge';
 
 function spin(ms: number): number {
   let x = 0;
@@ -12,17 +13,17 @@ function spin(ms: number): number {
   return x;
 }
 
-function chunks(n: number): ChunkProfile[] {
+function chunks(n: number): CpuProfile[] {
   const s = new Session();
   s.connect();
   s.post('Profiler.enable');
   s.post('Profiler.setSamplingInterval', { interval: 200 });
   s.post('Profiler.start');
-  const out: ChunkProfile[] = [];
+  const out: CpuProfile[] = [];
   for (let i = 0; i < n; i++) {
     spin(60);
     s.post('Profiler.stop', (err, r) => {
-      if (!err) out.push(r.profile as unknown as ChunkProfile);
+      if (!err) out.push(r.profile as unknown as CpuProfile);
     });
     if (i < n - 1) s.post('Profiler.start');
   }
@@ -35,7 +36,7 @@ test('chunks merge into one profile: every sample once, times absolute and order
   assert.equal(parts.length, 3);
   const total = parts.reduce((n, p) => n + (p.samples?.length ?? 0), 0);
   assert.ok(total > 30, `${total} samples`);
-  const m = new ChunkMerger();
+  const m = new CpuProfileMerger();
   // The file as the reader sees it: lines cut anywhere, the rest waiting for the next read.
   const text = parts.map((p) => `${JSON.stringify({ profile: p })}\n`).join('');
   let rest = '';

@@ -5,7 +5,9 @@ import type { LoadedProfile, Services } from '../services';
 import {
   AttachSession,
   InspectorError,
+  LIVE_ATTACH_CHUNK_MS,
   applyScriptSourceMaps,
+  liveAttach,
   makeRunDir,
   receivedProfile,
   runLoadCommand,
@@ -15,9 +17,12 @@ import {
 } from '../../launch/inspector';
 import { mapProfilePaths } from '../../core/pathMapping';
 import { workspacePathMapper } from '../pathMapper';
+import { rm } from 'node:fs/promises';
 import { showStopItem } from '../run/status';
+import { watchLiveRun } from '../run/liveView';
 import { runsRoot } from '../run/runsRoot';
 import type { AttachTarget } from './attachPick';
+import type { RunEvent } from '../../launch/run/runFolder';
 export { pickAttachTarget, targetAt } from './attachPick';
 
 export interface Running {
@@ -43,7 +48,22 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
           samples: cfg.get<string>('heapSamples') === 'live' ? ('live' as const) : ('allocated' as const),
         }
       : undefined;
-  const session = await AttachSession.start(target, { samplingIntervalUs, heap });
+  // A CPU profile is watched live, as a launched cpu-prof run is: its run folder is made first and the session's
+  // pieces (one a second) go into it for the live view; the heap profile has no pieces to show.
+  const dir = heap ? undefined : await makeRunDir(runsRoot(services.context, folders[0]));
+  const live = dir ? liveAttach(dir, Date.now()) : undefined;
+  let session: AttachSession;
+  try {
+    session = await AttachSession.start(target, {
+      samplingIntervalUs,
+      heap,
+      ...(live ? { chunkMs: LIVE_ATTACH_CHUNK_MS, onPart: live.onPart } : {}),
+    });
+  } catch (e) {
+    // Nothing was recorded: the folder holds only the live run's start.
+    if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw e;
+  }
   let stoppedBy: StoppedBy = 'user';
   let resolveStop!: () => void;
   const stopped = new Promise<void>((r) => (resolveStop = r));
@@ -75,7 +95,7 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
 
   // Its page loads while the process is profiled (a second per webview in code-server), not after.
   const reserved = await services.viewer
-    .reserve(target.title || target.url, 'nodeFlame.attach.stop')
+    .reserve(target.title || target.url, 'nodeFlame.attach.stop', { live: !!live })
     .catch((e: Error) => void services.log.warn(`no panel reserved: ${e.message}`));
   const bar = showStopItem({
     id: 'nodeFlame.attach',
@@ -84,6 +104,14 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
     tooltip: vscode.l10n.t('Stop profiling {0} and open the flame graph', where),
     command: 'nodeFlame.attach.stop',
   });
+  let marks = 0;
+  const watch =
+    dir && live && reserved?.live
+      ? watchLiveRun(services, dir, reserved, {
+          stop: () => slot.stop('user'),
+          mark: () => live.mark(vscode.l10n.t('mark {0}', String(++marks))),
+        })
+      : undefined;
 
   let result: AttachResult;
   try {
@@ -118,6 +146,8 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
       },
     );
   } catch (e) {
+    await watch?.stop();
+    watch?.forget();
     reserved?.release();
     throw e;
   } finally {
@@ -126,6 +156,7 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
     bar.dispose();
   }
   try {
+    await watch?.stop();
     await showResult(services, result, {
       target,
       stoppedBy,
@@ -133,8 +164,11 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
       loadCommand: load ? loadCommand : undefined,
       loadExit: () => loadExit,
       show: reserved?.show,
+      dir,
+      events: live?.events,
     });
   } finally {
+    watch?.forget();
     reserved?.release();
   }
 }
@@ -148,6 +182,9 @@ interface Recorded {
   loadExit: () => number | null | undefined;
   /** Where to show the profile (the panel reserved for it); a new panel otherwise. */
   show?: (p: LoadedProfile) => Promise<void>;
+  /** The run folder made for a live attach (a new one otherwise), and the marks dropped in it. */
+  dir?: string;
+  events?: RunEvent[];
 }
 
 /** Saves the run, maps its paths and source maps, and shows it. */
@@ -156,8 +193,9 @@ async function showResult(services: Services, result: AttachResult, r: Recorded)
   const folders = vscode.workspace.workspaceFolders ?? [];
   const received = receivedProfile(result);
   const mapPath = workspacePathMapper(folders);
-  const dir = await makeRunDir(runsRoot(services.context, folders[0]));
+  const dir = r.dir ?? (await makeRunDir(runsRoot(services.context, folders[0])));
   const saved = await saveAttachRun(dir, received, {
+    events: r.events,
     target,
     stoppedBy,
     samplingIntervalUs,

@@ -80,7 +80,9 @@ export async function profileTarget(
   });
   s.log.info(`profile ${mode}: ${target.program} → ${runDir}`);
   // Its page loads while the app runs (a second per webview in code-server), not after the app exits.
-  const reserved = await s.viewer.reserve(label, 'nodeFlame.stop').catch((e: Error) => void s.log.warn(`no panel reserved: ${e.message}`));
+  const reserved = await s.viewer
+    .reserve(label, 'nodeFlame.stop', { live: mode === 'cpu-prof' || mode === 'prof' })
+    .catch((e: Error) => void s.log.warn(`no panel reserved: ${e.message}`));
   let marks = 0;
   const live =
     reserved?.live && (mode === 'cpu-prof' || mode === 'prof')

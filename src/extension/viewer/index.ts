@@ -128,7 +128,7 @@ export function createViewer(
     async openInPanel(panel: vscode.WebviewPanel, path: string, extra: Partial<LoadedProfile> = {}) {
       return (await fill(panel, path, extra, { path }, true)).p;
     },
-    async reserve(label: string, stopCommand: string): Promise<ReservedPanel> {
+    async reserve(label: string, stopCommand: string, opts: { live?: boolean } = {}): Promise<ReservedPanel> {
       const panel = vscode.window.createWebviewPanel(
         VIEW_TYPE,
         vscode.l10n.t('Flame graph: {0}', label),
@@ -136,7 +136,12 @@ export function createViewer(
         webviewOptions(context.extensionUri),
       );
       const page = await startPage(panel, label, {
-        text: vscode.l10n.t('Node Flame: profiling {0}. The flame graph opens here when the run ends.', label),
+        text: opts.live
+          ? vscode.l10n.t(
+              'Node Flame: profiling {0}. The flame graph shows here once the first second is recorded and follows the run; the final profile replaces it when the run ends.',
+              label,
+            )
+          : vscode.l10n.t('Node Flame: profiling {0}. The flame graph opens here when the run ends.', label),
         stop: vscode.l10n.t('Stop profiling'),
         command: stopCommand,
       });
@@ -144,20 +149,20 @@ export function createViewer(
       let live: ProfilePanel | undefined;
       // The page's own listeners stop once a live panel took it: the live panel's presence tells it is open.
       const liveGone = () => live !== undefined && panels.get(live.loaded.id) !== live;
+      // The final profile in place of the live one: the page redraws in place, its view kept.
+      const inPlaceOfLive = (shown: ProfilePanel, p: LoadedProfile, title: string): LoadedProfile => {
+        panel.title = vscode.l10n.t('Flame graph: {0}', title);
+        panels.delete(shown.loaded.id);
+        shown.replace(p, false);
+        panels.set(p.id, shown);
+        shown.panel.reveal(panel.viewColumn);
+        services().store.setActive(p);
+        return p;
+      };
       return {
         async open(path: string, extra: Partial<LoadedProfile> = {}) {
           taken = true;
-          if (live && !liveGone()) {
-            // The final profile in place of the live one: the page redraws in place, its view kept.
-            const p = await services().store.load(path, extra);
-            panel.title = vscode.l10n.t('Flame graph: {0}', basename(path));
-            panels.delete(live.loaded.id);
-            live.replace(p, false);
-            panels.set(p.id, live);
-            live.panel.reveal(panel.viewColumn);
-            services().store.setActive(p);
-            return p;
-          }
+          if (live && !liveGone()) return inPlaceOfLive(live, await services().store.load(path, extra), basename(path));
           if (page.closed() || liveGone()) return viewer.open(path, extra, { preserveFocus: true });
           panel.title = vscode.l10n.t('Flame graph: {0}', basename(path));
           const { p, pp } = await fill(panel, path, extra, { path }, false, page);
@@ -168,7 +173,8 @@ export function createViewer(
         },
         async show(p: LoadedProfile) {
           taken = true;
-          if (page.closed()) return viewer.show(p, { preserveFocus: true });
+          if (live && !liveGone()) return void inPlaceOfLive(live, p, p.label);
+          if (page.closed() || liveGone()) return viewer.show(p, { preserveFocus: true });
           page.stop();
           panel.title = vscode.l10n.t('Flame graph: {0}', p.label);
           attach(page.ProfilePanel, panel, p, { path: p.path }, page.early);

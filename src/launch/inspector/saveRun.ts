@@ -7,7 +7,7 @@ import { HEAP_NOTE_KEY } from '../../core/importers/heapprofile';
 import type { InspectorTarget } from './endpoints';
 import { InspectorError } from './errors';
 import { createNewFile } from '../../core/safeWrite';
-import { createRunDir, RUN_JSON_VERSION, writeRunJson, type StopReason } from '../run/runFolder';
+import { createRunDir, RUN_JSON_VERSION, writeRunJson, type RunEvent, type StopReason } from '../run/runFolder';
 
 /** A fresh `<base>/<stamp>-attach` run folder (see createRunDir). */
 export async function makeRunDir(base: string, now = new Date()): Promise<string> {
@@ -22,6 +22,8 @@ export interface AttachRunInfo {
   samplingIntervalUs?: number;
   loadCommand?: string;
   loadExitCode?: number | null;
+  /** The marks the user dropped while it recorded live (the Timeline's markers). */
+  events?: RunEvent[];
   /** Rewrites a script URL of the profiled process to a local path, or undefined to keep it. */
   mapPath?: (url: string) => string | undefined;
 }
@@ -106,6 +108,7 @@ export async function saveAttachRun(dir: string, result: ReceivedAttach, info: A
     load: info.loadCommand ? { command: info.loadCommand, exitCode: info.loadExitCode ?? null } : undefined,
     sourceMaps: 'sourcemaps.json',
     pathMapping: mapped,
+    ...(info.events?.length ? { events: info.events } : {}),
   });
   return { dir, profilePath, mapped };
 }

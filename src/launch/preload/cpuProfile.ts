@@ -1,30 +1,31 @@
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
 import type * as WorkerThreads from 'node:worker_threads';
-import { isMainThread } from 'node:worker_threads';
+import { isMainThread, threadId } from 'node:worker_threads';
 import { RUN_DIR_ENV } from '../run/processRecords';
 import { writeOnceAtEnd } from './signals';
 import { createNewFileSync } from '../../core/safeWrite';
 import { runIsLive } from '../run/runLiveness';
-import { LIVE_ENV } from '../run/cpuChunks';
+import { cpuProfileName, LIVE_ENV } from '../run/cpuChunks';
 import { profileInChunks } from './liveChunks';
 
 /** Set by the launcher for a run in cpu-prof mode. */
 export const CPU_PROF_ENV = 'NODE_FLAME_CPU_PROF';
-
-const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
  * cpu-prof mode profiles each process's main thread in-process, not with `--cpu-prof`: Node writes a
  * `--cpu-prof` file only on a normal exit, so a process killed by a signal (nodemon restarts its app
  * with SIGUSR2) lost its whole profile. In-process, the preload writes it before the signal's death
  * (preloadSignals.ts), and a process started by a tool without our flags is profiled all the same.
- * The file is named as `--cpu-prof` would name it. Worker threads keep `--cpu-prof` (see below).
+ * The file is named as `--cpu-prof` would name it. Worker threads keep `--cpu-prof` (see below), but in a live run,
+ * where each thread profiles itself in chunks, so the live view shows them as they run too.
  */
 export function cpuProfileInProcess(): boolean {
   const dir = process.env[RUN_DIR_ENV];
-  if (!dir || !process.env[CPU_PROF_ENV] || !isMainThread || process.execArgv.some((a) => a.startsWith('--cpu-prof'))) return false;
-  profileWorkersWithFlag(dir);
+  const live = !!process.env[LIVE_ENV];
+  if (!dir || !process.env[CPU_PROF_ENV] || (!isMainThread && !live) || process.execArgv.some((a) => a.startsWith('--cpu-prof')))
+    return false;
+  if (isMainThread && !live) profileWorkersWithFlag(dir);
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Session } = require('node:inspector') as typeof Inspector;
@@ -32,9 +33,10 @@ export function cpuProfileInProcess(): boolean {
     session.connect();
     session.post('Profiler.enable');
     session.post('Profiler.start');
-    const t = new Date();
-    const chunks = process.env[LIVE_ENV] ? profileInChunks(session, dir) : undefined;
-    const name = `CPU.${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${process.pid}.0.001.cpuprofile`;
+    const chunks = live ? profileInChunks(session, dir) : undefined;
+    const name = cpuProfileName(process.pid, threadId);
+    // A worker sees no signal, and no exit either when `worker.terminate()` ends it: then the run's collection
+    // makes its profile from its chunks (cpuChunks.ts profilesFromChunks).
     writeOnceAtEnd(() => {
       // In-process inspector calls answer synchronously, as an exit handler or a dying signal needs.
       if (chunks) {
@@ -53,7 +55,7 @@ export function cpuProfileInProcess(): boolean {
           // a full disk or a finished run's folder: the app's exit is not the place for a stack trace
         }
       });
-    });
+    }, isMainThread);
     return true;
   } catch {
     // a node without the inspector: this process goes unprofiled, the run goes on

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
+import { threadId } from 'node:worker_threads';
 import { appendWhileLive } from '../run/runLiveness';
-import { ChunkMerger, liveChunkFileName, type ChunkProfile } from '../run/cpuChunks';
+import { liveChunkFileName } from '../run/cpuChunks';
+import { CpuProfileMerger, type CpuProfile } from '../run/cpuProfileMerge';
 
 /** How often the profile is cut into a chunk (ms). */
 export const LIVE_CHUNK_MS = 1000;
@@ -13,15 +15,15 @@ export const LIVE_CHUNK_MS = 1000;
  * piece and answers the merge of all of them: the process's `.cpuprofile` is exactly the union of its chunks.
  * Inspector calls answer synchronously in-process, so no JavaScript runs between a stop and the next start.
  */
-export function profileInChunks(session: Inspector.Session, dir: string): { take: () => ChunkProfile | undefined } {
+export function profileInChunks(session: Inspector.Session, dir: string): { take: () => CpuProfile | undefined } {
   keepProfilerAlive();
-  const file = join(dir, liveChunkFileName(process.pid));
-  const merger = new ChunkMerger();
+  const file = join(dir, liveChunkFileName(process.pid, threadId));
+  const merger = new CpuProfileMerger();
   let writing = true;
   const cut = (restart: boolean): void => {
     session.post('Profiler.stop', (err, r) => {
       if (err || !r?.profile) return;
-      const chunk = r.profile as unknown as ChunkProfile;
+      const chunk = r.profile as unknown as CpuProfile;
       merger.add(chunk);
       if (writing) appendWhileLive(dir, file, `${JSON.stringify({ profile: chunk })}\n`);
       else writing = false;

@@ -1,21 +1,73 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { replaceFileSync } from '../../core/safeWrite';
+import { createNewFileSync, replaceFileSync } from '../../core/safeWrite';
+import { CpuProfileMerger, type CpuProfile } from './cpuProfileMerge';
 
 /**
  * The live CPU profile of a process: the preload stops and restarts its in-process profile about once a second
  * and appends each piece (a chunk: V8's own `.cpuprofile` of that second) as one line of `live-<pid>.jsonl`.
- * The one merge of chunks below is used by the preload for the process's final `.cpuprofile` and by the reader
- * of a live run alike, so the profile at exit is exactly the union of the chunks the viewer showed.
+ * The one merge of chunks (cpuProfileMerge.ts) is used by the preload for the process's final `.cpuprofile` and by
+ * the reader of a live run alike, so the profile at exit is exactly the union of the chunks the viewer showed.
  */
 
-/** `live-<pid>.jsonl`: one chunk per line, `{"profile": <a .cpuprofile of about a second>}`. */
-export function liveChunkFileName(pid: number): string {
-  return `live-${pid}.jsonl`;
+/**
+ * `live-<pid>.jsonl` (a worker thread's: `live-<pid>-<threadId>.jsonl`): one chunk per line,
+ * `{"profile": <a .cpuprofile of about a second>}`.
+ */
+export function liveChunkFileName(pid: number, threadId = 0): string {
+  return threadId ? `live-${pid}-${threadId}.jsonl` : `live-${pid}.jsonl`;
 }
 
+const LIVE_NAME = /^live-(\d+)(?:-(\d+))?\.jsonl$/;
+
 export function liveChunkPid(name: string): number | undefined {
-  const m = /^live-(\d+)\.jsonl$/.exec(name);
+  const m = LIVE_NAME.exec(name);
   return m ? Number(m[1]) : undefined;
+}
+
+/** The thread of a chunk file (0: the main thread). */
+export function liveChunkThread(name: string): number {
+  return Number(LIVE_NAME.exec(name)?.[2] ?? 0);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A thread's `.cpuprofile` named as `--cpu-prof` names it (CPU.<date>.<time>.<pid>.<threadId>.<seq>), so the run reads it as one. */
+export function cpuProfileName(pid: number, threadId: number, t = new Date()): string {
+  const date = `${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}`;
+  return `CPU.${date}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${pid}.${threadId}.001.cpuprofile`;
+}
+
+/**
+ * At the end of a live run: a thread whose chunks are there but whose profile is not gets the union of its chunks
+ * as its profile. A worker thread that `worker.terminate()` ended never sees its exit (nor does a process that was
+ * SIGKILLed), so its last piece, under a second, is all it loses. Answers the files written.
+ */
+export function profilesFromChunks(runDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(runDir);
+  } catch {
+    return [];
+  }
+  const have = new Set(names.map((n) => /^CPU\.\d+\.\d+\.(\d+)\.(\d+)\.\d+\.cpuprofile$/.exec(n)).map((m) => m && `${m[1]}.${m[2]}`));
+  const written: string[] = [];
+  for (const n of names) {
+    const pid = liveChunkPid(n);
+    const tid = liveChunkThread(n);
+    if (pid === undefined || have.has(`${pid}.${tid}`)) continue;
+    try {
+      const merger = new CpuProfileMerger();
+      addChunkLines(merger, readFileSync(join(runDir, n), 'utf8'));
+      if (!merger.sampleCount) continue;
+      const name = cpuProfileName(pid, tid);
+      createNewFileSync(join(runDir, name), JSON.stringify(merger.profile()));
+      written.push(name);
+    } catch {
+      // a full disk: this thread goes without its profile, as it would have
+    }
+  }
+  return written;
 }
 
 /** `<run folder>/live.json`: what the launcher knows of a live run before run.json (its start, its events so far). */
@@ -43,126 +95,14 @@ export const NOTHING_NEW = 'no new live chunks';
 /** Set by the launcher when the run is watched live (the preload then writes chunks). */
 export const LIVE_ENV = 'NODE_FLAME_LIVE';
 
-export interface ChunkCallFrame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-  columnNumber: number;
-  scriptId: string | number;
-}
-
-export interface ChunkNode {
-  id: number;
-  callFrame: ChunkCallFrame;
-  hitCount?: number;
-  children?: number[];
-  positionTicks?: { line: number; ticks: number }[];
-}
-
-export interface ChunkProfile {
-  nodes: ChunkNode[];
-  /** µs on V8's monotonic clock (the same clock in every process: see runClock.ts). */
-  startTime: number;
-  endTime: number;
-  samples?: number[];
-  timeDeltas?: number[];
-}
-
-const frameKey = (cf: ChunkCallFrame) =>
-  `${cf.functionName}\u0000${cf.url}\u0000${cf.lineNumber}\u0000${cf.columnNumber}\u0000${cf.scriptId}`;
-
-/**
- * Chunks merged in order into one profile: a node is the same node when its call frame and its parent's are (the
- * ids of each chunk are its own), samples keep their absolute times, and a sample at or before the last one kept is
- * dropped (a chunk overlapping the one before).
- */
-export class ChunkMerger {
-  private readonly nodes: ChunkNode[] = [
-    { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1, scriptId: 0 }, hitCount: 0, children: [] },
-  ];
-  private readonly index = new Map<string, number>();
-  private readonly lines = new Map<number, Map<number, number>>();
-  private samples: number[] = [];
-  private times: number[] = [];
-  private startTime: number | undefined;
-  private endTime: number | undefined;
-  chunks = 0;
-
-  get sampleCount(): number {
-    return this.samples.length;
-  }
-
-  add(chunk: ChunkProfile): void {
-    if (!chunk || !Array.isArray(chunk.nodes) || !chunk.nodes.length) return;
-    this.chunks++;
-    const byId = new Map(chunk.nodes.map((n) => [n.id, n]));
-    const children = new Set(chunk.nodes.flatMap((n) => n.children ?? []));
-    const root = chunk.nodes.find((n) => !children.has(n.id)) ?? chunk.nodes[0];
-    const mapped = new Map<number, number>([[root.id, 1]]);
-    const queue = [root.id];
-    for (let i = 0; i < queue.length; i++) {
-      const parent = mapped.get(queue[i])!;
-      for (const c of byId.get(queue[i])?.children ?? []) {
-        const n = byId.get(c);
-        if (!n || mapped.has(c)) continue;
-        const key = `${parent}\u0001${frameKey(n.callFrame)}`;
-        let id = this.index.get(key);
-        if (id === undefined) {
-          id = this.nodes.length + 1;
-          this.index.set(key, id);
-          this.nodes.push({ id, callFrame: n.callFrame, hitCount: 0, children: [] });
-          this.nodes[parent - 1].children!.push(id);
-        }
-        mapped.set(c, id);
-        for (const pt of n.positionTicks ?? []) {
-          let m = this.lines.get(id);
-          if (!m) this.lines.set(id, (m = new Map()));
-          m.set(pt.line, (m.get(pt.line) ?? 0) + pt.ticks);
-        }
-        queue.push(c);
-      }
-    }
-    const samples = chunk.samples ?? [];
-    const deltas = chunk.timeDeltas ?? [];
-    let t = chunk.startTime;
-    const last = this.times.length ? this.times[this.times.length - 1] : -Infinity;
-    for (let i = 0; i < samples.length; i++) {
-      t += deltas[i] ?? 0;
-      const id = mapped.get(samples[i]);
-      if (id === undefined || t <= last) continue;
-      this.samples.push(id);
-      this.times.push(t);
-      this.nodes[id - 1].hitCount!++;
-    }
-    this.startTime = Math.min(this.startTime ?? chunk.startTime, chunk.startTime);
-    this.endTime = Math.max(this.endTime ?? chunk.endTime, chunk.endTime);
-  }
-
-  /** The chunks so far as one `.cpuprofile`. */
-  profile(): ChunkProfile {
-    const start = this.startTime ?? 0;
-    const timeDeltas = this.times.map((t, i) => t - (i ? this.times[i - 1] : start));
-    // Copies: a reader may normalise what it is given, and the merge goes on.
-    const nodes = this.nodes.map((n) => {
-      const lines = this.lines.get(n.id);
-      return {
-        ...n,
-        children: [...n.children!],
-        ...(lines ? { positionTicks: [...lines].map(([line, ticks]) => ({ line, ticks })) } : {}),
-      };
-    });
-    return { nodes, startTime: start, endTime: this.endTime ?? start, samples: [...this.samples], timeDeltas };
-  }
-}
-
 /** Reads the whole lines of `text` as chunks into `merger`; returns how many characters were whole lines (the rest waits). */
-export function addChunkLines(merger: ChunkMerger, text: string): number {
+export function addChunkLines(merger: CpuProfileMerger, text: string): number {
   let at = 0;
   for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', at)) {
     const line = text.slice(at, nl);
     at = nl + 1;
     try {
-      const rec = JSON.parse(line) as { profile?: ChunkProfile };
+      const rec = JSON.parse(line) as { profile?: CpuProfile };
       if (rec.profile) merger.add(rec.profile);
     } catch {
       // a damaged line (a disk that filled mid-write): the chunks around it still count

@@ -2,7 +2,8 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statS
 import { join } from 'node:path';
 import { asCpuProfile, cpuProfileToModel } from '../../core/importers/cpuprofile';
 import { ProfileError, type Profile } from '../../core/model';
-import { addChunkLines, ChunkMerger, LIVE_INFO_FILE, liveChunkPid, NOTHING_NEW, type LiveInfo } from './cpuChunks';
+import { addChunkLines, LIVE_INFO_FILE, liveChunkPid, NOTHING_NEW, type LiveInfo } from './cpuChunks';
+import { CpuProfileMerger } from './cpuProfileMerge';
 import { readProcessRecords, runProcesses } from './processRecords';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
 import { findRawProfiles, type OpenedRun, type RunEvent, type RunInfo } from './runFolder';
@@ -13,7 +14,7 @@ const MAX_READ = 64 * 1024 * 1024;
 interface Tail {
   offset: number;
   rest: string;
-  merger: ChunkMerger;
+  merger: CpuProfileMerger;
 }
 
 /** What has been read of each live run, by folder: each read reads only the chunks added since the last. */
@@ -59,7 +60,7 @@ function readLiveInfo(dir: string): Partial<LiveInfo> {
 }
 
 /** The chunks of each process of a live run so far, merged per process (read incrementally). */
-export function liveChunks(dir: string): Map<string, ChunkMerger> {
+export function liveChunks(dir: string): Map<string, CpuProfileMerger> {
   let tails = runs.get(dir);
   if (!tails) runs.set(dir, (tails = new Map()));
   let names: string[] = [];
@@ -70,12 +71,12 @@ export function liveChunks(dir: string): Map<string, ChunkMerger> {
   }
   for (const name of names) {
     let t = tails.get(name);
-    if (!t) tails.set(name, (t = { offset: 0, rest: '', merger: new ChunkMerger() }));
+    if (!t) tails.set(name, (t = { offset: 0, rest: '', merger: new CpuProfileMerger() }));
     const r = readFrom(join(dir, name), t.offset);
     if (!r) continue;
     if (r.size < t.offset) {
       // rewritten from the start (never by the preload): read again
-      tails.set(name, (t = { offset: 0, rest: '', merger: new ChunkMerger() }));
+      tails.set(name, (t = { offset: 0, rest: '', merger: new CpuProfileMerger() }));
       continue;
     }
     t.offset += Buffer.byteLength(r.text);
