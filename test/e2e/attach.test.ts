@@ -152,8 +152,13 @@ test(
       assert.ok(await frame.locator('g.frame[name="pbkdf2Sync"]').count(), 'pbkdf2Sync is drawn');
       const run = readdirSync(join(ws, '.nodeflame')).find((d) => /^\d{8}-\d{6}-attach$/.test(d));
       assert.ok(run, 'an attach run folder');
-      const info = JSON.parse(readFileSync(join(ws, '.nodeflame', run, 'run.json'), 'utf8'));
-      assert.equal(info.target.address, `127.0.0.1:${inspectPort}`, 'connected at the port the command line names');
+      // A live attach draws pbkdf2Sync before Stop has saved the run: run.json comes with the final profile.
+      const info = await eventually(
+        async () => JSON.parse(readFileSync(join(ws, '.nodeflame', run, 'run.json'), 'utf8')) as { target?: { address?: string } },
+        (i) => assert.ok(i.target, 'the run saved with its target'),
+        30_000,
+      );
+      assert.equal(info.target?.address, `127.0.0.1:${inspectPort}`, 'connected at the port the command line names');
       assert.equal(app.exitCode, null, 'the app keeps running');
       failed = false;
     } finally {
