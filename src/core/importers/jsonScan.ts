@@ -1,0 +1,412 @@
+// A profile's JSON can pass V8's ~512 MB string limit, and one JSON.parse of it holds the whole file as a string
+// plus a JS value per sample. This reads it as bytes instead, guided by a schema of the few keys a reader needs:
+// objects it names are walked, small values (a node, a call frame) are JSON.parse'd on their own, number arrays go
+// straight into typed arrays, and every other value is stepped over unread.
+
+/** What a key's value becomes; a value of another shape than its rule expects is skipped, as an unknown key is. */
+export type Rule =
+  /** JSON.parse'd whole (meant for values that are small one by one: a node, a call frame). */
+  | 'keep'
+  /** Kept as 'keep', but dropped past 1 MiB: a scalar the reader needs, which no valid file makes big. */
+  | 'small'
+  /** An array of numbers, read into an Int32Array (a Float64Array from the first value that is no int32). */
+  | 'nums'
+  /** An object walked key by key. */
+  | { object: Schema }
+  /** An array whose elements each follow the rule. */
+  | { each: Rule };
+export type Schema = { [key: string]: Rule };
+
+export class CorruptJson extends Error {}
+
+/** Numbers kept as int32 while they fit, as float64 from the first one that does not. */
+class Numbers {
+  i32: Int32Array | undefined;
+  private a: Int32Array | Float64Array;
+  length = 0;
+  /**
+   * `capacity` is an upper bound from the bytes left in the file: a large typed array's pages are only committed
+   * when written, so the untouched tail costs address space, not memory, and no array is grown by copying.
+   */
+  constructor(capacity: number) {
+    this.a = this.i32 = new Int32Array(Math.max(1024, Math.min(capacity, 1 << 30)));
+  }
+  push(v: number): void {
+    if (this.length === this.a.length) {
+      const b = new (this.a.constructor as Int32ArrayConstructor | Float64ArrayConstructor)(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+      if (this.i32) this.i32 = b as Int32Array;
+    }
+    if (this.i32 && (v | 0) !== v) {
+      this.a = Float64Array.from(this.a.subarray(0, this.length));
+      this.i32 = undefined;
+      const b = new Float64Array(Math.max(this.length * 2, 1024));
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.length++] = v;
+  }
+  done(): Int32Array | Float64Array {
+    return this.a.subarray(0, this.length);
+  }
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+const MAX_SMALL = 1 << 20;
+const isWs = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const isDelim = (c: number): boolean => isWs(c) || c === 0x2c || c === 0x5d || c === 0x7d;
+
+/** One JSON value read across chunks: kept (for JSON.parse) or only stepped over. */
+class Capture {
+  private parts: Buffer[] = [];
+  private len = 0;
+  private kind: 'nest' | 'str' | 'scalar' | '' = '';
+  private depth = 0;
+  private inStr = false;
+  private esc = false;
+  constructor(
+    readonly role: 'key' | 'value' | 'skip',
+    private keep: boolean,
+    private readonly bounded: boolean,
+  ) {}
+
+  /** Index just past the value, or -1 when the chunk ended inside it. */
+  scan(b: Buffer, i: number): number {
+    const start = i;
+    const n = b.length;
+    if (this.kind === '') {
+      const c = b[i];
+      if (isDelim(c)) throw new CorruptJson(`Unexpected token '${String.fromCharCode(c)}'`);
+      this.kind = c === 0x7b || c === 0x5b ? 'nest' : c === 0x22 ? 'str' : 'scalar';
+      this.depth = this.kind === 'nest' ? 1 : 0;
+      this.inStr = this.kind === 'str';
+      i++;
+    }
+    while (i < n) {
+      const c = b[i];
+      if (this.inStr) {
+        if (this.esc) this.esc = false;
+        else if (c === 0x5c) this.esc = true;
+        else if (c === 0x22) {
+          this.inStr = false;
+          if (this.kind === 'str') return this.take(b, start, i + 1);
+        }
+      } else if (this.kind === 'scalar') {
+        if (isDelim(c)) return this.take(b, start, i);
+      } else if (c === 0x22) this.inStr = true;
+      else if (c === 0x7b || c === 0x5b) this.depth++;
+      else if ((c === 0x7d || c === 0x5d) && --this.depth === 0) return this.take(b, start, i + 1);
+      i++;
+    }
+    this.take(b, start, n);
+    return -1;
+  }
+
+  /** A scalar ends at a delimiter, so the end of the input ends it too. */
+  get endsAtEof(): boolean {
+    return this.kind === 'scalar';
+  }
+
+  private take(b: Buffer, from: number, to: number): number {
+    if (this.keep) {
+      this.parts.push(Buffer.from(b.subarray(from, to)));
+      this.len += to - from;
+      if (this.bounded && this.len > MAX_SMALL) {
+        this.keep = false;
+        this.parts = [];
+      }
+    }
+    return to;
+  }
+
+  get text(): string | undefined {
+    if (!this.keep) return undefined;
+    return this.parts.length === 1 ? this.parts[0].toString('utf8') : Buffer.concat(this.parts, this.len).toString('utf8');
+  }
+}
+
+type Obj = Record<string, unknown>;
+type Frame =
+  | { k: 'obj'; into: Obj; schema: Schema; st: 'key0' | 'key' | 'colon' | 'value' | 'next'; key: string | undefined }
+  | { k: 'arr'; out: unknown[]; rule: Rule; st: 'v0' | 'v' | 'next' }
+  | { k: 'nums'; out: Numbers; into: Obj; key: string; st: 'v0' | 'v' | 'next' };
+type Nums = Frame & { k: 'nums' };
+
+/** A push parser over the bytes of one JSON document, read as `schema` says (the top level must be an object). */
+export class JsonScanner {
+  private stack: Frame[] = [];
+  private state: 'bom' | 'start' | 'in' | 'end' = 'bom';
+  private cap: Capture | undefined;
+  private num: string | undefined;
+  private base = 0;
+  private root: Obj | undefined;
+  private bomAt = 0;
+
+  /** `size`, the document's length in bytes when known, bounds the number arrays (see Numbers). */
+  constructor(
+    private readonly schema: Schema,
+    private readonly size = 0,
+  ) {}
+
+  private fail(why: string, at: number): never {
+    throw new CorruptJson(`${why} at byte ${this.base + at}`);
+  }
+
+  feed(b: Buffer): void {
+    let i = 0;
+    const n = b.length;
+    // The byte order mark may itself be cut by a chunk boundary.
+    while (this.state === 'bom' && i < n) {
+      if (b[i] !== BOM[this.bomAt]) {
+        if (this.bomAt > 0) this.fail('Unexpected token', i);
+        this.state = 'start';
+      } else {
+        i++;
+        if (++this.bomAt === 3) this.state = 'start';
+      }
+    }
+    while (i < n) {
+      if (this.cap) {
+        const j = this.cap.scan(b, i);
+        if (j < 0) break;
+        i = j;
+        this.captured();
+        continue;
+      }
+      if (this.num !== undefined) {
+        let j = i;
+        while (j < n && !isDelim(b[j])) j++;
+        this.num += b.toString('latin1', i, j);
+        if (j === n) break;
+        i = j;
+        this.pushNum(this.num, i);
+        this.num = undefined;
+        continue;
+      }
+      const f = this.stack[this.stack.length - 1];
+      if (f?.k === 'nums') {
+        i = this.numberRun(f, b, i);
+        if (i === n) break;
+      }
+      const c = b[i];
+      if (isWs(c)) {
+        i++;
+        continue;
+      }
+      if (this.state === 'end') this.fail('Unexpected non-whitespace character after JSON', i);
+      if (this.state === 'start') {
+        this.state = 'in';
+        if (c === 0x7b) {
+          this.root = {};
+          this.stack.push({ k: 'obj', into: this.root, schema: this.schema, st: 'key0', key: undefined });
+          i++;
+        } else this.cap = new Capture('skip', false, false);
+        continue;
+      }
+      if (f.k === 'obj') {
+        if (f.st === 'key0' || f.st === 'key') {
+          if (c === 0x7d && f.st === 'key0') i = this.pop(i);
+          else if (c === 0x22) i = this.key(f, b, i);
+          else this.fail(`Unexpected token '${String.fromCharCode(c)}'`, i);
+        } else if (f.st === 'colon') {
+          if (c !== 0x3a) this.fail(`Expected ':'`, i);
+          f.st = 'value';
+          i++;
+        } else if (f.st === 'value') {
+          f.st = 'next';
+          const key = f.key;
+          const rule = key !== undefined && Object.hasOwn(f.schema, key) ? f.schema[key] : undefined;
+          // JSON.parse lets the last of a repeated key win; a skipped value still replaces an earlier one.
+          if (key !== undefined && Object.hasOwn(f.into, key)) f.into[key] = undefined;
+          if (this.open(rule, c, f.into, key ?? '', false)) i++;
+          else f.st = 'value';
+        } else {
+          if (c === 0x2c) f.st = 'key';
+          else if (c === 0x7d) i = this.pop(i) - 1;
+          else this.fail(`Expected ',' or '}'`, i);
+          i++;
+        }
+      } else if (f.st === 'next') {
+        if (c === 0x2c) f.st = 'v';
+        else if (c === 0x5d) i = this.pop(i) - 1;
+        else this.fail(`Expected ',' or ']'`, i);
+        i++;
+      } else if (c === 0x5d && f.st === 'v0') i = this.pop(i);
+      else if (f.k === 'arr') {
+        f.st = 'next';
+        // The element is stored at its index: an array is the `into` of its elements.
+        if (this.open(f.rule, c, f.out as unknown as Obj, String(f.out.length), true)) i++;
+        else f.st = 'v';
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) i = this.number(f, b, i);
+      else {
+        // Not a number: it counts as NaN (a sample no node has, a zero delta), as the readers of a parsed array take it.
+        f.out.push(NaN);
+        f.st = 'next';
+        this.cap = new Capture('skip', false, false);
+      }
+    }
+    this.base += n;
+  }
+
+  /**
+   * Starts the value at `c` under `rule`, stored as `into[key]`: true when an array or object it walks into opened
+   * (the caller steps past `c`); false when the value is captured instead (kept or skipped).
+   */
+  private open(rule: Rule | undefined, c: number, into: Obj, key: string, inArray: boolean): boolean {
+    if (rule === 'nums' && c === 0x5b) {
+      const out = new Numbers(this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0);
+      into[key] = out;
+      this.stack.push({ k: 'nums', out, into, key, st: 'v0' });
+      return true;
+    }
+    if (typeof rule === 'object' && 'each' in rule && c === 0x5b) {
+      const out: unknown[] = [];
+      into[key] = out;
+      this.stack.push({ k: 'arr', out, rule: rule.each, st: 'v0' });
+      return true;
+    }
+    if (typeof rule === 'object' && 'object' in rule && c === 0x7b) {
+      const obj: Obj = {};
+      into[key] = obj;
+      this.stack.push({ k: 'obj', into: obj, schema: rule.object, st: 'key0', key: undefined });
+      return true;
+    }
+    // An array element is always kept (as JSON.parse would have it): the indices after it must not shift.
+    const kept = rule === 'keep' || rule === 'small' || inArray;
+    this.cap = new Capture(kept ? 'value' : 'skip', kept, rule !== 'keep');
+    this.pending = { into, key };
+    return false;
+  }
+
+  private pending: { into: Obj; key: string } | undefined;
+
+  /** A key without escapes within the chunk is read in place (most are); any other through a capture. */
+  private key(f: Frame & { k: 'obj' }, b: Buffer, i: number): number {
+    const stop = Math.min(b.length, i + 256);
+    for (let j = i + 1; j < stop; j++) {
+      const c = b[j];
+      if (c === 0x22) {
+        f.key = b.toString('utf8', i + 1, j);
+        f.st = 'colon';
+        return j + 1;
+      }
+      if (c === 0x5c || c < 0x20) break;
+    }
+    this.cap = new Capture('key', true, true);
+    return i;
+  }
+
+  /** Plain integers, the bulk of a profile, read in one tight loop; anything else is left to the general path. */
+  private numberRun(f: Nums, b: Buffer, i: number): number {
+    const n = b.length;
+    const out = f.out;
+    const arr = out.i32;
+    if (!arr) return i;
+    let len = out.length;
+    const cap = arr.length;
+    let next = f.st === 'next';
+    while (i < n) {
+      let c = b[i];
+      if (next) {
+        if (c !== 0x2c) break;
+        next = false;
+        i++;
+        continue;
+      }
+      if (c < 0x30 || c > 0x39 || len === cap) break;
+      // A leading zero is only "0" itself; the general path rejects the rest.
+      let j = i;
+      let v = 0;
+      while (j < n && (c = b[j]) >= 0x30 && c <= 0x39) {
+        v = v * 10 + (c - 0x30);
+        j++;
+      }
+      if (j === n || j - i > 9 || (b[i] === 0x30 && j - i > 1) || (c !== 0x2c && c !== 0x5d)) break;
+      arr[len++] = v;
+      next = true;
+      i = j;
+    }
+    out.length = len;
+    f.st = next ? 'next' : f.st === 'v0' && len === 0 ? 'v0' : 'v';
+    return i;
+  }
+
+  /** The common case, a plain integer within the chunk, without making a string of it. */
+  private number(f: Nums, b: Buffer, i: number): number {
+    const n = b.length;
+    let j = i;
+    const neg = b[j] === 0x2d;
+    if (neg) j++;
+    const first = j;
+    let v = 0;
+    while (j < n && b[j] >= 0x30 && b[j] <= 0x39) v = v * 10 + (b[j++] - 0x30);
+    if (j < n && isDelim(b[j]) && j > first && j - first <= 15 && !(b[first] === 0x30 && j - first > 1)) {
+      f.out.push(neg ? -v : v);
+      f.st = 'next';
+      return j;
+    }
+    while (j < n && !isDelim(b[j])) j++;
+    if (j === n) {
+      this.num = b.toString('latin1', i, n);
+      return n;
+    }
+    this.pushNum(b.toString('latin1', i, j), j);
+    return j;
+  }
+
+  private pushNum(text: string, at: number): void {
+    const f = this.stack[this.stack.length - 1] as Nums;
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      this.fail(`Unexpected number '${text.slice(0, 40)}'`, at);
+    }
+    f.out.push(v as number);
+    f.st = 'next';
+  }
+
+  private pop(i: number): number {
+    const f = this.stack.pop();
+    if (f?.k === 'nums') f.into[f.key] = f.out.done();
+    if (this.stack.length === 0) this.state = 'end';
+    return i + 1;
+  }
+
+  private parse(text: string | undefined): unknown {
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      this.fail((e as Error).message.split('\n')[0], 0);
+    }
+  }
+
+  private captured(): void {
+    const cap = this.cap!;
+    this.cap = undefined;
+    const f = this.stack[this.stack.length - 1];
+    if (!f) {
+      this.state = 'end';
+      return;
+    }
+    if (cap.role === 'key' && f.k === 'obj') {
+      const k = this.parse(cap.text);
+      f.key = typeof k === 'string' ? k : undefined;
+      f.st = 'colon';
+      return;
+    }
+    const to = this.pending;
+    this.pending = undefined;
+    if (to && cap.role === 'value') to.into[to.key] = this.parse(cap.text);
+    f.st = 'next';
+  }
+
+  /** The values the schema asked for, number arrays as typed arrays; throws on input that ended early. */
+  end(): Obj {
+    if (this.cap?.endsAtEof) this.captured();
+    if (this.state !== 'end' || this.num !== undefined || this.cap) throw new CorruptJson('Unexpected end of JSON input');
+    return this.root!;
+  }
+}
