@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { Category, classifyJsFile, evalFrame, Frame, Profile, ProfileBuilder, ProfileError } from '../model';
 import { fileUrlToPathAnyOs } from '../paths';
 import { readCpuProfileStream } from './cpuprofileStream';
+import { MAX_DELTA } from './jsonScan';
 import type { Importer } from './types';
 
 interface CallFrame {
@@ -31,6 +32,8 @@ interface CpuProfile {
   /** Typed arrays when read by the streaming reader. */
   samples?: ArrayLike<number>;
   timeDeltas?: ArrayLike<number>;
+  /** The streaming reader's form of `timeDeltas`: their running sums (µs from the start), damaged deltas as 0. */
+  timeSums?: Float64Array;
 }
 
 const isList = (x: unknown): x is ArrayLike<unknown> => Array.isArray(x) || ArrayBuffer.isView(x);
@@ -138,6 +141,16 @@ export function asCpuProfile(json: unknown, path: string): CpuProfile {
   return p as CpuProfile;
 }
 
+/** Model node by cpuprofile node id as an array when the ids are dense enough (V8 numbers them from 1), else none. */
+function denseIds(nodes: CpuNode[], modelNode: Map<number, number>): Int32Array | undefined {
+  let max = 0;
+  for (const n of nodes) if (Number.isSafeInteger(n.id) && n.id > max) max = n.id;
+  if (max > 4 * nodes.length + 65536) return undefined;
+  const out = new Int32Array(max + 1).fill(-1);
+  for (const [id, m] of modelNode) if (Number.isSafeInteger(id) && id >= 0 && id <= max) out[id] = m;
+  return out;
+}
+
 /** Builds the model from a parsed `.cpuprofile`; exported for the inspector (attach) path. */
 export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
   const startUs = typeof p.startTime === 'number' ? p.startTime : 0;
@@ -181,28 +194,42 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
   // A count past 2^53 is not even exact, and two near 1e308 add up to Infinity.
   let absurd = 0;
   const samples: ArrayLike<unknown> = isList(p.samples) ? p.samples : [];
-  const deltas: ArrayLike<unknown> = isList(p.timeDeltas) ? p.timeDeltas : [];
+  const sums = p.timeSums instanceof Float64Array ? p.timeSums : undefined;
+  const deltas: ArrayLike<unknown> = sums ?? (isList(p.timeDeltas) ? p.timeDeltas : []);
   let timeline: Profile['timeline'];
   if (samples.length > 0) {
     const n = samples.length;
-    const nodes = new Uint32Array(n);
-    const times = new Float64Array(n);
+    // The streaming reader's Int32Array of node ids becomes the timeline's model nodes in place, and its running
+    // sums of the deltas the times: no second array of either.
+    const nodes = samples instanceof Int32Array ? new Uint32Array(samples.buffer, samples.byteOffset, n) : new Uint32Array(n);
+    const times = sums && sums.length >= n ? sums.subarray(0, n) : new Float64Array(n);
+    const toModel = denseIds(p.nodes, modelNode);
     // Sample i happens at start + Σ deltas[0..i]; it stands for the time until the next one.
-    let t = startUs;
+    let t = 0;
     let unknown = 0;
     for (let i = 0; i < n; i++) {
-      // Deltas beyond ~11 days are damage, and would sum to Infinity.
-      const d: unknown = deltas[i];
-      t += typeof d === 'number' && d > 0 && d < 1e12 ? d : 0;
-      times[i] = (t - startUs) / 1000;
-      const m = modelNode.get(samples[i] as number);
-      if (m === undefined) unknown++;
-      nodes[i] = m ?? 0;
+      if (sums) t = i < sums.length ? sums[i] : t;
+      else {
+        // Deltas beyond ~11 days are damage, and would sum to Infinity.
+        const d: unknown = deltas[i];
+        t += typeof d === 'number' && d > 0 && d < MAX_DELTA ? d : 0;
+      }
+      times[i] = t / 1000;
+      const s = samples[i] as number;
+      const m = toModel ? (s >>> 0 === s && s < toModel.length ? toModel[s] : -1) : (modelNode.get(s) ?? -1);
+      if (m < 0) unknown++;
+      nodes[i] = m < 0 ? 0 : m;
     }
+    // Summed per node in sample order, then added once: the same sums as one addSelf per sample, at a fraction of the calls.
+    const count = new Float64Array(b.tree.count);
+    const time = new Float64Array(b.tree.count);
+    const tail = Math.max(times[n - 1], Number.isFinite(endUs - startUs) ? (endUs - startUs) / 1000 : 0);
     for (let i = 0; i < n; i++) {
-      const next = i + 1 < n ? times[i + 1] : Math.max(times[i], Number.isFinite(endUs - startUs) ? (endUs - startUs) / 1000 : 0);
-      b.tree.addSelf(nodes[i], 1, Math.max(0, next - times[i]));
+      const next = i + 1 < n ? times[i + 1] : tail;
+      count[nodes[i]]++;
+      time[nodes[i]] += Math.max(0, next - times[i]);
     }
+    for (let k = 0; k < count.length; k++) if (count[k]) b.tree.addSelf(k, count[k], time[k]);
     if (unknown) b.warn(l10n.t('{0} samples point at nodes the profile does not define; counted as unaccounted', unknown));
     if (deltas.length !== n) b.warn(l10n.t('the profile has {0} samples but {1} time deltas; times are approximate', n, deltas.length));
     if (n > 1) b.meta.intervalMs = times[n - 1] / (n - 1) || undefined;

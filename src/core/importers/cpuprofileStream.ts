@@ -7,7 +7,14 @@ import { CorruptJson, JsonScanner, type Schema } from './jsonScan';
 // A .cpuprofile can pass V8's ~512 MB string limit, and one JSON.parse of it holds the whole file as a string plus
 // a JS number per sample: each node object (small) is JSON.parse'd on its own, `samples` and `timeDeltas` go
 // straight into typed arrays, and every other value is skipped unread.
-const profileKeys: Schema = { nodes: { each: 'keep' }, samples: 'nums', timeDeltas: 'nums', startTime: 'small', endTime: 'small' };
+const profileKeys: Schema = {
+  nodes: { each: 'keep' },
+  samples: 'nums',
+  // The deltas are only ever summed: read as the times themselves (µs from the start), no array of deltas is kept.
+  timeDeltas: { sums: 'timeSums' },
+  startTime: 'small',
+  endTime: 'small',
+};
 /** The inspector's `Profiler.stop` result wraps the profile in `{ profile }`. */
 export const cpuProfileSchema: Schema = { ...profileKeys, profile: { object: profileKeys } };
 

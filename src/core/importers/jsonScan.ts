@@ -11,6 +11,8 @@ export type Rule =
   | 'small'
   /** An array of numbers, read into an Int32Array (a Float64Array from the first value that is no int32). */
   | 'nums'
+  /** An array of numbers read as its running sums into a Float64Array stored under `sums` instead (time deltas as times). */
+  | { sums: string }
   /** An object walked key by key. */
   | { object: Schema }
   /** An array whose elements each follow the rule. */
@@ -19,17 +21,23 @@ export type Schema = { [key: string]: Rule };
 
 export class CorruptJson extends Error {}
 
-/** Numbers kept as int32 while they fit, as float64 from the first one that does not. */
+/** Numbers kept as int32 while they fit, as float64 from the first one that does not; or their running sums. */
 class Numbers {
   i32: Int32Array | undefined;
+  f64: Float64Array | undefined;
   private a: Int32Array | Float64Array;
   length = 0;
+  total = 0;
   /**
    * `capacity` is an upper bound from the bytes left in the file: a large typed array's pages are only committed
    * when written, so the untouched tail costs address space, not memory, and no array is grown by copying.
    */
-  constructor(capacity: number) {
-    this.a = this.i32 = new Int32Array(Math.max(1024, Math.min(capacity, 1 << 30)));
+  constructor(
+    capacity: number,
+    readonly sums: boolean,
+  ) {
+    const n = Math.max(1024, Math.min(capacity, 1 << 30));
+    this.a = sums ? (this.f64 = new Float64Array(n)) : (this.i32 = new Int32Array(n));
   }
   push(v: number): void {
     if (this.length === this.a.length) {
@@ -37,13 +45,18 @@ class Numbers {
       b.set(this.a);
       this.a = b;
       if (this.i32) this.i32 = b as Int32Array;
+      if (this.f64) this.f64 = b as Float64Array;
+    }
+    if (this.sums) {
+      if (v > 0 && v < MAX_DELTA) this.total += v;
+      this.a[this.length++] = this.total;
+      return;
     }
     if (this.i32 && (v | 0) !== v) {
-      this.a = Float64Array.from(this.a.subarray(0, this.length));
-      this.i32 = undefined;
       const b = new Float64Array(Math.max(this.length * 2, 1024));
-      b.set(this.a);
+      b.set(this.a.subarray(0, this.length));
       this.a = b;
+      this.i32 = undefined;
     }
     this.a[this.length++] = v;
   }
@@ -51,6 +64,9 @@ class Numbers {
     return this.a.subarray(0, this.length);
   }
 }
+
+/** A delta past this (~11 days in µs) is damage, and sums of such would reach Infinity: it adds nothing. */
+export const MAX_DELTA = 1e12;
 
 const BOM = [0xef, 0xbb, 0xbf];
 const MAX_SMALL = 1 << 20;
@@ -99,7 +115,7 @@ class Capture {
       else if ((c === 0x7d || c === 0x5d) && --this.depth === 0) return this.take(b, start, i + 1);
       i++;
     }
-    this.take(b, start, n);
+    this.take(b, start, n, false);
     return -1;
   }
 
@@ -108,7 +124,12 @@ class Capture {
     return this.kind === 'scalar';
   }
 
-  private take(b: Buffer, from: number, to: number): number {
+  private take(b: Buffer, from: number, to: number, whole = true): number {
+    // Most values lie within one chunk: read in place, no copy of their bytes.
+    if (this.keep && whole && this.parts.length === 0 && (!this.bounded || to - from <= MAX_SMALL)) {
+      this.str = b.toString('utf8', from, to);
+      return to;
+    }
     if (this.keep) {
       this.parts.push(Buffer.from(b.subarray(from, to)));
       this.len += to - from;
@@ -120,8 +141,11 @@ class Capture {
     return to;
   }
 
+  private str: string | undefined;
+
   get text(): string | undefined {
     if (!this.keep) return undefined;
+    if (this.str !== undefined) return this.str;
     return this.parts.length === 1 ? this.parts[0].toString('utf8') : Buffer.concat(this.parts, this.len).toString('utf8');
   }
 }
@@ -219,6 +243,7 @@ export class JsonScanner {
           const rule = key !== undefined && Object.hasOwn(f.schema, key) ? f.schema[key] : undefined;
           // JSON.parse lets the last of a repeated key win; a skipped value still replaces an earlier one.
           if (key !== undefined && Object.hasOwn(f.into, key)) f.into[key] = undefined;
+          if (typeof rule === 'object' && 'sums' in rule && Object.hasOwn(f.into, rule.sums)) f.into[rule.sums] = undefined;
           if (this.open(rule, c, f.into, key ?? '', false)) i++;
           else f.st = 'value';
         } else {
@@ -254,10 +279,11 @@ export class JsonScanner {
    * (the caller steps past `c`); false when the value is captured instead (kept or skipped).
    */
   private open(rule: Rule | undefined, c: number, into: Obj, key: string, inArray: boolean): boolean {
-    if (rule === 'nums' && c === 0x5b) {
-      const out = new Numbers(this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0);
-      into[key] = out;
-      this.stack.push({ k: 'nums', out, into, key, st: 'v0' });
+    const sums = typeof rule === 'object' && 'sums' in rule ? rule.sums : undefined;
+    if ((rule === 'nums' || sums !== undefined) && c === 0x5b) {
+      const out = new Numbers(this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0, sums !== undefined);
+      into[sums ?? key] = out;
+      this.stack.push({ k: 'nums', out, into, key: sums ?? key, st: 'v0' });
       return true;
     }
     if (typeof rule === 'object' && 'each' in rule && c === 0x5b) {
@@ -302,9 +328,11 @@ export class JsonScanner {
     const n = b.length;
     const out = f.out;
     const arr = out.i32;
-    if (!arr) return i;
+    const sums = out.f64;
+    if (!arr && !sums) return i;
     let len = out.length;
-    const cap = arr.length;
+    let total = out.total;
+    const cap = (arr ?? sums)!.length;
     let next = f.st === 'next';
     while (i < n) {
       let c = b[i];
@@ -323,11 +351,14 @@ export class JsonScanner {
         j++;
       }
       if (j === n || j - i > 9 || (b[i] === 0x30 && j - i > 1) || (c !== 0x2c && c !== 0x5d)) break;
-      arr[len++] = v;
+      // Nine digits are below MAX_DELTA: only a zero adds nothing.
+      if (arr) arr[len++] = v;
+      else sums![len++] = total += v;
       next = true;
       i = j;
     }
     out.length = len;
+    out.total = total;
     f.st = next ? 'next' : f.st === 'v0' && len === 0 ? 'v0' : 'v';
     return i;
   }
