@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { Category, classifyJsFile, evalFrame, Frame, Profile, ProfileBuilder, ProfileError } from '../model';
 import { fileUrlToPathAnyOs } from '../paths';
 import { readCpuProfileStream } from './cpuprofileStream';
+import { placeCpuTree } from './cpuprofileTree';
 import { MAX_DELTA } from './jsonScan';
 import type { Importer } from './types';
 
@@ -141,16 +142,6 @@ export function asCpuProfile(json: unknown, path: string): CpuProfile {
   return p as CpuProfile;
 }
 
-/** Model node by cpuprofile node id as an array when the ids are dense enough (V8 numbers them from 1), else none. */
-function denseIds(nodes: CpuNode[], modelNode: Map<number, number>): Int32Array | undefined {
-  let max = 0;
-  for (const n of nodes) if (Number.isSafeInteger(n.id) && n.id > max) max = n.id;
-  if (max > 4 * nodes.length + 65536) return undefined;
-  const out = new Int32Array(max + 1).fill(-1);
-  for (const [id, m] of modelNode) if (Number.isSafeInteger(id) && id >= 0 && id <= max) out[id] = m;
-  return out;
-}
-
 /** Builds the model from a parsed `.cpuprofile`; exported for the inspector (attach) path. */
 export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
   const startUs = typeof p.startTime === 'number' ? p.startTime : 0;
@@ -164,32 +155,12 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     startTime: startUs / 1000,
     ...(source ? { source } : {}),
   });
-  const byId = new Map<number, CpuNode>();
-  for (const n of p.nodes) byId.set(n.id, n);
-  const parentOf = new Map<number, number>();
-  for (const n of p.nodes) {
-    if (typeof n.parent === 'number') parentOf.set(n.id, n.parent);
-    for (const c of n.children ?? []) if (byId.has(c)) parentOf.set(c, n.id);
-  }
   // Model tree node per cpuprofile node, parents first; `(root)` folds into the model root.
-  const modelNode = new Map<number, number>();
-  const kids = new Map<number, number[]>();
-  for (const [c, par] of parentOf) {
-    let k = kids.get(par);
-    if (!k) kids.set(par, (k = []));
-    k.push(c);
-  }
-  const queue: number[] = p.nodes.filter((n) => !parentOf.has(n.id) || !byId.has(parentOf.get(n.id)!)).map((n) => n.id);
-  if (queue.length === 0) throw new ProfileError(l10n.t('not a .cpuprofile: the call tree has no root'), source);
-  for (let qi = 0; qi < queue.length; qi++) {
-    const id = queue[qi];
-    if (modelNode.has(id)) continue; // a malformed cycle must not loop forever
-    const par = parentOf.get(id);
-    const parentModel = par !== undefined && modelNode.has(par) ? modelNode.get(par)! : 0;
-    const f = cpuFrame(byId.get(id)!.callFrame);
-    modelNode.set(id, f ? b.tree.child(parentModel, b.frame(f)) : parentModel);
-    for (const c of kids.get(id) ?? []) queue.push(c);
-  }
+  const placed = placeCpuTree(p.nodes, (n, parentModel) => {
+    const f = cpuFrame(n.callFrame);
+    return f ? b.tree.child(parentModel, b.frame(f)) : parentModel;
+  });
+  if (!placed) throw new ProfileError(l10n.t('not a .cpuprofile: the call tree has no root'), source);
 
   // A count past 2^53 is not even exact, and two near 1e308 add up to Infinity.
   let absurd = 0;
@@ -203,7 +174,7 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     // sums of the deltas the times: no second array of either.
     const nodes = samples instanceof Int32Array ? new Uint32Array(samples.buffer, samples.byteOffset, n) : new Uint32Array(n);
     const times = sums && sums.length >= n ? sums.subarray(0, n) : new Float64Array(n);
-    const toModel = denseIds(p.nodes, modelNode);
+    const toModel = placed.dense;
     // Sample i happens at start + Σ deltas[0..i]; it stands for the time until the next one.
     let t = 0;
     let unknown = 0;
@@ -216,7 +187,7 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
       }
       times[i] = t / 1000;
       const s = samples[i] as number;
-      const m = toModel ? (s >>> 0 === s && s < toModel.length ? toModel[s] : -1) : (modelNode.get(s) ?? -1);
+      const m = toModel ? (s >>> 0 === s && s < toModel.length ? toModel[s] : -1) : placed.modelOf(s);
       if (m < 0) unknown++;
       nodes[i] = m < 0 ? 0 : m;
     }
@@ -239,7 +210,7 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     // Without a sample list, hit counts are all there is.
     for (const n of p.nodes) {
       if (!n.hitCount) continue;
-      if (n.hitCount <= MAX_COUNT) b.tree.addSelf(modelNode.get(n.id) ?? 0, n.hitCount);
+      if (n.hitCount <= MAX_COUNT) b.tree.addSelf(Math.max(0, placed.modelOf(n.id)), n.hitCount);
       else absurd++;
     }
   }
