@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readJson } from '../../src/core/importers/cpuprofile';
-import { readJsonStream } from '../../src/core/importers/cpuprofileStream';
+import { readJsonStream } from '../../src/core/importers/readJsonStream';
 import { HEAP_NOTE_KEY, heapprofileImporter, heapProfileSchema, heapProfileToModel } from '../../src/core/importers/heapprofile';
 import { ProfileError, type Profile } from '../../src/core/model';
 import { fixtures } from '../helpers/paths';

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { type Profile, ProfileBuilder, ProfileError } from '../model';
 import { cpuFrame } from './cpuprofile';
-import { readJsonStream } from './cpuprofileStream';
+import { readJsonStream } from './readJsonStream';
 import type { Rule, Schema } from './jsonScan';
 import type { Importer } from './types';
 

@@ -1,7 +1,10 @@
 // A profile's JSON can pass V8's ~512 MB string limit, and one JSON.parse of it holds the whole file as a string
 // plus a JS value per sample. This reads it as bytes instead, guided by a schema of the few keys a reader needs:
-// objects it names are walked, small values (a node, a call frame) are JSON.parse'd on their own, number arrays go
+// objects it names are walked, small values (a node, a call frame) are JSON.parse'd apart, number arrays go
 // straight into typed arrays, and every other value is stepped over unread.
+
+import { Capture, CorruptJson, isDelim, isWs } from './jsonCapture';
+import { NumberList } from './numberList';
 
 /** What a key's value becomes; a value of another shape than its rule expects is skipped, as an unknown key is. */
 export type Rule =
@@ -19,142 +22,16 @@ export type Rule =
   | { each: Rule };
 export type Schema = { [key: string]: Rule };
 
-export class CorruptJson extends Error {}
-
-/** Numbers kept as int32 while they fit, as float64 from the first one that does not; or their running sums. */
-class Numbers {
-  i32: Int32Array | undefined;
-  f64: Float64Array | undefined;
-  private a: Int32Array | Float64Array;
-  length = 0;
-  total = 0;
-  /**
-   * `capacity` is an upper bound from the bytes left in the file: a large typed array's pages are only committed
-   * when written, so the untouched tail costs address space, not memory, and no array is grown by copying.
-   */
-  constructor(
-    capacity: number,
-    readonly sums: boolean,
-  ) {
-    const n = Math.max(1024, Math.min(capacity, 1 << 30));
-    this.a = sums ? (this.f64 = new Float64Array(n)) : (this.i32 = new Int32Array(n));
-  }
-  push(v: number): void {
-    if (this.length === this.a.length) {
-      const b = new (this.a.constructor as Int32ArrayConstructor | Float64ArrayConstructor)(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-      if (this.i32) this.i32 = b as Int32Array;
-      if (this.f64) this.f64 = b as Float64Array;
-    }
-    if (this.sums) {
-      if (v > 0 && v < MAX_DELTA) this.total += v;
-      this.a[this.length++] = this.total;
-      return;
-    }
-    if (this.i32 && (v | 0) !== v) {
-      const b = new Float64Array(Math.max(this.length * 2, 1024));
-      b.set(this.a.subarray(0, this.length));
-      this.a = b;
-      this.i32 = undefined;
-    }
-    this.a[this.length++] = v;
-  }
-  done(): Int32Array | Float64Array {
-    return this.a.subarray(0, this.length);
-  }
-}
-
-/** A delta past this (~11 days in µs) is damage, and sums of such would reach Infinity: it adds nothing. */
-export const MAX_DELTA = 1e12;
+export { CorruptJson } from './jsonCapture';
+export { MAX_DELTA } from './numberList';
 
 const BOM = [0xef, 0xbb, 0xbf];
-const MAX_SMALL = 1 << 20;
-const isWs = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-const isDelim = (c: number): boolean => isWs(c) || c === 0x2c || c === 0x5d || c === 0x7d;
-
-/** One JSON value read across chunks: kept (for JSON.parse) or only stepped over. */
-class Capture {
-  private parts: Buffer[] = [];
-  private len = 0;
-  private kind: 'nest' | 'str' | 'scalar' | '' = '';
-  private depth = 0;
-  private inStr = false;
-  private esc = false;
-  constructor(
-    readonly role: 'key' | 'value' | 'skip',
-    private keep: boolean,
-    private readonly bounded: boolean,
-  ) {}
-
-  /** Index just past the value, or -1 when the chunk ended inside it. */
-  scan(b: Buffer, i: number): number {
-    const start = i;
-    const n = b.length;
-    if (this.kind === '') {
-      const c = b[i];
-      if (isDelim(c)) throw new CorruptJson(`Unexpected token '${String.fromCharCode(c)}'`);
-      this.kind = c === 0x7b || c === 0x5b ? 'nest' : c === 0x22 ? 'str' : 'scalar';
-      this.depth = this.kind === 'nest' ? 1 : 0;
-      this.inStr = this.kind === 'str';
-      i++;
-    }
-    while (i < n) {
-      const c = b[i];
-      if (this.inStr) {
-        if (this.esc) this.esc = false;
-        else if (c === 0x5c) this.esc = true;
-        else if (c === 0x22) {
-          this.inStr = false;
-          if (this.kind === 'str') return this.take(b, start, i + 1);
-        }
-      } else if (this.kind === 'scalar') {
-        if (isDelim(c)) return this.take(b, start, i);
-      } else if (c === 0x22) this.inStr = true;
-      else if (c === 0x7b || c === 0x5b) this.depth++;
-      else if ((c === 0x7d || c === 0x5d) && --this.depth === 0) return this.take(b, start, i + 1);
-      i++;
-    }
-    this.take(b, start, n, false);
-    return -1;
-  }
-
-  /** A scalar ends at a delimiter, so the end of the input ends it too. */
-  get endsAtEof(): boolean {
-    return this.kind === 'scalar';
-  }
-
-  private take(b: Buffer, from: number, to: number, whole = true): number {
-    // Most values lie within one chunk: read in place, no copy of their bytes.
-    if (this.keep && whole && this.parts.length === 0 && (!this.bounded || to - from <= MAX_SMALL)) {
-      this.str = b.toString('utf8', from, to);
-      return to;
-    }
-    if (this.keep) {
-      this.parts.push(Buffer.from(b.subarray(from, to)));
-      this.len += to - from;
-      if (this.bounded && this.len > MAX_SMALL) {
-        this.keep = false;
-        this.parts = [];
-      }
-    }
-    return to;
-  }
-
-  private str: string | undefined;
-
-  get text(): string | undefined {
-    if (!this.keep) return undefined;
-    if (this.str !== undefined) return this.str;
-    return this.parts.length === 1 ? this.parts[0].toString('utf8') : Buffer.concat(this.parts, this.len).toString('utf8');
-  }
-}
 
 type Obj = Record<string, unknown>;
 type Frame =
   | { k: 'obj'; into: Obj; schema: Schema; st: 'key0' | 'key' | 'colon' | 'value' | 'next'; key: string | undefined }
   | { k: 'arr'; out: unknown[]; rule: Rule; st: 'v0' | 'v' | 'next' }
-  | { k: 'nums'; out: Numbers; into: Obj; key: string; st: 'v0' | 'v' | 'next' };
+  | { k: 'nums'; out: NumberList; into: Obj; key: string; st: 'v0' | 'v' | 'next' };
 type Nums = Frame & { k: 'nums' };
 
 /** A push parser over the bytes of one JSON document, read as `schema` says (the top level must be an object). */
@@ -167,7 +44,7 @@ export class JsonScanner {
   private root: Obj | undefined;
   private bomAt = 0;
 
-  /** `size`, the document's length in bytes when known, bounds the number arrays (see Numbers). */
+  /** `size`, the document's length in bytes when known, bounds the number arrays (see NumberList). */
   constructor(
     private readonly schema: Schema,
     private readonly size = 0,
@@ -259,6 +136,11 @@ export class JsonScanner {
         i++;
       } else if (c === 0x5d && f.st === 'v0') i = this.pop(i);
       else if (f.k === 'arr') {
+        const j = f.rule === 'keep' ? this.batch(f, b, i) : -1;
+        if (j >= 0) {
+          i = j;
+          continue;
+        }
         f.st = 'next';
         // The element is stored at its index: an array is the `into` of its elements.
         if (this.open(f.rule, c, f.out as unknown as Obj, String(f.out.length), true)) i++;
@@ -281,7 +163,7 @@ export class JsonScanner {
   private open(rule: Rule | undefined, c: number, into: Obj, key: string, inArray: boolean): boolean {
     const sums = typeof rule === 'object' && 'sums' in rule ? rule.sums : undefined;
     if ((rule === 'nums' || sums !== undefined) && c === 0x5b) {
-      const out = new Numbers(this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0, sums !== undefined);
+      const out = new NumberList(this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0, sums !== undefined);
       into[sums ?? key] = out;
       this.stack.push({ k: 'nums', out, into, key: sums ?? key, st: 'v0' });
       return true;
@@ -321,6 +203,56 @@ export class JsonScanner {
     }
     this.cap = new Capture('key', true, true);
     return i;
+  }
+
+  /**
+   * The whole elements of a kept array that lie in this chunk, parsed by one JSON.parse: one call for thousands of
+   * nodes instead of one each. Returns the index after them, or -1 (and leaves `i` to the caller) when not even one
+   * element ends in the chunk. The elements are only delimited here; JSON.parse judges them and the commas between.
+   */
+  private batch(f: Frame & { k: 'arr' }, b: Buffer, i: number): number {
+    const n = b.length;
+    let j = i;
+    let end = -1;
+    while (j < n) {
+      const c = b[j];
+      let k = j + 1;
+      if (c === 0x7b || c === 0x5b) {
+        let depth = 1;
+        while (k < n && depth > 0) {
+          const d = b[k++];
+          if (d === 0x22) {
+            while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
+            k++;
+          } else if (d === 0x7b || d === 0x5b) depth++;
+          else if (d === 0x7d || d === 0x5d) depth--;
+        }
+        if (depth > 0 || k > n) break;
+      } else if (c === 0x22) {
+        while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
+        if (k >= n) break;
+        k++;
+      } else {
+        while (k < n && !isDelim(b[k])) k++;
+        if (k === n) break;
+      }
+      end = k;
+      while (k < n && isWs(b[k])) k++;
+      if (k === n || b[k] !== 0x2c) break;
+      k++;
+      while (k < n && isWs(b[k])) k++;
+      j = k;
+    }
+    if (end < 0) return -1;
+    let items: unknown[];
+    try {
+      items = JSON.parse(`[${b.toString('utf8', i, end)}]`) as unknown[];
+    } catch (e) {
+      this.fail((e as Error).message.split('\n')[0], i);
+    }
+    for (const x of items) f.out.push(x);
+    f.st = 'next';
+    return end;
   }
 
   /** Plain integers, the bulk of a profile, read in one tight loop; anything else is left to the general path. */
