@@ -16,7 +16,16 @@ export class NumberList {
     readonly sums: boolean,
   ) {
     const n = Math.max(1024, Math.min(capacity, 1 << 30));
-    this.a = sums ? (this.f64 = new Float64Array(n)) : (this.i32 = new Int32Array(n));
+    let a: Int32Array | Float64Array;
+    try {
+      a = sums ? new Float64Array(n) : new Int32Array(n);
+    } catch {
+      // A system that commits memory as it is reserved (no overcommit) may refuse that much: grow as needed instead.
+      a = sums ? new Float64Array(1024) : new Int32Array(1024);
+    }
+    this.a = a;
+    if (sums) this.f64 = a as Float64Array;
+    else this.i32 = a as Int32Array;
   }
   push(v: number): void {
     if (this.length === this.a.length) {
