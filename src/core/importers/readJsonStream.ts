@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { ProfileError } from '../model';
 import { CorruptJson, JsonScanner, type Schema } from './jsonScan';
@@ -19,11 +18,17 @@ export async function readJsonStream(
   }
   const scanner = new JsonScanner(schema, size);
   let read = 0;
+  let fh;
   try {
-    for await (const chunk of createReadStream(path, { highWaterMark: opts.chunkSize ?? 1 << 20 })) {
+    fh = await open(path, 'r');
+    // One buffer read into again and again: the scanner copies what it keeps, and no chunk is left for the GC.
+    const buf = Buffer.allocUnsafe(opts.chunkSize ?? 1 << 20);
+    for (;;) {
       opts.signal?.throwIfAborted();
-      scanner.feed(chunk as Buffer);
-      read += (chunk as Buffer).length;
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      scanner.feed(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
+      read += bytesRead;
       if (size > 0) opts.onProgress?.(Math.min(1, read / size));
     }
     return scanner.end();
@@ -31,5 +36,7 @@ export async function readJsonStream(
     if (e instanceof CorruptJson) throw new ProfileError(corrupt(e.message), path);
     if (e instanceof ProfileError || opts.signal?.aborted) throw e;
     throw new ProfileError(l10n.t('cannot read: {0}', (e as NodeJS.ErrnoException).code ?? (e as Error).message), path);
+  } finally {
+    await fh?.close();
   }
 }
