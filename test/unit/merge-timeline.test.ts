@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeProfiles, type MergePart, type Profile } from '../../src/core/model';
-import { selectThreads } from '../../src/core/model/processes';
+import { selectEachThreads, selectThreads } from '../../src/core/model/processes';
 import { restrictToRange, threadActivities, timeOrdered, timeSpan } from '../../src/core/model/timeline';
 import { timelineData } from '../../src/core/viewer/timelineAnswer';
 import { stretch, treeRunParts } from '../helpers/runTimeline';
@@ -151,4 +151,19 @@ test('the activity graph of the merged run has a row per process, the parent fir
   assert.ok(firstBusy(1) >= Math.floor(bucket), `the child's first busy bucket ${firstBusy(1)}, its start at bucket ${bucket.toFixed(1)}`);
   assert.ok(firstBusy(0) < firstBusy(1));
   assert.deepEqual(timelineData(selectThreads(merged, [ps[1].thread]), { type: 'timeline', width: 400, overview: true }).lanes, []);
+});
+
+test('each process cut from one pass over the timeline is the profile selectThreads gives it alone', async () => {
+  const ps = await parts();
+  const merged = mergeProfiles(ps, { ...ps[0].profile.meta });
+  const groups = merged.threads.map((t) => [t.name]);
+  assert.equal(groups.length, 2);
+  const each = selectEachThreads(merged, groups);
+  for (const [k, g] of groups.entries()) {
+    const alone = selectThreads(merged, g);
+    assert.ok(alone.timeline && alone.timeline.nodes.length > 0, `${g[0]} has samples`);
+    assert.deepEqual(each[k], alone, g[0]);
+  }
+  // Both threads in one group: the whole run, as selectThreads gives it.
+  assert.deepEqual(selectEachThreads(merged, [groups.flat(), []])[0], selectThreads(merged, groups.flat()));
 });

@@ -1,5 +1,5 @@
 import type { Profile } from '../model';
-import { selectThreads } from '../model/processes';
+import { selectEachThreads } from '../model/processes';
 import { blockingCalls } from './blocking';
 import { batchHotCalls } from './batch';
 import { FindingContext } from './context';
@@ -58,7 +58,8 @@ function byProcess(profile: Profile): { pid: number; profile: Profile }[] | unde
     if (t.samples > 0) pids.set(t.pid, [...(pids.get(t.pid) ?? []), t.name]);
   }
   if (pids.size < 2) return undefined;
-  return [...pids].map(([pid, threads]) => ({ pid, profile: selectThreads(profile, threads) }));
+  const each = selectEachThreads(profile, [...pids.values()]);
+  return [...pids.keys()].map((pid, k) => ({ pid, profile: each[k] }));
 }
 
 /** The `--format json` shape of a finding (README "Findings"): add fields, never rename. */

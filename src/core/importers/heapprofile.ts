@@ -1,6 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import { type Profile, ProfileBuilder, ProfileError } from '../model';
-import { cpuFrame, readJson } from './cpuprofile';
+import { cpuFrame } from './cpuprofile';
+import { readJsonStream } from './readJsonStream';
+import type { Rule, Schema } from './jsonScan';
 import type { Importer } from './types';
 
 interface HeapNode {
@@ -36,6 +38,13 @@ function sniffHeapProfile(head: Buffer): boolean {
   if (!s.startsWith('{')) return false;
   return /"head"\s*:\s*\{/.test(s) && /"callFrame"\s*:/.test(s) && /"selfSize"\s*:/.test(s);
 }
+
+// Read by streaming: the call tree is walked node by node (each call frame parsed alone), `samples` is stepped over.
+const heapNode: Rule & { object: Schema } = { object: { callFrame: 'keep', selfSize: 'small', children: 'keep' } };
+heapNode.object.children = { each: heapNode };
+const heapKeys: Schema = { head: heapNode, [HEAP_NOTE_KEY]: 'keep' };
+/** The inspector's `HeapProfiler.stopSampling` result wraps the profile in `{ profile }`. */
+export const heapProfileSchema: Schema = { ...heapKeys, profile: { object: heapKeys } };
 
 /** More bytes than a node's function can allocate (1 PiB): sums of such values would overflow to Infinity. */
 const MAX_SELF_BYTES = 2 ** 50;
@@ -154,7 +163,12 @@ export const heapprofileImporter: Importer = {
   sniff: (head) => sniffHeapProfile(head),
   load: async (path, opts) => {
     opts.signal?.throwIfAborted();
-    const json = await readJson(path, (why) => l10n.t('not valid JSON, the .heapprofile is truncated or corrupt ({0})', why));
+    const json = await readJsonStream(
+      path,
+      heapProfileSchema,
+      (why) => l10n.t('not valid JSON, the .heapprofile is truncated or corrupt ({0})', why),
+      opts,
+    );
     opts.signal?.throwIfAborted();
     const profile = heapProfileToModel(json, path);
     // One run records allocated or live bytes, never both: asking for the other is an error, not a silent swap.

@@ -82,25 +82,43 @@ function mergeTimelines(parts: { tl: Timeline; nodes: Int32Array }[], offsets: n
   const times = new Float64Array(total);
   const weighted = parts.some((p) => p.tl.weights);
   const weights = weighted ? new Float64Array(total) : undefined;
-  const at = parts.map(() => 0);
-  // A k-way merge: each part's times are in order already, and a run has a handful of processes.
-  for (let o = 0; o < total; o++) {
-    let best = -1;
-    let bestT = Infinity;
-    for (let j = 0; j < parts.length; j++) {
-      const i = at[j];
-      if (i >= parts[j].tl.times.length) continue;
-      const t = parts[j].tl.times[i] + offsets[j];
-      if (best < 0 || t < bestT) {
-        best = j;
-        bestT = t;
-      }
+  const at = new Int32Array(parts.length);
+  // A k-way merge over a heap of the parts by their next time (ties: the earlier part first): each part's times are
+  // in order already, and a run of 20 processes must not scan all 20 per sample.
+  const next = new Float64Array(parts.length);
+  const heap: number[] = [];
+  const before = (a: number, b: number) => next[a] < next[b] || (next[a] === next[b] && a < b);
+  const down = (k: number): void => {
+    for (;;) {
+      const l = 2 * k + 1;
+      const r = l + 1;
+      let m = k;
+      if (l < heap.length && before(heap[l], heap[m])) m = l;
+      if (r < heap.length && before(heap[r], heap[m])) m = r;
+      if (m === k) return;
+      [heap[k], heap[m]] = [heap[m], heap[k]];
+      k = m;
     }
+  };
+  for (let j = 0; j < parts.length; j++) {
+    if (parts[j].tl.times.length === 0) continue;
+    next[j] = parts[j].tl.times[0] + offsets[j];
+    heap.push(j);
+  }
+  for (let k = (heap.length >> 1) - 1; k >= 0; k--) down(k);
+  for (let o = 0; o < total; o++) {
+    const best = heap[0];
     const p = parts[best];
     const i = at[best]++;
     nodes[o] = p.nodes[p.tl.nodes[i]];
-    times[o] = bestT;
+    times[o] = next[best];
     if (weights) weights[o] = p.tl.weights ? p.tl.weights[i] : 1;
+    if (i + 1 < p.tl.times.length) next[best] = p.tl.times[i + 1] + offsets[best];
+    else {
+      heap[0] = heap[heap.length - 1];
+      heap.pop();
+    }
+    down(0);
   }
   return weights ? { nodes, times, weights } : { nodes, times };
 }

@@ -150,14 +150,25 @@ export function selectThreads(profile: Profile, names: readonly string[] | undef
 
 /** The timeline's samples whose node was kept, on their new nodes. */
 function samplesKept(tl: NonNullable<Profile['timeline']>, moved: Int32Array): Profile['timeline'] {
-  const idx: number[] = [];
-  for (let i = 0; i < tl.nodes.length; i++) if ((moved[tl.nodes[i]] ?? -1) >= 0) idx.push(i);
-  if (!idx.length) return undefined;
-  return {
-    nodes: Uint32Array.from(idx, (i) => moved[tl.nodes[i]]),
-    times: Float64Array.from(idx, (i) => tl.times[i]),
-    ...(tl.weights ? { weights: Float64Array.from(idx, (i) => tl.weights![i]) } : {}),
-  };
+  // Two passes over typed arrays: a run of tens of millions of samples gets no list of indices.
+  const { nodes: from, times: at, weights: w } = tl;
+  const n = from.length;
+  const size = moved.length;
+  let kept = 0;
+  for (let i = 0; i < n; i++) if (from[i] < size && moved[from[i]] >= 0) kept++;
+  if (!kept) return undefined;
+  const nodes = new Uint32Array(kept);
+  const times = new Float64Array(kept);
+  const weights = w ? new Float64Array(kept) : undefined;
+  for (let i = 0, k = 0; i < n; i++) {
+    const m = from[i] < size ? moved[from[i]] : -1;
+    if (m < 0) continue;
+    nodes[k] = m;
+    times[k] = at[i];
+    if (weights) weights[k] = w![i];
+    k++;
+  }
+  return weights ? { nodes, times, weights } : { nodes, times };
 }
 
 /** Adds `from` into `into` (per file, per line). */
@@ -179,4 +190,56 @@ function sumLineHits(parts: (LineHits | undefined)[]): LineHits {
   const out: LineHits = new Map();
   for (const p of parts) if (p) addLineHits(out, p);
   return out;
+}
+
+/**
+ * Each thread group's own profile, as `selectThreads` gives it, with the timeline cut once for all groups: a run of
+ * many processes would otherwise scan every sample once per process.
+ */
+export function selectEachThreads(profile: Profile, groups: readonly (readonly string[])[]): Profile[] {
+  const tl = profile.timeline;
+  if (!tl || groups.length < 2) return groups.map((g) => selectThreads(profile, g));
+  const groupOf = new Map<string, number>();
+  groups.forEach((g, k) => g.forEach((name) => groupOf.set(name, k)));
+  // The group of each tree node, from its top-level node (a thread's level); children have higher ids than parents.
+  const t = profile.tree;
+  const group = new Int32Array(t.count).fill(-1);
+  for (let n = 1; n < t.count; n++) {
+    if (t.parent[n] !== 0) {
+      group[n] = group[t.parent[n]];
+      continue;
+    }
+    const f = profile.frames[t.frame[n]];
+    if (f?.category === 'program' && f.name.startsWith(LEVEL)) group[n] = groupOf.get(f.name.slice(LEVEL.length)) ?? -1;
+  }
+  const count = new Int32Array(groups.length);
+  const n = tl.nodes.length;
+  for (let i = 0; i < n; i++) {
+    const g = tl.nodes[i] < t.count ? group[tl.nodes[i]] : -1;
+    if (g >= 0) count[g]++;
+  }
+  const parts = groups.map((_, k) => ({
+    nodes: new Uint32Array(count[k]),
+    times: new Float64Array(count[k]),
+    ...(tl.weights ? { weights: new Float64Array(count[k]) } : {}),
+  }));
+  const at = new Int32Array(groups.length);
+  for (let i = 0; i < n; i++) {
+    const g = tl.nodes[i] < t.count ? group[tl.nodes[i]] : -1;
+    if (g < 0) continue;
+    const p = parts[g];
+    const j = at[g]++;
+    p.nodes[j] = tl.nodes[i];
+    p.times[j] = tl.times[i];
+    if (p.weights) p.weights[j] = tl.weights![i];
+  }
+  // Each group's cut is let go once its profile holds its own copy: the cuts together are one more timeline at most.
+  const cuts: (Profile['timeline'] | undefined)[] = parts;
+  return groups.map((g, k) => {
+    // A group of every thread is the profile itself, root samples and all.
+    const all = profile.threads.every((th) => g.includes(th.name));
+    const p = selectThreads(all ? profile : { ...profile, timeline: cuts[k] }, g);
+    cuts[k] = undefined;
+    return p;
+  });
 }

@@ -71,17 +71,35 @@ function timeIdleShares(profile: Profile, top: Int32Array, idleAbove: Uint8Array
     const node = level.get(th.name);
     if (node !== undefined && th.pid !== undefined) pidOfTop.set(node, th.pid);
   }
-  const per = new Map<number, { first: number; last: number; busy: number }>();
-  for (let i = 0; i < tl.nodes.length; i++) {
-    const node = tl.nodes[i];
+  // Per sample only array reads: tens of millions of samples in a big run.
+  const pidAt = new Int32Array(profile.tree.count).fill(-1);
+  const pids: number[] = [];
+  for (let node = 0; node < pidAt.length; node++) {
     const pid = pidOfTop.get(top[node]);
     if (pid === undefined) continue;
-    const t = tl.times[i];
-    const s = per.get(pid) ?? { first: t, last: t, busy: 0 };
-    s.last = t;
-    if (!idleAbove[node]) s.busy++;
-    per.set(pid, s);
+    let k = pids.indexOf(pid);
+    if (k < 0) k = pids.push(pid) - 1;
+    pidAt[node] = k;
   }
+  const first = new Float64Array(pids.length);
+  const last = new Float64Array(pids.length);
+  const busy = new Float64Array(pids.length);
+  const seen = new Uint8Array(pids.length);
+  const order: number[] = [];
+  for (let i = 0; i < tl.nodes.length; i++) {
+    const node = tl.nodes[i];
+    const k = node < pidAt.length ? pidAt[node] : -1;
+    if (k < 0) continue;
+    const t = tl.times[i];
+    if (!seen[k]) {
+      seen[k] = 1;
+      first[k] = t;
+      order.push(k);
+    }
+    last[k] = t;
+    if (!idleAbove[node]) busy[k]++;
+  }
+  const per = new Map(order.map((k) => [pids[k], { first: first[k], last: last[k], busy: busy[k] }]));
   for (const [pid, s] of per) if (s.last > s.first) out.set(pid, Math.max(0, 1 - (s.busy * interval) / (s.last - s.first)));
   return out;
 }

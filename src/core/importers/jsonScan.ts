@@ -1,0 +1,375 @@
+// A profile's JSON can pass V8's ~512 MB string limit, and one JSON.parse of it holds the whole file as a string
+// plus a JS value per sample. This reads it as bytes instead, guided by a schema of the few keys a reader needs:
+// objects it names are walked, small values (a node, a call frame) are JSON.parse'd apart, number arrays go
+// straight into typed arrays, and every other value is stepped over unread.
+
+import { Capture, CorruptJson, isDelim, isWs } from './jsonCapture';
+import { NumberList } from './numberList';
+
+/** What a key's value becomes; a value of another shape than its rule expects is skipped, as an unknown key is. */
+export type Rule =
+  /** JSON.parse'd whole (meant for values that are small one by one: a node, a call frame). */
+  | 'keep'
+  /** Kept as 'keep', but dropped past 1 MiB: a scalar the reader needs, which no valid file makes big. */
+  | 'small'
+  /** An array of numbers, read into an Int32Array (a Float64Array from the first value that is no int32). */
+  | 'nums'
+  /** An array of numbers read as its running sums into a Float64Array stored under `sums` instead (time deltas as times). */
+  | { sums: string }
+  /** An object walked key by key. */
+  | { object: Schema }
+  /** An array whose elements each follow the rule. */
+  | { each: Rule };
+export type Schema = { [key: string]: Rule };
+
+export { CorruptJson } from './jsonCapture';
+export { MAX_DELTA } from './numberList';
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+type Obj = Record<string, unknown>;
+type Frame =
+  | { k: 'obj'; into: Obj; schema: Schema; st: 'key0' | 'key' | 'colon' | 'value' | 'next'; key: string | undefined }
+  | { k: 'arr'; out: unknown[]; rule: Rule; st: 'v0' | 'v' | 'next' }
+  | { k: 'nums'; out: NumberList; into: Obj; key: string; st: 'v0' | 'v' | 'next' };
+type Nums = Frame & { k: 'nums' };
+
+/** A push parser over the bytes of one JSON document, read as `schema` says (the top level must be an object). */
+export class JsonScanner {
+  private stack: Frame[] = [];
+  private state: 'bom' | 'start' | 'in' | 'end' = 'bom';
+  private cap: Capture | undefined;
+  private num: string | undefined;
+  private base = 0;
+  private root: Obj | undefined;
+  private bomAt = 0;
+
+  /** `size`, the document's length in bytes when known, bounds the number arrays (see NumberList). */
+  constructor(
+    private readonly schema: Schema,
+    private readonly size = 0,
+  ) {}
+
+  private fail(why: string, at: number): never {
+    throw new CorruptJson(`${why} at byte ${this.base + at}`);
+  }
+
+  feed(b: Buffer): void {
+    let i = 0;
+    const n = b.length;
+    // The byte order mark may itself be cut by a chunk boundary.
+    while (this.state === 'bom' && i < n) {
+      if (b[i] !== BOM[this.bomAt]) {
+        if (this.bomAt > 0) this.fail('Unexpected token', i);
+        this.state = 'start';
+      } else {
+        i++;
+        if (++this.bomAt === 3) this.state = 'start';
+      }
+    }
+    while (i < n) {
+      if (this.cap) {
+        const j = this.cap.scan(b, i);
+        if (j < 0) break;
+        i = j;
+        this.captured();
+        continue;
+      }
+      if (this.num !== undefined) {
+        let j = i;
+        while (j < n && !isDelim(b[j])) j++;
+        this.num += b.toString('latin1', i, j);
+        if (j === n) break;
+        i = j;
+        this.pushNum(this.num, i);
+        this.num = undefined;
+        continue;
+      }
+      const f = this.stack[this.stack.length - 1];
+      if (f?.k === 'nums') {
+        i = this.numberRun(f, b, i);
+        if (i === n) break;
+      }
+      const c = b[i];
+      if (isWs(c)) {
+        i++;
+        continue;
+      }
+      if (this.state === 'end') this.fail('Unexpected non-whitespace character after JSON', i);
+      if (this.state === 'start') {
+        this.state = 'in';
+        if (c === 0x7b) {
+          this.root = {};
+          this.stack.push({ k: 'obj', into: this.root, schema: this.schema, st: 'key0', key: undefined });
+          i++;
+        } else this.cap = new Capture('skip', false, false);
+        continue;
+      }
+      if (f.k === 'obj') {
+        if (f.st === 'key0' || f.st === 'key') {
+          if (c === 0x7d && f.st === 'key0') i = this.pop(i);
+          else if (c === 0x22) i = this.key(f, b, i);
+          else this.fail(`Unexpected token '${String.fromCharCode(c)}'`, i);
+        } else if (f.st === 'colon') {
+          if (c !== 0x3a) this.fail(`Expected ':'`, i);
+          f.st = 'value';
+          i++;
+        } else if (f.st === 'value') {
+          f.st = 'next';
+          const key = f.key;
+          const rule = key !== undefined && Object.hasOwn(f.schema, key) ? f.schema[key] : undefined;
+          // JSON.parse lets the last of a repeated key win; a skipped value still replaces an earlier one.
+          if (key !== undefined && Object.hasOwn(f.into, key)) f.into[key] = undefined;
+          if (typeof rule === 'object' && 'sums' in rule && Object.hasOwn(f.into, rule.sums)) f.into[rule.sums] = undefined;
+          if (this.open(rule, c, f.into, key ?? '', false)) i++;
+          else f.st = 'value';
+        } else {
+          if (c === 0x2c) f.st = 'key';
+          else if (c === 0x7d) i = this.pop(i) - 1;
+          else this.fail(`Expected ',' or '}'`, i);
+          i++;
+        }
+      } else if (f.st === 'next') {
+        if (c === 0x2c) f.st = 'v';
+        else if (c === 0x5d) i = this.pop(i) - 1;
+        else this.fail(`Expected ',' or ']'`, i);
+        i++;
+      } else if (c === 0x5d && f.st === 'v0') i = this.pop(i);
+      else if (f.k === 'arr') {
+        const j = f.rule === 'keep' ? this.batch(f, b, i) : -1;
+        if (j >= 0) {
+          i = j;
+          continue;
+        }
+        f.st = 'next';
+        // The element is stored at its index: an array is the `into` of its elements.
+        if (this.open(f.rule, c, f.out as unknown as Obj, String(f.out.length), true)) i++;
+        else f.st = 'v';
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) i = this.number(f, b, i);
+      else {
+        // Not a number: it counts as NaN (a sample no node has, a zero delta), as the readers of a parsed array take it.
+        f.out.push(NaN);
+        f.st = 'next';
+        this.cap = new Capture('skip', false, false);
+      }
+    }
+    this.base += n;
+  }
+
+  /**
+   * Starts the value at `c` under `rule`, stored as `into[key]`: true when an array or object it walks into opened
+   * (the caller steps past `c`); false when the value is captured instead (kept or skipped).
+   */
+  private open(rule: Rule | undefined, c: number, into: Obj, key: string, inArray: boolean): boolean {
+    const sums = typeof rule === 'object' && 'sums' in rule ? rule.sums : undefined;
+    if ((rule === 'nums' || sums !== undefined) && c === 0x5b) {
+      const out = new NumberList(this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0, sums !== undefined);
+      into[sums ?? key] = out;
+      this.stack.push({ k: 'nums', out, into, key: sums ?? key, st: 'v0' });
+      return true;
+    }
+    if (typeof rule === 'object' && 'each' in rule && c === 0x5b) {
+      const out: unknown[] = [];
+      into[key] = out;
+      this.stack.push({ k: 'arr', out, rule: rule.each, st: 'v0' });
+      return true;
+    }
+    if (typeof rule === 'object' && 'object' in rule && c === 0x7b) {
+      const obj: Obj = {};
+      into[key] = obj;
+      this.stack.push({ k: 'obj', into: obj, schema: rule.object, st: 'key0', key: undefined });
+      return true;
+    }
+    // An array element is always kept (as JSON.parse would have it): the indices after it must not shift.
+    const kept = rule === 'keep' || rule === 'small' || inArray;
+    this.cap = new Capture(kept ? 'value' : 'skip', kept, rule !== 'keep');
+    this.pending = { into, key };
+    return false;
+  }
+
+  private pending: { into: Obj; key: string } | undefined;
+
+  /** A key without escapes within the chunk is read in place (most are); any other through a capture. */
+  private key(f: Frame & { k: 'obj' }, b: Buffer, i: number): number {
+    const stop = Math.min(b.length, i + 256);
+    for (let j = i + 1; j < stop; j++) {
+      const c = b[j];
+      if (c === 0x22) {
+        f.key = b.toString('utf8', i + 1, j);
+        f.st = 'colon';
+        return j + 1;
+      }
+      if (c === 0x5c || c < 0x20) break;
+    }
+    this.cap = new Capture('key', true, true);
+    return i;
+  }
+
+  /**
+   * The whole elements of a kept array that lie in this chunk, parsed by one JSON.parse: one call for thousands of
+   * nodes instead of one each. Returns the index after them, or -1 (and leaves `i` to the caller) when not even one
+   * element ends in the chunk. The elements are only delimited here; JSON.parse judges them and the commas between.
+   */
+  private batch(f: Frame & { k: 'arr' }, b: Buffer, i: number): number {
+    const n = b.length;
+    let j = i;
+    let end = -1;
+    while (j < n) {
+      const c = b[j];
+      let k = j + 1;
+      if (c === 0x7b || c === 0x5b) {
+        let depth = 1;
+        while (k < n && depth > 0) {
+          const d = b[k++];
+          if (d === 0x22) {
+            while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
+            k++;
+          } else if (d === 0x7b || d === 0x5b) depth++;
+          else if (d === 0x7d || d === 0x5d) depth--;
+        }
+        if (depth > 0 || k > n) break;
+      } else if (c === 0x22) {
+        while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
+        if (k >= n) break;
+        k++;
+      } else {
+        while (k < n && !isDelim(b[k])) k++;
+        if (k === n) break;
+      }
+      end = k;
+      while (k < n && isWs(b[k])) k++;
+      if (k === n || b[k] !== 0x2c) break;
+      k++;
+      while (k < n && isWs(b[k])) k++;
+      j = k;
+    }
+    if (end < 0) return -1;
+    let items: unknown[];
+    try {
+      items = JSON.parse(`[${b.toString('utf8', i, end)}]`) as unknown[];
+    } catch (e) {
+      this.fail((e as Error).message.split('\n')[0], i);
+    }
+    for (const x of items) f.out.push(x);
+    f.st = 'next';
+    return end;
+  }
+
+  /** Plain integers, the bulk of a profile, read in one tight loop; anything else is left to the general path. */
+  private numberRun(f: Nums, b: Buffer, i: number): number {
+    const n = b.length;
+    const out = f.out;
+    const arr = out.i32;
+    const sums = out.f64;
+    if (!arr && !sums) return i;
+    let len = out.length;
+    let total = out.total;
+    const cap = (arr ?? sums)!.length;
+    let next = f.st === 'next';
+    while (i < n) {
+      let c = b[i];
+      if (next) {
+        if (c !== 0x2c) break;
+        next = false;
+        i++;
+        continue;
+      }
+      if (c < 0x30 || c > 0x39 || len === cap) break;
+      // A leading zero is only "0" itself; the general path rejects the rest.
+      let j = i;
+      let v = 0;
+      while (j < n && (c = b[j]) >= 0x30 && c <= 0x39) {
+        v = v * 10 + (c - 0x30);
+        j++;
+      }
+      if (j === n || j - i > 9 || (b[i] === 0x30 && j - i > 1) || (c !== 0x2c && c !== 0x5d)) break;
+      // Nine digits are below MAX_DELTA: only a zero adds nothing.
+      if (arr) arr[len++] = v;
+      else sums![len++] = total += v;
+      next = true;
+      i = j;
+    }
+    out.length = len;
+    out.total = total;
+    f.st = next ? 'next' : f.st === 'v0' && len === 0 ? 'v0' : 'v';
+    return i;
+  }
+
+  /** The common case, a plain integer within the chunk, without making a string of it. */
+  private number(f: Nums, b: Buffer, i: number): number {
+    const n = b.length;
+    let j = i;
+    const neg = b[j] === 0x2d;
+    if (neg) j++;
+    const first = j;
+    let v = 0;
+    while (j < n && b[j] >= 0x30 && b[j] <= 0x39) v = v * 10 + (b[j++] - 0x30);
+    if (j < n && isDelim(b[j]) && j > first && j - first <= 15 && !(b[first] === 0x30 && j - first > 1)) {
+      f.out.push(neg ? -v : v);
+      f.st = 'next';
+      return j;
+    }
+    while (j < n && !isDelim(b[j])) j++;
+    if (j === n) {
+      this.num = b.toString('latin1', i, n);
+      return n;
+    }
+    this.pushNum(b.toString('latin1', i, j), j);
+    return j;
+  }
+
+  private pushNum(text: string, at: number): void {
+    const f = this.stack[this.stack.length - 1] as Nums;
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      this.fail(`Unexpected number '${text.slice(0, 40)}'`, at);
+    }
+    f.out.push(v as number);
+    f.st = 'next';
+  }
+
+  private pop(i: number): number {
+    const f = this.stack.pop();
+    if (f?.k === 'nums') f.into[f.key] = f.out.done();
+    if (this.stack.length === 0) this.state = 'end';
+    return i + 1;
+  }
+
+  private parse(text: string | undefined): unknown {
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      this.fail((e as Error).message.split('\n')[0], 0);
+    }
+  }
+
+  private captured(): void {
+    const cap = this.cap!;
+    this.cap = undefined;
+    const f = this.stack[this.stack.length - 1];
+    if (!f) {
+      this.state = 'end';
+      return;
+    }
+    if (cap.role === 'key' && f.k === 'obj') {
+      const k = this.parse(cap.text);
+      f.key = typeof k === 'string' ? k : undefined;
+      f.st = 'colon';
+      return;
+    }
+    const to = this.pending;
+    this.pending = undefined;
+    if (to && cap.role === 'value') to.into[to.key] = this.parse(cap.text);
+    f.st = 'next';
+  }
+
+  /** The values the schema asked for, number arrays as typed arrays; throws on input that ended early. */
+  end(): Obj {
+    if (this.cap?.endsAtEof) this.captured();
+    if (this.state !== 'end' || this.num !== undefined || this.cap) throw new CorruptJson('Unexpected end of JSON input');
+    return this.root!;
+  }
+}

@@ -1,0 +1,57 @@
+// The number arrays of a profile read by streaming (jsonScan.ts): samples, and time deltas as their running sums.
+
+/** Numbers kept as int32 while they fit, as float64 from the first one that does not; or their running sums. */
+export class NumberList {
+  i32: Int32Array | undefined;
+  f64: Float64Array | undefined;
+  private a: Int32Array | Float64Array;
+  length = 0;
+  total = 0;
+  /**
+   * `capacity` is an upper bound from the bytes left in the file: a large typed array's pages are only committed
+   * when written, so the untouched tail costs address space, not memory, and no array is grown by copying.
+   */
+  constructor(
+    capacity: number,
+    readonly sums: boolean,
+  ) {
+    const n = Math.max(1024, Math.min(capacity, 1 << 30));
+    let a: Int32Array | Float64Array;
+    try {
+      a = sums ? new Float64Array(n) : new Int32Array(n);
+    } catch {
+      // A system that commits memory as it is reserved (no overcommit) may refuse that much: grow as needed instead.
+      a = sums ? new Float64Array(1024) : new Int32Array(1024);
+    }
+    this.a = a;
+    if (sums) this.f64 = a as Float64Array;
+    else this.i32 = a as Int32Array;
+  }
+  push(v: number): void {
+    if (this.length === this.a.length) {
+      const b = new (this.a.constructor as Int32ArrayConstructor | Float64ArrayConstructor)(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+      if (this.i32) this.i32 = b as Int32Array;
+      if (this.f64) this.f64 = b as Float64Array;
+    }
+    if (this.sums) {
+      if (v > 0 && v < MAX_DELTA) this.total += v;
+      this.a[this.length++] = this.total;
+      return;
+    }
+    if (this.i32 && (v | 0) !== v) {
+      const b = new Float64Array(Math.max(this.length * 2, 1024));
+      b.set(this.a.subarray(0, this.length));
+      this.a = b;
+      this.i32 = undefined;
+    }
+    this.a[this.length++] = v;
+  }
+  done(): Int32Array | Float64Array {
+    return this.a.subarray(0, this.length);
+  }
+}
+
+/** A delta past this (~11 days in µs) is damage, and sums of such would reach Infinity: it adds nothing. */
+export const MAX_DELTA = 1e12;
