@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isNodeExecutable, parseProcNetTcp, parsePs } from '../../src/launch/inspector/processes';
 import { connectAddress, inspectorArgs, splitNodeOptions } from '../../src/launch/inspector/inspectArgs';
-import { mergeCpuProfiles, type CpuProfile } from '../../src/launch/inspector/cpuprofile';
+import { mergeCpuProfiles, type CpuProfile } from '../../src/launch/run/cpuProfileMerge';
 
 test('ps output: Node processes only, with their --inspect flag; own pids left out', () => {
   const ps = [

@@ -6,7 +6,7 @@ export { inspectorArgs, connectAddress, type InspectorArgs } from './inspectArgs
 export { enableInspector, existingInspector } from './enable';
 export { AttachSession, type AttachOptions, type AttachResult } from './session';
 export { liveAttach, LIVE_ATTACH_CHUNK_MS, type LiveAttach } from './liveAttach';
-export { mergeCpuProfiles, sampleCount, type CpuProfile, type CpuProfileNode } from './cpuprofile';
+export { mergeCpuProfiles, sampleCount, type CpuProfile, type CpuProfileNode } from '../run/cpuProfileMerge';
 export { makeRunDir, receivedProfile, saveAttachRun, type ReceivedAttach, type StoppedBy, type SavedAttachRun } from './saveRun';
 export { runLoadCommand, type LoadRun } from '../loadCommand';
 export { applyScriptSourceMaps } from './scriptSourceMaps';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { appendSync } from '../../core/safeWrite';
 import { liveChunkFileName, writeLiveInfo } from '../run/cpuChunks';
 import type { RunEvent } from '../run/runFolder';
-import type { CpuProfile } from './cpuprofile';
+import type { CpuProfile } from '../run/cpuProfileMerge';
 
 /**
  * How often a live attach cuts the target's profile (ms): the live view shows a piece only once it is cut, as a

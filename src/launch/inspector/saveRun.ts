@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CpuProfile } from './cpuprofile';
+import type { CpuProfile } from '../run/cpuProfileMerge';
 import type { AttachResult, SamplingHeapProfile } from './session';
 import { HEAP_NOTE_KEY } from '../../core/importers/heapprofile';
 import type { InspectorTarget } from './endpoints';

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { CdpSession } from './cdp';
-import { sampleCount, type CallFrame, type CpuProfile } from './cpuprofile';
+import { sampleCount, type CallFrame, type CpuProfile } from '../run/cpuProfileMerge';
 import { CpuProfileMerger } from '../run/cpuProfileMerge';
 import type { HeapProfileNote } from '../../core/importers/heapprofile';
 import { InspectorError } from './errors';

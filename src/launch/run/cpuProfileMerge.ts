@@ -53,6 +53,11 @@ const ROOT_NAME = '(root)';
  *   (a reader that read a chunk twice) adds nothing. Within one piece V8's order is kept even when a time delta is
  *   negative (V8 writes such samples), so no sample of a piece taken once is ever lost.
  */
+/** Number of samples, from `samples` when present, else the nodes' hit counts. */
+export function sampleCount(p: CpuProfile): number {
+  return p.samples?.length ?? p.nodes.reduce((s, n) => s + (n.hitCount ?? 0), 0);
+}
+
 export class CpuProfileMerger {
   private readonly nodes: CpuProfileNode[] = [
     { id: 1, callFrame: { functionName: ROOT_NAME, url: '', lineNumber: -1, columnNumber: -1, scriptId: '0' }, hitCount: 0, children: [] },
