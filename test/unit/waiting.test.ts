@@ -55,3 +55,22 @@ test('the viewer starts without the processes that waited, one choice away', () 
   const kept = new ViewerSession(p, 'run', '/ws/.nodeflame/run', undefined, undefined, ['pid 1 npm start']);
   assert.deepEqual(kept.threads, ['pid 1 npm start'], 'a saved choice wins over the default');
 });
+
+test("a live run's next read makes its own first choice; a choice the user made is kept", () => {
+  // The first live read: only npm has written samples, so nothing is known to have waited yet.
+  const early = new ProfileBuilder('cpuprofile', { durationMs: null, processes: [{ pid: 1, ppid: null, command: 'npm start' }] });
+  early.sample([early.frame(frame('work', 'app'))], 10, undefined, 'pid 1 npm start');
+  early.threadInfo('pid 1 npm start', { pid: 1 });
+  const live = new ViewerSession(early.build(), 'run', '/ws/.nodeflame/run');
+  const final = run(95);
+  final.meta.processes![0].waited = { samples: 100, idle: 0.95 };
+  const next = live.successor(final);
+  assert.deepEqual(next.threads, ['pid 2 app.js'], 'the final profile starts without the waiting npm, the app shown');
+  assert.equal(next.pickedProfile().tree.weight, 100);
+
+  const picked = new ViewerSession(final, 'run', '/ws/.nodeflame/run');
+  picked.setThreads(['pid 1 npm start']);
+  assert.deepEqual(picked.successor(final).threads, ['pid 1 npm start'], "the user's choice is kept");
+  picked.setThreads(undefined);
+  assert.equal(picked.successor(final).threads, undefined, 'every process, asked for, stays every process');
+});

@@ -33,6 +33,11 @@ export class ViewerSession {
   transforms: Transform[];
   /** The threads the process picker keeps (a process is all its threads), before the transforms; undefined: all. */
   threads: string[] | undefined;
+  /**
+   * The user (or a saved page) chose the processes: a live run's next read keeps the choice. The first choice made
+   * for a profile is not one: made from a read that lacked the later processes, it would hide them from the final one.
+   */
+  private threadsChosen: boolean;
   /** The Timeline's selection: the views show only its samples; the Timeline shows the whole span, the range marked. */
   range: TimeRange | undefined;
   /** The Requests tab's choice of HTTP routes (`GET /auth`): the views show only their requests' samples; undefined: all. */
@@ -66,6 +71,7 @@ export class ViewerSession {
     const saved = splitRange(transforms ?? []);
     this.transforms = !refusedRegex(saved.transforms) ? saved.transforms : [];
     this.range = range ?? saved.range;
+    this.threadsChosen = threads !== undefined;
     this.threads = this.known(threads ?? this.withoutWaiting());
   }
 
@@ -159,6 +165,7 @@ export class ViewerSession {
    * (unchanged) with the facts of what is now shown, then the trees.
    */
   setThreads(threads: string[] | undefined): HostMessage[] {
+    this.threadsChosen = true;
     this.threads = this.known(threads);
     return this.restacked('picked');
   }
@@ -179,7 +186,10 @@ export class ViewerSession {
 
   /** This view of another profile (a live run's newer read, or its final one): toggles, transforms, processes and range kept. */
   successor(profile: Profile, label = this.label, path = this.path): ViewerSession {
-    const next = new ViewerSession(profile, label, path, this.options, this.transforms, this.threads, this.range);
+    const chosen = this.threadsChosen ? this.threads : undefined;
+    const next = new ViewerSession(profile, label, path, this.options, this.transforms, chosen, this.range);
+    // "Every process", asked for, stays every process (the successor's own first choice would leave the waiting ones out).
+    if (this.threadsChosen && !chosen) [next.threads, next.threadsChosen] = [undefined, true];
     next.generation = this.generation + 1;
     for (const k of this.wanted) next.wanted.add(k);
     // A live run's next read (or its final profile) keeps the Requests tab's choice, as it keeps the processes'.
