@@ -8,7 +8,7 @@ const MAX_WIDTH = 4096;
 
 const info = (a: Activity): ActivityInfo => ({ from: a.from, to: a.to, bucketMs: a.bucketMs, series: a.series, peak: a.peak });
 
-type Whole = { overview: Activity; lanes: { thread: string; activity: Activity }[] };
+type Whole = { overview: Activity; lanes?: { thread: string; activity: Activity }[] };
 /**
  * The whole span's activity (and each thread's) by profile and bucket count: each is a pass over every sample (tens
  * of millions in a big profile, most of a Timeline answer), and the page asks for the same whole span again at each
@@ -16,16 +16,18 @@ type Whole = { overview: Activity; lanes: { thread: string; activity: Activity }
  */
 const wholes = new WeakMap<Profile, Map<number, Whole>>();
 
-function wholeSpan(profile: Profile, span: { start: number; end: number }, buckets: number): Whole {
+function wholeSpan(profile: Profile, span: { start: number; end: number }, buckets: number, withLanes: boolean): Whole {
   let byBuckets = wholes.get(profile);
   if (!byBuckets) wholes.set(profile, (byBuckets = new Map()));
   let w = byBuckets.get(buckets);
   if (!w) {
     // A few widths of the panel are kept; resizing it makes new ones.
     if (byBuckets.size >= 4) byBuckets.delete(byBuckets.keys().next().value!);
-    w = { overview: activity(profile, span.start, span.end, buckets), lanes: threadActivities(profile, span.start, span.end, buckets) };
+    w = { overview: activity(profile, span.start, span.end, buckets) };
     byBuckets.set(buckets, w);
   }
+  // The lanes only go with the overview: a view's answer does not pay a pass per thread for them.
+  if (withLanes) w.lanes ??= threadActivities(profile, span.start, span.end, buckets);
   return w;
 }
 
@@ -68,16 +70,16 @@ export function timelineData(
   }
   const frames = frameInfos(profile.frames, { frame: [...used] });
   const buckets = Math.floor(width / 2);
-  const whole = req.overview ? wholeSpan(profile, span, buckets) : undefined;
+  const whole = req.overview ? wholeSpan(profile, span, buckets, true) : undefined;
   return {
     type: 'timeline',
     span,
     from,
     to,
     overview: whole ? info(whole.overview) : undefined,
-    lanes: whole?.lanes.map((l) => ({ thread: l.thread, activity: info(l.activity) })),
+    lanes: whole?.lanes?.map((l) => ({ thread: l.thread, activity: info(l.activity) })),
     activity: info(
-      from === span.start && to === span.end ? wholeSpan(profile, span, buckets).overview : activity(profile, from, to, buckets),
+      from === span.start && to === span.end ? wholeSpan(profile, span, buckets, false).overview : activity(profile, from, to, buckets),
     ),
     boxes,
     depth: chart.depth,
