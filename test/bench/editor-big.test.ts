@@ -55,6 +55,9 @@ test(`editor: a ${MB} MB .cpuprofile: open → painted, zoom, Timeline, range`, 
       await vs.page.keyboard.press('Escape');
     }
 
+    // Each zoom click also opened its frame's source, which this profile's made-up files send to a workspace search
+    // (0.7–3 s of the window's time): the Timeline is measured after those settle, as one step at a time.
+    await new Promise((r) => setTimeout(r, 3000));
     await vs.page.mouse.move(700, 880);
     await frame.locator('vscode-tab-header[data-tab="timeline"]').dispatchEvent('click');
     const tl = frame.locator('.timeline-tab');

@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { activityIndexOf } from './activityIndex';
 import { CallTree } from './callTree';
 import { CATEGORIES, type Category } from './frame';
 import type { LineHits, Profile } from './profile';
@@ -52,20 +53,9 @@ export function activity(profile: Profile, from: number, to: number, buckets: nu
   const width = Math.max(to - from, 1e-6) / n;
   const out: Activity = { from, to, bucketMs: width, series: {}, peak: 0, samples: 0 };
   if (!tl) return out;
-  const catOf = leafCategories(profile);
-  const unaccounted = CATEGORIES.indexOf('unaccounted');
   const K = CATEGORIES.length;
-  // One flat count per bucket and category: the loop runs once per sample (tens of millions in a big profile).
-  const counts = new Float64Array(n * K);
-  const { nodes, times } = tl;
-  const start = lowerBound(times, from);
-  const end = lowerBound(times, to);
-  for (let i = start; i < end; i++) {
-    const b = Math.min(n - 1, Math.floor((times[i] - from) / width));
-    const node = nodes[i];
-    counts[b * K + (node < catOf.length ? catOf[node] : unaccounted)]++;
-  }
-  out.samples = Math.max(0, end - start);
+  const { counts, samples } = activityIndexOf(profile, tl).counts(from, to, n, width);
+  out.samples = samples;
   for (let c = 0; c < K; c++) {
     let any = false;
     for (let b = 0; b < n && !any; b++) any = counts[b * K + c] > 0;
@@ -75,19 +65,6 @@ export function activity(profile: Profile, from: number, to: number, buckets: nu
     let all = 0;
     for (let c = 0; c < K; c++) all += counts[b * K + c];
     if (all > out.peak) out.peak = all;
-  }
-  return out;
-}
-
-/** Per tree node: the index in CATEGORIES of its frame's category (the root: unaccounted). */
-function leafCategories(profile: Profile): Uint8Array {
-  const t = profile.tree;
-  const out = new Uint8Array(t.count);
-  const index = new Map(CATEGORIES.map((c, i) => [c, i]));
-  const unaccounted = index.get('unaccounted')!;
-  for (let i = 0; i < t.count; i++) {
-    const f = t.frame[i];
-    out[i] = f >= 0 && profile.frames[f] ? (index.get(profile.frames[f].category) ?? unaccounted) : unaccounted;
   }
   return out;
 }
@@ -186,6 +163,23 @@ export function threadActivities(profile: Profile, from: number, to: number, buc
     const thread = lane.top > 0 && f?.name.startsWith('thread ') ? f.name.slice('thread '.length) : '';
     return { thread, activity: activity({ ...profile, timeline: lane }, from, to, buckets) };
   });
+}
+
+/**
+ * Counts a profile's Timeline index (and each thread lane's) ahead of the first Timeline answer, a slice at a time:
+ * each call does up to `max` samples and says whether all is done. The answers are the same with or without it; only
+ * the first one is faster.
+ */
+export function timelineWarmUp(profile: Profile): (max: number) => boolean {
+  const tl = profile.timeline;
+  if (!tl) return () => true;
+  let lanes: Lane[] | undefined;
+  return (max) => {
+    if (!activityIndexOf(profile, tl).step(max)) return false;
+    if (profile.threads.length < 2) return true;
+    lanes ??= lanesOf(profile, tl);
+    return lanes.every((lane) => activityIndexOf(profile, lane).step(max));
+  };
 }
 
 /** One lane's boxes in [from, to), appended to `boxes` with depths from 0; returns the lane's depth. */
@@ -291,14 +285,21 @@ export function restrictToRange(profile: Profile, from: number, to: number): Pro
     meta,
     tree,
     threads,
+    // Views of the profile's own times and weights (never written): a range of millions of samples copies only its nodes.
     timeline: {
-      nodes: tl.nodes.slice(lo, hi).map((n) => Math.max(0, moved[n])),
-      times: tl.times.slice(lo, hi),
-      ...(w ? { weights: w.slice(lo, hi) } : {}),
+      nodes: movedNodes(tl.nodes, lo, hi, moved),
+      times: tl.times.subarray(lo, hi),
+      ...(w ? { weights: w.subarray(lo, hi) } : {}),
     },
     lineHits: rangeLineHits(profile, tree),
     deopts: profile.deopts?.filter((d) => d.timeMs >= from && d.timeMs < to),
   };
+}
+
+function movedNodes(nodes: Uint32Array, lo: number, hi: number, moved: Int32Array): Uint32Array {
+  const out = new Uint32Array(hi - lo);
+  for (let i = lo; i < hi; i++) out[i - lo] = Math.max(0, moved[nodes[i]]);
+  return out;
 }
 
 /** The profile's threads with their weights in `tree` (a new tree of it: several threads are its root's children). */

@@ -8,29 +8,6 @@ const MAX_WIDTH = 4096;
 
 const info = (a: Activity): ActivityInfo => ({ from: a.from, to: a.to, bucketMs: a.bucketMs, series: a.series, peak: a.peak });
 
-type Whole = { overview: Activity; lanes?: { thread: string; activity: Activity }[] };
-/**
- * The whole span's activity (and each thread's) by profile and bucket count: each is a pass over every sample (tens
- * of millions in a big profile, most of a Timeline answer), and the page asks for the same whole span again at each
- * zoom, each range, and for the view itself until it is zoomed.
- */
-const wholes = new WeakMap<Profile, Map<number, Whole>>();
-
-function wholeSpan(profile: Profile, span: { start: number; end: number }, buckets: number, withLanes: boolean): Whole {
-  let byBuckets = wholes.get(profile);
-  if (!byBuckets) wholes.set(profile, (byBuckets = new Map()));
-  let w = byBuckets.get(buckets);
-  if (!w) {
-    // A few widths of the panel are kept; resizing it makes new ones.
-    if (byBuckets.size >= 4) byBuckets.delete(byBuckets.keys().next().value!);
-    w = { overview: activity(profile, span.start, span.end, buckets) };
-    byBuckets.set(buckets, w);
-  }
-  // The lanes only go with the overview: a view's answer does not pay a pass per thread for them.
-  if (withLanes) w.lanes ??= threadActivities(profile, span.start, span.end, buckets);
-  return w;
-}
-
 /** The Timeline's answer for one window of a profile (the whole profile, before any transform: the page shows the range selected on it). */
 export function timelineData(
   profile: Profile,
@@ -70,17 +47,17 @@ export function timelineData(
   }
   const frames = frameInfos(profile.frames, { frame: [...used] });
   const buckets = Math.floor(width / 2);
-  const whole = req.overview ? wholeSpan(profile, span, buckets, true) : undefined;
+  // Each activity is a few thousand lookups in the profile's index (model/activityIndex.ts), not a pass over the samples.
+  const overview = req.overview ? activity(profile, span.start, span.end, buckets) : undefined;
+  const lanes = req.overview ? threadActivities(profile, span.start, span.end, buckets) : undefined;
   return {
     type: 'timeline',
     span,
     from,
     to,
-    overview: whole ? info(whole.overview) : undefined,
-    lanes: whole?.lanes?.map((l) => ({ thread: l.thread, activity: info(l.activity) })),
-    activity: info(
-      from === span.start && to === span.end ? wholeSpan(profile, span, buckets, false).overview : activity(profile, from, to, buckets),
-    ),
+    overview: overview && info(overview),
+    lanes: lanes?.map((l) => ({ thread: l.thread, activity: info(l.activity) })),
+    activity: info(overview && from === span.start && to === span.end ? overview : activity(profile, from, to, buckets)),
     boxes,
     depth: chart.depth,
     truncated: chart.truncated,

@@ -10,6 +10,7 @@ import { answer, type ViewerHost } from '../../core/viewer/answer';
 import { runTimeFactsOf } from '../../launch/run/runTimeline';
 import { openFrameSource } from './source';
 import { rangeOf } from './timeRange';
+import { timelineWarmUp } from '../../core/model/timeline';
 import { SHOW_TEXT_COMMAND } from './options';
 import { webviewStrings } from '../../core/viewer/strings';
 
@@ -41,6 +42,7 @@ export class ProfilePanel implements vscode.Disposable {
   private prepared: HostMessage[] | undefined;
   private preparing: ReturnType<typeof setTimeout> | undefined;
   private readonly marks: Record<string, number> | undefined;
+  private warming: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -112,7 +114,10 @@ export class ProfilePanel implements vscode.Disposable {
     if (!live) this.session.findings = findingsOf(this.session.profile);
     this.facts = undefined;
     this.showTransformed();
-    if (!live) this.liveControls = undefined;
+    if (!live) {
+      this.liveControls = undefined;
+      this.warmTimeline();
+    }
     if (!this.ready) {
       this.prepared = undefined;
       return;
@@ -206,6 +211,7 @@ export class ProfilePanel implements vscode.Disposable {
         if (this.marks) this.marks.posted = Date.now();
         for (const a of answer) this.post(a);
         if (this.liveControls) this.announce(true);
+        else this.warmTimeline();
         if (this.pendingReveal !== undefined) this.reveal(this.pendingReveal);
         this.pendingReveal = undefined;
         return;
@@ -248,7 +254,23 @@ export class ProfilePanel implements vscode.Disposable {
     }
   }
 
+  /**
+   * Counts the Timeline's index in the background once a profile is shown for good (not at each live read), a slice
+   * at a time between the page's messages: the first Timeline answer of a big profile is then lookups, not a pass
+   * over tens of millions of samples.
+   */
+  private warmTimeline(): void {
+    clearTimeout(this.warming);
+    const profile = this.session.profile;
+    const step = timelineWarmUp(profile);
+    const next = () => {
+      if (this.session.profile === profile && !step(1 << 20)) this.warming = setTimeout(next, 0);
+    };
+    this.warming = setTimeout(next, 0);
+  }
+
   dispose(): void {
+    clearTimeout(this.warming);
     clearTimeout(this.preparing);
     for (const d of this.subs.splice(0)) d.dispose();
   }
