@@ -31,8 +31,8 @@ export function serveImports(load: (path: string, opts: ImportOptions) => Promis
       .finally(() => clearInterval(heartbeat))
       .then(
         (loaded) => {
-          const { profile, extra } = 'profile' in loaded ? loaded : { profile: loaded, extra: undefined };
-          const { packed, transfer } = packProfile(profile);
+          const { profile, extra, handOver } = 'profile' in loaded ? loaded : { profile: loaded, extra: undefined, handOver: true };
+          const { packed, transfer } = packProfile(profile, { handOver });
           post(
             { type: 'done', id: req.id, profile: packed, ms: performance.now() - t0, ...(extra !== undefined ? { extra } : {}) },
             transfer,

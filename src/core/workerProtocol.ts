@@ -33,4 +33,6 @@ export type WorkerReply =
 export interface LoadResult {
   profile: Profile;
   extra?: unknown;
+  /** The loader keeps nothing of the profile (a one-off read, not a live run's): its sample arrays go without a copy. */
+  handOver?: boolean;
 }

@@ -51,6 +51,27 @@ test('packed profiles of every format come back identical through postMessage, n
   }
 });
 
+test('a profile handed over sends its sample arrays themselves (no copy); one kept by the sender is copied', async () => {
+  for (const path of [seeds[0], seeds[1]]) {
+    const kept = await loadProfile(path, { sourceMaps: false });
+    const p = await loadProfile(path, { sourceMaps: false });
+    const times = p.timeline!.times;
+    assert.ok(times.length > 0 && times.byteOffset === 0, `${path}: the importer's times start their buffer`);
+    const { packed, transfer } = packProfile(p, { handOver: true });
+    assert.equal(packed.timeline!.times, times, 'the same array, not a copy');
+    const { port1, port2 } = new MessageChannel();
+    port1.postMessage(packed, transfer);
+    const got = receiveMessageOnPort(port2)!.message as PackedProfile;
+    port1.close();
+    assert.equal(times.byteLength, 0, 'handed over: the sender no longer has it');
+    sameProfile(kept, unpackProfile(got));
+    // Not handed over: the sender's arrays stay whole.
+    const again = await loadProfile(path, { sourceMaps: false });
+    send(again);
+    assert.ok(again.timeline!.times.byteLength > 0);
+  }
+});
+
 test('an unpacked tree keeps its (parent, frame) index: adding a known stack creates no node', async () => {
   const p = await loadProfile(seeds[0], { sourceMaps: false });
   const q = unpackProfile(send(p).got);

@@ -13,5 +13,5 @@ serveImports(async (path, opts) => {
     return { profile, extra: run };
   }
   const { profile, run } = await loadProfileOrRun(path, { ...opts, allProcesses: true });
-  return { profile, extra: run };
+  return { profile, extra: run, handOver: true };
 });
