@@ -9,6 +9,7 @@ import { ProfileError, type Profile } from '../../src/core/model';
 import { cpuProfile } from '../helpers/bundles';
 import { fixtures } from '../helpers/paths';
 import { tempFiles } from '../helpers/tempFiles';
+import { seededRandom } from '../../src/core/seededRandom';
 
 const file = tempFiles('nf-cpuprof-stream-', '.cpuprofile');
 
@@ -147,8 +148,10 @@ test('truncated or malformed input is a ProfileError at any chunk size, never a 
 
 test('mutated profiles: where JSON.parse reads one the stream gives the same Profile, and nothing else crashes', async () => {
   const seed = readFileSync(join(fixtures, 'fuzz', 'seed.cpuprofile'));
-  let s = 7;
-  const rand = (n: number) => (s = (s * 1103515245 + 12345) % 2147483648) % n;
+  // mulberry32: the old LCG here lost precision past 2^53 and settled into a cycle where every chunk was one byte.
+  const r = seededRandom(7);
+  const rand = (n: number) => Math.floor(r() * n);
+  const sizes = new Set<number>();
   const bytes = Buffer.from('{}[]",:0123456789.-eE \\nu\u00e9');
   let agreed = 0;
   for (let k = 0; k < 300; k++) {
@@ -156,7 +159,9 @@ test('mutated profiles: where JSON.parse reads one the stream gives the same Pro
     for (let m = 1 + rand(3); m > 0; m--) b[rand(b.length)] = bytes[rand(bytes.length)];
     const f = file(k % 10 === 0 ? b.subarray(0, rand(b.length)) : b);
     const want = await viaJsonParse(f).catch((e: unknown) => e);
-    const got = await viaStream(f, 1 + rand(64)).catch((e: unknown) => e);
+    const size = 1 + rand(64);
+    sizes.add(size);
+    const got = await viaStream(f, size).catch((e: unknown) => e);
     if (got instanceof Error) assert.ok(got instanceof ProfileError, `case ${k}: ${got.stack}`);
     if (!(want instanceof Error)) {
       same(got as Profile, want as Profile, `case ${k}`);
@@ -164,4 +169,5 @@ test('mutated profiles: where JSON.parse reads one the stream gives the same Pro
     }
   }
   assert.ok(agreed > 30, `${agreed} mutated files both read`);
+  assert.ok(sizes.size > 40, `chunk sizes tried: ${[...sizes].join(' ')}`);
 });
