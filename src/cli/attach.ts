@@ -110,7 +110,6 @@ export async function runAttach(argv: string[]): Promise<number> {
     const hs = values['heap-samples'] ?? 'allocated';
     if (hs !== 'allocated' && hs !== 'live') throw new Error(l10n.t('--heap-samples is allocated or live, got "{0}"', hs));
     if (kind === 'heap') heap = { samplingInterval: heapInterval ?? 32768, samples: hs };
-    if (kind === 'heap' && values.live) throw new Error(l10n.t('--live needs --profile cpu'));
   } catch (e) {
     return usageError(ATTACH, (e as Error).message);
   }
@@ -130,7 +129,8 @@ export async function runAttach(argv: string[]): Promise<number> {
   try {
     target = await findTarget(positionals[0]);
     dir = values.live ? await makeRunDir(out) : undefined;
-    const live = dir ? { chunkMs: LIVE_ATTACH_CHUNK_MS, onPart: liveAttach(dir, Date.now()).onPart } : {};
+    const watched = dir ? liveAttach(dir, Date.now(), heap) : undefined;
+    const live = watched ? { chunkMs: LIVE_ATTACH_CHUNK_MS, ...(heap ? { onHeap: watched.onHeap } : { onPart: watched.onPart }) } : {};
     session = await AttachSession.start(target, { samplingIntervalUs, heap, ...live });
   } catch (e) {
     // Nothing was recorded: the live folder holds only its start.

@@ -48,20 +48,21 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
           samples: cfg.get<string>('heapSamples') === 'live' ? ('live' as const) : ('allocated' as const),
         }
       : undefined;
-  // A CPU profile is watched live, as a launched cpu-prof run is: its run folder is made first and the session's
-  // pieces (one a second) go into it for the live view; the heap profile has no pieces to show.
-  const dir = heap ? undefined : await makeRunDir(runsRoot(services.context, folders[0]));
-  const live = dir ? liveAttach(dir, Date.now()) : undefined;
+  // Watched live, as a launched run is: the run folder is made first and the session's pieces (a CPU profile's, one
+  // a second) or its heap profile so far (replaced each second) go into it for the live view.
+  const dir = await makeRunDir(runsRoot(services.context, folders[0]));
+  const live = liveAttach(dir, Date.now(), heap);
   let session: AttachSession;
   try {
     session = await AttachSession.start(target, {
       samplingIntervalUs,
       heap,
-      ...(live ? { chunkMs: LIVE_ATTACH_CHUNK_MS, onPart: live.onPart } : {}),
+      chunkMs: LIVE_ATTACH_CHUNK_MS,
+      ...(heap ? { onHeap: live.onHeap } : { onPart: live.onPart }),
     });
   } catch (e) {
     // Nothing was recorded: the folder holds only the live run's start.
-    if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     throw e;
   }
   let stoppedBy: StoppedBy = 'user';
@@ -95,7 +96,7 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
 
   // Its page loads while the process is profiled (a second per webview in code-server), not after.
   const reserved = await services.viewer
-    .reserve(target.title || target.url, 'nodeFlame.attach.stop', { live: !!live })
+    .reserve(target.title || target.url, 'nodeFlame.attach.stop', { live: true })
     .catch((e: Error) => void services.log.warn(`no panel reserved: ${e.message}`));
   const bar = showStopItem({
     id: 'nodeFlame.attach',
@@ -105,13 +106,12 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
     command: 'nodeFlame.attach.stop',
   });
   let marks = 0;
-  const watch =
-    dir && live && reserved?.live
-      ? watchLiveRun(services, dir, reserved, {
-          stop: () => slot.stop('user'),
-          mark: () => live.mark(vscode.l10n.t('mark {0}', String(++marks))),
-        })
-      : undefined;
+  const watch = reserved?.live
+    ? watchLiveRun(services, dir, reserved, {
+        stop: () => slot.stop('user'),
+        mark: () => live.mark(vscode.l10n.t('mark {0}', String(++marks))),
+      })
+    : undefined;
 
   let result: AttachResult;
   try {
@@ -165,7 +165,7 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
       loadExit: () => loadExit,
       show: reserved?.show,
       dir,
-      events: live?.events,
+      events: live.events,
     });
   } finally {
     watch?.forget();

@@ -24,6 +24,8 @@ export interface AttachOptions {
   connectTimeoutMs?: number;
   /** Record a sampling heap profile instead of a CPU profile (bytes between samples, which samples). */
   heap?: { samplingInterval: number; samples: HeapProfileNote['samples'] };
+  /** Heap mode: called with each copy of the sampling heap profile taken every `chunkMs` (a live attach shows it). */
+  onHeap?: (profile: SamplingHeapProfile, pid: number | undefined) => void;
 }
 
 /** A sampling heap profile as the inspector returns it (`HeapProfiler.SamplingHeapProfile`). */
@@ -62,11 +64,13 @@ export class AttachSession {
   /** The pieces received so far, merged as they come (the same merge as a live run's chunks). */
   private readonly merged = new CpuProfileMerger();
   private onPart: AttachOptions['onPart'];
+  private onHeap: AttachOptions['onHeap'];
   private readonly cutsMs: number[] = [];
   /** The target's pid: as found (a pid given), else as it says (an address given), for the live file's name. */
   pid: number | undefined;
   private heapProfile: SamplingHeapProfile | undefined;
   private heap: AttachOptions['heap'];
+  private nextHeapCopy = 0;
   private readonly sourceMaps: Record<string, string> = {};
   private lost: InspectorError | undefined;
   private op: Promise<unknown> = Promise.resolve();
@@ -104,8 +108,9 @@ export class AttachSession {
       }
       s.heap = opts.heap;
       s.onPart = opts.onPart;
+      s.onHeap = opts.onHeap;
       s.pid = (target as { pid?: number }).pid;
-      if (s.pid === undefined && opts.onPart) {
+      if (s.pid === undefined && (opts.onPart || opts.onHeap)) {
         const r = await cdp
           .send<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression: 'process.pid', silent: true })
           .catch(() => undefined);
@@ -171,8 +176,18 @@ export class AttachSession {
       if (this.lost || this.stopping) return;
       try {
         if (this.heap) {
+          // Each copy costs the app its whole profile serialised (tens of MB for a compiler): copies are spaced so
+          // that they take at most a twentieth of the app's time.
+          if (performance.now() < this.nextHeapCopy) return;
+          const t0 = performance.now();
           // Stopping would drop the heap samples so far: a copy of them is kept instead.
           this.heapProfile = (await this.cdp.send<{ profile: SamplingHeapProfile }>('HeapProfiler.getSamplingProfile')).profile;
+          this.nextHeapCopy = performance.now() + 19 * (performance.now() - t0);
+          try {
+            this.onHeap?.(this.heapProfile, this.pid);
+          } catch {
+            // the live view's copy failed (a full disk): the recording goes on
+          }
           return;
         }
         // Both sent at once: the target handles them one after the other, with as little of the app between as can be.
