@@ -1,6 +1,7 @@
 // The editor's figures for big profiles (#33), for `npm run bench editor`, not CI (npm test and the e2e step read
 // other folders): a ~240 MB .cpuprofile in a real VS Code (code-server, as the e2e tests run it): command → painted,
-// zoom clicks, the Timeline of all its samples drawn, and a range change → flame graph. NF_BENCH_MB sets the size.
+// zoom clicks, the Timeline of all its samples drawn, and a range change → flame graph; then speedscope's load + first
+// render of the same file in the same Chromium (speedscopeAnchor.ts). NF_BENCH_MB sets the size.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { eventually, startVSCode, repoRoot } from '../e2e/helpers';
 import { makeCpuProfile } from '../../bench/bigInputs.mjs';
+import { SPEEDSCOPE_VERSION, speedscopeFirstRender } from './speedscopeAnchor';
 
 const SHOW = 'Node Flame: Show Profile File in Flame Graph…';
 const MB = Number(process.env.NF_BENCH_MB ?? 240);
@@ -29,6 +31,7 @@ test(`editor: a ${MB} MB .cpuprofile: open → painted, zoom, Timeline, range`, 
   console.log(`[bench] made ${file}: ${size} MB, ${made.samples} samples, ${made.nodes} nodes`);
   const vs = await startVSCode({ workspace: ws, name: 'bench-editor', viewport: { width: 1400, height: 900 } });
   let failed = true;
+  let opened = 0;
   try {
     await vs.waitForCommand(SHOW);
     await vs.runCommand('Node Flame: Clear Hot Spots');
@@ -37,7 +40,7 @@ test(`editor: a ${MB} MB .cpuprofile: open → painted, zoom, Timeline, range`, 
     const t0 = Date.now();
     await vs.quickInputAnswer(file);
     const frame = await vs.webviewFrame('body[data-profile="big.cpuprofile"][data-first-paint-ms] svg g.frame', 900_000);
-    const opened = Date.now() - t0;
+    opened = Date.now() - t0;
     const d = await frame.evaluate(() => ({ ...document.body.dataset }));
 
     const zooms: number[] = [];
@@ -98,6 +101,18 @@ test(`editor: a ${MB} MB .cpuprofile: open → painted, zoom, Timeline, range`, 
     failed = false;
   } finally {
     await vs.close({ failed });
+    if (failed) rmSync(ws, { recursive: true, force: true });
+  }
+  // The anchor on the same file, in the same Chromium, after VS Code is closed: load + first render.
+  try {
+    const ss = await speedscopeFirstRender(file);
+    console.log(
+      'ms' in ss
+        ? `[bench] speedscope ${SPEEDSCOPE_VERSION} (its release page, same file, same Chromium): load + first render ${ss.ms} ms; ` +
+            `Node Flame's command → painted is ${(opened / ss.ms).toFixed(2)}× of it`
+        : `[bench] speedscope ${SPEEDSCOPE_VERSION} on the same file: ${ss.error}`,
+    );
+  } finally {
     rmSync(ws, { recursive: true, force: true });
   }
 });
