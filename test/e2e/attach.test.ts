@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,6 +160,83 @@ test(
       );
       assert.equal(info.target?.address, `127.0.0.1:${inspectPort}`, 'connected at the port the command line names');
       assert.equal(app.exitCode, null, 'the app keeps running');
+      failed = false;
+    } finally {
+      await vs.close({ failed });
+      if (app.pid) await killTree(app.pid);
+      rmSync(ws, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  '"Profile Running Process…" with the heap profile: the live flame graph of bytes fills in while attached, Stop keeps it',
+  { timeout: 300_000 },
+  async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-attach-heap-'));
+    mkdirSync(join(ws, '.vscode'), { recursive: true });
+    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'nodeFlame.attach.profile': 'heap' }));
+    mkdirSync(join(ws, '.nodeflame'));
+    // Each request keeps what keepOnRequest makes: the allocating function the heap view must name.
+    writeFileSync(
+      join(ws, 'server.js'),
+      `'use strict';
+const http = require('http');
+const kept = [];
+function keepOnRequest() { const batch = []; for (let i = 0; i < 2000; i++) batch.push('row ' + i + ' ' + Math.random()); kept.push(batch); }
+http.createServer((req, res) => { keepOnRequest(); res.end('ok'); }).listen(0, '127.0.0.1', function () { console.log('LISTENING ' + this.address().port); });
+`,
+    );
+    const inspectPort = await freePort();
+    const app = spawnGroup(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, 'server.js'], {
+      cwd: ws,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const appPort = await new Promise<number>((resolve, reject) => {
+      app.stdout!.on('data', (d: Buffer) => {
+        const m = /LISTENING (\d+)/.exec(d.toString());
+        if (m) resolve(Number(m[1]));
+      });
+      app.once('exit', (c) => reject(new Error(`server exited (${c}) before listening`)));
+    });
+    const vs = await startVSCode({ workspace: ws, name: 'attach-heap' });
+    let failed = true;
+    try {
+      await vs.waitForLog(/activated in/, 'nodeFlame', 60_000);
+      await vs.waitForCommand('Node Flame: Profile Running Process…');
+      await vs.runCommand('Node Flame: Profile Running Process…');
+      await vs.quickPickWait();
+      await vs.quickPickType(`127.0.0.1:${inspectPort}`);
+      await vs.quickPickSelect(new RegExp(`Connect to 127\\.0\\.0\\.1:${inspectPort}`));
+      const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"]', 30_000);
+      const until = Date.now() + 4000;
+      while (Date.now() < until) await hit(appPort);
+      await eventually(
+        () => waiting.evaluate(() => document.body.dataset.live ?? ''),
+        (live) => assert.equal(live, 'true', 'the live view took the waiting page'),
+        30_000,
+      );
+      // The allocating function shows while the process is still attached.
+      await waiting.locator('g.frame[name="keepOnRequest"]').first().waitFor({ timeout: 30_000 });
+      await vs.screenshot('attach-heap-live');
+      await waiting.locator('.live-bar [data-action="stop"]').click();
+      const run = await eventually(
+        async () =>
+          readdirSync(join(ws, '.nodeflame')).find(
+            (d) => /^\d{8}-\d{6}-attach$/.test(d) && existsSync(join(ws, '.nodeflame', d, 'run.json')),
+          ) ?? '',
+        (r) => assert.ok(r, 'the attach run saved'),
+        60_000,
+      );
+      const dir = join(ws, '.nodeflame', run);
+      assert.ok(existsSync(join(dir, 'profile.heapprofile')), 'the heap profile saved at detach');
+      const frame = await vs.webviewFrame('#app svg g.frame[name="keepOnRequest"]', 60_000);
+      await eventually(
+        () => frame.evaluate(() => document.body.dataset.live ?? ''),
+        (live) => assert.equal(live, 'false', 'the final profile replaced the live one'),
+        30_000,
+      );
+      assert.equal(app.exitCode, null, 'the server keeps running');
       failed = false;
     } finally {
       await vs.close({ failed });
