@@ -15,13 +15,14 @@ export function liveBar(
   let badge: HTMLElement;
   let updates = 0;
   let compare: HTMLElement;
+  let win: ReturnType<typeof select>;
   let restarts: number[] = [];
   const build = (): HTMLElement => {
     const s = strings();
     badge = h('span', { class: 'live-badge', attrs: { role: 'status', 'aria-live': 'off' } }, s.liveBadge);
     const mark = h('vscode-button', { attrs: { secondary: '', title: s.liveMarkTitle, 'data-action': 'mark' } }, s.liveMark);
     mark.addEventListener('click', () => post({ type: 'mark' }));
-    const win = select(
+    win = select(
       WINDOWS.map((sec) => [String(sec), sec ? fmt(s.liveWindowLast, sec) : s.liveWindowAll]),
       '0',
     );
@@ -59,6 +60,7 @@ export function liveBar(
     badge.textContent = m.live ? (m.marks ? `${s.liveBadge} · ${fmt(s.liveMarks, m.marks)}` : s.liveBadge) : s.liveFinal;
     restarts = m.restarts ?? [];
     compare.toggleAttribute('hidden', !restarts.length);
+    win.toggleAttribute('hidden', !!m.untimed);
     document.body.dataset.live = String(m.live);
     document.body.dataset.liveUpdates = String(updates);
   };

@@ -216,6 +216,8 @@ http.createServer((req, res) => { keepOnRequest(); res.end('ok'); }).listen(0, '
         (live) => assert.equal(live, 'true', 'the live view took the waiting page'),
         30_000,
       );
+      // A heap profile has no sample times: no "last N s" window is offered.
+      assert.equal(await waiting.locator('.live-bar [data-action="window"]').getAttribute('hidden'), '', 'no window for bytes');
       // The allocating function shows while the process is still attached.
       await waiting.locator('g.frame[name="keepOnRequest"]').first().waitFor({ timeout: 30_000 });
       await vs.screenshot('attach-heap-live');

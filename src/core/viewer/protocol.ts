@@ -254,7 +254,8 @@ export type HostMessage =
   | { type: 'accessibleText'; title: string; text: string }
   | { type: 'error'; message: string }
   /** A live run's view was replaced by a newer read (`live`), or by the final profile at exit (`live: false`). */
-  | { type: 'live'; live: boolean; marks?: number; restarts?: number[] };
+  /** `untimed`: the profile has no sample times (a heap profile), so no "last N s" window applies. */
+  | { type: 'live'; live: boolean; marks?: number; restarts?: number[]; untimed?: boolean };
 
 /** What every viewer page sends, single or comparison. */
 type PageMessage =

@@ -135,7 +135,8 @@ export class ProfilePanel implements vscode.Disposable {
       .catch(() => undefined)
       .then((f) => {
         const restarts = f?.markers?.filter((m) => m.kind === 'restart').map((m) => m.at);
-        this.post({ type: 'live', live, marks, ...(restarts?.length ? { restarts } : {}) });
+        const untimed = !this.session.profile.timeline?.times.length;
+        this.post({ type: 'live', live, marks, ...(restarts?.length ? { restarts } : {}), ...(untimed ? { untimed } : {}) });
       });
   }
 
