@@ -13,6 +13,7 @@ export interface CallPair {
   id: number;
   /** The caller's file: inferred lines go there. */
   file: string;
+  fileId: number;
   sites: Site[];
 }
 
@@ -62,6 +63,11 @@ export class CallSites {
   private readonly byFrame: (Map<number, CallPair | null> | undefined)[] = [];
   private readonly pending = new Map<string, Pending>();
   private readonly fileIds = new Map<string, number>();
+  private readonly files: string[] = [];
+  private fileMarks = new Int32Array(64);
+  private fileStamp = 0;
+  private readonly tierCodes = new Map<string, number>();
+  private readonly keyScratch: number[] = [];
 
   constructor(private readonly frames: FrameTable) {}
 
@@ -106,7 +112,7 @@ export class CallSites {
     if (!p) {
       const file = this.frames.get(caller).file;
       if (!file) return null;
-      m.set(b, (p = { id: this.pairCount++, file, sites: [] }));
+      m.set(b, (p = { id: this.pairCount++, file, fileId: this.fileId(file), sites: [] }));
     }
     return p;
   }
@@ -124,28 +130,60 @@ export class CallSites {
 
   private fileId(file: string): number {
     let id = this.fileIds.get(file);
-    if (id === undefined) this.fileIds.set(file, (id = this.fileIds.size));
+    if (id === undefined) {
+      this.fileIds.set(file, (id = this.fileIds.size));
+      this.files.push(file);
+    }
     return id;
   }
 
   /** One record for all ticks with the same unknown calls and the same lines in their files. */
   pendingFor(pairs: CallPair[], blind: boolean, tiers: (Tier | 'unknown')[], files: string[], lines: number[]): Pending {
-    const knownFiles: string[] = [];
-    const knownLines: number[] = [];
-    // A deep stack of a real program has ~60 lines and ~20 unknown calls: by set, not by scan.
-    const pairFiles = pairs.length > 4 ? new Set(pairs.map((p) => p.file)) : null;
-    for (let i = 0; i < files.length; i++) {
-      if (pairFiles ? pairFiles.has(files[i]) : pairs.some((p) => p.file === files[i])) {
-        knownFiles.push(files[i]);
-        knownLines.push(lines[i]);
-      }
+    // The key, as numbers: blind, the tiers, the pairs, then the known lines' file and line (a line may pass 2^16: two codes).
+    const key = this.keyScratch;
+    key.length = 0;
+    key.push(blind ? 1 : 0, tiers.length);
+    for (const t of tiers) key.push(this.tierCode(t));
+    key.push(pairs.length);
+    // A deep stack of a real program has ~60 lines and ~20 unknown calls: the pairs' files by stamp, not by scan.
+    const stamp = ++this.fileStamp;
+    for (const p of pairs) {
+      key.push(p.id & 0xffff, p.id >>> 16);
+      this.markFile(p.fileId, stamp);
     }
-    let k = `${blind ? 1 : 0}${tiers.join(',')}`;
-    for (const p of pairs) k += `,${p.id}`;
-    for (let i = 0; i < knownFiles.length; i++) k += `;${this.fileId(knownFiles[i])}:${knownLines[i]}`;
+    const at = key.length;
+    for (let i = 0; i < files.length; i++) {
+      const id = this.fileIds.get(files[i]);
+      if (id === undefined || this.fileMarks[id] !== stamp) continue;
+      key.push(id & 0xffff, id >>> 16, lines[i] & 0xffff, lines[i] >>> 16);
+    }
+    const k = codesToString(key);
     let g = this.pending.get(k);
-    if (!g) this.pending.set(k, (g = { pairs, blind, tiers, knownFiles, knownLines, count: 0 }));
+    if (!g) {
+      const knownFiles: string[] = [];
+      const knownLines: number[] = [];
+      for (let i = at; i < key.length; i += 4) {
+        knownFiles.push(this.files[key[i] | (key[i + 1] << 16)]);
+        knownLines.push(key[i + 2] | (key[i + 3] << 16));
+      }
+      this.pending.set(k, (g = { pairs, blind, tiers, knownFiles, knownLines, count: 0 }));
+    }
     return g;
+  }
+
+  private tierCode(t: Tier | 'unknown'): number {
+    let c = this.tierCodes.get(t);
+    if (c === undefined) this.tierCodes.set(t, (c = this.tierCodes.size));
+    return c;
+  }
+
+  private markFile(id: number, stamp: number): void {
+    if (id >= this.fileMarks.length) {
+      const grown = new Int32Array(Math.max(id + 1, this.fileMarks.length * 2));
+      grown.set(this.fileMarks);
+      this.fileMarks = grown;
+    }
+    this.fileMarks[id] = stamp;
   }
 
   /**
@@ -186,6 +224,14 @@ export class CallSites {
     }
     return res;
   }
+}
+
+/** The string of these UTF-16 codes, in slices an argument list holds. */
+function codesToString(codes: number[]): string {
+  if (codes.length <= 4096) return String.fromCharCode.apply(null, codes);
+  let out = '';
+  for (let i = 0; i < codes.length; i += 4096) out += String.fromCharCode.apply(null, codes.slice(i, i + 4096));
+  return out;
 }
 
 function linesByFile(files: string[], lines: number[]): Map<string, Set<number>> {

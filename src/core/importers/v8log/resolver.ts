@@ -50,6 +50,8 @@ export class AddressResolver {
   private remapFor = NaN;
   remappedAddresses = 0;
   inferredRemap = false;
+  /** Bumped whenever an answer given before may no longer be the one given now (other than by the code map's changes). */
+  version = 0;
 
   constructor(
     private readonly code: CodeMap,
@@ -60,6 +62,7 @@ export class AddressResolver {
   addScript(id: number, name: string, text: string): void {
     if (this.scripts.has(id) || this.missedIds.has(id) || (name && (this.scriptsByName.has(name) || this.missedNames.has(name)))) {
       this.epoch++;
+      this.version++;
       this.missedIds.clear();
       this.missedNames.clear();
     }
@@ -77,6 +80,7 @@ export class AddressResolver {
 
   /** `code-source-info` arrived for a code object: its answers, and those of code it is inlined in, are stale. */
   positionsChanged(info: CodeInfo): void {
+    if (info.answers) this.version++;
     info.answers = undefined;
     this.dropDependents(info);
   }
@@ -84,6 +88,7 @@ export class AddressResolver {
   private dropDependents(info: CodeInfo): void {
     const d = this.dependents.get(info);
     if (!d) return;
+    this.version++;
     for (const outer of d) outer.answers = undefined;
     this.dependents.delete(info);
   }
