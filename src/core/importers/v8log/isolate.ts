@@ -249,7 +249,8 @@ export class IsolateLog {
     const c3 = line.indexOf(',', c2 + 1);
     const id = +line.slice(c1 + 1, c2);
     if (c3 < 0 || !(id >= 0)) return this.bad('script-source');
-    this.resolver.addScript(id, own(unescapeField(fixUtf8(line.slice(c2 + 1, c3)))), own(line.slice(c3 + 1)));
+    // Each line is a string of its own (not a slice of a read chunk): the text may stay a slice of it, uncopied.
+    this.resolver.addScript(id, own(unescapeField(fixUtf8(line.slice(c2 + 1, c3)))), line.slice(c3 + 1));
   }
 
   private codeSourceInfo(line: string): void {
@@ -266,13 +267,14 @@ export class IsolateLog {
           .filter(Boolean)
           .map((a) => this.sfis.get(parseInt(a, 16)))
       : [];
-    e.info.rawPositions = { scriptId: +f[2], positions: own(f[5]), inlinings: own(f[6] ?? ''), fns };
+    e.info.rawPositions = { scriptId: +f[2], positions: f[5], inlinings: f[6] ?? '', fns };
     e.info.positions = undefined;
     this.resolver.positionsChanged(e.info);
   }
 
   private invalidate(): void {
     this.path.reset();
+    this.resolver.forget();
     if (this.restCache.size === 0) return;
     this.flush();
     this.restCache.clear();
