@@ -194,36 +194,111 @@ export class CallSites {
     const res: InferenceResult = { byTier: new Map(), inferred: 0, partly: 0, none: 0, total: 0 };
     // The pairs' weights are final here; thousands of groups share each pair.
     const spreads = new Map<CallPair, Spread | null>();
+    // Per (file, line) of a spread, a number: a group's chances are kept in arrays by it, stamped per group, not in maps.
+    const keys = new LineKeys();
+    let miss = new Float64Array(1024);
+    let marks = new Int32Array(1024);
+    const fileMarks = new Int32Array(this.files.length + 1);
+    const fileRank = new Int32Array(this.files.length + 1);
+    const touched: number[] = [];
+    let stamp = 0;
     for (const g of this.pending.values()) {
       if (!g.count) continue;
       res.total += g.count;
       for (const t of g.tiers) res.byTier.set(t, (res.byTier.get(t) ?? 0) + g.count);
       // Per file and line: the chance that no frame of the tick is on it, multiplied over frames.
-      const missed = new Map<string, Map<number, number>>();
+      stamp++;
+      touched.length = 0;
+      let files = 0;
       let found = 0;
       for (const p of g.pairs) {
-        const sp = spreads.get(p) ?? spreadOf(p, spreads);
+        const sp = spreads.get(p) ?? spreadOf(p, spreads, keys);
         if (!sp) continue;
         found++;
-        let m = missed.get(p.file);
-        if (!m) missed.set(p.file, (m = new Map()));
-        for (let i = 0; i < sp.lines.length; i++) m.set(sp.lines[i], (m.get(sp.lines[i]) ?? 1) * sp.miss[i]);
+        if (fileMarks[p.fileId] !== stamp) {
+          fileMarks[p.fileId] = stamp;
+          fileRank[p.fileId] = files++;
+        }
+        if (keys.count > marks.length) {
+          const n = Math.max(keys.count, marks.length * 2);
+          const m2 = new Int32Array(n);
+          m2.set(marks);
+          marks = m2;
+          const x2 = new Float64Array(n);
+          x2.set(miss);
+          miss = x2;
+        }
+        for (let i = 0; i < sp.keys.length; i++) {
+          const k = sp.keys[i];
+          if (marks[k] !== stamp) {
+            marks[k] = stamp;
+            miss[k] = sp.miss[i];
+            touched.push(k);
+          } else miss[k] *= sp.miss[i];
+        }
       }
       if (found === 0) res.none += g.count;
       else if (found === g.pairs.length && !g.blind) res.inferred += g.count;
       else res.partly += g.count;
-      // A stack of a real program (tsc) knows ~60 lines and its pairs were seen at hundreds: by file, not by scan.
-      let known: Map<string, Set<number>> | undefined;
-      for (const [file, m] of missed) {
-        for (const [line, miss] of m) {
-          known ??= linesByFile(g.knownFiles, g.knownLines);
-          if (known.get(file)?.has(line)) continue;
-          hit(file, line, g.count * (1 - miss));
-        }
+      if (touched.length === 0) continue;
+      // By file in the order first met, each file's lines in the order first met (a stable sort keeps the latter).
+      if (files > 1) touched.sort((x, y) => fileRank[keys.fileId[x]] - fileRank[keys.fileId[y]]);
+      // A line the stack already counts is not inferred again: unmarked for this group.
+      for (let i = 0; i < g.knownFiles.length; i++) {
+        const f = this.fileIds.get(g.knownFiles[i]);
+        const k = f === undefined ? undefined : keys.find(f, g.knownLines[i]);
+        if (k !== undefined && marks[k] === stamp) marks[k] = -1;
       }
+      for (const k of touched) if (marks[k] === stamp) hit(this.files[keys.fileId[k]], keys.line[k], g.count * (1 - miss[k]));
     }
     return res;
   }
+}
+
+/** A number for each (file id, line) an inferred hit may go to. */
+class LineKeys {
+  private readonly byFile = new Map<number, Map<number, number>>();
+  fileId: number[] = [];
+  line: number[] = [];
+  count = 0;
+
+  of(file: number, line: number): number {
+    let m = this.byFile.get(file);
+    if (!m) this.byFile.set(file, (m = new Map()));
+    let k = m.get(line);
+    if (k === undefined) {
+      m.set(line, (k = this.count++));
+      this.fileId.push(file);
+      this.line.push(line);
+    }
+    return k;
+  }
+
+  find(file: number, line: number): number | undefined {
+    return this.byFile.get(file)?.get(line);
+  }
+}
+
+/** A pair's lines seen (as LineKeys), and for each the chance a tick of the pair is not at it; null when never seen. */
+interface Spread {
+  keys: number[];
+  miss: number[];
+}
+
+function spreadOf(p: CallPair, spreads: Map<CallPair, Spread | null>, keys: LineKeys): Spread | null {
+  let sum = 0;
+  for (const s of p.sites) sum += s.weight;
+  let out: Spread | null = null;
+  if (sum > 0) {
+    out = { keys: [], miss: [] };
+    for (const s of p.sites) {
+      if (s.weight <= 0) continue;
+      out.keys.push(keys.of(p.fileId, s.line));
+      out.miss.push(1 - s.weight / sum);
+    }
+  }
+  spreads.set(p, out);
+  return out;
 }
 
 /** The string of these UTF-16 codes, in slices an argument list holds. */
@@ -231,37 +306,5 @@ function codesToString(codes: number[]): string {
   if (codes.length <= 4096) return String.fromCharCode.apply(null, codes);
   let out = '';
   for (let i = 0; i < codes.length; i += 4096) out += String.fromCharCode.apply(null, codes.slice(i, i + 4096));
-  return out;
-}
-
-function linesByFile(files: string[], lines: number[]): Map<string, Set<number>> {
-  const out = new Map<string, Set<number>>();
-  for (let i = 0; i < files.length; i++) {
-    let s = out.get(files[i]);
-    if (!s) out.set(files[i], (s = new Set()));
-    s.add(lines[i]);
-  }
-  return out;
-}
-
-/** A pair's lines seen, and for each the chance a tick of the pair is not at it; null when never seen. */
-interface Spread {
-  lines: number[];
-  miss: number[];
-}
-
-function spreadOf(p: CallPair, spreads: Map<CallPair, Spread | null>): Spread | null {
-  let sum = 0;
-  for (const s of p.sites) sum += s.weight;
-  let out: Spread | null = null;
-  if (sum > 0) {
-    out = { lines: [], miss: [] };
-    for (const s of p.sites) {
-      if (s.weight <= 0) continue;
-      out.lines.push(s.line);
-      out.miss.push(1 - s.weight / sum);
-    }
-  }
-  spreads.set(p, out);
   return out;
 }
