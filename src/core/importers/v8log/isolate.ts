@@ -89,6 +89,8 @@ export interface IsolateOptions {
   /** Thread name when several isolates share the profile. */
   thread?: string;
   timeline?: TimelineBuilder;
+  /** False: every stack resolved from its first caller (the answers are the same; a test compares the two). */
+  reuseCallers?: boolean;
 }
 
 /** Replays one isolate's log: keeps V8's code map current and turns each tick into a sample. */
@@ -124,6 +126,9 @@ export class IsolateLog {
   /** Unaccounted ticks whose pc V8 logged as 0: the sampler could not read the thread's registers. */
   noPcTicks = 0;
   droppedFrames = 0;
+  /** Caller frames of the stacks built, and how many of them came from the stack built before. */
+  callerFrames = 0;
+  reusedCallerFrames = 0;
   workerHint = false;
   readonly malformed = new Map<string, number>();
   /** Ticks through JS code without source positions, by tier (known once `finish` ran). */
@@ -393,7 +398,9 @@ export class IsolateLog {
       }
     }
     if (path.valid && (path.resolverVersion !== this.resolver.version || path.nativeVersion !== this.o.native.version)) path.reset();
-    const k = vm === VM_IDLE ? 0 : path.common(this.addrs, m);
+    const k = vm === VM_IDLE || this.o.reuseCallers === false ? 0 : path.common(this.addrs, m);
+    this.callerFrames += m;
+    this.reusedCallerFrames += k;
     if (vm !== VM_IDLE) path.added.length = 0;
     path.ensure(m);
     for (let j = k; j < m; j++) path.addrs[j] = this.addrs[m - 1 - j];
