@@ -84,7 +84,7 @@ export function functionStats(tree: CallTree, frameCount: number): FunctionStat[
         onPath[f]++;
       }
       stack.push(node * 2 + 1);
-      for (const c of tree.children(node)) stack.push(c * 2);
+      for (let c = tree.firstChild(node); c !== -1; c = tree.nextSibling(c)) stack.push(c * 2);
     }
   };
   walk(0);
