@@ -301,10 +301,15 @@ function spreadOf(p: CallPair, spreads: Map<CallPair, Spread | null>, keys: Line
   return out;
 }
 
-/** The string of these UTF-16 codes, in slices an argument list holds. */
+/** Scratch for `codesToString`, grown as needed. */
+let codeUnits = new Uint16Array(1024);
+
+/**
+ * The string of these UTF-16 codes (any 16-bit values: Node's UCS-2 decoding keeps lone surrogates), made without
+ * the argument list `String.fromCharCode.apply` would copy the codes into.
+ */
 function codesToString(codes: number[]): string {
-  if (codes.length <= 4096) return String.fromCharCode.apply(null, codes);
-  let out = '';
-  for (let i = 0; i < codes.length; i += 4096) out += String.fromCharCode.apply(null, codes.slice(i, i + 4096));
-  return out;
+  if (codes.length > codeUnits.length) codeUnits = new Uint16Array(Math.max(codes.length, codeUnits.length * 2));
+  for (let i = 0; i < codes.length; i++) codeUnits[i] = codes[i];
+  return Buffer.from(codeUnits.buffer, 0, codes.length * 2).toString('ucs2');
 }
