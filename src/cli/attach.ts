@@ -18,6 +18,7 @@ import {
   type StoppedBy,
 } from '../launch/inspector';
 import { createPathMapper } from '../core/pathMapping';
+import { SETTING_LIMITS } from '../core/settingLimits';
 import { RUNS_DIR } from '../launch/run/runFolder';
 import { loadRunProfile } from '../launch/run/runProfile';
 import { parseCommand, usageError, type CliCommand } from './args';
@@ -109,7 +110,7 @@ export async function runAttach(argv: string[]): Promise<number> {
     const heapInterval = positiveNumber(values['heap-interval'], 'heap-interval');
     const hs = values['heap-samples'] ?? 'allocated';
     if (hs !== 'allocated' && hs !== 'live') throw new Error(l10n.t('--heap-samples is allocated or live, got "{0}"', hs));
-    if (kind === 'heap') heap = { samplingInterval: heapInterval ?? 32768, samples: hs };
+    if (kind === 'heap') heap = { samplingInterval: heapInterval ?? SETTING_LIMITS.heapSamplingInterval.fallback, samples: hs };
   } catch (e) {
     return usageError(ATTACH, (e as Error).message);
   }

@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { loadProfile } from '../core/importers';
 import { isLaunchMode, type LaunchMode } from '../launch/run/modes';
 import type { HeapSamples } from '../launch/preload/heapProfile';
+import { SETTING_LIMITS } from '../core/settingLimits';
 import { classifyCommand, isTypeScriptFile } from '../launch/commandLine';
 import { targetFromCommand, targetFromNodeCommand } from '../launch/target';
 import { findLoader } from '../launch/loader';
@@ -47,7 +48,11 @@ export const PROFILE = {
     'stop-timeout': { type: 'string', value: 's', help: () => l10n.t('seconds to wait for the app to end after a stop before killing it') },
     'port-timeout': { type: 'string', value: 's', help: () => l10n.t('seconds to wait for the port before giving up') },
     frequency: { type: 'string', short: 'F', value: 'hz', help: () => l10n.t('perf sampling frequency') },
-    'heap-interval': { type: 'string', value: 'bytes', help: () => l10n.t('heap mode: average bytes between two samples (default 32768)') },
+    'heap-interval': {
+      type: 'string',
+      value: 'bytes',
+      help: () => l10n.t('heap mode: average bytes between two samples (default {0})', SETTING_LIMITS.heapSamplingInterval.fallback),
+    },
     'heap-samples': {
       type: 'string',
       value: 'which',

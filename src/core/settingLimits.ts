@@ -10,7 +10,9 @@ export const SETTING_LIMITS = {
   waitForPortTimeout: { min: 1, max: 86400, fallback: 30 },
   stopTimeout: { min: 1, max: 3600, fallback: 10 },
   'perf.frequency': { min: 0, max: 100000, fallback: 0 },
-  heapSamplingInterval: { min: 1, max: 1 << 30, fallback: 32768 },
+  // 256 KiB: at exit V8 builds the whole profile, ~1.8 KB per node, and the nodes grow with the samples (tsc: ×2.76
+  // its own peak RSS at 32 KiB, ×1.36 at 256 KiB).
+  heapSamplingInterval: { min: 1, max: 1 << 30, fallback: 262144 },
   'attach.samplingInterval': { min: 50, max: 100000, fallback: 1000 },
   'attach.duration': { min: 0, max: 86400, fallback: 0 },
   'codeLens.threshold': { min: 0, max: 100, fallback: 1 },

@@ -124,6 +124,21 @@ export class CallTree {
   }
 
   children(node: number): number[] {
+    const out: number[] = [];
+    for (let c = this.firstChild(node); c !== -1; c = this.nextSibling(c)) out.push(c);
+    return out;
+  }
+
+  /** The first child of `node` in `children`' order, or -1: with `nextSibling`, a walk that makes no array per node. */
+  firstChild(node: number): number {
+    return this.childLinks().first[node];
+  }
+
+  nextSibling(child: number): number {
+    return this.childLinks().next[child];
+  }
+
+  private childLinks(): { first: Int32Array; next: Int32Array } {
     if (!this.childCache) {
       const first = new Int32Array(this.count).fill(-1);
       const next = new Int32Array(this.count).fill(-1);
@@ -134,10 +149,7 @@ export class CallTree {
       }
       this.childCache = { first, next };
     }
-    const out: number[] = [];
-    const { first, next } = this.childCache;
-    for (let c = first[node]; c !== -1; c = next[c]) out.push(c);
-    return out;
+    return this.childCache;
   }
 
   /** Depth of every node (the root's is 0). */

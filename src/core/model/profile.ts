@@ -163,6 +163,11 @@ export class ProfileBuilder {
     return node;
   }
 
+  /** The node a thread's samples hang from (the root without a thread): `sample` with a stack walked from here. */
+  rootOf(thread?: string): number {
+    return thread === undefined ? 0 : this.threadNode(thread).root;
+  }
+
   private threadNode(name: string) {
     let t = this.threadRoots.get(name);
     if (!t) {

@@ -64,11 +64,13 @@ export function functionStats(tree: CallTree, frameCount: number): FunctionStat[
   // A node adds its total to its frame unless an ancestor already carries the same frame.
   const onPath = new Int32Array(frameCount);
   const walk = (root: number): void => {
-    const stack: Array<[number, boolean]> = [[root, false]];
+    // Node and whether it is being left, as one number (2 × node + 1 when leaving): no pair made per node.
+    const stack: number[] = [root * 2];
     while (stack.length) {
-      const [node, leaving] = stack.pop()!;
+      const top = stack.pop()!;
+      const node = top >>> 1;
       const f = tree.frame[node];
-      if (leaving) {
+      if (top & 1) {
         if (f >= 0) onPath[f]--;
         continue;
       }
@@ -81,8 +83,8 @@ export function functionStats(tree: CallTree, frameCount: number): FunctionStat[
         }
         onPath[f]++;
       }
-      stack.push([node, true]);
-      for (const c of tree.children(node)) stack.push([c, false]);
+      stack.push(node * 2 + 1);
+      for (let c = tree.firstChild(node); c !== -1; c = tree.nextSibling(c)) stack.push(c * 2);
     }
   };
   walk(0);

@@ -8,12 +8,13 @@ import { RUN_DIR_ENV } from '../run/processRecords';
 import { streamJson } from '../../core/jsonStream';
 import { createNewFileSyncFrom } from '../../core/safeWrite';
 import { runIsLive } from '../run/runLiveness';
+import { SETTING_LIMITS } from '../../core/settingLimits';
 import { HEAP_NOTE_KEY, type HeapProfileNote } from '../../core/importers/heapprofile';
 
 /** Set by the launcher for a run in heap mode: `<sampling interval in bytes>:<allocated|live>`. */
 export const HEAP_PROF_ENV = 'NODE_FLAME_HEAP_PROF';
 
-export const DEFAULT_HEAP_INTERVAL = 32768;
+export const DEFAULT_HEAP_INTERVAL = SETTING_LIMITS.heapSamplingInterval.fallback;
 
 export type HeapSamples = HeapProfileNote['samples'];
 

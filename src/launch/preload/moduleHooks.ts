@@ -11,7 +11,9 @@ export interface CompiledModule {
 }
 
 const seen: ((m: Omit<CompiledModule, 'ranMs'>) => void)[] = [];
-const mainEnd: (() => void)[] = [];
+const mainEnd: ((main: MainFunction | undefined) => void)[] = [];
+/** The main module's own function (Node's wrapper around its code), when its code is sloppy. */
+export type MainFunction = (...args: unknown[]) => unknown;
 /** Called by the line appended to the main module; a symbol, so it collides with nothing of the app's. */
 const MAIN_END = Symbol.for('node-flame.main-module-end');
 const ran: ((m: CompiledModule) => void)[] = [];
@@ -31,7 +33,11 @@ function install(): void {
     const isMain = (this as { id?: string }).id === '.';
     for (const f of seen) safely(() => f({ content, filename, isMain }));
     // After the last line, on a line of its own: every position and a trailing sourceMappingURL stay as they were.
-    const code = isMain && mainEnd.length ? `${content}\n;globalThis[Symbol.for('node-flame.main-module-end')]?.();\n` : content;
+    // `arguments.callee` is the module's own function in sloppy code; strict code throws on it, and passes nothing.
+    const code =
+      isMain && mainEnd.length
+        ? `${content}\n;{const e=globalThis[Symbol.for('node-flame.main-module-end')];let c;try{c=arguments.callee}catch{}e?.(c)}\n`
+        : content;
     const t0 = performance.now();
     try {
       return original.call(this, code, filename, ...rest);
@@ -44,13 +50,16 @@ function install(): void {
 
 /**
  * Calls `f` as the main module's last line runs, while its script is still alive: once it returns,
- * nothing may hold the script, and V8 forgets its functions' positions at the next GC. Not called when
- * the main module ends by a top-level `return` or a throw, nor for an ES module main (which stays alive).
+ * nothing may hold the script, and V8 forgets its functions' positions at the next GC. `f` gets the module's
+ * own function when its code is sloppy: whoever holds it holds the script (not the module's data, which lives in
+ * the call that ended). Not called when the main module ends by a top-level `return` or a throw, nor for an ES
+ * module main (which stays alive).
  */
-export function atMainModuleEnd(f: () => void): void {
+export function atMainModuleEnd(f: (main: MainFunction | undefined) => void): void {
   mainEnd.push(f);
-  (globalThis as Record<symbol, unknown>)[MAIN_END] = () => {
-    for (const g of mainEnd) safely(g);
+  (globalThis as Record<symbol, unknown>)[MAIN_END] = (main: unknown) => {
+    const fn = typeof main === 'function' ? (main as MainFunction) : undefined;
+    for (const g of mainEnd) safely(() => g(fn));
   };
   install();
 }

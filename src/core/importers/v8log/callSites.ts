@@ -13,6 +13,7 @@ export interface CallPair {
   id: number;
   /** The caller's file: inferred lines go there. */
   file: string;
+  fileId: number;
   sites: Site[];
 }
 
@@ -62,6 +63,11 @@ export class CallSites {
   private readonly byFrame: (Map<number, CallPair | null> | undefined)[] = [];
   private readonly pending = new Map<string, Pending>();
   private readonly fileIds = new Map<string, number>();
+  private readonly files: string[] = [];
+  private fileMarks = new Int32Array(64);
+  private fileStamp = 0;
+  private readonly tierCodes = new Map<string, number>();
+  private readonly keyScratch: number[] = [];
 
   constructor(private readonly frames: FrameTable) {}
 
@@ -106,7 +112,7 @@ export class CallSites {
     if (!p) {
       const file = this.frames.get(caller).file;
       if (!file) return null;
-      m.set(b, (p = { id: this.pairCount++, file, sites: [] }));
+      m.set(b, (p = { id: this.pairCount++, file, fileId: this.fileId(file), sites: [] }));
     }
     return p;
   }
@@ -124,28 +130,60 @@ export class CallSites {
 
   private fileId(file: string): number {
     let id = this.fileIds.get(file);
-    if (id === undefined) this.fileIds.set(file, (id = this.fileIds.size));
+    if (id === undefined) {
+      this.fileIds.set(file, (id = this.fileIds.size));
+      this.files.push(file);
+    }
     return id;
   }
 
   /** One record for all ticks with the same unknown calls and the same lines in their files. */
   pendingFor(pairs: CallPair[], blind: boolean, tiers: (Tier | 'unknown')[], files: string[], lines: number[]): Pending {
-    const knownFiles: string[] = [];
-    const knownLines: number[] = [];
-    // A deep stack of a real program has ~60 lines and ~20 unknown calls: by set, not by scan.
-    const pairFiles = pairs.length > 4 ? new Set(pairs.map((p) => p.file)) : null;
-    for (let i = 0; i < files.length; i++) {
-      if (pairFiles ? pairFiles.has(files[i]) : pairs.some((p) => p.file === files[i])) {
-        knownFiles.push(files[i]);
-        knownLines.push(lines[i]);
-      }
+    // The key, as numbers: blind, the tiers, the pairs, then the known lines' file and line (a line may pass 2^16: two codes).
+    const key = this.keyScratch;
+    key.length = 0;
+    key.push(blind ? 1 : 0, tiers.length);
+    for (const t of tiers) key.push(this.tierCode(t));
+    key.push(pairs.length);
+    // A deep stack of a real program has ~60 lines and ~20 unknown calls: the pairs' files by stamp, not by scan.
+    const stamp = ++this.fileStamp;
+    for (const p of pairs) {
+      key.push(p.id & 0xffff, p.id >>> 16);
+      this.markFile(p.fileId, stamp);
     }
-    let k = `${blind ? 1 : 0}${tiers.join(',')}`;
-    for (const p of pairs) k += `,${p.id}`;
-    for (let i = 0; i < knownFiles.length; i++) k += `;${this.fileId(knownFiles[i])}:${knownLines[i]}`;
+    const at = key.length;
+    for (let i = 0; i < files.length; i++) {
+      const id = this.fileIds.get(files[i]);
+      if (id === undefined || this.fileMarks[id] !== stamp) continue;
+      key.push(id & 0xffff, id >>> 16, lines[i] & 0xffff, lines[i] >>> 16);
+    }
+    const k = codesToString(key);
     let g = this.pending.get(k);
-    if (!g) this.pending.set(k, (g = { pairs, blind, tiers, knownFiles, knownLines, count: 0 }));
+    if (!g) {
+      const knownFiles: string[] = [];
+      const knownLines: number[] = [];
+      for (let i = at; i < key.length; i += 4) {
+        knownFiles.push(this.files[key[i] | (key[i + 1] << 16)]);
+        knownLines.push(key[i + 2] | (key[i + 3] << 16));
+      }
+      this.pending.set(k, (g = { pairs, blind, tiers, knownFiles, knownLines, count: 0 }));
+    }
     return g;
+  }
+
+  private tierCode(t: Tier | 'unknown'): number {
+    let c = this.tierCodes.get(t);
+    if (c === undefined) this.tierCodes.set(t, (c = this.tierCodes.size));
+    return c;
+  }
+
+  private markFile(id: number, stamp: number): void {
+    if (id >= this.fileMarks.length) {
+      const grown = new Int32Array(Math.max(id + 1, this.fileMarks.length * 2));
+      grown.set(this.fileMarks);
+      this.fileMarks = grown;
+    }
+    this.fileMarks[id] = stamp;
   }
 
   /**
@@ -156,66 +194,122 @@ export class CallSites {
     const res: InferenceResult = { byTier: new Map(), inferred: 0, partly: 0, none: 0, total: 0 };
     // The pairs' weights are final here; thousands of groups share each pair.
     const spreads = new Map<CallPair, Spread | null>();
+    // Per (file, line) of a spread, a number: a group's chances are kept in arrays by it, stamped per group, not in maps.
+    const keys = new LineKeys();
+    let miss = new Float64Array(1024);
+    let marks = new Int32Array(1024);
+    const fileMarks = new Int32Array(this.files.length + 1);
+    const fileRank = new Int32Array(this.files.length + 1);
+    const touched: number[] = [];
+    let stamp = 0;
     for (const g of this.pending.values()) {
       if (!g.count) continue;
       res.total += g.count;
       for (const t of g.tiers) res.byTier.set(t, (res.byTier.get(t) ?? 0) + g.count);
       // Per file and line: the chance that no frame of the tick is on it, multiplied over frames.
-      const missed = new Map<string, Map<number, number>>();
+      stamp++;
+      touched.length = 0;
+      let files = 0;
       let found = 0;
       for (const p of g.pairs) {
-        const sp = spreads.get(p) ?? spreadOf(p, spreads);
+        const sp = spreads.get(p) ?? spreadOf(p, spreads, keys);
         if (!sp) continue;
         found++;
-        let m = missed.get(p.file);
-        if (!m) missed.set(p.file, (m = new Map()));
-        for (let i = 0; i < sp.lines.length; i++) m.set(sp.lines[i], (m.get(sp.lines[i]) ?? 1) * sp.miss[i]);
+        if (fileMarks[p.fileId] !== stamp) {
+          fileMarks[p.fileId] = stamp;
+          fileRank[p.fileId] = files++;
+        }
+        if (keys.count > marks.length) {
+          const n = Math.max(keys.count, marks.length * 2);
+          const m2 = new Int32Array(n);
+          m2.set(marks);
+          marks = m2;
+          const x2 = new Float64Array(n);
+          x2.set(miss);
+          miss = x2;
+        }
+        for (let i = 0; i < sp.keys.length; i++) {
+          const k = sp.keys[i];
+          if (marks[k] !== stamp) {
+            marks[k] = stamp;
+            miss[k] = sp.miss[i];
+            touched.push(k);
+          } else miss[k] *= sp.miss[i];
+        }
       }
       if (found === 0) res.none += g.count;
       else if (found === g.pairs.length && !g.blind) res.inferred += g.count;
       else res.partly += g.count;
-      // A stack of a real program (tsc) knows ~60 lines and its pairs were seen at hundreds: by file, not by scan.
-      let known: Map<string, Set<number>> | undefined;
-      for (const [file, m] of missed) {
-        for (const [line, miss] of m) {
-          known ??= linesByFile(g.knownFiles, g.knownLines);
-          if (known.get(file)?.has(line)) continue;
-          hit(file, line, g.count * (1 - miss));
-        }
+      if (touched.length === 0) continue;
+      // By file in the order first met, each file's lines in the order first met (a stable sort keeps the latter).
+      if (files > 1) touched.sort((x, y) => fileRank[keys.fileId[x]] - fileRank[keys.fileId[y]]);
+      // A line the stack already counts is not inferred again: unmarked for this group.
+      for (let i = 0; i < g.knownFiles.length; i++) {
+        const f = this.fileIds.get(g.knownFiles[i]);
+        const k = f === undefined ? undefined : keys.find(f, g.knownLines[i]);
+        if (k !== undefined && marks[k] === stamp) marks[k] = -1;
       }
+      for (const k of touched) if (marks[k] === stamp) hit(this.files[keys.fileId[k]], keys.line[k], g.count * (1 - miss[k]));
     }
     return res;
   }
 }
 
-function linesByFile(files: string[], lines: number[]): Map<string, Set<number>> {
-  const out = new Map<string, Set<number>>();
-  for (let i = 0; i < files.length; i++) {
-    let s = out.get(files[i]);
-    if (!s) out.set(files[i], (s = new Set()));
-    s.add(lines[i]);
+/** A number for each (file id, line) an inferred hit may go to. */
+class LineKeys {
+  private readonly byFile = new Map<number, Map<number, number>>();
+  fileId: number[] = [];
+  line: number[] = [];
+  count = 0;
+
+  of(file: number, line: number): number {
+    let m = this.byFile.get(file);
+    if (!m) this.byFile.set(file, (m = new Map()));
+    let k = m.get(line);
+    if (k === undefined) {
+      m.set(line, (k = this.count++));
+      this.fileId.push(file);
+      this.line.push(line);
+    }
+    return k;
   }
-  return out;
+
+  find(file: number, line: number): number | undefined {
+    return this.byFile.get(file)?.get(line);
+  }
 }
 
-/** A pair's lines seen, and for each the chance a tick of the pair is not at it; null when never seen. */
+/** A pair's lines seen (as LineKeys), and for each the chance a tick of the pair is not at it; null when never seen. */
 interface Spread {
-  lines: number[];
+  keys: number[];
   miss: number[];
 }
 
-function spreadOf(p: CallPair, spreads: Map<CallPair, Spread | null>): Spread | null {
+function spreadOf(p: CallPair, spreads: Map<CallPair, Spread | null>, keys: LineKeys): Spread | null {
   let sum = 0;
   for (const s of p.sites) sum += s.weight;
   let out: Spread | null = null;
   if (sum > 0) {
-    out = { lines: [], miss: [] };
+    out = { keys: [], miss: [] };
     for (const s of p.sites) {
       if (s.weight <= 0) continue;
-      out.lines.push(s.line);
+      out.keys.push(keys.of(p.fileId, s.line));
       out.miss.push(1 - s.weight / sum);
     }
   }
   spreads.set(p, out);
   return out;
+}
+
+/** Scratch for `codesToString`, grown as needed. */
+let codeUnits = new Uint16Array(1024);
+
+/**
+ * The string of these UTF-16 codes (any 16-bit values: Node's UCS-2 decoding keeps lone surrogates), made without
+ * the argument list `String.fromCharCode.apply` would copy the codes into.
+ */
+function codesToString(codes: number[]): string {
+  if (codes.length > codeUnits.length) codeUnits = new Uint16Array(Math.max(codes.length, codeUnits.length * 2));
+  for (let i = 0; i < codes.length; i++) codeUnits[i] = codes[i];
+  return Buffer.from(codeUnits.buffer, 0, codes.length * 2).toString('ucs2');
 }

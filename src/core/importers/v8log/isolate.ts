@@ -8,6 +8,8 @@ import { readDeopt } from './deopts';
 import { isJs, SPECIAL } from './frames';
 import type { NativeResolver } from './native';
 import { LineStamps } from './lineStamps';
+import { TickFields } from './tickFields';
+import { CallerPath } from './callerPath';
 import { AddressResolver, type Resolved } from './resolver';
 import type { TimelineBuilder } from './timeline';
 
@@ -28,6 +30,9 @@ interface Calls {
   tiers: (Tier | 'unknown')[];
   /** Marks the sites already in `sites`. */
   stamp: number;
+  /** Whether `pairs` and `tiers` are this record's own, to add to in place; else they are copied first (shared with a Rest). */
+  ownPairs: boolean;
+  ownTiers: boolean;
   /** The callers' sites, when these are the leaf's. */
   base?: Site[];
 }
@@ -65,6 +70,14 @@ interface Rest {
   pendingBlind?: Pending;
 }
 
+function addTier(c: Calls, t: Tier | 'unknown'): void {
+  if (!c.ownTiers) {
+    c.tiers = c.tiers.slice();
+    c.ownTiers = true;
+  }
+  c.tiers.push(t);
+}
+
 function indexOfLine(files: string[], lines: number[], file: string, line: number): number {
   for (let i = 0; i < files.length; i++) if (lines[i] === line && files[i] === file) return i;
   return -1;
@@ -76,6 +89,8 @@ export interface IsolateOptions {
   /** Thread name when several isolates share the profile. */
   thread?: string;
   timeline?: TimelineBuilder;
+  /** False: every stack resolved from its first caller (the answers are the same; a test compares the two). */
+  reuseCallers?: boolean;
 }
 
 /** Replays one isolate's log: keeps V8's code map current and turns each tick into a sample. */
@@ -91,7 +106,10 @@ export class IsolateLog {
   private readonly calls: CallSites;
   private stamp = 0;
   private readonly lines = new LineStamps();
-  private readonly scratch: Calls = { sites: [], pairs: [], blind: false, tiers: [], stamp: 0 };
+  private readonly fields = new TickFields();
+  private readonly path = new CallerPath();
+  private addrs = new Float64Array(256);
+  private readonly scratch: Calls = { sites: [], pairs: [], blind: false, tiers: [], stamp: 0, ownPairs: false, ownTiers: false };
   private inference?: InferenceResult;
 
   version = '';
@@ -108,6 +126,9 @@ export class IsolateLog {
   /** Unaccounted ticks whose pc V8 logged as 0: the sampler could not read the thread's registers. */
   noPcTicks = 0;
   droppedFrames = 0;
+  /** Caller frames of the stacks built, and how many of them came from the stack built before. */
+  callerFrames = 0;
+  reusedCallerFrames = 0;
   workerHint = false;
   readonly malformed = new Map<string, number>();
   /** Ticks through JS code without source positions, by tier (known once `finish` ran). */
@@ -125,7 +146,7 @@ export class IsolateLog {
   /** Handles one log line; returns a promise only while C++ symbols are still loading. */
   line(line: string): void | Promise<void> {
     const c = line.charCodeAt(0);
-    if (c === 116 /* t */ && line.startsWith('tick,')) return this.tick(line);
+    if (c === 116 /* t */ && line.startsWith('tick,')) return this.tickAt(Buffer.from(line, 'latin1'), 0, line.length);
     if (c === 99 /* c */) {
       if (line.startsWith('code-creation,')) return this.codeCreation(line);
       if (line.startsWith('code-source-info,')) return this.codeSourceInfo(line);
@@ -195,7 +216,8 @@ export class IsolateLog {
     if (!this.workerHint && info.name.startsWith('node:internal/main/worker_thread')) this.workerHint = true;
     if (!this.workerHint && type !== 'Builtin' && info.name.includes('node:internal/main/worker_thread')) this.workerHint = true;
     const gen = this.code.generation;
-    this.code.add(start, size, info);
+    const added = this.code.add(start, size, info);
+    this.path.codeAdded(added.start, added.start + added.size);
     // New code can only change answers for addresses that were unresolved or that it overwrote.
     if (this.code.generation !== gen || this.cacheHasUnresolved) this.invalidate();
   }
@@ -232,7 +254,8 @@ export class IsolateLog {
     const c3 = line.indexOf(',', c2 + 1);
     const id = +line.slice(c1 + 1, c2);
     if (c3 < 0 || !(id >= 0)) return this.bad('script-source');
-    this.resolver.addScript(id, own(unescapeField(fixUtf8(line.slice(c2 + 1, c3)))), own(line.slice(c3 + 1)));
+    // Each line is a string of its own (not a slice of a read chunk): the text may stay a slice of it, uncopied.
+    this.resolver.addScript(id, own(unescapeField(fixUtf8(line.slice(c2 + 1, c3)))), line.slice(c3 + 1));
   }
 
   private codeSourceInfo(line: string): void {
@@ -249,12 +272,14 @@ export class IsolateLog {
           .filter(Boolean)
           .map((a) => this.sfis.get(parseInt(a, 16)))
       : [];
-    e.info.rawPositions = { scriptId: +f[2], positions: own(f[5]), inlinings: own(f[6] ?? ''), fns };
+    e.info.rawPositions = { scriptId: +f[2], positions: f[5], inlinings: f[6] ?? '', fns };
     e.info.positions = undefined;
     this.resolver.positionsChanged(e.info);
   }
 
   private invalidate(): void {
+    this.path.reset();
+    this.resolver.forget();
     if (this.restCache.size === 0) return;
     this.flush();
     this.restCache.clear();
@@ -282,28 +307,26 @@ export class IsolateLog {
     this.inference = this.calls.infer((file, line, total) => b.lineHit(file, line, 0, total));
   }
 
-  private tick(line: string): void | Promise<void> {
-    const c2 = line.indexOf(',', 5);
-    const c3 = line.indexOf(',', c2 + 1);
-    if (c2 < 0 || c3 < 0) return this.bad('tick');
-    const ts = +line.slice(c2 + 1, c3);
+  /** Handles one `tick` line, read from its bytes (see tickFields.ts); a promise only while C++ symbols load. */
+  tickAt(buf: Buffer, start: number, end: number): void | Promise<void> {
+    const f = this.fields;
+    const n = f.read(buf, start, end);
+    if (n < 4) return this.bad('tick');
+    const ts = f.number(2);
     if (!(ts >= 0 && ts < Infinity)) return this.bad('tick');
     // Stacks repeat far more than pcs do: one entry per distinct callers' text, pcs below it.
-    const pcText = line.slice(5, c2);
-    const pcKey = parseInt(pcText, 16);
-    const relative = line.indexOf(',+', c3) >= 0 || line.indexOf(',-', c3) >= 0;
-    const restKey = relative ? pcText + line.slice(c3) : line.slice(c3);
+    const pcKey = f.int16(1);
+    const restKey = f.hasRelative(2) ? f.text(1) + f.textFrom(3) : f.textFrom(3);
     let rest = this.restCache.get(restKey);
     let s = rest?.leaves.get(pcKey);
     if (!s) {
-      if (this.o.native.loading) return this.o.native.ready().then(() => this.tick(line));
-      const f = line.split(',');
-      const pc = parseAddress(f[1]);
-      if (isNaN(pc) && f[1] !== '0x0') return this.bad('tick');
+      if (this.o.native.loading) return this.o.native.ready().then(() => this.tickAt(buf, start, end));
+      const pc = f.address(1);
+      if (isNaN(pc)) return this.bad('tick');
       if (!rest) {
-        const built = this.buildRest(f, pc);
+        const built = this.buildRest(n, pc);
         if (!built) return this.bad('tick');
-        this.restCache.set(own(restKey), (rest = built));
+        this.restCache.set(restKey, (rest = built));
       }
       s = this.withLeaf(rest, pc);
       rest.leaves.set(pcKey, s);
@@ -331,76 +354,132 @@ export class IsolateLog {
    * Everything but the pc: the callers (and the C++ callback) of a tick. Ticks in a hot C++ loop
    * differ only by pc, so the callers are resolved once and shared.
    */
-  private buildRest(f: string[], pc: number): Rest | null {
-    if (f.length < 6) return null;
-    const vm = +f[5];
-    const leafFirst: Resolved[] = [];
-    let unresolved = false;
+  private buildRest(n: number, pc: number): Rest | null {
+    if (n < 6) return null;
+    const f = this.fields;
+    const vm = f.number(5);
+    let top: Resolved | null = null;
     let cbLeaf = -1;
-    const ext = f[3] === '1';
+    const ext = f.to(3) - f.from(3) === 1 && f.lead(3) === 49;
     const fixedLeaf = vm === VM_IDLE || vm === VM_GC;
     const single = (id: number): Resolved => ({ ids: [id], files: [], lines: [], js: false });
-    if (vm === VM_IDLE) leafFirst.push(single(this.ids.idle));
+    const path = this.path;
+    let m = 0;
+    if (vm === VM_IDLE) top = single(this.ids.idle);
     else {
-      if (vm === VM_GC) leafFirst.push(single(this.ids.gc));
+      if (vm === VM_GC) top = single(this.ids.gc);
       else if (ext) {
         // In a C++ callback the pc may be deep in code it called (OpenSSL); the callback is its caller.
-        const cb = this.resolver.resolve(parseAddress(f[4]), false);
+        const cb = this.resolver.resolve(f.address(4), false);
         if (cb) {
-          leafFirst.push(cb);
+          top = cb;
           cbLeaf = cb.ids[cb.ids.length - 1];
         }
       } else {
-        const tos = parseAddress(f[4]);
+        const tos = f.address(4);
         // A frameless call: the top of stack is a return address into JS code.
         if (tos > 0) {
           const e = this.code.find(tos);
-          if (e && isJs(e.info)) {
-            const r = this.resolver.resolve(tos, true);
-            if (r) leafFirst.push(r);
+          if (e && isJs(e.info)) top = this.resolver.resolve(tos, true);
+        }
+      }
+      // The callers' addresses, leaf first as logged.
+      let addrs = this.addrs;
+      if (addrs.length < n) addrs = this.addrs = new Float64Array(n * 2);
+      let prev = pc;
+      for (let i = 6; i < n; i++) {
+        const ch = f.lead(i);
+        let addr: number;
+        if (ch === 43 /* + */ || ch === 45 /* - */) addr = prev + f.int16(i);
+        else if (ch === 48 /* 0 */) addr = f.address(i);
+        else continue; // `overflow` and other markers
+        prev = addr;
+        addrs[m++] = addr;
+      }
+    }
+    if (path.valid && (path.resolverVersion !== this.resolver.version || path.nativeVersion !== this.o.native.version)) path.reset();
+    const k = vm === VM_IDLE || this.o.reuseCallers === false ? 0 : path.common(this.addrs, m);
+    this.callerFrames += m;
+    this.reusedCallerFrames += k;
+    if (vm !== VM_IDLE) path.added.length = 0;
+    path.ensure(m);
+    for (let j = k; j < m; j++) path.addrs[j] = this.addrs[m - 1 - j];
+    // New callers are resolved leaf first, as they are logged (frames are numbered in the order first met).
+    for (let i = 0; i < m - k; i++) {
+      const addr = this.addrs[i];
+      path.res[m - 1 - i] = addr > 0 ? this.resolver.resolve(addr, true) : null;
+    }
+    const ids = path.ids.slice(0, path.stackLen[k]);
+    const keys = path.keys.slice(0, path.linesLen[k]);
+    const files = path.files.slice(0, path.linesLen[k]);
+    const lines = path.lines.slice(0, path.linesLen[k]);
+    const calls: Calls = {
+      sites: path.sites.slice(0, path.sitesLen[k]),
+      pairs: path.pairs.slice(0, path.pairsLen[k]),
+      blind: path.blind[k] === 1,
+      tiers: path.tiers.slice(0, path.tiersLen[k]),
+      stamp: ++this.stamp,
+      ownPairs: true,
+      ownTiers: true,
+    };
+    for (const site of calls.sites) site.stamp = calls.stamp;
+    // Each line once, in the order first met: a stamp per line, not a scan of the ~60 lines of a deep stack.
+    const stamp = this.lines.stamp();
+    for (const key of keys) this.lines.mark(key, stamp);
+    const tree = this.o.builder.tree;
+    let node = k > 0 ? path.node[k] : this.o.builder.rootOf(this.o.thread);
+    let tail = k > 0 ? path.tail[k] : null;
+    let dropped = k > 0 ? path.dropped[k] : 0;
+    const add = (r: Resolved): void => {
+      for (const id of r.ids) {
+        ids.push(id);
+        node = tree.child(node, id);
+      }
+      if (r.files.length) {
+        const rk = (r.lineKeys ??= this.lines.keys(r.files, r.lines));
+        for (let q = 0; q < rk.length; q++) {
+          if (this.lines.mark(rk[q], stamp)) {
+            files.push(r.files[q]);
+            lines.push(r.lines[q]);
+            keys.push(rk[q]);
           }
         }
       }
-      let prev = pc;
-      for (let i = 6; i < f.length; i++) {
-        const t = f[i];
-        const ch = t.charCodeAt(0);
-        let addr: number;
-        if (ch === 43 /* + */ || ch === 45 /* - */) addr = prev + parseInt(t, 16);
-        else if (ch === 48 /* 0 */) addr = parseAddress(t);
-        else continue; // `overflow` and other markers
-        prev = addr;
-        if (!(addr > 0)) continue;
-        const r = this.resolver.resolve(addr, true);
-        if (r) leafFirst.push(r);
-        else {
-          this.droppedFrames++;
-          unresolved = true;
-        }
-      }
+      tail = this.chain(tail, r, calls);
+    };
+    for (let j = k; j <= m; j++) {
+      path.stackLen[j] = ids.length;
+      path.linesLen[j] = files.length;
+      path.sitesLen[j] = calls.sites.length;
+      path.pairsLen[j] = calls.pairs.length;
+      path.tiersLen[j] = calls.tiers.length;
+      path.blind[j] = calls.blind ? 1 : 0;
+      path.node[j] = node;
+      path.tail[j] = tail;
+      path.dropped[j] = dropped;
+      if (j === m) break;
+      const r = path.res[j];
+      if (r) add(r);
+      else if (path.addrs[j] > 0) dropped++;
     }
-    const stack: number[] = [];
-    const files: string[] = [];
-    const lines: number[] = [];
-    // Each line once, in the order first met: a stamp per line, not a scan of the ~60 lines of a deep stack.
-    const stamp = this.lines.stamp();
-    for (let g = leafFirst.length - 1; g >= 0; g--) {
-      const r = leafFirst[g];
-      for (const id of r.ids) stack.push(id);
-      if (r.files.length === 0) continue;
-      const keys = (r.lineKeys ??= this.lines.keys(r.files, r.lines));
-      for (let k = 0; k < keys.length; k++) {
-        if (this.lines.mark(keys[k], stamp)) {
-          files.push(r.files[k]);
-          lines.push(r.lines[k]);
-        }
-      }
+    if (vm !== VM_IDLE) {
+      path.length = m;
+      path.valid = true;
+      path.resolverVersion = this.resolver.version;
+      path.nativeVersion = this.o.native.version;
+      path.ids = ids;
+      path.keys = keys;
+      path.files = files;
+      path.lines = lines;
+      path.sites = calls.sites;
+      path.pairs = calls.pairs;
+      path.tiers = calls.tiers;
     }
-    if (unresolved) this.cacheHasUnresolved = true;
-    const node = this.o.builder.sample(stack, 0, 0, this.o.thread);
-    const calls: Calls = { sites: [], pairs: [], blind: false, tiers: [], stamp: ++this.stamp };
-    let tail: Resolved | null = null;
-    for (let g = leafFirst.length - 1; g >= 0; g--) tail = this.chain(tail, leafFirst[g], calls);
+    if (top) add(top);
+    this.droppedFrames += dropped;
+    if (dropped > 0) this.cacheHasUnresolved = true;
+    // From here on the arrays are shared by the Rest's leaves.
+    calls.ownPairs = calls.ownTiers = false;
     return { node, files, lines, ext, cbLeaf, fixedLeaf, leaves: new Map(), calls, tail };
   }
 
@@ -459,6 +538,7 @@ export class IsolateLog {
     c.pairs = rc.pairs;
     c.blind = rc.blind;
     c.tiers = rc.tiers;
+    c.ownPairs = c.ownTiers = false;
     c.stamp = ++this.stamp;
     c.base = rc.sites;
     let tail = rest.tail;
@@ -469,7 +549,7 @@ export class IsolateLog {
     // The last frame makes no call: if it has no line, nothing tells which.
     if (tail?.lineless) {
       c.blind = true;
-      if (!c.tiers.includes(tail.lineless)) c.tiers = [...c.tiers, tail.lineless];
+      if (!c.tiers.includes(tail.lineless)) addTier(c, tail.lineless);
     }
     if (!c.pairs.length && !c.blind) return;
     // Most leaves add no call and no line to their callers': those share one record.
@@ -499,10 +579,16 @@ export class IsolateLog {
     if (from.lineless) {
       const p = this.calls.pair(caller, callee);
       if (p) {
-        // Copy on write: a Rest's arrays are shared by its leaves.
-        if (!c.pairs.includes(p)) c.pairs = [...c.pairs, p];
+        if (!c.pairs.includes(p)) {
+          // Copy on write: a Rest's arrays are shared by its leaves.
+          if (!c.ownPairs) {
+            c.pairs = c.pairs.slice();
+            c.ownPairs = true;
+          }
+          c.pairs.push(p);
+        }
       } else c.blind = true;
-      if (!c.tiers.includes(from.lineless)) c.tiers = [...c.tiers, from.lineless];
+      if (!c.tiers.includes(from.lineless)) addTier(c, from.lineless);
       return;
     }
     const at = from.at ? from.at[k] : k < from.lines.length ? k : -1;

@@ -48,6 +48,8 @@ export class NativeResolver {
   private namedMissing = 0;
   private loads: Promise<void>[] = [];
   private readonly cache = new Map<number, NativeHit | null>();
+  /** Bumped whenever an address may resolve otherwise than before. */
+  version = 0;
 
   constructor(
     private readonly signal?: AbortSignal,
@@ -65,6 +67,7 @@ export class NativeResolver {
         same.end = end;
         this.sorted = null;
         this.cache.clear();
+        this.version++;
       }
       return;
     }
@@ -86,6 +89,7 @@ export class NativeResolver {
     if (!this.byPath.has(path)) this.byPath.set(path, lib);
     this.sorted = null;
     this.cache.clear();
+    this.version++;
     if (path.startsWith('/') && this.isHere(path)) this.loads.push(this.load(lib));
   }
 
@@ -191,6 +195,7 @@ export class NativeResolver {
     if (this.remaps.some((r) => r.start === start)) return;
     this.remaps.push({ start, end, delta });
     this.cache.clear();
+    this.version++;
   }
 
   /** The original address of an address inside a known copy, or NaN. */

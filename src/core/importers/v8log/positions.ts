@@ -34,35 +34,50 @@ export function parseSourcePositions(
   inlinings: string,
   fns: (CodeInfo | undefined)[],
 ): SourcePositions | null {
-  const [code, script, inl] = triples(positions, 67 /* C */);
-  if (code.length === 0) return null;
-  const [fnIdx, fnPos, fnParent] = triples(inlinings, 70 /* F */);
+  const t = triples(positions, 67 /* C */);
+  if (t.n === 0) return null;
+  const code = t.a.slice(0, t.n);
+  const script = t.b.slice(0, t.n);
+  const inl = t.c.slice(0, t.n);
+  const f = triples(inlinings, 70 /* F */);
+  const inlFn = f.a.slice(0, f.n);
+  const inlPos = f.b.slice(0, f.n);
+  const inlParent = f.c.slice(0, f.n);
   // Positions come sorted by code offset; a stable sort keeps them right if a V8 ever does not.
   let sorted = true;
   for (let i = 1; i < code.length && sorted; i++) sorted = code[i - 1] <= code[i];
-  const order = sorted ? null : code.map((_, i) => i).sort((a, b) => code[a] - code[b] || a - b);
-  const pick = (a: number[]): Int32Array => (order ? Int32Array.from(order, (i) => a[i]) : Int32Array.from(a));
-  return {
-    scriptId,
-    codeOffsets: pick(code),
-    scriptOffsets: pick(script),
-    inlining: pick(inl),
-    inlFn: Int32Array.from(fnIdx),
-    inlPos: Int32Array.from(fnPos),
-    inlParent: Int32Array.from(fnParent),
-    fns,
-  };
+  if (!sorted) {
+    const order = Array.from(code, (_, i) => i).sort((x, y) => code[x] - code[y] || x - y);
+    const pick = (a: Int32Array): Int32Array => Int32Array.from(order, (i) => a[i]);
+    return { scriptId, codeOffsets: pick(code), scriptOffsets: pick(script), inlining: pick(inl), inlFn, inlPos, inlParent, fns };
+  }
+  return { scriptId, codeOffsets: code, scriptOffsets: script, inlining: inl, inlFn, inlPos, inlParent, fns };
+}
+
+/** Scratch columns for `triples`, grown as needed: a big TurboFan function's table holds thousands of entries. */
+const cols = { a: new Int32Array(1024), b: new Int32Array(1024), c: new Int32Array(1024), n: 0 };
+
+function push(a: number, b: number, c: number): void {
+  if (cols.n === cols.a.length) {
+    for (const k of ['a', 'b', 'c'] as const) {
+      const g = new Int32Array(cols.n * 2);
+      g.set(cols[k]);
+      cols[k] = g;
+    }
+  }
+  cols.a[cols.n] = a;
+  cols.b[cols.n] = b;
+  cols.c[cols.n++] = c;
 }
 
 /**
  * Every `<lead>a O b [I c]` in `s` (a, c unsigned, b maybe negative; c is -1 when absent), skipping text that is not
  * one, as `/<lead>(\d+)O(-?\d+)(?:I(\d+))?/g` would: a table of a big TurboFan function holds thousands, and a
- * scan by character codes is several times faster than the regular expression.
+ * scan by character codes is several times faster than the regular expression. The columns are scratch: copy them
+ * before the next call.
  */
-function triples(s: string, lead: number): [number[], number[], number[]] {
-  const a: number[] = [];
-  const b: number[] = [];
-  const c: number[] = [];
+function triples(s: string, lead: number): typeof cols {
+  cols.n = 0;
   const n = s.length;
   let i = s.indexOf(String.fromCharCode(lead));
   while (i >= 0 && i < n) {
@@ -76,19 +91,21 @@ function triples(s: string, lead: number): [number[], number[], number[]] {
       i = s.indexOf(String.fromCharCode(lead), i + 1);
       continue;
     }
-    a.push(num(s, i + 1, aEnd));
-    b.push(num(s, aEnd + 1, bEnd));
+    const a = num(s, i + 1, aEnd);
+    const b = num(s, aEnd + 1, bEnd);
+    let c = -1;
     let end = bEnd;
     if (s.charCodeAt(bEnd) === 73 /* I */) {
       const cEnd = digitsEnd(s, bEnd + 1);
       if (cEnd > bEnd + 1) {
-        c.push(num(s, bEnd + 1, cEnd));
+        c = num(s, bEnd + 1, cEnd);
         end = cEnd;
-      } else c.push(-1);
-    } else c.push(-1);
+      }
+    }
+    push(a, b, c);
     i = s.indexOf(String.fromCharCode(lead), end);
   }
-  return [a, b, c];
+  return cols;
 }
 
 function digitsEnd(s: string, i: number): number {

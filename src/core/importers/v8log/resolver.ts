@@ -50,6 +50,8 @@ export class AddressResolver {
   private remapFor = NaN;
   remappedAddresses = 0;
   inferredRemap = false;
+  /** Bumped whenever an answer given before may no longer be the one given now (other than by the code map's changes). */
+  version = 0;
 
   constructor(
     private readonly code: CodeMap,
@@ -60,6 +62,7 @@ export class AddressResolver {
   addScript(id: number, name: string, text: string): void {
     if (this.scripts.has(id) || this.missedIds.has(id) || (name && (this.scriptsByName.has(name) || this.missedNames.has(name)))) {
       this.epoch++;
+      this.version++;
       this.missedIds.clear();
       this.missedNames.clear();
     }
@@ -77,6 +80,7 @@ export class AddressResolver {
 
   /** `code-source-info` arrived for a code object: its answers, and those of code it is inlined in, are stale. */
   positionsChanged(info: CodeInfo): void {
+    if (info.answers) this.version++;
     info.answers = undefined;
     this.dropDependents(info);
   }
@@ -84,15 +88,42 @@ export class AddressResolver {
   private dropDependents(info: CodeInfo): void {
     const d = this.dependents.get(info);
     if (!d) return;
+    this.version++;
     for (const outer of d) outer.answers = undefined;
     this.dependents.delete(info);
+  }
+
+  /**
+   * Return addresses answered from code objects, until an answer may change: a stack's callers are mostly addresses
+   * seen before. Code added over such an address replaces the code object it was in, which the isolate hears of
+   * (`forget`); other changes bump `version`.
+   */
+  private readonly returns = new Map<number, Resolved>();
+  private returnsVersion = 0;
+
+  /** Drops the answers kept by address (the code map changed). */
+  forget(): void {
+    this.returns.clear();
   }
 
   /** Frames for one address: JS/V8 code first, then C++ symbols, then remapped builtins. */
   resolve(addr: number, isReturn: boolean): Resolved | null {
     if (!(addr > 0)) return null;
+    if (isReturn) {
+      if (this.returnsVersion !== this.version) {
+        this.returns.clear();
+        this.returnsVersion = this.version;
+      }
+      const known = this.returns.get(addr);
+      if (known) return known;
+    }
     const e = this.code.find(addr);
-    if (e) return this.fromCode(e, addr, isReturn);
+    if (e) {
+      const r = this.fromCode(e, addr, isReturn);
+      // Reading the code's positions may have made other answers stale (version bumped): this one is current.
+      if (isReturn && this.returnsVersion === this.version) this.returns.set(addr, r);
+      return r;
+    }
     const n = this.native.resolve(addr);
     if (n) return this.fromNative(n);
     let orig = this.native.unmap(addr);
