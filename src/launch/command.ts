@@ -79,10 +79,12 @@ export function perfSideLogs(names: string[]): string[] {
 }
 
 /** The preload's heap-mode switch, in every process of a heap run, and its request-tracking switch. */
-function heapEnv(o: Pick<BuildOptions, 'mode' | 'heapInterval' | 'heapSamples' | 'trackRequests'>): NodeJS.ProcessEnv {
+function heapEnv(o: Pick<BuildOptions, 'mode' | 'heapInterval' | 'heapSamples' | 'trackRequests' | 'live'>): NodeJS.ProcessEnv {
   // Request tracking's switch rides along: every process of the run gets both.
   const requests = o.trackRequests === false ? { [REQUESTS_ENV]: '0' } : {};
-  return o.mode === 'heap' ? { [HEAP_PROF_ENV]: heapProfEnvValue(o.heapInterval, o.heapSamples), ...requests } : requests;
+  if (o.mode !== 'heap') return requests;
+  // Live: each process copies its heap profile so far about once a second (preload/heapProfile.ts).
+  return { [HEAP_PROF_ENV]: heapProfEnvValue(o.heapInterval, o.heapSamples), ...(o.live ? { [LIVE_ENV]: '1' } : {}), ...requests };
 }
 
 /** The profiler flags the preload puts back into a fork that sets its own execArgv (preloadForkFlags.ts). */

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AttachSession, LIVE_ATTACH_CHUNK_MS, listTargets, liveAttach, makeRunDir, saveAttachRun } from '../../src/launch/inspector';
-import { liveHeapFileName } from '../../src/launch/run/liveHeap';
+import { liveHeapFileName } from '../../src/launch/run/liveHeapFile';
 import { forgetLiveRun, loadLiveRun } from '../../src/launch/run/liveReader';
 import { loadRunProfile } from '../../src/launch/run/runProfile';
 import { liveRows } from '../../src/cli/liveTable';

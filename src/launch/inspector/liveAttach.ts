@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { HEAP_NOTE_KEY, type HeapProfileNote } from '../../core/importers/heapprofile';
 import { appendSync, replaceFileSync } from '../../core/safeWrite';
 import { liveChunkFileName, writeLiveInfo } from '../run/cpuChunks';
-import { liveHeapFileName } from '../run/liveHeap';
+import { ATTACH_HEAP_MODE, liveHeapFileName } from '../run/liveHeapFile';
 import type { RunEvent } from '../run/runFolder';
 import type { CpuProfile } from '../run/cpuProfileMerge';
 import type { SamplingHeapProfile } from './session';
@@ -32,7 +32,7 @@ export interface LiveAttach {
  */
 export function liveAttach(dir: string, startedAt: number, heap?: HeapProfileNote): LiveAttach {
   const events: RunEvent[] = [];
-  const info = () => writeLiveInfo(dir, { mode: heap ? 'heap' : 'attach', startedAt: new Date(startedAt).toISOString(), events });
+  const info = () => writeLiveInfo(dir, { mode: heap ? ATTACH_HEAP_MODE : 'attach', startedAt: new Date(startedAt).toISOString(), events });
   info();
   return {
     onPart: (part, pid) => appendSync(join(dir, liveChunkFileName(pid ?? 0)), `${JSON.stringify({ profile: part })}\n`),

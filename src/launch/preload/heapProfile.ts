@@ -6,13 +6,18 @@ import { writeOnceAtEnd } from './signals';
 import { HeapPositions, type SamplingProfile } from './heapPositions';
 import { RUN_DIR_ENV } from '../run/processRecords';
 import { streamJson } from '../../core/jsonStream';
-import { createNewFileSyncFrom } from '../../core/safeWrite';
+import { createNewFileSyncFrom, replaceFileSync } from '../../core/safeWrite';
+import { LIVE_ENV } from '../run/cpuChunks';
+import { liveHeapFileName } from '../run/liveHeapFile';
 import { runIsLive } from '../run/runLiveness';
 import { SETTING_LIMITS } from '../../core/settingLimits';
 import { HEAP_NOTE_KEY, type HeapProfileNote } from '../../core/importers/heapprofile';
 
 /** Set by the launcher for a run in heap mode: `<sampling interval in bytes>:<allocated|live>`. */
 export const HEAP_PROF_ENV = 'NODE_FLAME_HEAP_PROF';
+
+/** How often a live heap run's preload looks whether a copy is due. */
+const LIVE_HEAP_MS = 1000;
 
 export const DEFAULT_HEAP_INTERVAL = SETTING_LIMITS.heapSamplingInterval.fallback;
 
@@ -63,6 +68,7 @@ export function heapProfileInProcess(): boolean {
     });
     const positions = new HeapPositions(session, !keep);
     const t = new Date();
+    if (process.env[LIVE_ENV]) copyLive(session, dir, { samples: opts.samples, samplingInterval: opts.interval, startTime: t.getTime() });
     const name = `Heap.${t.getFullYear()}${pad(t.getMonth() + 1)}${pad(t.getDate())}.${pad(t.getHours())}${pad(t.getMinutes())}${pad(t.getSeconds())}.${process.pid}.${threadId}.001.heapprofile`;
     writeOnceAtEnd(() => {
       // In-process inspector calls answer synchronously, as an exit handler or a dying signal needs.
@@ -89,4 +95,28 @@ export function heapProfileInProcess(): boolean {
     // a node without the inspector: this process goes unprofiled, the run goes on
     return false;
   }
+}
+
+/**
+ * A live heap run: the profile so far, copied about once a second into `live-heap-<pid>[-<threadId>].heapprofile`
+ * (the newest replaces the last) for the live view. A copy holds the app while V8 builds it (tens of ms for tens of
+ * MB of samples): copies are spaced so they take at most a twentieth of its time.
+ */
+function copyLive(session: Inspector.Session, dir: string, note: HeapProfileNote): void {
+  let next = 0;
+  const timer = setInterval(() => {
+    if (performance.now() < next || !runIsLive(dir)) return;
+    const t0 = performance.now();
+    session.post('HeapProfiler.getSamplingProfile', (err, r) => {
+      if (err) return;
+      try {
+        const live = { ...note, durationMs: Date.now() - (note.startTime ?? Date.now()) };
+        replaceFileSync(join(dir, liveHeapFileName(process.pid, threadId)), JSON.stringify({ ...r.profile, [HEAP_NOTE_KEY]: live }));
+      } catch {
+        // a full disk: the live view keeps its last copy, the profile at exit is written as ever
+      }
+      next = performance.now() + 19 * (performance.now() - t0);
+    });
+  }, LIVE_HEAP_MS);
+  timer.unref();
 }

@@ -1,20 +1,19 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { heapprofileImporter } from '../../core/importers/heapprofile';
+import { heapProfileToModel } from '../../core/importers/heapprofile';
 import { ProfileError, type Profile } from '../../core/model';
 import { NOTHING_NEW, type LiveInfo } from './cpuChunks';
 import { readProcessRecords, runProcesses } from './processRecords';
-import type { ImportOptions } from '../../core/importers';
+import { loadRunProfile, type RunLoadOptions } from './runProfile';
 import type { OpenedRun, RunEvent } from './runFolder';
+import { ATTACH_HEAP_MODE, LIVE_HEAP_NAME } from './liveHeapFile';
 
-const PATTERN = /^live-heap-(\d+)\.heapprofile$/;
+const pidOf = (name: string): number | undefined => {
+  const m = LIVE_HEAP_NAME.exec(name.slice(name.lastIndexOf('/') + 1));
+  return m ? Number(m[1]) : undefined;
+};
 
-/** A live heap attach's file: the target's sampling heap profile so far, replaced about once a second. */
-export function liveHeapFileName(pid: number): string {
-  return `live-heap-${pid}.heapprofile`;
-}
-
-/** The copy of each live heap file last answered (its size and time), by run folder: a read finding the same says so. */
+/** The copies last answered (each file's size and time), by run folder: a read finding the same says so. */
 const answered = new Map<string, string>();
 
 export function forgetLiveHeap(dir: string): void {
@@ -22,36 +21,39 @@ export function forgetLiveHeap(dir: string): void {
 }
 
 /**
- * A live heap attach read as it grows: its newest heap profile, as the heap profile at detach will be read. Each copy
- * holds every sample so far (allocated, or still held), so the view shows the newest, not a sum.
+ * A live heap run or attach read as it grows: each process's newest heap profile, every process merged as the run at
+ * its end will be. Each copy holds every sample so far (allocated, or still held), so the view shows the newest, not a sum.
  */
 export async function loadLiveHeap(
   dir: string,
   li: Partial<LiveInfo>,
-  opts: ImportOptions & { onlyNew?: boolean } = {},
+  opts: RunLoadOptions & { onlyNew?: boolean } = {},
 ): Promise<{ profile: Profile; run: OpenedRun }> {
-  let name: string | undefined;
+  let names: string[] = [];
   try {
-    name = readdirSync(dir).find((n) => PATTERN.test(n));
+    names = readdirSync(dir)
+      .filter((n) => LIVE_HEAP_NAME.test(n))
+      .sort();
   } catch {
     // the run folder went away
   }
-  const path = name && join(dir, name);
-  const st = path ? statSync(path, { throwIfNoEntry: false }) : undefined;
-  if (!path || !st?.isFile()) throw new ProfileError(NOTHING_NEW, dir);
-  const seen = `${st.size}:${st.mtimeMs}`;
+  const files = names.map((n) => join(dir, n)).filter((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
+  if (!files.length) throw new ProfileError(NOTHING_NEW, dir);
+  const seen = files.map((f) => `${f}:${statSync(f).size}:${statSync(f).mtimeMs}`).join('|');
   if (opts.onlyNew && answered.get(dir) === seen) throw new ProfileError(NOTHING_NEW, dir);
   answered.set(dir, seen);
-  const profile = await heapprofileImporter.load(path, opts);
   const run: OpenedRun = {
     dir,
     info: {
       version: 1,
-      mode: 'attach',
+      mode: li.mode === ATTACH_HEAP_MODE ? 'attach' : 'heap',
       ...(li.startedAt ? { startedAt: li.startedAt } : {}),
       ...(li.events?.length ? { events: li.events as RunEvent[] } : {}),
       processes: runProcesses(readProcessRecords(dir), []),
     },
   };
+  // Each copy is written whole (a temp file renamed over the last), so a read never sees half of one.
+  const read = (file: string): Profile => heapProfileToModel(JSON.parse(readFileSync(file, 'utf8')), file);
+  const profile = await loadRunProfile(run, { ...opts, liveParts: { files, pidOf, read } });
   return { profile, run };
 }

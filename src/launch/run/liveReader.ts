@@ -5,6 +5,7 @@ import { ProfileError, type Profile } from '../../core/model';
 import { addChunkLines, LIVE_INFO_FILE, liveChunkPid, NOTHING_NEW, type LiveInfo } from './cpuChunks';
 import { CpuProfileMerger } from './cpuProfileMerge';
 import { forgetLiveHeap, loadLiveHeap } from './liveHeap';
+import { ATTACH_HEAP_MODE } from './liveHeapFile';
 import { readProcessRecords, runProcesses } from './processRecords';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
 import { findRawProfiles, type OpenedRun, type RunEvent, type RunInfo } from './runFolder';
@@ -104,7 +105,7 @@ export async function loadLiveRun(
 ): Promise<{ profile: Profile; run: OpenedRun }> {
   const li = readLiveInfo(dir);
   if (li.mode === 'prof') return loadLiveLogs(dir, li, opts);
-  if (li.mode === 'heap') return loadLiveHeap(dir, li, opts);
+  if (li.mode === 'heap' || li.mode === ATTACH_HEAP_MODE) return loadLiveHeap(dir, li, opts);
   const chunks = liveChunks(dir);
   const read = [...(runs.get(dir)?.values() ?? [])].reduce((n, t) => n + t.offset, 0);
   if (!chunks.size || (opts.onlyNew && answered.get(dir) === read)) throw new ProfileError(NOTHING_NEW, dir);

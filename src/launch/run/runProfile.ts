@@ -73,7 +73,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
     const chosen = files.filter((f) => opts.pid === undefined || pidOf(basename(f)) === opts.pid);
     for (const [i, f] of chosen.entries()) {
       const pid = pidOf(basename(f));
-      const tid = (/\.(\d+)\.\d+\.(?:cpu|heap)profile$/.exec(f) ?? /live-\d+-(\d+)\.jsonl$/.exec(f))?.[1];
+      const tid = (/\.(\d+)\.\d+\.(?:cpu|heap)profile$/.exec(f) ?? /live-(?:heap-)?\d+-(\d+)\.(?:jsonl|heapprofile)$/.exec(f))?.[1];
       // Progress over the whole run: each file its share of it.
       const onProgress = opts.onProgress && ((x: number) => opts.onProgress!((i + x) / chosen.length));
       const p = opts.liveParts ? opts.liveParts.read(f) : await loadProfile(f, { ...opts, onProgress });
