@@ -18,9 +18,18 @@ export type Rule =
   | { sums: string }
   /** An object walked key by key. */
   | { object: Schema }
-  /** An array whose elements each follow the rule. */
-  | { each: Rule };
+  /**
+   * An array whose elements each follow the rule; with `sink`, its elements (kept ones, 'keep') go one by one to a
+   * fresh sink instead of an array, which keeps only what it needs of each (a trace's profile events among thousands).
+   */
+  | { each: Rule; sink?: () => Sink };
 export type Schema = { [key: string]: Rule };
+
+/** Takes an array's elements as they are parsed, in order; stored in place of the array. */
+export interface Sink {
+  push(value: unknown): void;
+  readonly length: number;
+}
 
 export { CorruptJson } from './jsonCapture';
 export { MAX_DELTA } from './numberList';
@@ -30,7 +39,7 @@ const BOM = [0xef, 0xbb, 0xbf];
 type Obj = Record<string, unknown>;
 type Frame =
   | { k: 'obj'; into: Obj; schema: Schema; st: 'key0' | 'key' | 'colon' | 'value' | 'next'; key: string | undefined }
-  | { k: 'arr'; out: unknown[]; rule: Rule; st: 'v0' | 'v' | 'next' }
+  | { k: 'arr'; out: unknown[] | Sink; sink: boolean; rule: Rule; st: 'v0' | 'v' | 'next' }
   | { k: 'nums'; out: NumberList; into: Obj; key: string; st: 'v0' | 'v' | 'next' };
 type Nums = Frame & { k: 'nums' };
 
@@ -44,10 +53,14 @@ export class JsonScanner {
   private root: Obj | undefined;
   private bomAt = 0;
 
-  /** `size`, the document's length in bytes when known, bounds the number arrays (see NumberList). */
+  /**
+   * `size`, the document's length in bytes when known, bounds the number arrays (see NumberList). A top-level array
+   * is read as the value of `arrayKey` when given (a trace is either `[events]` or `{"traceEvents": [events]}`).
+   */
   constructor(
     private readonly schema: Schema,
     private readonly size = 0,
+    private readonly arrayKey?: string,
   ) {}
 
   private fail(why: string, at: number): never {
@@ -102,6 +115,11 @@ export class JsonScanner {
           this.root = {};
           this.stack.push({ k: 'obj', into: this.root, schema: this.schema, st: 'key0', key: undefined });
           i++;
+        } else if (c === 0x5b && this.arrayKey !== undefined && Object.hasOwn(this.schema, this.arrayKey)) {
+          this.root = {};
+          this.open(this.schema[this.arrayKey], c, this.root, this.arrayKey, false);
+          i++;
+          if (this.stack.length === 0) this.fail('Unexpected token', i - 1);
         } else this.cap = new Capture('skip', false, false);
         continue;
       }
@@ -142,9 +160,12 @@ export class JsonScanner {
           continue;
         }
         f.st = 'next';
-        // The element is stored at its index: an array is the `into` of its elements.
+        // The element is stored at its index: an array is the `into` of its elements (a sink is given it instead).
         if (this.open(f.rule, c, f.out as unknown as Obj, String(f.out.length), true)) i++;
-        else f.st = 'v';
+        else {
+          f.st = 'v';
+          if (f.sink) this.pending = { into: {}, key: '', sink: f.out as Sink };
+        }
       } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) i = this.number(f, b, i);
       else {
         // Not a number: it counts as NaN (a sample no node has, a zero delta), as the readers of a parsed array take it.
@@ -169,9 +190,9 @@ export class JsonScanner {
       return true;
     }
     if (typeof rule === 'object' && 'each' in rule && c === 0x5b) {
-      const out: unknown[] = [];
+      const out = rule.sink ? rule.sink() : [];
       into[key] = out;
-      this.stack.push({ k: 'arr', out, rule: rule.each, st: 'v0' });
+      this.stack.push({ k: 'arr', out, sink: !!rule.sink, rule: rule.each, st: 'v0' });
       return true;
     }
     if (typeof rule === 'object' && 'object' in rule && c === 0x7b) {
@@ -187,7 +208,7 @@ export class JsonScanner {
     return false;
   }
 
-  private pending: { into: Obj; key: string } | undefined;
+  private pending: { into: Obj; key: string; sink?: Sink } | undefined;
 
   /** A key without escapes within the chunk is read in place (most are); any other through a capture. */
   private key(f: Frame & { k: 'obj' }, b: Buffer, i: number): number {
@@ -362,7 +383,8 @@ export class JsonScanner {
     }
     const to = this.pending;
     this.pending = undefined;
-    if (to && cap.role === 'value') to.into[to.key] = this.parse(cap.text);
+    if (to?.sink) to.sink.push(this.parse(cap.text));
+    else if (to && cap.role === 'value') to.into[to.key] = this.parse(cap.text);
     f.st = 'next';
   }
 
