@@ -92,6 +92,12 @@ test("Node's own trace (ProfileChunk events) reads as the process's CPU profile,
   const q = await chromeTraceImporter.load(asArray, {});
   assert.deepEqual(q.tree, p.tree);
   assert.deepEqual(q.timeline, p.timeline);
+  // DevTools' own layout: its metadata first (long enough to push the events past the head that is sniffed).
+  const devtools = file(
+    `{"metadata":{"source":"DevTools","startTime":"2026-11-26T09:00:00Z","note":"${'x'.repeat(70000)}"},"traceEvents":${JSON.stringify(events)}}`,
+  );
+  assert.equal((await sniffFormat(devtools)).format, 'chrome-trace');
+  assert.deepEqual((await chromeTraceImporter.load(devtools, {})).tree, p.tree);
   for (const size of [7, 64]) {
     const r = await readChromeTrace(path, { chunkSize: size });
     assert.deepEqual(r.tree, p.tree, `chunks of ${size}`);

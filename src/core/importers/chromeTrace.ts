@@ -123,7 +123,8 @@ function sniffTrace(head: Buffer): boolean {
     .toString('utf8', 0, Math.min(head.length, 65536))
     .replace(/^\uFEFF/, '')
     .trimStart();
-  if (s.startsWith('{')) return /"traceEvents"\s*:\s*\[/.test(s);
+  // DevTools may write its `metadata` first, and an enhanced trace's metadata (source maps) can fill the head.
+  if (s.startsWith('{')) return /"traceEvents"\s*:\s*\[/.test(s) || /^\{\s*"metadata"\s*:\s*\{[^]*"source"\s*:\s*"DevTools"/.test(s);
   // The array form has no key to tell it by: its first event does (every event has a phase `ph`).
   return /^\[\s*\{/.test(s) && /"ph"\s*:\s*"/.test(s) && /"(pid|ts)"\s*:/.test(s);
 }
