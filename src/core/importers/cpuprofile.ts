@@ -121,21 +121,36 @@ export function asCpuProfile(json: unknown, path: string): CpuProfile {
     if (!n || typeof n !== 'object' || typeof n.id !== 'number' || !n.callFrame || typeof n.callFrame !== 'object') {
       throw new ProfileError(l10n.t('not a .cpuprofile: a node lacks "id" or "callFrame"'), path);
     }
-    // Damaged or hand-edited files: each field the model reads gets the type it expects, or goes.
+    // Damaged or hand-edited files: each field the model reads gets the type it expects, or goes. A call frame that
+    // has them already (V8's always do) is kept, not copied: a big profile's 100k nodes would be held twice at the peak.
+    // Nothing given is changed: a live run's merger hands out its own call frames.
     const cf = n.callFrame;
-    n.callFrame = {
-      functionName: str(cf.functionName),
-      url: str(cf.url),
-      lineNumber: whole(cf.lineNumber),
-      columnNumber: whole(cf.columnNumber),
-      scriptId: typeof cf.scriptId === 'string' || typeof cf.scriptId === 'number' ? String(cf.scriptId).slice(0, 20) : undefined,
-    };
-    n.children = Array.isArray(n.children) ? n.children.filter((c) => typeof c === 'number') : undefined;
+    const scriptId = typeof cf.scriptId === 'string' || typeof cf.scriptId === 'number' ? String(cf.scriptId).slice(0, 20) : undefined;
+    if (
+      typeof cf.functionName !== 'string' ||
+      typeof cf.url !== 'string' ||
+      whole(cf.lineNumber) !== cf.lineNumber ||
+      whole(cf.columnNumber) !== cf.columnNumber ||
+      scriptId !== cf.scriptId
+    )
+      n.callFrame = {
+        functionName: str(cf.functionName),
+        url: str(cf.url),
+        lineNumber: whole(cf.lineNumber),
+        columnNumber: whole(cf.columnNumber),
+        scriptId,
+      };
+    const kids = n.children;
+    n.children = Array.isArray(kids)
+      ? kids.every((c) => typeof c === 'number')
+        ? kids
+        : kids.filter((c) => typeof c === 'number')
+      : undefined;
     n.parent = finite(n.parent);
     n.hitCount = Math.max(0, finite(n.hitCount) ?? 0);
-    n.positionTicks = Array.isArray(n.positionTicks)
-      ? n.positionTicks.filter((t) => t && Number.isInteger(t.line) && t.line > 0 && (finite(t.ticks) ?? 0) > 0)
-      : undefined;
+    const ticks = n.positionTicks;
+    const goodTick = (t: { line: number; ticks: number }) => t && Number.isInteger(t.line) && t.line > 0 && (finite(t.ticks) ?? 0) > 0;
+    n.positionTicks = Array.isArray(ticks) ? (ticks.every(goodTick) ? ticks : ticks.filter(goodTick)) : undefined;
   }
   p.startTime = finite(p.startTime);
   p.endTime = finite(p.endTime);
