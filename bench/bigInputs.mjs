@@ -128,9 +128,10 @@ function seedTree(seeds) {
 /**
  * A Chrome trace (`{"traceEvents": [...]}`) of two processes, as V8's tracing profiler writes it: a Profile event
  * each, the seed's nodes (`nodeCopies` shifted copies) in the first chunks, then chunks of 100 samples with their
- * deltas and lines, each chunk after an unrelated event the reader must step over. Returns the samples written.
+ * deltas and lines, each chunk after `noisePerChunk` unrelated events the reader must step over (a browser's trace is
+ * mostly such events). Returns the samples written.
  */
-export async function makeTrace(file, target, seeds, nodeCopies = 500) {
+export async function makeTrace(file, target, seeds, nodeCopies = 500, noisePerChunk = 1) {
   const { p, parent, root } = seedTree(seeds);
   const span = Math.max(...p.nodes.map((n) => n.id));
   const shift = (id, c) => (id === root.id ? id : id + c * span);
@@ -163,7 +164,7 @@ export async function makeTrace(file, target, seeds, nodeCopies = 500) {
       dur: 12,
       args: { data: { url: 'x.js', frame: 'F1' } },
     });
-    return `${noise},${ev(pid, 'ProfileChunk', { cpuProfile: { samples: s }, timeDeltas: p.timeDeltas.slice(0, 80), lines: p.samples.slice(0, 80).map((x) => lineOf.get(x)) }, k)},`;
+    return `${`${noise},`.repeat(noisePerChunk)}${ev(pid, 'ProfileChunk', { cpuProfile: { samples: s }, timeDeltas: p.timeDeltas.slice(0, 80), lines: p.samples.slice(0, 80).map((x) => lineOf.get(x)) }, k)},`;
   });
   writeFileSync(file, '{"pid":1,"ph":"M","name":"process_name","args":{"name":"end"}}]}', { flag: 'a' });
   return { samples, reps };

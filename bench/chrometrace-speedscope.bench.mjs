@@ -1,5 +1,5 @@
 // `npm run bench trace` (or `speedscope`): a Chrome trace of two processes (V8's Profile/ProfileChunk events among
-// others) and a sampled speedscope file with a stack per sample, of about 30 and 120 MB, made from the real fuzz seed
+// others, and a browser-like one mostly of other events) and a sampled speedscope file with a stack per sample, of about 30 and 120 MB, made from the real fuzz seed
 // (bench/bigInputs.mjs), each read by `node-flame report --format json` under /usr/bin/time, against JSON.parse of the
 // same file (which only builds the object). `JSONFORMATS_MB=30` picks sizes.
 import { mkdirSync, rmSync, statSync } from 'node:fs';
@@ -29,10 +29,11 @@ mkdirSync(work, { recursive: true });
 console.log('file | Node Flame | JSON.parse | time ratio (wall, CPU) | RSS ÷ file (JSON.parse)');
 for (const [kind, make] of [
   ['trace', makeTrace],
+  ['trace, 30 other events a chunk', (file, target, seeds) => makeTrace(file, target, seeds, 500, 30)],
   ['speedscope', makeSpeedscope],
 ]) {
   for (const target of SIZES) {
-    const file = join(work, `big-${kind}-${Math.round(target / 1e6)}.json`);
+    const file = join(work, `big-${kind.split(',')[0]}-${Math.round(target / 1e6)}.json`);
     try {
       const made = await make(file, target, seeds);
       const mb = statSync(file).size / 1e6;

@@ -92,6 +92,13 @@ test("Node's own trace (ProfileChunk events) reads as the process's CPU profile,
   const q = await chromeTraceImporter.load(asArray, {});
   assert.deepEqual(q.tree, p.tree);
   assert.deepEqual(q.timeline, p.timeline);
+  // A browser's trace is mostly other events: stepped over unparsed, brackets and quotes in their strings and all.
+  const noise = (k: number) =>
+    JSON.stringify({ ph: 'X', name: 'FunctionCall', ts: k, pid: 1, args: { data: { url: 'a"]},{"b', n: [k, { m: '}' }] } } });
+  const busy = file(`[${events.flatMap((e, k) => [noise(k), JSON.stringify(e), noise(-k)]).join(',\n')}]`);
+  const b = await chromeTraceImporter.load(busy, {});
+  assert.deepEqual(b.tree, p.tree);
+  assert.deepEqual(b.timeline, p.timeline);
   // DevTools' own layout: its metadata first (long enough to push the events past the head that is sniffed).
   const devtools = file(
     `{"metadata":{"source":"DevTools","startTime":"2026-11-26T09:00:00Z","note":"${'x'.repeat(70000)}"},"traceEvents":${JSON.stringify(events)}}`,

@@ -29,6 +29,11 @@ export type Schema = { [key: string]: Rule };
 export interface Sink {
   push(value: unknown): void;
   readonly length: number;
+  /**
+   * Whether the element in `b[from, to)` is worth parsing: false steps over it unparsed (a trace's thousands of events
+   * that hold no profile). Asked of the elements that lie whole within a chunk; the others are always parsed.
+   */
+  wants?(b: Buffer, from: number, to: number): boolean;
 }
 
 export { CorruptJson } from './jsonCapture';
@@ -235,6 +240,11 @@ export class JsonScanner {
     const n = b.length;
     let j = i;
     let end = -1;
+    const sink = f.sink ? (f.out as Sink) : undefined;
+    const wants = sink?.wants ? sink : undefined;
+    // With a sink that chooses, the wanted elements' text, in order (each piece a run of wanted elements).
+    const pieces: string[] | undefined = wants ? [] : undefined;
+    let runFrom = -1;
     while (j < n) {
       const c = b[j];
       let k = j + 1;
@@ -258,6 +268,14 @@ export class JsonScanner {
         if (k === n) break;
       }
       end = k;
+      if (wants) {
+        if (wants.wants!(b, j, k)) {
+          if (runFrom < 0) runFrom = j;
+        } else if (runFrom >= 0) {
+          pieces!.push(b.toString('utf8', runFrom, j).replace(/[\s,]+$/, ''));
+          runFrom = -1;
+        }
+      }
       while (k < n && isWs(b[k])) k++;
       if (k === n || b[k] !== 0x2c) break;
       k++;
@@ -265,9 +283,10 @@ export class JsonScanner {
       j = k;
     }
     if (end < 0) return -1;
+    if (pieces && runFrom >= 0) pieces.push(b.toString('utf8', runFrom, end));
     let items: unknown[];
     try {
-      items = JSON.parse(`[${b.toString('utf8', i, end)}]`) as unknown[];
+      items = JSON.parse(`[${pieces ? pieces.join(',') : b.toString('utf8', i, end)}]`) as unknown[];
     } catch (e) {
       this.fail((e as Error).message.split('\n')[0], i);
     }
