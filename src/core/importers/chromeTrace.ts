@@ -152,6 +152,7 @@ export function traceToModel(sink: TraceSink, path: string): Profile {
     );
   const perPid = new Map<number, number>();
   for (const p of found) perPid.set(p.pid, (perPid.get(p.pid) ?? 0) + 1);
+  const labels = new Set<string>();
   const parts: MergePart[] = found.map((p) => {
     const nodes = p.nodes as { id?: unknown; positionTicks?: unknown }[];
     for (const n of nodes) {
@@ -165,7 +166,10 @@ export function traceToModel(sink: TraceSink, path: string): Profile {
     const profile = cpuProfileToModel(cpu, path);
     const name = sink.threadNames.get(`${p.pid}:${p.tid}`) ?? sink.processNames.get(p.pid) ?? '';
     const several = (perPid.get(p.pid) ?? 0) > 1 && p.tid !== undefined;
-    const thread = `pid ${p.pid}${several ? ` thread ${p.tid}` : ''} ${name}`.trim();
+    let thread = `pid ${p.pid}${several ? ` thread ${p.tid}` : ''} ${name}`.trim();
+    // Two profiles of one thread (recorded one after another) stay two levels: the merge joins equal names.
+    for (let k = 2; labels.has(thread); k++) thread = `${thread.replace(/ #\d+$/, '')} #${k}`;
+    labels.add(thread);
     const startMs = p.startTime !== undefined ? p.startTime / 1000 : undefined;
     return { profile, thread, pid: p.pid, tid: p.tid, startMs };
   });
@@ -179,7 +183,7 @@ export function traceToModel(sink: TraceSink, path: string): Profile {
   }
   profile.format = 'chrome-trace';
   const processes: ProcessMeta[] = [...perPid.keys()].map((pid) => ({ pid, ppid: null, command: sink.processNames.get(pid) ?? '' }));
-  if (processes.length > 1) profile.meta.processes = processes;
+  if (parts.length > 1) profile.meta.processes = processes;
   return profile;
 }
 
