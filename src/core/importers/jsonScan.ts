@@ -3,7 +3,7 @@
 // objects it names are walked, small values (a node, a call frame) are JSON.parse'd apart, number arrays go
 // straight into typed arrays, and every other value is stepped over unread.
 
-import { Capture, CorruptJson, isDelim, isWs } from './jsonCapture';
+import { Capture, CorruptJson, isDelim, isWs, wholeElements } from './jsonCapture';
 import { NumberList } from './numberList';
 
 /** What a key's value becomes; a value of another shape than its rule expects is skipped, as an unknown key is. */
@@ -234,65 +234,21 @@ export class JsonScanner {
   /**
    * The whole elements of a kept array that lie in this chunk, parsed by one JSON.parse: one call for thousands of
    * nodes instead of one each. Returns the index after them, or -1 (and leaves `i` to the caller) when not even one
-   * element ends in the chunk. The elements are only delimited here; JSON.parse judges them and the commas between.
+   * element ends in the chunk. The elements are only delimited (wholeElements); JSON.parse judges them and the commas.
    */
   private batch(f: Frame & { k: 'arr' }, b: Buffer, i: number): number {
-    const n = b.length;
-    let j = i;
-    let end = -1;
     const sink = f.sink ? (f.out as Sink) : undefined;
-    const wants = sink?.wants ? sink : undefined;
-    // With a sink that chooses, the wanted elements' text, in order (each piece a run of wanted elements).
-    const pieces: string[] | undefined = wants ? [] : undefined;
-    let runFrom = -1;
-    while (j < n) {
-      const c = b[j];
-      let k = j + 1;
-      if (c === 0x7b || c === 0x5b) {
-        let depth = 1;
-        while (k < n && depth > 0) {
-          const d = b[k++];
-          if (d === 0x22) {
-            while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
-            k++;
-          } else if (d === 0x7b || d === 0x5b) depth++;
-          else if (d === 0x7d || d === 0x5d) depth--;
-        }
-        if (depth > 0 || k > n) break;
-      } else if (c === 0x22) {
-        while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
-        if (k >= n) break;
-        k++;
-      } else {
-        while (k < n && !isDelim(b[k])) k++;
-        if (k === n) break;
-      }
-      end = k;
-      if (wants) {
-        if (wants.wants!(b, j, k)) {
-          if (runFrom < 0) runFrom = j;
-        } else if (runFrom >= 0) {
-          pieces!.push(b.toString('utf8', runFrom, j).replace(/[\s,]+$/, ''));
-          runFrom = -1;
-        }
-      }
-      while (k < n && isWs(b[k])) k++;
-      if (k === n || b[k] !== 0x2c) break;
-      k++;
-      while (k < n && isWs(b[k])) k++;
-      j = k;
-    }
-    if (end < 0) return -1;
-    if (pieces && runFrom >= 0) pieces.push(b.toString('utf8', runFrom, end));
+    const whole = wholeElements(b, i, sink?.wants ? sink : undefined);
+    if (!whole) return -1;
     let items: unknown[];
     try {
-      items = JSON.parse(`[${pieces ? pieces.join(',') : b.toString('utf8', i, end)}]`) as unknown[];
+      items = JSON.parse(`[${whole.text}]`) as unknown[];
     } catch (e) {
       this.fail((e as Error).message.split('\n')[0], i);
     }
     for (const x of items) f.out.push(x);
     f.st = 'next';
-    return end;
+    return whole.end;
   }
 
   /** Plain integers, the bulk of a profile, read in one tight loop; anything else is left to the general path. */
