@@ -114,3 +114,88 @@ export async function makeCpuProfile(file, target, seeds, nodeCopies = 2000) {
   await new Promise((r) => out.end(r));
   return { samples: p.samples.length * reps, nodes: (p.nodes.length - 1) * nodeCopies + 1, reps };
 }
+
+/** The fuzz seed's nodes with parent links, in an order where parents come first, and each node's path from the root. */
+function seedTree(seeds) {
+  const p = JSON.parse(readFileSync(join(seeds, 'seed.cpuprofile'), 'utf8'));
+  const parent = new Map();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const root = p.nodes.find((n) => !parent.has(n.id));
+  const path = (id) => (id === root.id ? [] : [...path(parent.get(id)), id]);
+  return { p, parent, root, path };
+}
+
+/**
+ * A Chrome trace (`{"traceEvents": [...]}`) of two processes, as V8's tracing profiler writes it: a Profile event
+ * each, the seed's nodes (`nodeCopies` shifted copies) in the first chunks, then chunks of 100 samples with their
+ * deltas and lines, each chunk after `noisePerChunk` unrelated events the reader must step over (a browser's trace is
+ * mostly such events). Returns the samples written.
+ */
+export async function makeTrace(file, target, seeds, nodeCopies = 500, noisePerChunk = 1) {
+  const { p, parent, root } = seedTree(seeds);
+  const span = Math.max(...p.nodes.map((n) => n.id));
+  const shift = (id, c) => (id === root.id ? id : id + c * span);
+  const ev = (pid, name, data, ts) =>
+    JSON.stringify({ pid, tid: pid + 1, ts, ph: 'P', cat: 'disabled-by-default-v8.cpu_profiler', name, id: '0x1', args: { data } });
+  const lineOf = new Map(p.nodes.map((n) => [n.id, n.positionTicks?.[0]?.line ?? 0]));
+  let head = '{"traceEvents":[';
+  for (const pid of [100, 200]) {
+    head += `${ev(pid, 'Profile', { startTime: p.startTime + pid }, p.startTime)},`;
+    for (let c = 0; c < nodeCopies; c++) {
+      const nodes = p.nodes
+        .filter((n) => c === 0 || n !== root)
+        .map((n) => ({ id: shift(n.id, c), callFrame: n.callFrame, ...(parent.has(n.id) ? { parent: shift(parent.get(n.id), c) } : {}) }));
+      head += `${ev(pid, 'ProfileChunk', { cpuProfile: { nodes }, timeDeltas: [] }, p.startTime)},`;
+    }
+  }
+  let samples = 0;
+  const reps = await writeRepeated(file, target, head, (k) => {
+    const pid = k % 2 ? 200 : 100;
+    const c = (k >> 1) % nodeCopies;
+    const s = p.samples.slice(0, 80).map((x) => shift(x, c));
+    samples += s.length;
+    const noise = JSON.stringify({
+      pid,
+      tid: pid + 1,
+      ts: k,
+      ph: 'X',
+      cat: 'devtools.timeline',
+      name: 'FunctionCall',
+      dur: 12,
+      args: { data: { url: 'x.js', frame: 'F1' } },
+    });
+    return `${`${noise},`.repeat(noisePerChunk)}${ev(pid, 'ProfileChunk', { cpuProfile: { samples: s }, timeDeltas: p.timeDeltas.slice(0, 80), lines: p.samples.slice(0, 80).map((x) => lineOf.get(x)) }, k)},`;
+  });
+  writeFileSync(file, '{"pid":1,"ph":"M","name":"process_name","args":{"name":"end"}}]}', { flag: 'a' });
+  return { samples, reps };
+}
+
+/**
+ * A sampled speedscope file with a stack per sample, as sampling profilers write it (frames: `nodeCopies` copies of the
+ * seed's; weights in µs, the seed's deltas). Returns the samples written.
+ */
+export async function makeSpeedscope(file, target, seeds, nodeCopies = 500) {
+  const { p, root, path } = seedTree(seeds);
+  const own = p.nodes.filter((n) => n !== root);
+  const index = new Map(own.map((n, i) => [n.id, i]));
+  const frames = [];
+  for (let c = 0; c < nodeCopies; c++)
+    for (const n of own)
+      frames.push({
+        name: n.callFrame.functionName || '(anonymous)',
+        file: n.callFrame.url || undefined,
+        line: n.callFrame.lineNumber + 1 || undefined,
+      });
+  const stacks = p.samples.map((s) => path(s).map((id) => index.get(id)));
+  const head = `{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":${JSON.stringify(frames)}},"profiles":[{"type":"sampled","name":"main","unit":"microseconds","startValue":0,"endValue":0,"samples":[`;
+  let samples = 0;
+  const weights = [];
+  const reps = await writeRepeated(file, target * 0.93, head, (k) => {
+    const c = k % nodeCopies;
+    samples += stacks.length;
+    weights.push(p.timeDeltas.join(','));
+    return `${k ? ',' : ''}${stacks.map((s) => `[${s.map((i) => i + c * own.length).join(',')}]`).join(',')}`;
+  });
+  writeFileSync(file, `],"weights":[${weights.join(',')}]}],"name":"bench","exporter":"bench"}`, { flag: 'a' });
+  return { samples, reps };
+}

@@ -39,7 +39,10 @@ export const ALL_PROCESSES = {
 export const REPORT = {
   name: 'report',
   args: '<file | run folder>',
-  summary: () => l10n.t('read a profile (tick log, perf.data, perf script, .cpuprofile, pprof, folded) and print or export a report'),
+  summary: () =>
+    l10n.t(
+      'read a profile (tick log, perf.data, perf script, .cpuprofile, pprof, folded, Chrome trace, speedscope) and print or export a report',
+    ),
   options: {
     ...OUTPUT_OPTIONS,
     'no-source-maps': { type: 'boolean', help: () => l10n.t('do not map JavaScript frames through source maps') },

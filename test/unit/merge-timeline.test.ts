@@ -167,3 +167,32 @@ test('each process cut from one pass over the timeline is the profile selectThre
   // Both threads in one group: the whole run, as selectThreads gives it.
   assert.deepEqual(selectEachThreads(merged, [groups.flat(), []])[0], selectThreads(merged, groups.flat()));
 });
+
+test('many parts with interleaved and tied times merge in time order, ties to the earlier part, as a stable sort would', async () => {
+  const base = (await parts())[0].profile;
+  const n = base.timeline!.times.length;
+  // 13 copies of a real process (an odd count: the tournament is not a full tree), each with its own jittered times.
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const copies: MergePart[] = Array.from({ length: 13 }, (_, j) => {
+    const times = new Float64Array(n);
+    let t = 0;
+    for (let i = 0; i < n; i++) times[i] = t += j % 3 === 0 ? 1 : Math.floor(rand() * 3);
+    return { profile: { ...base, timeline: { nodes: base.timeline!.nodes, times } }, thread: `p${j}`, startMs: 1000 + (j % 4) };
+  });
+  const merged = mergeProfiles(copies, { ...base.meta });
+  const want = copies
+    .flatMap((c, j) => [...c.profile.timeline!.times].map((t, i) => ({ t: t + (c.startMs! - 1000), j, i })))
+    .sort((a, b) => a.t - b.t || a.j - b.j || a.i - b.i);
+  assert.equal(merged.timeline!.times.length, want.length);
+  const threadOf = (node: number) => {
+    let m = node;
+    while (merged.tree.parent[m] !== 0) m = merged.tree.parent[m];
+    return merged.frames[merged.tree.frame[m]].name;
+  };
+  for (let o = 0; o < want.length; o++) {
+    assert.equal(merged.timeline!.times[o], want[o].t, `time at ${o}`);
+    assert.equal(threadOf(merged.timeline!.nodes[o]), `thread p${want[o].j}`, `part at ${o}`);
+    assert.equal(stackOf(merged, merged.timeline!.nodes[o]), stackOf(base, base.timeline!.nodes[want[o].i]), `stack at ${o}`);
+  }
+});

@@ -1,10 +1,12 @@
 import * as l10n from '@vscode/l10n';
 import { Profile, ProfileError } from '../model';
+import { chromeTraceImporter } from './chromeTrace';
 import { cpuprofileImporter } from './cpuprofile';
 import { foldedImporter } from './folded';
 import { heapprofileImporter } from './heapprofile';
 import { perfImporter } from './perf';
 import { pprofImporter } from './pprof';
+import { speedscopeImporter } from './speedscope';
 import { v8logImporter } from './v8log';
 import type { ImportOptions, Importer } from './types';
 import { applySourceMaps } from '../sourcemaps';
@@ -14,8 +16,20 @@ import { NamedFileError, openNamedFile } from '../namedFiles';
 
 export type { ImportOptions, Importer } from './types';
 
-/** Most specific first: folded stacks are the loosest format, so they are tried last. */
-export const importers: Importer[] = [heapprofileImporter, cpuprofileImporter, v8logImporter, perfImporter, pprofImporter, foldedImporter];
+/**
+ * Most specific first: folded stacks are the loosest format, so they are tried last; a trace's profile chunks hold
+ * `nodes` and `callFrame` as a .cpuprofile does, so traces are told apart before.
+ */
+export const importers: Importer[] = [
+  speedscopeImporter,
+  chromeTraceImporter,
+  heapprofileImporter,
+  cpuprofileImporter,
+  v8logImporter,
+  perfImporter,
+  pprofImporter,
+  foldedImporter,
+];
 
 export async function readHead(path: string, bytes = 65536): Promise<Buffer> {
   let fh;
@@ -45,7 +59,7 @@ export async function sniffFormat(path: string): Promise<Importer> {
   if (!found)
     throw new ProfileError(
       l10n.t(
-        'not a profile Node Flame reads (expected a V8 tick log, .cpuprofile, .heapprofile, perf script output, perf.data, pprof or folded stacks)',
+        'not a profile Node Flame reads (expected a V8 tick log, .cpuprofile, .heapprofile, a Chrome trace, speedscope JSON, perf script output, perf.data, pprof or folded stacks)',
       ),
       path,
     );

@@ -1,4 +1,5 @@
-// One JSON value of a profile read by streaming (jsonScan.ts), stepped over or kept for JSON.parse, across chunks.
+// The values of a profile read by streaming (jsonScan.ts): one value stepped over or kept for JSON.parse across chunks,
+// and the whole elements of an array within one chunk, delimited for one JSON.parse of them all.
 
 /** Input that is not JSON; the reader words it for its format. */
 export class CorruptJson extends Error {}
@@ -82,4 +83,62 @@ export class Capture {
     if (this.str !== undefined) return this.str;
     return this.parts.length === 1 ? this.parts[0].toString('utf8') : Buffer.concat(this.parts, this.len).toString('utf8');
   }
+}
+
+/**
+ * The whole elements of an array that lie in `b` from `i` (the first element's start): the index just past the last
+ * of them and their text, or undefined when not even one ends in `b`. With `chooser`, only the elements it wants are
+ * in the text (each run of wanted ones cut out as it stands); the others are stepped over.
+ */
+export function wholeElements(
+  b: Buffer,
+  i: number,
+  chooser?: { wants?(b: Buffer, from: number, to: number): boolean },
+): { end: number; text: string } | undefined {
+  const n = b.length;
+  let j = i;
+  let end = -1;
+  const pieces: string[] | undefined = chooser ? [] : undefined;
+  let runFrom = -1;
+  while (j < n) {
+    const c = b[j];
+    let k = j + 1;
+    if (c === 0x7b || c === 0x5b) {
+      let depth = 1;
+      while (k < n && depth > 0) {
+        const d = b[k++];
+        if (d === 0x22) {
+          while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
+          k++;
+        } else if (d === 0x7b || d === 0x5b) depth++;
+        else if (d === 0x7d || d === 0x5d) depth--;
+      }
+      if (depth > 0 || k > n) break;
+    } else if (c === 0x22) {
+      while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
+      if (k >= n) break;
+      k++;
+    } else {
+      while (k < n && !isDelim(b[k])) k++;
+      if (k === n) break;
+    }
+    end = k;
+    if (chooser) {
+      if (chooser.wants!(b, j, k)) {
+        if (runFrom < 0) runFrom = j;
+      } else if (runFrom >= 0) {
+        pieces!.push(b.toString('utf8', runFrom, j).replace(/[\s,]+$/, ''));
+        runFrom = -1;
+      }
+    }
+    while (k < n && isWs(b[k])) k++;
+    if (k === n || b[k] !== 0x2c) break;
+    k++;
+    while (k < n && isWs(b[k])) k++;
+    j = k;
+  }
+  if (end < 0) return undefined;
+  if (!pieces) return { end, text: b.toString('utf8', i, end) };
+  if (runFrom >= 0) pieces.push(b.toString('utf8', runFrom, end));
+  return { end, text: pieces.join(',') };
 }

@@ -3,7 +3,7 @@
 // objects it names are walked, small values (a node, a call frame) are JSON.parse'd apart, number arrays go
 // straight into typed arrays, and every other value is stepped over unread.
 
-import { Capture, CorruptJson, isDelim, isWs } from './jsonCapture';
+import { Capture, CorruptJson, isDelim, isWs, wholeElements } from './jsonCapture';
 import { NumberList } from './numberList';
 
 /** What a key's value becomes; a value of another shape than its rule expects is skipped, as an unknown key is. */
@@ -18,9 +18,23 @@ export type Rule =
   | { sums: string }
   /** An object walked key by key. */
   | { object: Schema }
-  /** An array whose elements each follow the rule. */
-  | { each: Rule };
+  /**
+   * An array whose elements each follow the rule; with `sink`, its elements (kept ones, 'keep') go one by one to a
+   * fresh sink instead of an array, which keeps only what it needs of each (a trace's profile events among thousands).
+   */
+  | { each: Rule; sink?: () => Sink };
 export type Schema = { [key: string]: Rule };
+
+/** Takes an array's elements as they are parsed, in order; stored in place of the array. */
+export interface Sink {
+  push(value: unknown): void;
+  readonly length: number;
+  /**
+   * Whether the element in `b[from, to)` is worth parsing: false steps over it unparsed (a trace's thousands of events
+   * that hold no profile). Asked of the elements that lie whole within a chunk; the others are always parsed.
+   */
+  wants?(b: Buffer, from: number, to: number): boolean;
+}
 
 export { CorruptJson } from './jsonCapture';
 export { MAX_DELTA } from './numberList';
@@ -30,7 +44,7 @@ const BOM = [0xef, 0xbb, 0xbf];
 type Obj = Record<string, unknown>;
 type Frame =
   | { k: 'obj'; into: Obj; schema: Schema; st: 'key0' | 'key' | 'colon' | 'value' | 'next'; key: string | undefined }
-  | { k: 'arr'; out: unknown[]; rule: Rule; st: 'v0' | 'v' | 'next' }
+  | { k: 'arr'; out: unknown[] | Sink; sink: boolean; rule: Rule; st: 'v0' | 'v' | 'next' }
   | { k: 'nums'; out: NumberList; into: Obj; key: string; st: 'v0' | 'v' | 'next' };
 type Nums = Frame & { k: 'nums' };
 
@@ -44,10 +58,14 @@ export class JsonScanner {
   private root: Obj | undefined;
   private bomAt = 0;
 
-  /** `size`, the document's length in bytes when known, bounds the number arrays (see NumberList). */
+  /**
+   * `size`, the document's length in bytes when known, bounds the number arrays (see NumberList). A top-level array
+   * is read as the value of `arrayKey` when given (a trace is either `[events]` or `{"traceEvents": [events]}`).
+   */
   constructor(
     private readonly schema: Schema,
     private readonly size = 0,
+    private readonly arrayKey?: string,
   ) {}
 
   private fail(why: string, at: number): never {
@@ -102,6 +120,11 @@ export class JsonScanner {
           this.root = {};
           this.stack.push({ k: 'obj', into: this.root, schema: this.schema, st: 'key0', key: undefined });
           i++;
+        } else if (c === 0x5b && this.arrayKey !== undefined && Object.hasOwn(this.schema, this.arrayKey)) {
+          this.root = {};
+          this.open(this.schema[this.arrayKey], c, this.root, this.arrayKey, false);
+          i++;
+          if (this.stack.length === 0) this.fail('Unexpected token', i - 1);
         } else this.cap = new Capture('skip', false, false);
         continue;
       }
@@ -142,9 +165,12 @@ export class JsonScanner {
           continue;
         }
         f.st = 'next';
-        // The element is stored at its index: an array is the `into` of its elements.
+        // The element is stored at its index: an array is the `into` of its elements (a sink is given it instead).
         if (this.open(f.rule, c, f.out as unknown as Obj, String(f.out.length), true)) i++;
-        else f.st = 'v';
+        else {
+          f.st = 'v';
+          if (f.sink) this.pending = { into: {}, key: '', sink: f.out as Sink };
+        }
       } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) i = this.number(f, b, i);
       else {
         // Not a number: it counts as NaN (a sample no node has, a zero delta), as the readers of a parsed array take it.
@@ -169,9 +195,9 @@ export class JsonScanner {
       return true;
     }
     if (typeof rule === 'object' && 'each' in rule && c === 0x5b) {
-      const out: unknown[] = [];
+      const out = rule.sink ? rule.sink() : [];
       into[key] = out;
-      this.stack.push({ k: 'arr', out, rule: rule.each, st: 'v0' });
+      this.stack.push({ k: 'arr', out, sink: !!rule.sink, rule: rule.each, st: 'v0' });
       return true;
     }
     if (typeof rule === 'object' && 'object' in rule && c === 0x7b) {
@@ -187,7 +213,7 @@ export class JsonScanner {
     return false;
   }
 
-  private pending: { into: Obj; key: string } | undefined;
+  private pending: { into: Obj; key: string; sink?: Sink } | undefined;
 
   /** A key without escapes within the chunk is read in place (most are); any other through a capture. */
   private key(f: Frame & { k: 'obj' }, b: Buffer, i: number): number {
@@ -208,51 +234,21 @@ export class JsonScanner {
   /**
    * The whole elements of a kept array that lie in this chunk, parsed by one JSON.parse: one call for thousands of
    * nodes instead of one each. Returns the index after them, or -1 (and leaves `i` to the caller) when not even one
-   * element ends in the chunk. The elements are only delimited here; JSON.parse judges them and the commas between.
+   * element ends in the chunk. The elements are only delimited (wholeElements); JSON.parse judges them and the commas.
    */
   private batch(f: Frame & { k: 'arr' }, b: Buffer, i: number): number {
-    const n = b.length;
-    let j = i;
-    let end = -1;
-    while (j < n) {
-      const c = b[j];
-      let k = j + 1;
-      if (c === 0x7b || c === 0x5b) {
-        let depth = 1;
-        while (k < n && depth > 0) {
-          const d = b[k++];
-          if (d === 0x22) {
-            while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
-            k++;
-          } else if (d === 0x7b || d === 0x5b) depth++;
-          else if (d === 0x7d || d === 0x5d) depth--;
-        }
-        if (depth > 0 || k > n) break;
-      } else if (c === 0x22) {
-        while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
-        if (k >= n) break;
-        k++;
-      } else {
-        while (k < n && !isDelim(b[k])) k++;
-        if (k === n) break;
-      }
-      end = k;
-      while (k < n && isWs(b[k])) k++;
-      if (k === n || b[k] !== 0x2c) break;
-      k++;
-      while (k < n && isWs(b[k])) k++;
-      j = k;
-    }
-    if (end < 0) return -1;
+    const sink = f.sink ? (f.out as Sink) : undefined;
+    const whole = wholeElements(b, i, sink?.wants ? sink : undefined);
+    if (!whole) return -1;
     let items: unknown[];
     try {
-      items = JSON.parse(`[${b.toString('utf8', i, end)}]`) as unknown[];
+      items = JSON.parse(`[${whole.text}]`) as unknown[];
     } catch (e) {
       this.fail((e as Error).message.split('\n')[0], i);
     }
     for (const x of items) f.out.push(x);
     f.st = 'next';
-    return end;
+    return whole.end;
   }
 
   /** Plain integers, the bulk of a profile, read in one tight loop; anything else is left to the general path. */
@@ -362,7 +358,8 @@ export class JsonScanner {
     }
     const to = this.pending;
     this.pending = undefined;
-    if (to && cap.role === 'value') to.into[to.key] = this.parse(cap.text);
+    if (to?.sink) to.sink.push(this.parse(cap.text));
+    else if (to && cap.role === 'value') to.into[to.key] = this.parse(cap.text);
     f.st = 'next';
   }
 

@@ -3,12 +3,15 @@ import * as l10n from '@vscode/l10n';
 import { ProfileError } from '../model';
 import { CorruptJson, JsonScanner, type Schema } from './jsonScan';
 
-/** Reads a JSON profile by `schema` without ever holding it as one string; `chunkSize` is for tests of chunk boundaries. */
+/**
+ * Reads a JSON profile by `schema` without ever holding it as one string; `chunkSize` is for tests of chunk boundaries,
+ * `arrayKey` names the key a top-level array is read as (see JsonScanner).
+ */
 export async function readJsonStream(
   path: string,
   schema: Schema,
   corrupt: (why: string) => string,
-  opts: { signal?: AbortSignal; onProgress?: (fraction: number) => void; chunkSize?: number } = {},
+  opts: { signal?: AbortSignal; onProgress?: (fraction: number) => void; chunkSize?: number; arrayKey?: string } = {},
 ): Promise<unknown> {
   let size: number;
   try {
@@ -16,7 +19,7 @@ export async function readJsonStream(
   } catch (e) {
     throw new ProfileError(l10n.t('cannot read: {0}', (e as NodeJS.ErrnoException).code ?? (e as Error).message), path);
   }
-  const scanner = new JsonScanner(schema, size);
+  const scanner = new JsonScanner(schema, size, opts.arrayKey);
   let read = 0;
   let fh;
   try {

@@ -110,6 +110,11 @@ export function processRows(profile: Profile): ProcessRow[] {
  * those of files still in the tree. `undefined`, an empty choice or every thread: the profile itself.
  */
 export function selectThreads(profile: Profile, names: readonly string[] | undefined): Profile {
+  return select(profile, names, false);
+}
+
+/** `ownsTimeline`: the profile's timeline is a cut made for this call alone, so its samples are kept in place. */
+function select(profile: Profile, names: readonly string[] | undefined, ownsTimeline: boolean): Profile {
   if (!names || profile.threads.length < 2) return profile;
   const keep = new Set(names.filter((n) => profile.threads.some((t) => t.name === n)));
   if (keep.size === 0 || keep.size === profile.threads.length) return profile;
@@ -143,13 +148,13 @@ export function selectThreads(profile: Profile, names: readonly string[] | undef
     tree,
     threads,
     lineHits,
-    timeline: profile.timeline && samplesKept(profile.timeline, moved),
+    timeline: profile.timeline && samplesKept(profile.timeline, moved, ownsTimeline),
     threadLineHits: undefined,
   };
 }
 
-/** The timeline's samples whose node was kept, on their new nodes. */
-function samplesKept(tl: NonNullable<Profile['timeline']>, moved: Int32Array): Profile['timeline'] {
+/** The timeline's samples whose node was kept, on their new nodes; `inPlace` writes them over `tl`'s own arrays. */
+function samplesKept(tl: NonNullable<Profile['timeline']>, moved: Int32Array, inPlace = false): Profile['timeline'] {
   // Two passes over typed arrays: a run of tens of millions of samples gets no list of indices.
   const { nodes: from, times: at, weights: w } = tl;
   const n = from.length;
@@ -157,9 +162,10 @@ function samplesKept(tl: NonNullable<Profile['timeline']>, moved: Int32Array): P
   let kept = 0;
   for (let i = 0; i < n; i++) if (from[i] < size && moved[from[i]] >= 0) kept++;
   if (!kept) return undefined;
-  const nodes = new Uint32Array(kept);
-  const times = new Float64Array(kept);
-  const weights = w ? new Float64Array(kept) : undefined;
+  // Sample k is written at or before where sample i was read: in place, nothing is overwritten before it is read.
+  const nodes = inPlace ? from : new Uint32Array(kept);
+  const times = inPlace ? at : new Float64Array(kept);
+  const weights = w ? (inPlace ? w : new Float64Array(kept)) : undefined;
   for (let i = 0, k = 0; i < n; i++) {
     const m = from[i] < size ? moved[from[i]] : -1;
     if (m < 0) continue;
@@ -167,6 +173,10 @@ function samplesKept(tl: NonNullable<Profile['timeline']>, moved: Int32Array): P
     times[k] = at[i];
     if (weights) weights[k] = w![i];
     k++;
+  }
+  if (inPlace && kept < n) {
+    const cut = { nodes: nodes.subarray(0, kept), times: times.subarray(0, kept) };
+    return weights ? { ...cut, weights: weights.subarray(0, kept) } : cut;
   }
   return weights ? { nodes, times, weights } : { nodes, times };
 }
@@ -213,9 +223,12 @@ export function selectEachThreads(profile: Profile, groups: readonly (readonly s
     if (f?.category === 'program' && f.name.startsWith(LEVEL)) group[n] = groupOf.get(f.name.slice(LEVEL.length)) ?? -1;
   }
   const count = new Int32Array(groups.length);
-  const n = tl.nodes.length;
+  const { nodes: src, times: srcTimes, weights: srcWeights } = tl;
+  const n = src.length;
+  const size = t.count;
   for (let i = 0; i < n; i++) {
-    const g = tl.nodes[i] < t.count ? group[tl.nodes[i]] : -1;
+    const node = src[i];
+    const g = node < size ? group[node] : -1;
     if (g >= 0) count[g]++;
   }
   const parts = groups.map((_, k) => ({
@@ -224,21 +237,23 @@ export function selectEachThreads(profile: Profile, groups: readonly (readonly s
     ...(tl.weights ? { weights: new Float64Array(count[k]) } : {}),
   }));
   const at = new Int32Array(groups.length);
+  const outNodes = parts.map((p) => p.nodes);
+  const outTimes = parts.map((p) => p.times);
   for (let i = 0; i < n; i++) {
-    const g = tl.nodes[i] < t.count ? group[tl.nodes[i]] : -1;
+    const node = src[i];
+    const g = node < size ? group[node] : -1;
     if (g < 0) continue;
-    const p = parts[g];
     const j = at[g]++;
-    p.nodes[j] = tl.nodes[i];
-    p.times[j] = tl.times[i];
-    if (p.weights) p.weights[j] = tl.weights![i];
+    outNodes[g][j] = node;
+    outTimes[g][j] = srcTimes[i];
+    if (srcWeights) parts[g].weights![j] = srcWeights[i];
   }
   // Each group's cut is let go once its profile holds its own copy: the cuts together are one more timeline at most.
   const cuts: (Profile['timeline'] | undefined)[] = parts;
   return groups.map((g, k) => {
     // A group of every thread is the profile itself, root samples and all.
     const all = profile.threads.every((th) => g.includes(th.name));
-    const p = selectThreads(all ? profile : { ...profile, timeline: cuts[k] }, g);
+    const p = all ? selectThreads(profile, g) : select({ ...profile, timeline: cuts[k] }, g, true);
     cuts[k] = undefined;
     return p;
   });

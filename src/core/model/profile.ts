@@ -4,7 +4,7 @@ import { Frame, FrameTable } from './frame';
 import type { SampleType, WeightUnit } from './units';
 import type { RequestLog } from './requests';
 
-export type ProfileFormat = 'cpuprofile' | 'v8log' | 'perf' | 'folded' | 'pprof' | 'heapprofile';
+export type ProfileFormat = 'cpuprofile' | 'v8log' | 'perf' | 'folded' | 'pprof' | 'heapprofile' | 'chrome-trace' | 'speedscope';
 
 /** A sample label a profile carries (pprof: `thread name`, `span id`, `trace endpoint`, …) and its heaviest values. */
 export interface LabelInfo {

@@ -13,7 +13,7 @@ export function registerOpenProfileCommands(services: Services): vscode.Disposab
           openLabel: vscode.l10n.t('Open Profile'),
           title: vscode.l10n.t('Open a V8 log, .cpuprofile, perf output, pprof or folded stacks'),
           filters: {
-            [vscode.l10n.t('Profiles')]: ['cpuprofile', 'heapprofile', 'log', 'folded', 'perf', 'txt', 'data', 'pprof', 'gz', 'pb'],
+            [vscode.l10n.t('Profiles')]: ['cpuprofile', 'heapprofile', 'log', 'folded', 'perf', 'txt', 'data', 'pprof', 'gz', 'pb', 'json'],
             [vscode.l10n.t('All files')]: ['*'],
           },
         });
