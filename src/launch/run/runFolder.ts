@@ -5,6 +5,7 @@ import { createNewFileSync, replaceFile } from '../../core/safeWrite';
 import type { LaunchMode } from './modes';
 import type { ProcessClock } from './processRecords';
 import { RUNS_DIR } from './runsDir';
+import { LIVE_HEAP_NAME } from './liveHeapFile';
 
 export { RUNS_DIR } from './runsDir';
 
@@ -324,7 +325,8 @@ export function findRawProfiles(runDir: string, mode: LaunchMode, pid?: number):
   if (mode === 'perf') return names.filter((n) => n === 'perf.data' && nonEmpty(n)).map((n) => join(runDir, n));
   if (mode === 'cpu-prof' || mode === 'heap') {
     const ext = mode === 'heap' ? '.heapprofile' : '.cpuprofile';
-    const files = names.filter((n) => n.endsWith(ext) && nonEmpty(n));
+    // A live heap run's copies (live-heap-<pid>.heapprofile) are the live view's, not the run's profiles.
+    const files = names.filter((n) => n.endsWith(ext) && !LIVE_HEAP_NAME.test(n) && nonEmpty(n));
     // CPU.<date>.<time>.<pid>.<threadId>.<seq>.cpuprofile (Heap.….heapprofile alike)
     const rank = (n: string) => {
       const m = /\.(\d+)\.(\d+)\.(\d+)\.(?:cpu|heap)profile$/.exec(n);
