@@ -27,7 +27,8 @@ export function liveRows(p: Profile, rows = ROWS): { name: string; where: string
 }
 
 function table(p: Profile, seconds: number): string[] {
-  const samples = p.tree.total[0];
+  // perf weighs samples by their period: the count is in meta.
+  const samples = p.meta.sampleCount ?? p.tree.total[0];
   const head = l10n.t('live · {0} s · {1} samples · top functions by self time', seconds.toFixed(0), String(samples));
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
   const lines = [head, `${l10n.t('self').padStart(6)} ${l10n.t('total').padStart(6)}  ${l10n.t('function')}`];
@@ -45,11 +46,14 @@ export function printLiveTable(runDir: string, out: NodeJS.WriteStream): { appWr
   const t0 = Date.now();
   let drawn = 0;
   let busy = false;
+  let stopped = false;
   const draw = async () => {
     if (busy) return;
     busy = true;
     try {
       const { profile } = await loadLiveRun(runDir, { sourceMaps: false, onlyNew: true });
+      // A read that ends after the run did draws nothing: the run's own report follows.
+      if (stopped) return;
       const lines = table(profile, (Date.now() - t0) / 1000);
       // Cursor up over the last table and clear to the end of the screen.
       const redraw = tty && drawn ? `\x1b[${drawn}F\x1b[J` : tty ? '' : '\n';
@@ -65,6 +69,7 @@ export function printLiveTable(runDir: string, out: NodeJS.WriteStream): { appWr
   return {
     appWrote: () => void (drawn = 0),
     stop: () => {
+      stopped = true;
       clearInterval(timer);
       forgetLiveRun(runDir);
     },

@@ -119,7 +119,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   } catch (e) {
     return usageError(PROFILE, (e as Error).message);
   }
-  if (opts.live && mode !== 'cpu-prof' && mode !== 'prof') return usageError(PROFILE, l10n.t('--live needs --mode cpu-prof or prof'));
+  if (opts.live && mode === 'heap') return usageError(PROFILE, l10n.t('--live needs --mode cpu-prof, prof or perf'));
   const what = classifyCommand(commandWords);
   if (!what) {
     return usageError(PROFILE, l10n.t('give the app after "--", e.g. -- node app.js'));

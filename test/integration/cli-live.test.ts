@@ -47,5 +47,5 @@ test('profile --live in heap mode is refused before anything runs', () => {
     env: { ...process.env, NODE_FLAME_LANG: 'en' },
   });
   assert.equal(r.status, 2, r.stderr);
-  assert.match(r.stderr, /--live needs --mode cpu-prof or prof/);
+  assert.match(r.stderr, /--live needs --mode cpu-prof, prof or perf/);
 });
