@@ -75,3 +75,30 @@ export function printLiveTable(runDir: string, out: NodeJS.WriteStream): { appWr
     },
   };
 }
+
+/**
+ * On a terminal, a line that is just "m" (or "m <label>") typed while the live table runs marks the moment on the
+ * run's Timeline ("before the fix"); every other line goes to `other` (a launched app's stdin), or nowhere.
+ */
+export function markFromTerminal(
+  run: { mark(label: string): void },
+  table: { appWrote(): void },
+  other?: (text: string) => void,
+): { stop(): void } {
+  let marks = 0;
+  const onData = (d: Buffer) => {
+    const m = process.stdin.isTTY ? /^m(?:\s+(.+))?\r?\n$/.exec(d.toString()) : null;
+    if (!m) return other?.(d.toString());
+    run.mark(m[1]?.trim() || l10n.t('mark {0}', String(++marks)));
+    table.appWrote();
+    process.stderr.write(l10n.t('marked') + '\n');
+  };
+  process.stdin.on('data', onData);
+  process.stdin.on('error', () => {});
+  return {
+    stop: () => {
+      process.stdin.off('data', onData);
+      process.stdin.pause();
+    },
+  };
+}

@@ -16,7 +16,7 @@ import { parseCommand, usageError, type CliCommand } from './args';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 import { ALL_PROCESSES, emitReport, OUTPUT_OPTIONS, outputSettings } from './report';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
-import { printLiveTable } from './liveTable';
+import { markFromTerminal, printLiveTable } from './liveTable';
 
 export const PROFILE = {
   name: 'profile',
@@ -157,16 +157,10 @@ export async function runProfile(argv: string[]): Promise<number> {
   const onSignal = () => session.stop('user');
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, onSignal);
-  let marks = 0;
-  const onStdin = (d: Buffer) => {
-    // On a terminal, a line that is just "m" marks the moment on the run's Timeline instead of reaching the app.
-    const m = live && process.stdin.isTTY ? /^m(?:\s+(.+))?\r?\n$/.exec(d.toString()) : null;
-    if (!m) return session.write(d.toString());
-    session.markMoment(m[1]?.trim() || l10n.t('mark {0}', String(++marks)));
-    live?.appWrote();
-    process.stderr.write(l10n.t('marked') + '\n');
-  };
-  process.stdin.on('data', onStdin);
+  const onStdin = (d: Buffer) => session.write(d.toString());
+  // Live, on a terminal, a line that is just "m" marks the moment on the run's Timeline instead of reaching the app.
+  const marks = live ? markFromTerminal({ mark: (label) => session.markMoment(label) }, live, (text) => session.write(text)) : undefined;
+  if (!marks) process.stdin.on('data', onStdin);
   process.stdin.on('error', () => {});
 
   let result;
@@ -182,6 +176,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   } finally {
     live?.stop();
     for (const s of signals) process.off(s, onSignal);
+    marks?.stop();
     process.stdin.off('data', onStdin);
     process.stdin.destroy();
   }
