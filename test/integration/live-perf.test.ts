@@ -134,7 +134,7 @@ test(
     assert.ok(live.exitMs <= plain.exitMs * 1.2 + 100, `app exit → profile: live ${live.exitMs} ms, plain ${plain.exitMs} ms`);
     t.diagnostic(`slices ${scripts.length}: samples ${perSlice.join(' + ')} = ${sum}; live reads ${reads}`);
     t.diagnostic(
-      `hotLoop: mid ${midHot.toFixed(1)} %, last live ${lastHot.toFixed(1)} %, final ${finalHot.toFixed(1)} %, plain ${plainHot.toFixed(1)} %`,
+      `hotLoop: mid-run ${midHot.toFixed(1)} % (${mid.meta.sampleCount} samples), last view while running ${lastHot.toFixed(1)} % (${last.meta.sampleCount}), last live update ${endHot.toFixed(1)} %, final ${finalHot.toFixed(1)} %, plain run ${plainHot.toFixed(1)} %`,
     );
     t.diagnostic(
       `app exit → profile: live ${live.exitMs} ms (read ${live.readMs} ms, ${live.final.meta.sampleCount} samples), plain ${plain.exitMs} ms (read ${plain.readMs} ms, ${plain.final.meta.sampleCount} samples)`,
