@@ -1,7 +1,10 @@
 // `npm run bench live`: what live updates cost. The guide's Express app (/auth hashes with pbkdf2Sync) under
-// autocannon, requests/s with no profiler, and in cpu-prof and prof modes each without and with `--live` (cpu-prof:
+// autocannon, requests/s with no profiler, and in cpu-prof, prof and perf modes each without and with `--live` (cpu-prof:
 // the preload cuts its profile into a chunk a second; prof: nothing changes in the app, V8 writes its log as it goes;
-// either way the CLI reads what is there and redraws its table each second, as the editor's live view does). The modes take turns round by round; the median of the rounds is kept.
+// perf: perf record ends a slice a second and the launcher runs perf script on each, a process beside the app;
+// either way the CLI reads what is there and redraws its table each second, as the editor's live view does). The
+// modes take turns within each round (A B A B…); the median of the rounds and their spread (min–max) are kept.
+// perf's own process and its perf script are not in the app's CPU time: for perf, requests/s is the figure.
 // The app's own CPU time per request (process.cpuUsage at exit, the profiler's thread included) is the steadier
 // figure on a shared machine. Goal: live costs at most 3 % more than cpu-prof's own overhead.
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,10 +12,12 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { which } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
-const cli = join(root, 'dist', 'cli.js');
+// NF_BENCH_CLI: the build measured (default this tree's dist/cli.js), e.g. a copy, so that building meanwhile changes nothing.
+const cli = process.env.NF_BENCH_CLI ?? join(root, 'dist', 'cli.js');
 const autocannon = join(root, 'node_modules', 'autocannon', 'autocannon.js');
 const DURATION = Number(process.env.NF_BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.NF_BENCH_ROUNDS ?? 3);
@@ -92,16 +97,20 @@ function profiled(mode, live, out) {
   return { ...result(out), tables: live ? r.stdout.split('\n').filter((l) => l.startsWith('live · ')).length : 0 };
 }
 
-const modes = ['none', 'cpu-prof', 'cpu-prof --live', 'prof', 'prof --live'];
+// NF_BENCH_MODES=perf,prof: only those modes (and none).
+const profModes = ['cpu-prof', 'prof', ...(which('perf') ? ['perf'] : [])].filter(
+  (m) => !process.env.NF_BENCH_MODES || process.env.NF_BENCH_MODES.split(',').includes(m),
+);
+const modes = ['none', ...profModes.flatMap((m) => [m, `${m} --live`])];
 const results = Object.fromEntries(modes.map((m) => [m, []]));
 for (let round = 1; round <= ROUNDS; round++) {
   for (const m of modes) {
     const out = join(work, `${m.replace(/\W+/g, '-')}-${round}.json`);
     results[m].push(m === 'none' ? await plain(out) : profiled(m.split(' ')[0], m.endsWith('--live'), out));
   }
-  const live = results['cpu-prof --live'].at(-1);
+  const tables = profModes.map((m) => `${m} ${results[`${m} --live`].at(-1).tables}`).join(', ');
   console.log(
-    `round ${round}: ${modes.map((m) => `${m} ${Math.round(results[m].at(-1).rps)} req/s ${(results[m].at(-1).cpuPerRequest / 1000).toFixed(2)} ms`).join(' · ')} (${live.tables} live tables)`,
+    `round ${round}: ${modes.map((m) => `${m} ${Math.round(results[m].at(-1).rps)} req/s ${(results[m].at(-1).cpuPerRequest / 1000).toFixed(2)} ms`).join(' · ')} (live tables: ${tables}; load average ${loadavg()[0].toFixed(1)})`,
   );
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -120,9 +129,17 @@ for (const m of modes) {
     `  ${m.padEnd(16)}${String(Math.round(rps)).padStart(6)}  ${range} ${vs(rps / none.rps)}   ${(cpu / 1000).toFixed(3).padStart(10)}          ${vs(cpu / none.cpu)}`,
   );
 }
-for (const mode of ['cpu-prof', 'prof']) {
+for (const mode of profModes) {
   const [cp, lv] = [mode, `${mode} --live`].map((m) => ({ rps: median(of(m, 'rps')), cpu: median(of(m, 'cpuPerRequest')) }));
+  // Each round's live run against the same round's run without live (and each against that round's 'none'): the
+  // pairs are a minute apart at most, steadier than two medians on a shared machine.
+  const paired = of(`${mode} --live`, 'rps').map((x, i) => (100 * (x - of(mode, 'rps')[i])) / of(mode, 'rps')[i]);
+  const overhead = (m) => of(m, 'rps').map((x, i) => 100 * (1 - x / of('none', 'rps')[i]));
+  const points = overhead(`${mode} --live`).map((x, i) => x - overhead(mode)[i]);
+  const pct = (xs) => `${median(xs).toFixed(1)} % (${Math.min(...xs).toFixed(1)} to ${Math.max(...xs).toFixed(1)})`;
   console.log(
-    `${mode} --live vs ${mode}: req/s ${((100 * (lv.rps - cp.rps)) / cp.rps).toFixed(1)} %, app CPU per request ${((100 * (lv.cpu - cp.cpu)) / cp.cpu).toFixed(1)} % (goal: no more than 3 % worse)`,
+    `${mode} --live vs ${mode}: req/s ${((100 * (lv.rps - cp.rps)) / cp.rps).toFixed(1)} % (medians), ${pct(paired)} (per round); ` +
+      `overhead vs none ${median(overhead(mode)).toFixed(1)} % → ${median(overhead(`${mode} --live`)).toFixed(1)} %, live adds ${pct(points).replace(' %', ' points')}; ` +
+      `app CPU per request ${((100 * (lv.cpu - cp.cpu)) / cp.cpu).toFixed(1)} % (goal: live adds no more than 3 %)`,
   );
 }

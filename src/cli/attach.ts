@@ -6,6 +6,7 @@ import {
   InspectorError,
   LIVE_ATTACH_CHUNK_MS,
   liveAttach,
+  type LiveAttach,
   inspectorOfProcess,
   makeRunDir,
   nodeProcessOf,
@@ -26,7 +27,7 @@ import { positiveNumber, PROFILE } from './profile';
 import { emitReport, OUTPUT_OPTIONS, outputSettings } from './report';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
-import { printLiveTable } from './liveTable';
+import { markFromTerminal, printLiveTable } from './liveTable';
 
 export const ATTACH = {
   name: 'attach',
@@ -127,10 +128,11 @@ export async function runAttach(argv: string[]): Promise<number> {
   let session: AttachSession;
   // Live: the run folder is made first, and the session's pieces go into it as they come for the live table.
   let dir: string | undefined;
+  let watched: LiveAttach | undefined;
   try {
     target = await findTarget(positionals[0]);
     dir = values.live ? await makeRunDir(out) : undefined;
-    const watched = dir ? liveAttach(dir, Date.now(), heap) : undefined;
+    watched = dir ? liveAttach(dir, Date.now(), heap) : undefined;
     const live = watched ? { chunkMs: LIVE_ATTACH_CHUNK_MS, ...(heap ? { onHeap: watched.onHeap } : { onPart: watched.onPart }) } : {};
     session = await AttachSession.start(target, { samplingIntervalUs, heap, ...live });
   } catch (e) {
@@ -139,7 +141,11 @@ export async function runAttach(argv: string[]): Promise<number> {
     return fail(e);
   }
   const table = dir ? printLiveTable(dir, process.stdout) : undefined;
-  const result = await record(session, target, durationS, values.load).finally(() => table?.stop());
+  const marks = watched && table ? markFromTerminal(watched, table) : undefined;
+  const result = await record(session, target, durationS, values.load).finally(() => {
+    table?.stop();
+    marks?.stop();
+  });
   let received;
   try {
     received = receivedProfile(result.result);
@@ -155,6 +161,7 @@ export async function runAttach(argv: string[]): Promise<number> {
     samplingIntervalUs,
     loadCommand: values.load,
     loadExitCode: result.loadExit,
+    ...(watched?.events.length ? { events: watched.events } : {}),
     mapPath: createPathMapper({ roots: [cwd] }),
   });
   if (result.result.lost) process.stderr.write(`node-flame attach: ${result.result.lost.message}\n`);

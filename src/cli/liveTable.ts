@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { functionStats, type Profile } from '../core/model';
 import { NOTHING_NEW } from '../launch/run/cpuChunks';
 import { forgetLiveRun, loadLiveRun } from '../launch/run/liveReader';
+import { formatWeight } from '../core/model/units';
 
 /** How often the table is redrawn (ms). */
 const LIVE_TABLE_MS = 1000;
@@ -27,8 +28,12 @@ export function liveRows(p: Profile, rows = ROWS): { name: string; where: string
 }
 
 function table(p: Profile, seconds: number): string[] {
-  const samples = p.tree.total[0];
-  const head = l10n.t('live · {0} s · {1} samples · top functions by self time', seconds.toFixed(0), String(samples));
+  // perf weighs samples by their period: the count is in meta. A heap profile weighs bytes.
+  const samples = p.meta.sampleCount ?? p.tree.total[0];
+  const head =
+    p.meta.unit === 'bytes'
+      ? l10n.t('live · {0} s · {1} sampled · top functions by bytes allocated', seconds.toFixed(0), formatWeight(p.tree.total[0], 'bytes'))
+      : l10n.t('live · {0} s · {1} samples · top functions by self time', seconds.toFixed(0), String(samples));
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
   const lines = [head, `${l10n.t('self').padStart(6)} ${l10n.t('total').padStart(6)}  ${l10n.t('function')}`];
   for (const r of liveRows(p)) lines.push(`${pct(r.self)} ${pct(r.total)}  ${r.name.slice(0, 60)}${r.where ? `  ${r.where}` : ''}`);
@@ -45,11 +50,14 @@ export function printLiveTable(runDir: string, out: NodeJS.WriteStream): { appWr
   const t0 = Date.now();
   let drawn = 0;
   let busy = false;
+  let stopped = false;
   const draw = async () => {
     if (busy) return;
     busy = true;
     try {
       const { profile } = await loadLiveRun(runDir, { sourceMaps: false, onlyNew: true });
+      // A read that ends after the run did draws nothing: the run's own report follows.
+      if (stopped) return;
       const lines = table(profile, (Date.now() - t0) / 1000);
       // Cursor up over the last table and clear to the end of the screen.
       const redraw = tty && drawn ? `\x1b[${drawn}F\x1b[J` : tty ? '' : '\n';
@@ -65,8 +73,36 @@ export function printLiveTable(runDir: string, out: NodeJS.WriteStream): { appWr
   return {
     appWrote: () => void (drawn = 0),
     stop: () => {
+      stopped = true;
       clearInterval(timer);
       forgetLiveRun(runDir);
+    },
+  };
+}
+
+/**
+ * On a terminal, a line that is just "m" (or "m <label>") typed while the live table runs marks the moment on the
+ * run's Timeline ("before the fix"); every other line goes to `other` (a launched app's stdin), or nowhere.
+ */
+export function markFromTerminal(
+  run: { mark(label: string): void },
+  table: { appWrote(): void },
+  other?: (text: string) => void,
+): { stop(): void } {
+  let marks = 0;
+  const onData = (d: Buffer) => {
+    const m = process.stdin.isTTY ? /^m(?:\s+(.+))?\r?\n$/.exec(d.toString()) : null;
+    if (!m) return other?.(d.toString());
+    run.mark(m[1]?.trim() || l10n.t('mark {0}', String(++marks)));
+    table.appWrote();
+    process.stderr.write(l10n.t('marked') + '\n');
+  };
+  process.stdin.on('data', onData);
+  process.stdin.on('error', () => {});
+  return {
+    stop: () => {
+      process.stdin.off('data', onData);
+      process.stdin.pause();
     },
   };
 }

@@ -17,7 +17,7 @@ import { parseCommand, usageError, type CliCommand } from './args';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 import { ALL_PROCESSES, emitReport, OUTPUT_OPTIONS, outputSettings } from './report';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
-import { printLiveTable } from './liveTable';
+import { markFromTerminal, printLiveTable } from './liveTable';
 
 export const PROFILE = {
   name: 'profile',
@@ -67,7 +67,7 @@ export const PROFILE = {
       type: 'boolean',
       help: () =>
         l10n.t(
-          'cpu-prof and prof modes: print the top functions every second while the app runs; on a terminal, m then Enter marks the moment',
+          'print the top functions (heap mode: allocations) every second while the app runs; on a terminal, m then Enter marks the moment',
         ),
     },
     ...OUTPUT_OPTIONS,
@@ -124,7 +124,6 @@ export async function runProfile(argv: string[]): Promise<number> {
   } catch (e) {
     return usageError(PROFILE, (e as Error).message);
   }
-  if (opts.live && mode !== 'cpu-prof' && mode !== 'prof') return usageError(PROFILE, l10n.t('--live needs --mode cpu-prof or prof'));
   const what = classifyCommand(commandWords);
   if (!what) {
     return usageError(PROFILE, l10n.t('give the app after "--", e.g. -- node app.js'));
@@ -162,16 +161,10 @@ export async function runProfile(argv: string[]): Promise<number> {
   const onSignal = () => session.stop('user');
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, onSignal);
-  let marks = 0;
-  const onStdin = (d: Buffer) => {
-    // On a terminal, a line that is just "m" marks the moment on the run's Timeline instead of reaching the app.
-    const m = live && process.stdin.isTTY ? /^m(?:\s+(.+))?\r?\n$/.exec(d.toString()) : null;
-    if (!m) return session.write(d.toString());
-    session.markMoment(m[1]?.trim() || l10n.t('mark {0}', String(++marks)));
-    live?.appWrote();
-    process.stderr.write(l10n.t('marked') + '\n');
-  };
-  process.stdin.on('data', onStdin);
+  const onStdin = (d: Buffer) => session.write(d.toString());
+  // Live, on a terminal, a line that is just "m" marks the moment on the run's Timeline instead of reaching the app.
+  const marks = live ? markFromTerminal({ mark: (label) => session.markMoment(label) }, live, (text) => session.write(text)) : undefined;
+  if (!marks) process.stdin.on('data', onStdin);
   process.stdin.on('error', () => {});
 
   let result;
@@ -187,6 +180,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   } finally {
     live?.stop();
     for (const s of signals) process.off(s, onSignal);
+    marks?.stop();
     process.stdin.off('data', onStdin);
     process.stdin.destroy();
   }

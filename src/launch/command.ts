@@ -3,6 +3,7 @@ import type { LaunchMode } from './run/modes';
 import type { LaunchTarget } from './target';
 import { hasLoader, isTypeScriptFile } from './commandLine';
 import { DEFAULT_PERF_HZ, PERF_NODE_FLAGS, PERF_RECORD_CLOCK, perfRecordCommand } from './perf';
+import { PERF_SWITCH_OUTPUT } from './perfSlices';
 import { nodeOptionsWithPreload, pathWithFirst, writeNodeShim } from './nodeShim';
 import { SOURCE_MAPS_ENV } from './preload/sourceMaps';
 import { RUN_DIR_ENV } from './run/processRecords';
@@ -31,7 +32,7 @@ export interface BuildOptions {
   heapSamples?: HeapSamples;
   /** False: the preload records no HTTP request (nodeFlame.trackRequests, `--no-requests`). */
   trackRequests?: boolean;
-  /** Watched live: the preload writes its profile in chunks as it goes (run/cpuChunks.ts). */
+  /** Watched live: the preload writes its profile in chunks as it goes (run/cpuChunks.ts), perf in slices (perfSlices.ts). */
   live?: boolean;
 }
 
@@ -133,7 +134,18 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
     const workload = ['env', `PATH=${env.PATH}`, command, ...args];
     return {
       command: o.perfPath ?? 'perf',
-      args: ['record', '-F', String(hz), '-g', ...PERF_RECORD_CLOCK, '-o', join(o.runDir, 'perf.data'), '--', ...workload],
+      args: [
+        'record',
+        '-F',
+        String(hz),
+        '-g',
+        ...PERF_RECORD_CLOCK,
+        ...(o.live ? PERF_SWITCH_OUTPUT : []),
+        '-o',
+        join(o.runDir, 'perf.data'),
+        '--',
+        ...workload,
+      ],
       cwd: o.target.cwd,
       env,
       nodeArgs,
@@ -163,6 +175,7 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
       perfPath: o.perfPath,
       hz: o.perfFrequency,
       output: join(o.runDir, 'perf.data'),
+      live: o.live,
       node: o.node,
       nodeArgs,
       program,

@@ -5,6 +5,7 @@ import * as l10n from '@vscode/l10n';
 import type { RunResult, SessionOptions, SessionState } from './launchOptions';
 import { buildLaunchCommand, type LaunchCommand } from './command';
 import { preflightPerf } from './perf';
+import { PerfSliceScripter } from './perfSlices';
 import { collectRun } from './collect';
 import { findPortInText, waitForPort } from './ports';
 import { descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
@@ -209,6 +210,11 @@ export class ProfileSession {
       });
     }
 
+    const slices =
+      o.live && o.mode === 'perf' && perfPath
+        ? new PerfSliceScripter(o.runDir, perfPath, () => (this.running ? app.pid : undefined))
+        : undefined;
+    slices?.start();
     const mapsTimer = setTimeout(() => void this.node.captureMaps(), 500);
     const pidPoll = o.mode === 'perf' ? setInterval(() => this.node.rememberPerfPids(), 200) : undefined;
     const loadDone = o.loadCommand ? this.runLoad(o.loadCommand, exited) : Promise.resolve(undefined);
@@ -233,6 +239,8 @@ export class ProfileSession {
     clearTimeout(this.killTimer);
     this.appTail.flush();
     const load = await loadDone;
+    // perf has renamed its last slice: scripted while the app's JIT maps are still in /tmp.
+    await slices?.finish();
     this.setState('done');
 
     const { records, profiles, diskFull, nodePid, mapsFile } = await collectRun({

@@ -5,6 +5,7 @@ import { formatJitLoads, readJitDump } from '../core/importers/perf/jitDump';
 import * as l10n from '@vscode/l10n';
 import { findOnPath, isExecutable } from './which';
 import { createNewFile } from '../core/safeWrite';
+import { PERF_SWITCH_OUTPUT } from './perfSlices';
 
 /** 999 Hz rather than 1000, so sampling does not beat in step with millisecond timers. */
 export const DEFAULT_PERF_HZ = 999;
@@ -129,6 +130,8 @@ export function perfRecordCommand(opts: {
   perfPath?: string;
   hz?: number;
   output: string;
+  /** A live run: perf ends a slice of the recording every second (perfSlices.ts). */
+  live?: boolean;
   node: string;
   nodeArgs: string[];
   program: string;
@@ -147,6 +150,7 @@ export function perfRecordCommand(opts: {
       String(hz),
       '-g',
       ...PERF_RECORD_CLOCK,
+      ...(opts.live ? PERF_SWITCH_OUTPUT : []),
       '-o',
       opts.output,
       '--',

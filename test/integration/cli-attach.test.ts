@@ -3,11 +3,12 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../helpers/net';
 import { runCli, runDirOf, runJson, type CliRun } from '../helpers/cli';
+import { cli } from '../helpers/paths';
 import type { JsonReport } from '../../src/core/exporters/json';
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'nf-cli-attach-')));
@@ -257,3 +258,41 @@ test(
     assert.match(usage.stderr, /--profile is cpu or heap, got "disk"/);
   },
 );
+
+test('attach --live on a terminal: a line "m before the fix" marks the moment; run.json keeps the mark', { timeout: 60_000 }, async (t) => {
+  const port = await freePort();
+  await startSpin(t, [`--inspect=127.0.0.1:${port}`]);
+  const runs = join(work, 'runs-marks');
+  // script(1) gives the CLI a terminal as stdin (marks are read only from one) and passes our writes into it.
+  const cmd = [process.execPath, cli, 'attach', '--out', runs, `127.0.0.1:${port}`, '--live', '--duration', '4', '--no-report']
+    .map((w) => `'${w}'`)
+    .join(' ');
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
+    cwd: work,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_FLAME_LANG: 'en' },
+  });
+  t.after(() => child.kill('SIGKILL'));
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const closed = new Promise((r) => child.on('close', r));
+  let ended = false;
+  void closed.then(() => (ended = true));
+  // Once the first table is drawn, the recording runs.
+  while (!out.includes('live · ') && !ended) await new Promise((r) => setTimeout(r, 100));
+  child.stdin!.write('m before the fix\n');
+  const code = await closed;
+  assert.equal(code, 0, out);
+  assert.match(out, /\bmarked\b/);
+  const dir = join(runs, readdirSync(runs)[0]);
+  const info = runJson<{ events?: { kind: string; label?: string; at: string }[]; startedAt: string }>(dir);
+  const marks = (info.events ?? []).filter((e) => e.kind === 'mark');
+  assert.deepEqual(
+    marks.map((e) => e.label),
+    ['before the fix'],
+    JSON.stringify(info.events),
+  );
+  assert.ok(Date.parse(marks[0].at) > Date.parse(info.startedAt), 'the mark is after the recording started');
+  t.diagnostic(`attach --live mark at ${marks[0].at} (recording from ${info.startedAt})`);
+});

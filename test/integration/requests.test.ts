@@ -363,3 +363,79 @@ require('http').createServer((q, s) => s.end(String(pbkdf2Sync('password', 'salt
     }
   },
 );
+
+test(
+  'a request the client aborts is closed then: status 0, aborted, counted in its route (not left open)',
+  { timeout: 120000 },
+  async (t) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'nf-abort-'));
+    // /slow answers after 400 ms, when its client (which gives up at 100 ms) is gone; its timer's code then is no request's.
+    writeFileSync(
+      join(cwd, 'server.js'),
+      `const http = require('http');
+const server = http.createServer((q, s) => {
+  if (q.url === '/slow') return void setTimeout(() => s.end('late'), 400);
+  s.end('ok');
+});
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`,
+    );
+    // A real client: two /slow requests destroyed mid-wait (the socket goes), /fast ones before and after.
+    writeFileSync(
+      join(cwd, 'client.js'),
+      `const http = require('http');
+const agent = new http.Agent({ keepAlive: true });
+const get = (path, abortMs) => new Promise((resolve) => {
+  const r = http.get({ host: '127.0.0.1', port: Number(process.env.NODE_FLAME_PORT), path, agent }, (res) => res.resume().on('end', resolve));
+  r.on('error', () => resolve());
+  if (abortMs) setTimeout(() => r.destroy(), abortMs);
+});
+(async () => {
+  for (let i = 0; i < 3; i++) await get('/fast');
+  await Promise.all([get('/slow', 100), get('/slow', 100)]);
+  await get('/fast');
+  await new Promise((r) => setTimeout(r, 600));
+})();`,
+    );
+    const out = join(cwd, 'runs');
+    const r = spawnSync(
+      process.execPath,
+      [
+        cli,
+        'profile',
+        '-m',
+        'cpu-prof',
+        '--no-report',
+        '--out',
+        out,
+        '-l',
+        `"${process.execPath}" client.js`,
+        '--',
+        process.execPath,
+        'server.js',
+      ],
+      { cwd, encoding: 'utf8', timeout: 90000 },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const runDir = join(out, readdirSync(out)[0]);
+    const lines = readdirSync(runDir)
+      .filter((f) => f.startsWith('requests-'))
+      .flatMap((f) => readFileSync(join(runDir, f), 'utf8').trim().split('\n'))
+      .map((l) => JSON.parse(l) as unknown[])
+      .filter((v) => Array.isArray(v) && v[0] === 'q');
+    const slow = lines.filter((v) => v[3] === '/slow');
+    assert.equal(slow.length, 2, `both aborted requests are written: ${JSON.stringify(lines)}`);
+    for (const v of slow) {
+      assert.equal(v[4], 0, 'status 0: no response reached the client');
+      assert.equal(v[7], 1, 'marked aborted');
+      const ms = (v[6] as number) - (v[5] as number);
+      assert.ok(ms >= 90 && ms < 390, `closed at the abort (~100 ms), not at the late end (400 ms): ${ms} ms`);
+    }
+    const report = await jsonReport(runDir);
+    const slowRoute = route(report, 'GET /slow');
+    const fast = route(report, 'GET /fast');
+    assert.deepEqual([slowRoute.count, slowRoute.aborted], [2, 2]);
+    assert.deepEqual([fast.count, fast.aborted], [4, 0]);
+    assert.ok(slowRoute.p50 >= 90 && slowRoute.p50 < 390, `latency until the abort: ${slowRoute.p50} ms`);
+    t.diagnostic(`/slow: ${slowRoute.count} requests, ${slowRoute.aborted} aborted, p50 ${slowRoute.p50} ms; /fast ${fast.count}`);
+  },
+);

@@ -7,9 +7,13 @@ export interface RequestRecord {
   pid: number;
   method: string;
   route: string;
+  /** 0 when the client aborted it. */
   status: number;
   start: number;
+  /** When its response ended, or when the client aborted it (its connection closed first). */
   end: number;
+  /** The client went away before the response ended (a timeout, a cancelled fetch): `end` is when it did. */
+  aborted?: boolean;
 }
 
 /**
@@ -107,7 +111,14 @@ export function sampleRequests(profile: Profile): Int32Array {
 export interface RouteStats {
   /** `GET /auth`, or NO_REQUEST. */
   key: string;
+  /** Every request of the route, the aborted ones included. */
   count: number;
+  /**
+   * Those the client aborted. They count as requests everywhere (their code ran: CPU per request divides by them too)
+   * and in the latency percentiles with their time until the abort, as an APM counts a cancelled span, so the slow
+   * requests clients gave up on are not left out of p99 (a lower bound on their latency).
+   */
+  aborted: number;
   p50: number;
   p95: number;
   p99: number;
@@ -156,6 +167,7 @@ export function requestsSummary(profile: Profile, slowest = 20): RequestsSummary
     total += w;
   }
   const latencies = new Map<string, number[]>();
+  const aborted = new Map<string, number>();
   // A time range keeps the requests that started in it.
   const range = profile.meta.range;
   const inRange = (r: RequestRecord) => !range || (r.start >= range.from && r.start < range.to);
@@ -166,6 +178,7 @@ export function requestsSummary(profile: Profile, slowest = 20): RequestsSummary
     const l = latencies.get(keyOf[i]) ?? [];
     l.push(r.end - r.start);
     latencies.set(keyOf[i], l);
+    if (r.aborted) aborted.set(keyOf[i], (aborted.get(keyOf[i]) ?? 0) + 1);
   });
   const keys = new Set([...latencies.keys(), ...samples.keys()]);
   const routes = [...keys].map((key): RouteStats => {
@@ -175,6 +188,7 @@ export function requestsSummary(profile: Profile, slowest = 20): RequestsSummary
     return {
       key,
       count: l.length,
+      aborted: aborted.get(key) ?? 0,
       p50: round(percentile(l, 50)),
       p95: round(percentile(l, 95)),
       p99: round(percentile(l, 99)),

@@ -61,7 +61,7 @@ export async function profileTarget(
     heapInterval: clampSetting('heapSamplingInterval', cfg.get('heapSamplingInterval')),
     heapSamples: cfg.get<string>('heapSamples', 'allocated') === 'live' ? 'live' : 'allocated',
     trackRequests: cfg.get<boolean>('trackRequests', true) !== false,
-    live: mode === 'cpu-prof' || mode === 'prof',
+    live: true,
     onOutput: (text, kind) => terminal.write(text, kind === 'info' ? 'info' : kind === 'load' ? 'load' : undefined),
     onState: (st) => progress?.report({ message: stateMessage(st, session.port) }),
   });
@@ -81,16 +81,15 @@ export async function profileTarget(
   s.log.info(`profile ${mode}: ${target.program} → ${runDir}`);
   // Its page loads while the app runs (a second per webview in code-server), not after the app exits.
   const reserved = await s.viewer
-    .reserve(label, 'nodeFlame.stop', { live: mode === 'cpu-prof' || mode === 'prof' })
+    .reserve(label, 'nodeFlame.stop', { live: true })
     .catch((e: Error) => void s.log.warn(`no panel reserved: ${e.message}`));
   let marks = 0;
-  const live =
-    reserved?.live && (mode === 'cpu-prof' || mode === 'prof')
-      ? watchLiveRun(s, runDir, reserved, {
-          stop: () => session.stop('user'),
-          mark: () => session.markMoment(vscode.l10n.t('mark {0}', String(++marks))),
-        })
-      : undefined;
+  const live = reserved?.live
+    ? watchLiveRun(s, runDir, reserved, {
+        stop: () => session.stop('user'),
+        mark: () => session.markMoment(vscode.l10n.t('mark {0}', String(++marks))),
+      })
+    : undefined;
 
   try {
     return await vscode.window.withProgress(

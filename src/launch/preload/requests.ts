@@ -18,6 +18,8 @@ export const REQUESTS_ENV = 'NODE_FLAME_REQUESTS';
  * `requests-<pid>.jsonl`: a header `{"clock":{"epochMs","monoMs","nowMs"}}` (one instant on the wall clock, the
  * monotonic clock and `performance.now()`), then lines of
  * - `["q", id, method, route, status, startNow, endNow]`: a request served, its times on `performance.now()`;
+ *   `["q", id, method, route, 0, startNow, closeNow, 1]`: one the client aborted (its connection closed before the
+ *   response ended), closed then, so that what its code left running is no request's any more;
  * - `["s", t, id, t, id, …]`: from time t on, request id's code runs (0: none's);
  * - `["c", t, ms, t, ms, …]`: at time t the main thread had run `ms` on a CPU in all (Linux), from the first request
  *   on, every CPU_EVERY_MS: a loaded machine deschedules the thread, and wall-clock samples count that wait too.
@@ -122,24 +124,22 @@ export function recordRequests(): void {
         mark(open.has(was) ? was : 0);
       }
     },
-    finish: (id, method, req, status) => {
+    finish: (id, method, req, status, aborted) => {
       const start = open.get(id);
       if (start === undefined) return;
       open.delete(id);
       const end = performance.now();
-      lines += `["q",${id},${quoted(method)},${quoted(routeOf(req))},${status},${round(start)},${round(end)}]\n`;
-      if (current === id) mark(0);
-    },
-    drop: (id) => {
-      open.delete(id);
+      lines += `["q",${id},${quoted(method)},${quoted(routeOf(req))},${status},${round(start)},${round(end)}${aborted ? ',1' : ''}]\n`;
       if (current === id) mark(0);
     },
   };
 
   subscribe('http.server.request.start', (m) => {
-    const { request } = m as { request: object };
+    const { request, response } = m as { request: RequestLike; response?: { once(e: 'close', f: () => void): void } };
     const id = log.begin();
-    (request as Record<symbol, number>)[kRequestId] = id;
+    request[kRequestId] = id;
+    // 'close' comes after 'finish' for a response that ended; before it, or alone, when the client went away.
+    response?.once('close', () => log.finish(id, request.method ?? '', request, 0, true));
     // For the rest of this callback and what it starts; the connection's resource keeps it, so the body's reads count too.
     (executionAsyncResource() as Record<symbol, number>)[kContext] = id;
     mark(id);

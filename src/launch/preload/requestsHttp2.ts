@@ -6,10 +6,8 @@ export interface RequestLog {
   begin(): number;
   /** Runs `f` as request id's code: what it starts runs under the request too. */
   within<T>(id: number, f: () => T): T;
-  /** Request id's response finished: its line is written. */
-  finish(id: number, method: string, req: { url?: string }, status: number): void;
-  /** Request id ended without a response (the stream was reset, the client went away): forgotten. */
-  drop(id: number): void;
+  /** Request id's response finished (or the client aborted it: status 0): its line is written. */
+  finish(id: number, method: string, req: { url?: string }, status: number, aborted?: boolean): void;
 }
 
 interface StreamLike {
@@ -70,7 +68,7 @@ function begin(log: RequestLog, stream: StreamLike, headers: Record<string, unkn
     if (open && (event === 'finish' || event === 'close')) {
       open = false;
       if (event === 'finish') log.finish(id, s.method, s.req, Number(stream.sentHeaders?.[':status'] ?? 0));
-      else log.drop(id);
+      else log.finish(id, s.method, s.req, 0, true);
     }
     return log.within(id, () => emit(event, ...args));
   };

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { asCpuProfile, cpuProfileToModel } from '../../core/importers/cpuprofile';
 import { ProfileError, type Profile } from '../../core/model';
 import { addChunkLines, LIVE_INFO_FILE, liveChunkPid, NOTHING_NEW, type LiveInfo } from './cpuChunks';
@@ -8,7 +8,7 @@ import { forgetLiveHeap, loadLiveHeap } from './liveHeap';
 import { ATTACH_HEAP_MODE } from './liveHeapFile';
 import { readProcessRecords, runProcesses } from './processRecords';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
-import { findRawProfiles, type OpenedRun, type RunEvent, type RunInfo } from './runFolder';
+import { findRawProfiles, isPerfSliceScript, type OpenedRun, type RunEvent, type RunInfo } from './runFolder';
 
 /** No more than this much of a chunk file is read at once (a repository-controlled folder may hold anything). */
 const MAX_READ = 64 * 1024 * 1024;
@@ -104,7 +104,7 @@ export async function loadLiveRun(
   opts: RunLoadOptions & { onlyNew?: boolean } = {},
 ): Promise<{ profile: Profile; run: OpenedRun }> {
   const li = readLiveInfo(dir);
-  if (li.mode === 'prof') return loadLiveLogs(dir, li, opts);
+  if (li.mode === 'prof' || li.mode === 'perf') return loadLiveLogs(dir, li, opts, li.mode);
   if (li.mode === 'heap' || li.mode === ATTACH_HEAP_MODE) return loadLiveHeap(dir, li, opts);
   const chunks = liveChunks(dir);
   const read = [...(runs.get(dir)?.values() ?? [])].reduce((n, t) => n + t.offset, 0);
@@ -117,7 +117,7 @@ export async function loadLiveRun(
   return { profile, run };
 }
 
-function liveRun(dir: string, li: Partial<LiveInfo>, mode: 'cpu-prof' | 'prof'): OpenedRun {
+function liveRun(dir: string, li: Partial<LiveInfo>, mode: 'cpu-prof' | 'prof' | 'perf'): OpenedRun {
   const info: Partial<RunInfo> = {
     version: 1,
     mode,
@@ -130,15 +130,18 @@ function liveRun(dir: string, li: Partial<LiveInfo>, mode: 'cpu-prof' | 'prof'):
 
 /**
  * A live prof run: V8 writes each process's tick log as it goes (measured: the ticks of a busy process grow
- * second by second), so the logs so far are read as the finished run's would be, every process merged. Each read
+ * second by second), so the logs so far are read as the finished run's would be, every process merged. A live perf
+ * run: the `perf script` of each slice ended so far (launch/perfSlices.ts), read as the finished run's are. Each read
  * reads them whole (a log's code events name its ticks): the caller reads less often as they grow.
  */
 async function loadLiveLogs(
   dir: string,
   li: Partial<LiveInfo>,
   opts: RunLoadOptions & { onlyNew?: boolean },
+  mode: 'prof' | 'perf',
 ): Promise<{ profile: Profile; run: OpenedRun }> {
-  const logs = findRawProfiles(dir, 'prof');
+  // perf's slice in progress (perf.data) is never read live: only the ended slices' scripts.
+  const logs = findRawProfiles(dir, mode).filter((f) => mode === 'prof' || isPerfSliceScript(basename(f)));
   let size = 0;
   for (const f of logs)
     try {
@@ -148,6 +151,6 @@ async function loadLiveLogs(
     }
   if (!logs.length || (opts.onlyNew && answered.get(dir) === size)) throw new ProfileError(NOTHING_NEW, dir);
   answered.set(dir, size);
-  const run = liveRun(dir, li, 'prof');
+  const run = liveRun(dir, li, mode);
   return { profile: await loadRunProfile(run, opts), run };
 }

@@ -299,9 +299,17 @@ export function openRun(dir: string, maxBytes = MAX_RUN_JSON_BYTES): OpenedRun |
   return info ? { dir, info } : undefined;
 }
 
-/** A name the profilers give their raw output: V8 logs, CPU and heap profiles, perf.data. */
+/** A name the profilers give their raw output: V8 logs, CPU and heap profiles, perf.data (a live run's slices scripted). */
 export function isRawProfileName(n: string): boolean {
-  return /^isolate-.*-v8\.log$|\.(?:cpu|heap)profile$|^perf\.data$/.test(n);
+  return /^isolate-.*-v8\.log$|\.(?:cpu|heap)profile$|^perf\.data$/.test(n) || isPerfSliceScript(n);
+}
+
+/**
+ * `perf-script-<stamp>.txt`: the `perf script` output of one slice of a live perf run (`perf.data.<stamp>`, which
+ * `perf record --switch-output` names by the time it ended, so the names sort in time order).
+ */
+export function isPerfSliceScript(n: string): boolean {
+  return /^perf-script-\d+\.txt$/.test(n);
 }
 
 /**
@@ -322,7 +330,12 @@ export function findRawProfiles(runDir: string, mode: LaunchMode, pid?: number):
       return false;
     }
   };
-  if (mode === 'perf') return names.filter((n) => n === 'perf.data' && nonEmpty(n)).map((n) => join(runDir, n));
+  if (mode === 'perf') {
+    // A live run's slices, each scripted as it ended, are the recording (its perf.data, if any, is the slice in progress).
+    const slices = names.filter((n) => isPerfSliceScript(n) && nonEmpty(n)).sort();
+    const files = slices.length ? slices : names.filter((n) => n === 'perf.data' && nonEmpty(n));
+    return files.map((n) => join(runDir, n));
+  }
   if (mode === 'cpu-prof' || mode === 'heap') {
     const ext = mode === 'heap' ? '.heapprofile' : '.cpuprofile';
     // A live heap run's copies (live-heap-<pid>.heapprofile) are the live view's, not the run's profiles.

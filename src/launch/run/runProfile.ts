@@ -1,13 +1,14 @@
 import { basename, join } from 'node:path';
 import { loadProfile } from '../../core/importers';
 import type { ImportOptions } from '../../core/importers';
+import { loadPerfScriptFiles } from '../../core/importers/perf';
 import * as l10n from '@vscode/l10n';
 import { isEpochMs, mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../../core/model';
 import { selectThreads } from '../../core/model/processes';
 import { threadsBesides, waitingProcesses } from '../../core/model/waiting';
 import { placeOnRunClock } from './runClock';
 import { isLaunchMode } from './modes';
-import { findRawProfiles, openRun, type OpenedRun, type RunProcess } from './runFolder';
+import { findRawProfiles, isPerfSliceScript, openRun, type OpenedRun, type RunProcess } from './runFolder';
 import { mapsFileName, profilePid } from './processRecords';
 import { readRunRequests } from './runRequests';
 
@@ -63,10 +64,12 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   if (mode === 'perf' || files.every((f) => pidOf(basename(f)) === undefined)) {
     // perf.data holds every process already, each thread with its pid.
     const nodePid = info.nodePid;
-    profile = await loadProfile(files[0], {
-      ...opts,
-      mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined),
-    });
+    profile = files.every((f) => isPerfSliceScript(basename(f)))
+      ? await loadPerfScriptFiles(files, opts)
+      : await loadProfile(files[0], {
+          ...opts,
+          mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined),
+        });
     if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
   } else {
     const parts: MergePart[] = [];

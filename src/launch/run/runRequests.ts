@@ -70,9 +70,10 @@ function readFile(
     }
     if (shift === undefined) continue;
     if (v[0] === 'q' && v.length >= 7) {
-      const [, id, method, route, status, start, end] = v as unknown[];
+      const [, id, method, route, status, start, end, aborted] = v as unknown[];
       if (!finite(id) || typeof method !== 'string' || typeof route !== 'string' || !finite(start) || !finite(end)) continue;
       const r: RequestRecord = { pid, method, route, status: finite(status) ? status : 0, start: start + shift, end: end + shift };
+      if (aborted === 1) r.aborted = true;
       index.set(id, log.requests.length);
       log.requests.push(r);
     } else if (v[0] === 's')

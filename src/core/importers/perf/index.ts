@@ -1,9 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Profile } from '../../model';
 import type { ImportOptions, Importer } from '../types';
 import { PerfScriptParser } from './parser';
-import { loadPerfData } from './runner';
+import { loadPerfData, namingWarnings } from './runner';
+import { savedJitMaps } from './jitMaps';
+import { JitFrameNamer } from './jitNamer';
 
 export { PerfScriptParser } from './parser';
 export { classifyPerfFrame } from './frames';
@@ -47,6 +50,33 @@ async function loadPerfScriptText(path: string, opts: ImportOptions): Promise<Pr
     read += chunk.length;
     opts.onProgress?.(size ? read / size : 1);
   }
+  return parser.end();
+}
+
+/**
+ * The `perf script` texts of one recording's slices (a live perf run: `perf record --switch-output`, each slice
+ * scripted as it ended) read in order as one recording: one parser, so the profile is exactly their union, with the
+ * JIT frames named from the run folder's saved code records as a whole perf.data's would be.
+ */
+export async function loadPerfScriptFiles(paths: string[], opts: ImportOptions): Promise<Profile> {
+  const parser = new PerfScriptParser();
+  const namer = new JitFrameNamer(paths.length ? await savedJitMaps(dirname(paths[0])) : new Map());
+  const sizes = await Promise.all(paths.map((p) => stat(p).then((s) => s.size)));
+  const total = sizes.reduce((a, b) => a + b, 0);
+  let read = 0;
+  for (const path of paths) {
+    opts.signal?.throwIfAborted();
+    const stream = createReadStream(path, { highWaterMark: 1 << 20, signal: opts.signal });
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      parser.push(namer.push(chunk));
+      read += chunk.length;
+      opts.onProgress?.(total ? read / total : 1);
+    }
+    parser.push(namer.end());
+  }
+  const naming = namingWarnings(namer.stats);
+  for (const w of naming) parser.builder.warn(w);
+  if (naming.length) parser.builder.meta.unnamed = [...(parser.builder.meta.unnamed ?? []), ...naming];
   return parser.end();
 }
 

@@ -138,7 +138,7 @@ function runOnce(
 }
 
 /** What the JIT naming could not do, said once per run. */
-function namingWarnings(s: JitNamingStats): string[] {
+export function namingWarnings(s: JitNamingStats): string[] {
   const out: string[] = [];
   if (s.clockMismatch)
     out.push(
