@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import type { LaunchMode } from './run/modes';
 import type { LaunchTarget } from './target';
 import { hasLoader, isTypeScriptFile } from './commandLine';
-import { DEFAULT_PERF_HZ, PERF_NODE_FLAGS, PERF_RECORD_CLOCK, perfRecordCommand } from './perf';
-import { PERF_SWITCH_OUTPUT } from './perfSlices';
+import { PERF_NODE_FLAGS, perfRecordArgs, perfRecordCommand } from './perf';
 import { nodeOptionsWithPreload, pathWithFirst, writeNodeShim } from './nodeShim';
 import { SOURCE_MAPS_ENV } from './preload/sourceMaps';
 import { RUN_DIR_ENV } from './run/processRecords';
@@ -128,24 +127,13 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
   };
   const [command, ...args] = words;
   if (o.mode === 'perf') {
-    const hz = Math.max(1, Math.round(o.perfFrequency ?? DEFAULT_PERF_HZ));
     // perf puts its own folders (/usr/lib/perf-core, /usr/bin) first on PATH for its workload, ahead
     // of the shim: `env` sets PATH back before the command starts.
     const workload = ['env', `PATH=${env.PATH}`, command, ...args];
     return {
       command: o.perfPath ?? 'perf',
-      args: [
-        'record',
-        '-F',
-        String(hz),
-        '-g',
-        ...PERF_RECORD_CLOCK,
-        ...(o.live ? PERF_SWITCH_OUTPUT : []),
-        '-o',
-        join(o.runDir, 'perf.data'),
-        '--',
-        ...workload,
-      ],
+      // Not in slices (perfLiveSlices): a slice after the first lacks the mappings of the processes the command forked.
+      args: [...perfRecordArgs({ hz: o.perfFrequency, live: false, output: join(o.runDir, 'perf.data') }), '--', ...workload],
       cwd: o.target.cwd,
       env,
       nodeArgs,

@@ -4,7 +4,7 @@ import { basename, relative } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { RunResult, SessionOptions, SessionState } from './launchOptions';
 import { buildLaunchCommand, type LaunchCommand } from './command';
-import { preflightPerf } from './perf';
+import { perfLiveSlices, preflightPerf } from './perf';
 import { PerfSliceScripter } from './perfSlices';
 import { collectRun } from './collect';
 import { findPortInText, waitForPort } from './ports';
@@ -211,9 +211,7 @@ export class ProfileSession {
     }
 
     const slices =
-      o.live && o.mode === 'perf' && perfPath
-        ? new PerfSliceScripter(o.runDir, perfPath, () => (this.running ? app.pid : undefined))
-        : undefined;
+      perfLiveSlices(o) && perfPath ? new PerfSliceScripter(o.runDir, perfPath, () => (this.running ? app.pid : undefined)) : undefined;
     slices?.start();
     const mapsTimer = setTimeout(() => void this.node.captureMaps(), 500);
     const pidPoll = o.mode === 'perf' ? setInterval(() => this.node.rememberPerfPids(), 200) : undefined;

@@ -123,6 +123,22 @@ function probe(perfPath: string): Promise<PerfPreflight> {
 }
 
 /**
+ * Whether a perf run is recorded in slices for the live view: a live run of a program, not of a command. perf writes
+ * the memory mappings of the processes it did not start itself (those a shell or npm forks) into its first slice
+ * only, so `perf script` of any later slice names none of their code (seen: every frame of a second slice
+ * `[unknown]`); a command's perf run is shown at its end, whole.
+ */
+export function perfLiveSlices(o: { mode: string; live?: boolean; target: { command?: string[] } }): boolean {
+  return o.mode === 'perf' && !!o.live && !o.target.command?.length;
+}
+
+/** `perf record`'s own arguments, before `--` and the workload: the rate, call graphs, the clock, a live run's slices, the output. */
+export function perfRecordArgs(opts: { hz?: number; live?: boolean; output: string }): string[] {
+  const hz = Math.max(1, Math.round(opts.hz ?? DEFAULT_PERF_HZ));
+  return ['record', '-F', String(hz), '-g', ...PERF_RECORD_CLOCK, ...(opts.live ? PERF_SWITCH_OUTPUT : []), '-o', opts.output];
+}
+
+/**
  * `perf record -F <hz> -g -k mono -o <output> -- node --perf-basic-prof --perf-prof --interpreted-frames-native-stack …`.
  * Frame-pointer call graphs (`-g`): DWARF unwinding made files 15× bigger and rarely reached the root.
  */
@@ -140,26 +156,10 @@ export function perfRecordCommand(opts: {
   command: string;
   args: string[];
 } {
-  const hz = Math.max(1, Math.round(opts.hz ?? DEFAULT_PERF_HZ));
   const flags = PERF_NODE_FLAGS.filter((f) => !opts.nodeArgs.includes(f));
   return {
     command: opts.perfPath ?? 'perf',
-    args: [
-      'record',
-      '-F',
-      String(hz),
-      '-g',
-      ...PERF_RECORD_CLOCK,
-      ...(opts.live ? PERF_SWITCH_OUTPUT : []),
-      '-o',
-      opts.output,
-      '--',
-      opts.node,
-      ...flags,
-      ...opts.nodeArgs,
-      opts.program,
-      ...opts.args,
-    ],
+    args: [...perfRecordArgs(opts), '--', opts.node, ...flags, ...opts.nodeArgs, opts.program, ...opts.args],
   };
 }
 

@@ -4,6 +4,7 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { perfScriptArgs } from '../core/importers/perf';
 import { CREATE_NEW } from '../core/safeWrite';
+import { descendantPids } from './processTree';
 
 /**
  * A live perf run: `perf record --switch-output` ends a slice of the recording on SIGUSR2 (`perf.data` renamed
@@ -30,6 +31,8 @@ export class PerfSliceScripter {
   private timer: NodeJS.Timeout | undefined;
   private busy: Promise<void> | undefined;
   private stopped = false;
+  /** The app forked: no more slices (see step). */
+  private oneSlice = false;
   private switchedAt = Date.now();
   private readonly inFlight = new Set<string>();
   /** Time (ms) spent in `perf script` so far, and the slices scripted. */
@@ -51,7 +54,14 @@ export class PerfSliceScripter {
   private async step(): Promise<void> {
     await this.scriptEnded(true);
     const pid = this.perfPid();
-    if (this.stopped || pid === undefined || Date.now() - this.switchedAt < SLICE_MS) return;
+    if (this.stopped || this.oneSlice || pid === undefined || Date.now() - this.switchedAt < SLICE_MS) return;
+    // perf writes the mappings of a process it did not start (the app forked it) into the slice where it began only:
+    // a later slice would name none of its code (seen: a forked child's every frame [unknown]). From the first
+    // fork on, the rest of the run stays in one slice, which holds them; the live view waits for the run's end.
+    if (descendantPids(pid).length > 1) {
+      this.oneSlice = true;
+      return;
+    }
     this.switchedAt = Date.now();
     try {
       process.kill(pid, 'SIGUSR2');
