@@ -1,7 +1,7 @@
 // Runs one real program of the corpus under `node-flame profile` in one mode, as a user would, and computes every
 // check of the corpus test from outside: what ran (recorded by a preload of our own), what the run holds, the JSON.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, repoRoot } from './paths';
@@ -93,6 +93,8 @@ export async function profileProgram(
   const out = join(work, '.runs', mode);
   mkdirSync(out, { recursive: true });
   const record = join(out, 'recorded.jsonl');
+  // A mode recorded again (corpus.test's second cpu-prof run) counts only its own processes.
+  rmSync(record, { force: true });
   const env = { NODE_OPTIONS: `--require ${recorder}`, NODE_FLAME_CORPUS_RECORD: record };
   const args = ['profile', '--mode', mode, '--out', out];
   if (program.load) args.push('--load', program.load);
