@@ -6,24 +6,13 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeSpeedscope, makeTrace } from './bigInputs.mjs';
-import { timed } from './measure.mjs';
+import { timedOrFailure as run, timedText as fmt } from './measure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = join(root, 'bench', '.work');
 const cli = join(root, 'dist', 'cli.js');
 const SIZES = (process.env.JSONFORMATS_MB || '30,120').split(',').map((mb) => Number(mb) * 1e6);
 const seeds = join(root, 'test', 'fixtures', 'fuzz');
-
-function run(cmd, args) {
-  try {
-    const r = timed(cmd, args);
-    return { wall: r.wall / 1000, cpu: r.cpu / 1000, mib: r.rss, stdout: r.stdout };
-  } catch (e) {
-    return { error: String(e.message).split('\n').slice(0, 2).join(' ') };
-  }
-}
-const fmt = (r) =>
-  r.error ? `fails (${r.error.slice(0, 120)})` : `${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s CPU, ${r.mib.toFixed(0)} MiB`;
 
 mkdirSync(work, { recursive: true });
 console.log('file | Node Flame | JSON.parse | time ratio (wall, CPU) | RSS ÷ file (JSON.parse)');

@@ -6,7 +6,7 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeCpuProfile } from './bigInputs.mjs';
-import { timed } from './measure.mjs';
+import { timedOrFailure as run, timedText as fmt } from './measure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = join(root, 'bench', '.work');
@@ -23,19 +23,6 @@ const CPUPRO_PUBLISHED = [
   [239, 2.8],
   [418, 4.6],
 ];
-
-/** One command's wall s, CPU s (user+sys: steadier than wall on a shared machine), peak RSS in MiB, or its failure. */
-function run(cmd, args) {
-  try {
-    const r = timed(cmd, args);
-    return { wall: r.wall / 1000, cpu: r.cpu / 1000, mib: r.rss, stdout: r.stdout };
-  } catch (e) {
-    return { error: String(e.message).split('\n').slice(0, 2).join(' ') };
-  }
-}
-
-const fmt = (r) =>
-  r.error ? `fails (${r.error.slice(0, 120)})` : `${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s CPU, ${r.mib.toFixed(0)} MiB`;
 
 mkdirSync(work, { recursive: true });
 console.log('size | Node Flame | JSON.parse | time ratio (wall, CPU) | RSS ÷ file | CPUpro published (their machine)');

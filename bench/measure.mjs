@@ -29,6 +29,20 @@ export function timed(cmd, args, out) {
   return { wall, cpu: (u + s) * 1000, rss: kb / 1024, stdout: r.stdout };
 }
 
+/** `timed` in seconds, or the failure's first lines: a benchmark row goes on when one command fails (too big for it). */
+export function timedOrFailure(cmd, args) {
+  try {
+    const r = timed(cmd, args);
+    return { wall: r.wall / 1000, cpu: r.cpu / 1000, mib: r.rss, stdout: r.stdout };
+  } catch (e) {
+    return { error: String(e.message).split('\n').slice(0, 2).join(' ') };
+  }
+}
+
+/** One `timedOrFailure` result as a table cell. */
+export const timedText = (r) =>
+  r.error ? `fails (${r.error.slice(0, 120)})` : `${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s CPU, ${r.mib.toFixed(0)} MiB`;
+
 /**
  * Child mode of a benchmark run as `node <bench> --load <file>`: reads the file into the model in this fresh
  * process (as the extension host does on open), prints ms, weight and node count as JSON, and exits.
