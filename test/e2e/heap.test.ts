@@ -171,10 +171,12 @@ setInterval(() => { keepRows(); makeGarbage(); }, 5);
       await vs.quickPickWait();
       await vs.quickPickType(`127.0.0.1:${inspectPort}`);
       await vs.quickPickSelect(new RegExp(`Connect to 127\\.0\\.0\\.1:${inspectPort}`));
-      const waiting = await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"] .loading', 30_000);
+      await vs.webviewFrame('#app[data-loading*="Node Flame: profiling"] .loading', 30_000);
       await new Promise((r) => setTimeout(r, 2000));
-      await waiting.locator('vscode-button.stop-run', { hasText: 'Stop profiling' }).click();
-      const frame = await vs.webviewFrame('body[data-profile="profile.heapprofile"] svg g.frame', 60_000);
+      // A heap attach is live: the waiting page gives way to the live graph within a second or two, so Stop is
+      // pressed from the status bar, which both show.
+      await vs.page.locator('.part.statusbar .statusbar-item', { hasText: 'Profiling (attached)… Stop' }).click();
+      const frame = await vs.webviewFrame('body[data-live="false"] svg g.frame', 60_000);
       // The process ran long enough for TurboFan to inline the timer callback into listOnTimeout, and V8's
       // sampling heap profiler then names only the outer function: the heap mode of a launched run turns
       // inlining off, an attached process keeps the code it has.
