@@ -37,9 +37,13 @@ export async function loadLiveHeap(
   } catch {
     // the run folder went away
   }
-  const files = names.map((n) => join(dir, n)).filter((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
+  // Each file looked at once: its size and time say whether the copy is new.
+  const stats = names
+    .map((n) => ({ f: join(dir, n), st: statSync(join(dir, n), { throwIfNoEntry: false }) }))
+    .filter((x) => x.st?.isFile());
+  const files = stats.map((x) => x.f);
   if (!files.length) throw new ProfileError(NOTHING_NEW, dir);
-  const seen = files.map((f) => `${f}:${statSync(f).size}:${statSync(f).mtimeMs}`).join('|');
+  const seen = stats.map(({ f, st }) => `${f}:${st!.size}:${st!.mtimeMs}`).join('|');
   if (opts.onlyNew && answered.get(dir) === seen) throw new ProfileError(NOTHING_NEW, dir);
   answered.set(dir, seen);
   const run: OpenedRun = {
