@@ -16,16 +16,18 @@ import { functionStats } from '../../src/core/model/views';
 import type { Profile } from '../../src/core/model';
 import { repoRoot } from '../helpers/paths';
 
-// Worker 1 spins in workerA and ends by itself at 3.2 s; worker 2 spins in workerB until the main thread
-// terminates it at 4.5 s (chunks after the mid-run read, whatever the machine's load); the main thread exits
-// once both are gone.
+// Worker 1 spins in workerA until the test writes stop-a, then ends by itself; worker 2 spins in workerB until the
+// main thread sees stop-b and terminates it. The test writes those files after its mid-run read, so both threads
+// record samples after it whatever the machine's load (CI-17 failed when worker 1 had ended before the read).
 const APP = `
 const { Worker } = require('node:worker_threads');
-const spin = (name) => \`function \${name}() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); return x; }
-  const end = Date.now() + 3200; (function tick() { \${name}(); if (\${name === 'workerA'} ? Date.now() < end : true) setImmediate(tick); })();\`;
-const a = new Worker(spin('workerA'), { eval: true });
-const b = new Worker(spin('workerB'), { eval: true });
-setTimeout(() => b.terminate(), 4500);
+const { existsSync } = require('node:fs');
+const spin = (name, stop) => \`const { existsSync } = require('node:fs');
+  function \${name}() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); return x; }
+  (function tick() { \${name}(); if (!\${stop} || !existsSync('stop-a')) setImmediate(tick); })();\`;
+const a = new Worker(spin('workerA', true), { eval: true });
+const b = new Worker(spin('workerB', false), { eval: true });
+const poll = setInterval(() => { if (existsSync('stop-b')) { clearInterval(poll); b.terminate(); } }, 50);
 let left = 2;
 for (const w of [a, b]) w.on('exit', () => --left || setTimeout(() => process.exit(0), 100));
 `;
@@ -64,6 +66,9 @@ test(
       addChunkLines(m, readFileSync(join(runDir, f), 'utf8'));
       midThread.set(Number(/-(\d+)\.jsonl$/.exec(f)![1]), m.sampleCount);
     }
+    writeFileSync(join(ws, 'stop-a'), '');
+    await new Promise((r) => setTimeout(r, 1200));
+    writeFileSync(join(ws, 'stop-b'), '');
     const midA = samplesOf(mid.profile, 'workerA');
     const midB = samplesOf(mid.profile, 'workerB');
     assert.ok(midA > 0 && midB > 0, `the workers' functions are in the live view: workerA ${midA}, workerB ${midB}`);
