@@ -106,7 +106,12 @@ setInterval(() => work(), 5);
       assert.ok(main, `a profile in ${dir}: ${readdirSync(dir).join(', ')}`);
       // A run recorded in several files (a live perf run's slices) is shown as its run folder, one recording.
       const label = (info.profiles as string[]).length > 1 ? basename(dir) : basename(main);
-      const frame = await vs.webviewFrame(`body[data-profile="${label}"][data-first-paint-ms] svg g.frame`, 120_000);
+      // A live run's view carries the run folder's name from its first update: the final view is the one painted
+      // after the run ended (a live view taken early may not hold the /auth handler yet).
+      const frame = await vs.webviewFrame(
+        `body[data-profile="${label}"][data-first-paint-ms]:is([data-final-paint-ms], :not([data-live])) svg g.frame`,
+        120_000,
+      );
       const names = await frameNames(frame);
       console.log(
         `[e2e] ${mode}: command → flame graph in ${Date.now() - t0} ms, app exit → painted ${await exitToPaint(frame, info)} ms, ${names.length} frames drawn`,

@@ -7,6 +7,7 @@ import { CpuProfileMerger } from './cpuProfileMerge';
 import { forgetLiveHeap, loadLiveHeap } from './liveHeap';
 import { ATTACH_HEAP_MODE } from './liveHeapFile';
 import { readProcessRecords, runProcesses } from './processRecords';
+import { liveJitMaps } from './liveJitMaps';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
 import { findRawProfiles, isPerfSliceScript, type OpenedRun, type RunEvent, type RunInfo } from './runFolder';
 
@@ -152,5 +153,6 @@ async function loadLiveLogs(
   if (!logs.length || (opts.onlyNew && answered.get(dir) === size)) throw new ProfileError(NOTHING_NEW, dir);
   answered.set(dir, size);
   const run = liveRun(dir, li, mode);
-  return { profile: await loadRunProfile(run, opts), run };
+  const jitMaps = mode === 'perf' ? await liveJitMaps(readProcessRecords(dir)) : undefined;
+  return { profile: await loadRunProfile(run, { ...opts, ...(jitMaps ? { jitMaps } : {}) }), run };
 }

@@ -5,7 +5,7 @@ import type { Profile } from '../../model';
 import type { ImportOptions, Importer } from '../types';
 import { PerfScriptParser } from './parser';
 import { loadPerfData, namingWarnings } from './runner';
-import { savedJitMaps } from './jitMaps';
+import { savedJitMaps, type SavedJit } from './jitMaps';
 import { JitFrameNamer } from './jitNamer';
 
 export { PerfScriptParser } from './parser';
@@ -58,9 +58,9 @@ async function loadPerfScriptText(path: string, opts: ImportOptions): Promise<Pr
  * scripted as it ended) read in order as one recording: one parser, so the profile is exactly their union, with the
  * JIT frames named from the run folder's saved code records as a whole perf.data's would be.
  */
-export async function loadPerfScriptFiles(paths: string[], opts: ImportOptions): Promise<Profile> {
+export async function loadPerfScriptFiles(paths: string[], opts: ImportOptions, jit?: Map<number, SavedJit>): Promise<Profile> {
   const parser = new PerfScriptParser();
-  const namer = new JitFrameNamer(paths.length ? await savedJitMaps(dirname(paths[0])) : new Map());
+  const namer = new JitFrameNamer(jit ?? (paths.length ? await savedJitMaps(dirname(paths[0])) : new Map()));
   const sizes = await Promise.all(paths.map((p) => stat(p).then((s) => s.size)));
   const total = sizes.reduce((a, b) => a + b, 0);
   let read = 0;
