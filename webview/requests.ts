@@ -89,7 +89,11 @@ export class RequestsView {
         'tr',
         { class: picked.has(r.key) ? 'rq-picked' : '', attrs: { 'data-route': r.key } },
         h('td', { class: 'rq-route' }, h('label', null, box, ' ', r.key)),
-        h('td', null, String(r.count)),
+        h(
+          'td',
+          r.aborted ? { attrs: { title: s.rqAbortedHint } } : null,
+          r.aborted ? fmt(s.rqCountAborted, r.count, r.aborted) : String(r.count),
+        ),
         h('td', null, none ? '' : `${ms(r.p50)} ms`),
         h('td', null, none ? '' : `${ms(r.p95)} ms`),
         h('td', null, none ? '' : `${ms(r.p99)} ms`),
@@ -105,7 +109,7 @@ export class RequestsView {
         'tr',
         null,
         h('td', { class: 'rq-route' }, go),
-        h('td', null, String(r.status)),
+        h('td', r.aborted ? { class: 'rq-aborted', attrs: { title: s.rqAbortedHint } } : null, r.aborted ? s.rqAborted : String(r.status)),
         h('td', null, `${ms(r.ms)} ms`),
         h('td', null, `${(r.start / 1000).toFixed(3)} s`),
       );

@@ -39,7 +39,7 @@ function scriptSamples(text: string): number {
 async function runPerf(ws: string, program: string, live: boolean, onRunning?: (runDir: string, s: ProfileSession) => Promise<void>) {
   const runDir = createRunDir(join(ws, live ? 'live' : 'plain'), 'perf');
   const session = new ProfileSession({
-    target: { program, args: ['6000'], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
+    target: { program, args: ['9000'], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
     mode: 'perf',
     runDir,
     preloadPath: join(repoRoot, 'dist', 'preload-stop.js'),
@@ -112,7 +112,7 @@ test(
     const scripts = names.filter((n) => /^perf-script-\d+\.txt$/.test(n)).sort();
     const perSlice = scripts.map((n) => scriptSamples(readFileSync(join(live.runDir, n), 'utf8')));
     // A slice a second, or longer while the last one is still being scripted (a loaded machine).
-    assert.ok(scripts.length >= 3, `${scripts.length} slices in 6 s`);
+    assert.ok(scripts.length >= 3, `${scripts.length} slices in 9 s`);
     assert.deepEqual(live.result.info.profiles, scripts, 'run.json names the slices');
     const sum = perSlice.reduce((a, b) => a + b, 0);
     assert.equal(live.final.meta.sampleCount, sum, 'the final profile holds exactly the slices’ samples');

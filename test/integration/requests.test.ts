@@ -436,6 +436,12 @@ const get = (path, abortMs) => new Promise((resolve) => {
     assert.deepEqual([slowRoute.count, slowRoute.aborted], [2, 2]);
     assert.deepEqual([fast.count, fast.aborted], [4, 0]);
     assert.ok(slowRoute.p50 >= 90 && slowRoute.p50 < 390, `latency until the abort: ${slowRoute.p50} ms`);
+    // The text report says which route's requests were aborted, and what their latency means.
+    const text = spawnSync(process.execPath, [cli, 'report', runDir], { encoding: 'utf8' }).stdout;
+    const slowLine = text.split('\n').find((l) => l.includes('GET /slow'));
+    assert.match(slowLine ?? '', /\(2 aborted by the client\)/, text);
+    assert.doesNotMatch(text.split('\n').find((l) => l.includes('GET /fast')) ?? '', /aborted/);
+    assert.match(text, /aborted requests count with their time until the client closed the connection/);
     t.diagnostic(`/slow: ${slowRoute.count} requests, ${slowRoute.aborted} aborted, p50 ${slowRoute.p50} ms; /fast ${fast.count}`);
   },
 );

@@ -246,7 +246,10 @@ function requestLines(profile: Profile): string[] {
   ];
   for (const s of r.routes)
     out.push(
-      `${String(s.count).padStart(8)} ${ms(s.p50)} ${ms(s.p95)} ${ms(s.p99)}  ${s.cpuMsPerRequest.toFixed(2).padStart(10)} ${`${(100 * s.share).toFixed(1)}%`.padStart(6)}   ${printable(s.key)}`,
+      `${String(s.count).padStart(8)} ${ms(s.p50)} ${ms(s.p95)} ${ms(s.p99)}  ${s.cpuMsPerRequest.toFixed(2).padStart(10)} ${`${(100 * s.share).toFixed(1)}%`.padStart(6)}   ${printable(s.key)}${s.aborted ? `  (${l10n.t('{0} aborted by the client', s.aborted)})` : ''}`,
     );
+  // An aborted request's latency is only its time until the client gave up: the percentiles are lower bounds then.
+  if (r.routes.some((s) => s.aborted))
+    out.push('  ' + l10n.t('aborted requests count with their time until the client closed the connection'));
   return out;
 }

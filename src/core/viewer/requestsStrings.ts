@@ -22,5 +22,8 @@ export function requestsStrings(): Record<string, string> {
     rqAt: t('Started at'),
     rqSpanHint: t("Select this request's time span on the Timeline"),
     rqTotals: t('{0} requests, p50 {1} ms, p99 {2} ms'),
+    rqCountAborted: t('{0} ({1} aborted)'),
+    rqAbortedHint: t('The client closed the connection before the response ended: latency is the time until then.'),
+    rqAborted: t('aborted'),
   };
 }
