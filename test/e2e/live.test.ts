@@ -207,6 +207,13 @@ test('live: a node --watch app edited mid-run offers the comparison with before 
       (h) => assert.equal(h, null, 'the restart is seen live'),
       30_000,
     );
+    // The Timeline shows the restart: the run in two sections, before and after the edit.
+    await frame.locator('vscode-tab-header[data-tab="timeline"]').dispatchEvent('click');
+    await eventually(
+      () => frame.locator('.timeline-tab').getAttribute('data-markers'),
+      (m) => assert.ok((m ?? '').split(' ').includes('restart'), `the Timeline's markers: ${m}`),
+      30_000,
+    );
     await vs.screenshot('live-watch-restart');
     await compare.dispatchEvent('click');
     await vs.page.locator('.part.editor .tab', { hasText: 'Compare:' }).first().waitFor({ timeout: 30_000 });

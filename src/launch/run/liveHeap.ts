@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { heapProfileToModel } from '../../core/importers/heapprofile';
 import { ProfileError, type Profile } from '../../core/model';
 import { NOTHING_NEW, type LiveInfo } from './cpuChunks';
-import { readProcessRecords, runProcesses } from './processRecords';
+import { liveRun } from './liveRun';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
-import type { OpenedRun, RunEvent } from './runFolder';
+import type { OpenedRun } from './runFolder';
 import { ATTACH_HEAP_MODE, LIVE_HEAP_NAME } from './liveHeapFile';
 
 const pidOf = (name: string): number | undefined => {
@@ -46,16 +46,7 @@ export async function loadLiveHeap(
   const seen = stats.map(({ f, st }) => `${f}:${st!.size}:${st!.mtimeMs}`).join('|');
   if (opts.onlyNew && answered.get(dir) === seen) throw new ProfileError(NOTHING_NEW, dir);
   answered.set(dir, seen);
-  const run: OpenedRun = {
-    dir,
-    info: {
-      version: 1,
-      mode: li.mode === ATTACH_HEAP_MODE ? 'attach' : 'heap',
-      ...(li.startedAt ? { startedAt: li.startedAt } : {}),
-      ...(li.events?.length ? { events: li.events as RunEvent[] } : {}),
-      processes: runProcesses(readProcessRecords(dir), []),
-    },
-  };
+  const run = liveRun(dir, li, li.mode === ATTACH_HEAP_MODE ? 'attach' : 'heap');
   // Each copy is written whole (a temp file renamed over the last), so a read never sees half of one.
   const read = (file: string): Profile => heapProfileToModel(JSON.parse(readFileSync(file, 'utf8')), file);
   const profile = await loadRunProfile(run, { ...opts, liveParts: { files, pidOf, read } });

@@ -6,10 +6,11 @@ import { addChunkLines, LIVE_INFO_FILE, liveChunkPid, NOTHING_NEW, type LiveInfo
 import { CpuProfileMerger } from './cpuProfileMerge';
 import { forgetLiveHeap, loadLiveHeap } from './liveHeap';
 import { ATTACH_HEAP_MODE } from './liveHeapFile';
-import { readProcessRecords, runProcesses } from './processRecords';
+import { readProcessRecords } from './processRecords';
+import { liveRun } from './liveRun';
 import { liveJitMaps } from './liveJitMaps';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
-import { findRawProfiles, isPerfSliceScript, type OpenedRun, type RunEvent, type RunInfo } from './runFolder';
+import { findRawProfiles, isPerfSliceScript, type OpenedRun } from './runFolder';
 
 /** No more than this much of a chunk file is read at once (a repository-controlled folder may hold anything). */
 const MAX_READ = 64 * 1024 * 1024;
@@ -116,17 +117,6 @@ export async function loadLiveRun(
   const readPart = (file: string): Profile => cpuProfileToModel(asCpuProfile(chunks.get(file)!.profile(), file), join(dir, file));
   const profile = await loadRunProfile(run, { ...opts, liveParts: { files, pidOf: liveChunkPid, read: readPart } });
   return { profile, run };
-}
-
-function liveRun(dir: string, li: Partial<LiveInfo>, mode: 'cpu-prof' | 'prof' | 'perf'): OpenedRun {
-  const info: Partial<RunInfo> = {
-    version: 1,
-    mode,
-    ...(li.startedAt ? { startedAt: li.startedAt } : {}),
-    ...(li.events?.length ? { events: li.events as RunEvent[] } : {}),
-    processes: runProcesses(readProcessRecords(dir), []),
-  };
-  return { dir, info };
 }
 
 /**
