@@ -113,3 +113,25 @@ export async function jsonReport(runDir: string, routes: string[] = [], more: st
 export function totalOf(report: JsonReport, name: string): number {
   return Math.max(0, ...report.functions.filter((f) => f.name === name).map((f) => f.total));
 }
+
+type Route = NonNullable<JsonReport['requests']>['routes'][number];
+
+/** A route's figures in a report (asserted present). */
+export function route(report: JsonReport, key: string): Route {
+  const r = report.requests?.routes.find((x) => x.key === key);
+  assert.ok(r, `no route ${key} in ${JSON.stringify(report.requests?.routes.map((x) => x.key))}`);
+  return r;
+}
+
+/** Where the setup request (the user created, with pbkdf2Sync) ended: the measured load starts after it. */
+export async function afterSetup(run: ServerRun): Promise<number> {
+  // The slowest /newUser by far: the others are refused before any hashing.
+  const [setup] = (await jsonReport(run.runDir, ['GET /newUser'])).requests!.slowest;
+  assert.ok(setup && setup.ms > 5, `the setup request: ${JSON.stringify(setup)}`);
+  return Math.ceil(setup.end);
+}
+
+/** The route's figures over the load only (after the setup), with `--from`. */
+export async function loadReport(run: ServerRun, from: number, routes: string[] = []): Promise<JsonReport> {
+  return jsonReport(run.runDir, routes, ['--from', String(from)]);
+}

@@ -6,14 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installCorpus } from '../helpers/corpusInstall';
 import { cli, repoRoot } from '../helpers/paths';
-import { jsonReport, profileServer, totalOf, type ServerRun } from '../helpers/requestsRun';
+import { afterSetup, jsonReport, loadReport, profileServer, route, totalOf, type ServerRun } from '../helpers/requestsRun';
 import type { JsonReport } from '../../src/core/exporters/json';
 import { exportProfile } from '../../src/core/exporters';
 import { answer } from '../../src/core/viewer/answer';
 import type { EmbeddedProfile } from '../../src/core/viewer/embed';
 import { offlineViewer } from '../../src/core/viewer/offlineHost';
-
-type Route = NonNullable<JsonReport['requests']>['routes'][number];
 
 /**
  * CPU ms per request compares two runs made apart, which a busy machine (2 cores shared here) slows unequally: its
@@ -37,25 +35,6 @@ const near = (got: number, want: number, what: string) =>
   assert.ok(got < LIGHT_MS && want < LIGHT_MS && got > 0 && want > 0, `${what}: ${got} vs ${want} (a light route is under ${LIGHT_MS} ms)`);
 const within = (got: number, want: number, tol: number, what: string) =>
   assert.ok(Math.abs(got - want) <= tol * want, `${what}: ${got} vs ${want} (more than ${tol * 100}% apart)`);
-
-function route(report: JsonReport, key: string): Route {
-  const r = report.requests?.routes.find((x) => x.key === key);
-  assert.ok(r, `no route ${key} in ${JSON.stringify(report.requests?.routes.map((x) => x.key))}`);
-  return r;
-}
-
-/** Where the setup request (the user created, with pbkdf2Sync) ended: the measured load starts after it. */
-async function afterSetup(run: ServerRun): Promise<number> {
-  // The slowest /newUser by far: the others are refused before any hashing.
-  const [setup] = (await jsonReport(run.runDir, ['GET /newUser'])).requests!.slowest;
-  assert.ok(setup && setup.ms > 5, `the setup request: ${JSON.stringify(setup)}`);
-  return Math.ceil(setup.end);
-}
-
-/** The route's figures over the load only (after the setup), with `--from`. */
-async function loadReport(run: ServerRun, from: number, routes: string[] = []): Promise<JsonReport> {
-  return jsonReport(run.runDir, routes, ['--from', String(from)]);
-}
 
 const USER = '?username=matt&password=password';
 const expressDir = join(repoRoot, 'examples', 'express-auth');

@@ -1,0 +1,79 @@
+// CPU per request per route against the app's own clock: the guide's Express app with a middleware that reads
+// process.cpuUsage() when each request reaches Express and when its response finishes, in the same run Node Flame
+// profiles. The issue's "within 20 % of each route loaded alone" cannot hold for a light route: the app's own clock
+// shows /newUser costing about twice as much between 50 ms hashes as back to back (colder caches, less optimized
+// code), so the figure is held to the app's own measurement of the same requests instead.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/paths';
+import { preflightPerf } from '../../src/launch/perf';
+import { afterSetup, loadReport, profileServer, route } from '../helpers/requestsRun';
+
+const USER = '?username=matt&password=password';
+const TOLERANCE = 0.2;
+
+/** The guide's app with the CPU clock middleware; the first request (the setup's, which hashes) is not counted. */
+function oracleApp(dir: string): void {
+  const app = readFileSync(join(repoRoot, 'examples', 'express-auth', 'app.js'), 'utf8');
+  const clock = `const app = express();
+const cpu = {};
+let seen = 0;
+app.use((req, res, next) => {
+  if (seen++ === 0) return next();
+  const c0 = process.cpuUsage();
+  res.on('finish', () => {
+    const d = process.cpuUsage(c0);
+    const a = (cpu[req.path] ??= { n: 0, us: 0 });
+    a.n++;
+    a.us += d.user + d.system;
+  });
+  next();
+});
+const save = () => require('fs').writeFileSync(${JSON.stringify(join(dir, 'cpu.json'))}, JSON.stringify(cpu));
+for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => { save(); process.exit(0); });
+process.on('exit', save);`;
+  assert.ok(app.includes('const app = express();'));
+  writeFileSync(join(dir, 'app.js'), app.replace('const app = express();', clock));
+}
+
+for (const mode of ['cpu-prof', 'prof', 'perf'] as const)
+  test(
+    `Express under a mixed load (${mode}): CPU ms per request per route within 20 % of the app's own CPU clock`,
+    { timeout: 240000 },
+    async (t) => {
+      if (mode === 'perf') {
+        const pre = await preflightPerf();
+        if (!pre.ok) return t.skip(pre.message);
+      }
+      const dir = mkdtempSync(join(tmpdir(), 'nf-cpu-oracle-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
+      oracleApp(dir);
+      const run = await profileServer({
+        mode,
+        cwd: dir,
+        app: 'app.js',
+        setup: [`/newUser${USER}`],
+        paths: [`/auth${USER}`, ...Array(5).fill(`/newUser${USER}`)],
+        amount: 360,
+      });
+      const own = JSON.parse(readFileSync(join(dir, 'cpu.json'), 'utf8')) as Record<string, { n: number; us: number }>;
+      const report = await loadReport(run, await afterSetup(run));
+      const lines: string[] = [];
+      for (const path of ['/auth', '/newUser']) {
+        const ours = route(report, `GET ${path}`);
+        const clock = own[path];
+        assert.ok(clock?.n, `the app's clock saw ${path}: ${JSON.stringify(own)}`);
+        assert.equal(ours.count, clock.n, `${path}: the same requests`);
+        const truth = clock.us / clock.n / 1000;
+        lines.push(`${path} ${ours.cpuMsPerRequest.toFixed(3)} vs ${truth.toFixed(3)} ms (${clock.n} requests)`);
+        assert.ok(
+          Math.abs(ours.cpuMsPerRequest - truth) <= TOLERANCE * truth,
+          `${path}: ${ours.cpuMsPerRequest} ms per request, the app's clock ${truth.toFixed(3)} ms`,
+        );
+      }
+      t.diagnostic(`${mode}: Node Flame vs the app's own CPU clock: ${lines.join('; ')}`);
+    },
+  );
