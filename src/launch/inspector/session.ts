@@ -5,6 +5,7 @@ import { CpuProfileMerger } from '../run/cpuProfileMerge';
 import type { HeapProfileNote } from '../../core/importers/heapprofile';
 import { InspectorError } from './errors';
 import { nodeVersionOf, type InspectorTarget } from './endpoints';
+import { nextHeapCopyAt } from '../run/liveHeapFile';
 
 export interface AttachOptions {
   /** Profiler sampling interval in microseconds (V8's default is 1000). */
@@ -176,13 +177,12 @@ export class AttachSession {
       if (this.lost || this.stopping) return;
       try {
         if (this.heap) {
-          // Each copy costs the app its whole profile serialised (tens of MB for a compiler): copies are spaced so
-          // that they take at most a twentieth of the app's time.
+          // Each copy costs the app its whole profile serialised (tens of MB for a compiler): spaced by nextHeapCopyAt.
           if (performance.now() < this.nextHeapCopy) return;
           const t0 = performance.now();
           // Stopping would drop the heap samples so far: a copy of them is kept instead.
           this.heapProfile = (await this.cdp.send<{ profile: SamplingHeapProfile }>('HeapProfiler.getSamplingProfile')).profile;
-          this.nextHeapCopy = performance.now() + 19 * (performance.now() - t0);
+          this.nextHeapCopy = nextHeapCopyAt(t0, performance.now());
           try {
             this.onHeap?.(this.heapProfile, this.pid);
           } catch {

@@ -8,7 +8,7 @@ import { RUN_DIR_ENV } from '../run/processRecords';
 import { streamJson } from '../../core/jsonStream';
 import { createNewFileSyncFrom, replaceFileSync } from '../../core/safeWrite';
 import { LIVE_ENV } from '../run/cpuChunks';
-import { liveHeapFileName } from '../run/liveHeapFile';
+import { liveHeapFileName, nextHeapCopyAt } from '../run/liveHeapFile';
 import { runIsLive } from '../run/runLiveness';
 import { SETTING_LIMITS } from '../../core/settingLimits';
 import { HEAP_NOTE_KEY, type HeapProfileNote } from '../../core/importers/heapprofile';
@@ -99,8 +99,7 @@ export function heapProfileInProcess(): boolean {
 
 /**
  * A live heap run: the profile so far, copied about once a second into `live-heap-<pid>[-<threadId>].heapprofile`
- * (the newest replaces the last) for the live view. A copy holds the app while V8 builds it (tens of ms for tens of
- * MB of samples): copies are spaced so they take at most a twentieth of its time.
+ * (the newest replaces the last) for the live view, spaced by nextHeapCopyAt.
  */
 function copyLive(session: Inspector.Session, dir: string, note: HeapProfileNote): void {
   let next = 0;
@@ -115,7 +114,7 @@ function copyLive(session: Inspector.Session, dir: string, note: HeapProfileNote
       } catch {
         // a full disk: the live view keeps its last copy, the profile at exit is written as ever
       }
-      next = performance.now() + 19 * (performance.now() - t0);
+      next = nextHeapCopyAt(t0, performance.now());
     });
   }, LIVE_HEAP_MS);
   timer.unref();
