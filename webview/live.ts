@@ -1,5 +1,5 @@
-// A live run's bar: the badge (live, then final at exit), Mark (a marker on the Timeline now), the rolling window
-// ("last N seconds") and Stop. It sits outside the page's UI, which a later 'init' rebuilds.
+// A live run's bar: the badge (live, then final at exit), Mark (a marker on the Timeline now), Restart window (only
+// what comes after now, marked too), the rolling window ("last N seconds") and Stop. It sits outside the page's UI, which a later 'init' rebuilds.
 import type { HostMessage, WebviewMessage } from '../src/core/viewer/protocol';
 import { fmt, h } from './dom';
 import { select } from './controls';
@@ -29,9 +29,23 @@ export function liveBar(
     win.setAttribute('title', s.liveWindowTitle);
     win.setAttribute('aria-label', s.liveWindowTitle);
     win.dataset.action = 'window';
+    // "since the restart" is offered once Restart window was pressed.
+    const since = h('vscode-option', { attrs: { value: 'since', hidden: '' } }, s.liveWindowSince);
+    win.append(since);
     win.addEventListener('change', () => {
+      if (win.value === 'since') return post({ type: 'liveWindow', seconds: null, since: true });
       const sec = Number(win.value);
       post({ type: 'liveWindow', seconds: sec > 0 ? sec : null });
+    });
+    const restart = h(
+      'vscode-button',
+      { attrs: { secondary: '', title: s.liveRestartTitle, 'data-action': 'restart-window' } },
+      s.liveRestart,
+    );
+    restart.addEventListener('click', () => {
+      since.removeAttribute('hidden');
+      win.value = 'since';
+      post({ type: 'liveWindow', seconds: null, restart: true });
     });
     const stop = h('vscode-button', { attrs: { icon: 'debug-stop', secondary: '', 'data-action': 'stop' } }, s.liveStop);
     stop.addEventListener('click', () => {
@@ -48,7 +62,7 @@ export function liveBar(
       'div',
       { class: 'live-bar', attrs: { 'data-live': 'true' } },
       badge,
-      h('span', { class: 'live-controls' }, mark, win, stop),
+      h('span', { class: 'live-controls' }, mark, restart, win, stop),
       compare,
     );
   };

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { functionStats, type Profile } from '../core/model';
+import { restrictToRange } from '../core/model/timeline';
 import { NOTHING_NEW } from '../launch/run/cpuChunks';
 import { forgetLiveRun, loadLiveRun } from '../launch/run/liveReader';
 import { formatWeight } from '../core/model/units';
@@ -27,13 +28,14 @@ export function liveRows(p: Profile, rows = ROWS): { name: string; where: string
     });
 }
 
-function table(p: Profile, seconds: number): string[] {
+function table(p: Profile, seconds: number, restarted: boolean): string[] {
   // perf weighs samples by their period: the count is in meta. A heap profile weighs bytes.
   const samples = p.meta.sampleCount ?? p.tree.total[0];
-  const head =
+  let head =
     p.meta.unit === 'bytes'
       ? l10n.t('live · {0} s · {1} sampled · top functions by bytes allocated', seconds.toFixed(0), formatWeight(p.tree.total[0], 'bytes'))
       : l10n.t('live · {0} s · {1} samples · top functions by self time', seconds.toFixed(0), String(samples));
+  if (restarted) head += ` · ${l10n.t('since the restart (r)')}`;
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
   const lines = [head, `${l10n.t('self').padStart(6)} ${l10n.t('total').padStart(6)}  ${l10n.t('function')}`];
   for (const r of liveRows(p)) lines.push(`${pct(r.self)} ${pct(r.total)}  ${r.name.slice(0, 60)}${r.where ? `  ${r.where}` : ''}`);
@@ -45,20 +47,26 @@ function table(p: Profile, seconds: number): string[] {
  * the table is redrawn in place (unless the app printed since, then drawn anew below); to a pipe or file each
  * table is plain text after a blank line, no escape codes.
  */
-export function printLiveTable(runDir: string, out: NodeJS.WriteStream): { appWrote(): void; stop(): void } {
+export function printLiveTable(runDir: string, out: NodeJS.WriteStream): LiveTable {
   const tty = out.isTTY === true;
   const t0 = Date.now();
   let drawn = 0;
   let busy = false;
   let stopped = false;
+  /** The last sample time read, and where a restart put the window's start (ms on the profile's axis). */
+  let lastTime: number | undefined;
+  let since: number | undefined;
   const draw = async () => {
     if (busy) return;
     busy = true;
     try {
-      const { profile } = await loadLiveRun(runDir, { sourceMaps: false, onlyNew: true });
+      let { profile } = await loadLiveRun(runDir, { sourceMaps: false, onlyNew: true });
       // A read that ends after the run did draws nothing: the run's own report follows.
       if (stopped) return;
-      const lines = table(profile, (Date.now() - t0) / 1000);
+      const times = profile.timeline?.times;
+      if (times?.length) lastTime = times[times.length - 1];
+      if (since !== undefined) profile = restrictToRange(profile, since, Infinity);
+      const lines = table(profile, (Date.now() - t0) / 1000, since !== undefined);
       // Cursor up over the last table and clear to the end of the screen.
       const redraw = tty && drawn ? `\x1b[${drawn}F\x1b[J` : tty ? '' : '\n';
       out.write(redraw + lines.join('\n') + '\n');
@@ -72,6 +80,12 @@ export function printLiveTable(runDir: string, out: NodeJS.WriteStream): { appWr
   const timer = setInterval(() => void draw(), LIVE_TABLE_MS);
   return {
     appWrote: () => void (drawn = 0),
+    restart: () => {
+      // A profile without sample times (heap) has no window to restart: its table stays whole.
+      if (lastTime === undefined) return false;
+      since = lastTime;
+      return true;
+    },
     stop: () => {
       stopped = true;
       clearInterval(timer);
@@ -80,17 +94,31 @@ export function printLiveTable(runDir: string, out: NodeJS.WriteStream): { appWr
   };
 }
 
+export interface LiveTable {
+  appWrote(): void;
+  /** Restart window: the table shows only what comes after now (false: the profile has no sample times). */
+  restart(): boolean;
+  stop(): void;
+}
+
 /**
  * On a terminal, a line that is just "m" (or "m <label>") typed while the live table runs marks the moment on the
- * run's Timeline ("before the fix"); every other line goes to `other` (a launched app's stdin), or nowhere.
+ * run's Timeline ("before the fix"), and "r" restarts the table's window there (marked too); every other line goes
+ * to `other` (a launched app's stdin), or nowhere.
  */
 export function markFromTerminal(
   run: { mark(label: string): void },
-  table: { appWrote(): void },
+  table: Pick<LiveTable, 'appWrote' | 'restart'>,
   other?: (text: string) => void,
 ): { stop(): void } {
   let marks = 0;
   const onData = (d: Buffer) => {
+    if (process.stdin.isTTY && /^r\r?\n$/.test(d.toString())) {
+      if (!table.restart()) return void process.stderr.write(l10n.t('this profile has no sample times: its table stays whole') + '\n');
+      run.mark(l10n.t('window restarted'));
+      table.appWrote();
+      return void process.stderr.write(l10n.t('window restarted') + '\n');
+    }
     const m = process.stdin.isTTY ? /^m(?:\s+(.+))?\r?\n$/.exec(d.toString()) : null;
     if (!m) return other?.(d.toString());
     run.mark(m[1]?.trim() || l10n.t('mark {0}', String(++marks)));

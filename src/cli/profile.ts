@@ -67,7 +67,7 @@ export const PROFILE = {
       type: 'boolean',
       help: () =>
         l10n.t(
-          'print the top functions (heap mode: allocations) every second while the app runs; on a terminal, m then Enter marks the moment',
+          'print the top functions (heap mode: allocations) every second while the app runs; on a terminal, m then Enter marks the moment, r then Enter restarts the window there',
         ),
     },
     ...OUTPUT_OPTIONS,

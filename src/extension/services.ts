@@ -69,7 +69,7 @@ export interface ReservedPanel {
    * A live run's profile so far, shown there (the first time in place of the waiting page), with the run's Stop and
    * Mark; `open` then puts the final profile in its place. False when the user closed the panel.
    */
-  live?(p: LoadedProfile, controls: { stop(): void; mark(): void }): Promise<boolean>;
+  live?(p: LoadedProfile, controls: { stop(): void; mark(label?: string): void }): Promise<boolean>;
 }
 
 /** Profiles loaded in this window; the active one drives CodeLens, heat and the status bar. */

@@ -130,6 +130,25 @@ test('live: the flame graph fills in while the Express app runs under load; the 
     await pickWindow(0);
     await eventually(windowChip, (c) => assert.equal(c, undefined, 'the whole run again'));
 
+    // Restart window: from now on only; the window's start stays where it was restarted as the run goes on.
+    await frame.locator('.live-bar [data-action="restart-window"]').dispatchEvent('click');
+    let since = await windowChip();
+    for (let i = 0; i < 40 && !since; i++) {
+      await vs.page.waitForTimeout(250);
+      since = await windowChip();
+    }
+    assert.ok(since && since[0] > later![0], `restarted at ${JSON.stringify(since)}, after the rolling window ${later}`);
+    let grown = since;
+    for (let i = 0; i < 40 && grown![1] <= since[1]; i++) {
+      await vs.page.waitForTimeout(250);
+      grown = (await windowChip()) ?? grown;
+    }
+    assert.ok(grown![0] === since[0] && grown![1] > since[1], `the restarted window grows from its start: ${since} → ${grown}`);
+    await vs.screenshot('live-restart-window');
+    const restarted = `${since[0]}–${since[1]} s → ${grown![0]}–${grown![1]} s`;
+    await pickWindow(0);
+    await eventually(windowChip, (c) => assert.equal(c, undefined, 'the whole run again'));
+
     // Another editor, typed into while the live view updates behind it.
     await vs.openFile('notes.txt');
     await vs.page.locator('.part.editor .editor-instance .view-lines').first().click();
@@ -157,7 +176,7 @@ test('live: the flame graph fills in while the Express app runs under load; the 
     const names = new Set([...final, ...last].filter(([, s]) => s >= 5).map(([n]) => n));
     const diffs = [...names].map((n) => [n, finalBy.get(n) ?? 0, lastBy.get(n) ?? 0] as const);
     console.log(
-      `[e2e] live: pbkdf2Sync drawn ${firstMs} ms after the load started; last 5 s ${windowed}; ${updates} live updates (${updatesBefore} before typing ended); ` +
+      `[e2e] live: pbkdf2Sync drawn ${firstMs} ms after the load started; last 5 s ${windowed}; restarted ${restarted}; ${updates} live updates (${updatesBefore} before typing ended); ` +
         `typing lags ${lags.join(', ')} ms; final/last live % of ${diffs.length} functions over 5 %: ${diffs
           .slice(0, 8)
           .map(([n, f, l]) => `${n} ${f.toFixed(1)}/${l.toFixed(1)}`)
@@ -170,7 +189,7 @@ test('live: the flame graph fills in while the Express app runs under load; the 
     const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { events: { kind: string; label?: string }[] };
     assert.deepEqual(
       run.events.filter((e) => e.kind === 'mark').map((e) => e.label),
-      ['mark 1'],
+      ['mark 1', 'window restarted'],
     );
     assert.equal(leftovers(mark), '', 'no process left');
     failed = false;

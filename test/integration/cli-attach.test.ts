@@ -1,6 +1,6 @@
 // `node-flame attach` on a real running node process: by pid (SIGUSR1) and by inspector address, CPU and
 // heap, stopped by --duration or by Ctrl+C (SIGINT to the CLI), and the errors for targets it cannot profile.
-import { test, after } from 'node:test';
+import { test, after, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -259,32 +259,37 @@ test(
   },
 );
 
-test('attach --live on a terminal: a line "m before the fix" marks the moment; run.json keeps the mark', { timeout: 60_000 }, async (t) => {
-  const port = await freePort();
-  await startSpin(t, [`--inspect=127.0.0.1:${port}`]);
-  const runs = join(work, 'runs-marks');
-  // script(1) gives the CLI a terminal as stdin (marks are read only from one) and passes our writes into it.
-  const cmd = [process.execPath, cli, 'attach', '--out', runs, `127.0.0.1:${port}`, '--live', '--duration', '4', '--no-report']
-    .map((w) => `'${w}'`)
-    .join(' ');
+/** `node-flame attach --live` under script(1), which gives the CLI a terminal as stdin (marks and restarts are read only from one) and passes our writes into it. */
+function attachOnTerminal(t: TestContext, args: string[]) {
+  const cmd = [process.execPath, cli, 'attach', ...args].map((w) => `'${w}'`).join(' ');
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
     cwd: work,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, NODE_FLAME_LANG: 'en' },
   });
   t.after(() => child.kill('SIGKILL'));
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const closed = new Promise((r) => child.on('close', r));
-  let ended = false;
-  void closed.then(() => (ended = true));
+  const seen = { out: '', ended: false };
+  child.stdout!.on('data', (d) => (seen.out += d));
+  child.stderr!.on('data', (d) => (seen.out += d));
+  const closed = new Promise<number | null>((r) => child.on('close', r));
+  void closed.then(() => (seen.ended = true));
+  const until = async (ok: () => boolean) => {
+    while (!ok() && !seen.ended) await new Promise((r) => setTimeout(r, 100));
+  };
+  return { child, seen, closed, until };
+}
+
+test('attach --live on a terminal: a line "m before the fix" marks the moment; run.json keeps the mark', { timeout: 60_000 }, async (t) => {
+  const port = await freePort();
+  await startSpin(t, [`--inspect=127.0.0.1:${port}`]);
+  const runs = join(work, 'runs-marks');
+  const term = attachOnTerminal(t, ['--out', runs, `127.0.0.1:${port}`, '--live', '--duration', '4', '--no-report']);
   // Once the first table is drawn, the recording runs.
-  while (!out.includes('live · ') && !ended) await new Promise((r) => setTimeout(r, 100));
-  child.stdin!.write('m before the fix\n');
-  const code = await closed;
-  assert.equal(code, 0, out);
-  assert.match(out, /\bmarked\b/);
+  await term.until(() => term.seen.out.includes('live · '));
+  term.child.stdin!.write('m before the fix\n');
+  const code = await term.closed;
+  assert.equal(code, 0, term.seen.out);
+  assert.match(term.seen.out, /\bmarked\b/);
   const dir = join(runs, readdirSync(runs)[0]);
   const info = runJson<{ events?: { kind: string; label?: string; at: string }[]; startedAt: string }>(dir);
   const marks = (info.events ?? []).filter((e) => e.kind === 'mark');
@@ -296,3 +301,37 @@ test('attach --live on a terminal: a line "m before the fix" marks the moment; r
   assert.ok(Date.parse(marks[0].at) > Date.parse(info.startedAt), 'the mark is after the recording started');
   t.diagnostic(`attach --live mark at ${marks[0].at} (recording from ${info.startedAt})`);
 });
+
+test(
+  'attach --live on a terminal: a line "r" restarts the table there (fewer samples, marked on the Timeline)',
+  { timeout: 60_000 },
+  async (t) => {
+    const port = await freePort();
+    await startSpin(t, [`--inspect=127.0.0.1:${port}`]);
+    const runs = join(work, 'runs-restart');
+    const term = attachOnTerminal(t, ['--out', runs, `127.0.0.1:${port}`, '--live', '--duration', '7', '--no-report']);
+    const counts = () =>
+      [...term.seen.out.matchAll(/live · \d+ s · (\d+) samples[^\n]*/g)].map((m) => ({
+        n: Number(m[1]),
+        since: m[0].includes('since the restart'),
+      }));
+    // Two tables of the whole run, then the restart.
+    await term.until(() => counts().length >= 2);
+    const before = counts().at(-1)!;
+    term.child.stdin!.write('r\n');
+    await term.until(() => counts().some((c) => c.since));
+    const after = counts().find((c) => c.since);
+    const code = await term.closed;
+    assert.equal(code, 0, term.seen.out);
+    assert.match(term.seen.out, /window restarted/);
+    assert.ok(after, `a table since the restart: ${term.seen.out.slice(-600)}`);
+    assert.ok(!before.since && after.n < before.n, `samples: ${before.n} before the restart, ${after.n} in the first table after it`);
+    const dir = join(runs, readdirSync(runs)[0]);
+    const info = runJson<{ events?: { kind: string; label?: string }[] }>(dir);
+    assert.deepEqual(
+      (info.events ?? []).filter((e) => e.kind === 'mark').map((e) => e.label),
+      ['window restarted'],
+    );
+    t.diagnostic(`samples ${before.n} before the restart, ${after.n} in the first table after it`);
+  },
+);

@@ -12,6 +12,9 @@ export function liveStrings(): Record<string, string> {
     liveWindowTitle: t('Show the whole run, or only its last seconds (a rolling window)'),
     liveWindowAll: t('whole run'),
     liveWindowLast: t('last {0} s'),
+    liveWindowSince: t('since the restart'),
+    liveRestart: t('Restart window'),
+    liveRestartTitle: t('Show only what the app does from now on (a marker on the Timeline says where it starts)'),
     liveStop: t('Stop'),
     liveCompareRestart: t('Compare with before the restart'),
   };

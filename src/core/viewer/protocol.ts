@@ -274,8 +274,11 @@ export type ViewerMessage =
   | { type: 'stopRun' }
   /** The live view's Mark: a named marker on the run's Timeline, now. */
   | { type: 'mark' }
-  /** The live view's rolling window: only the last `seconds` of the run (null: all of it). */
-  | { type: 'liveWindow'; seconds: number | null }
+  /**
+   * The live view's window: only the last `seconds` of the run (null: all of it); `restart`: from now on (a marker
+   * too); `since`: from the last restart again.
+   */
+  | { type: 'liveWindow'; seconds: number | null; restart?: boolean; since?: boolean }
   | { type: 'options'; options: ViewOptions }
   | { type: 'transforms'; transforms: Transform[] }
   /** The Timeline's selection; null: the whole span again. */

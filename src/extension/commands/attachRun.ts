@@ -109,7 +109,7 @@ export async function profile(services: Services, target: AttachTarget, slot: Ru
   const watch = reserved?.live
     ? watchLiveRun(services, dir, reserved, {
         stop: () => slot.stop('user'),
-        mark: () => live.mark(vscode.l10n.t('mark {0}', String(++marks))),
+        mark: (label?: string) => live.mark(label ?? vscode.l10n.t('mark {0}', String(++marks))),
       })
     : undefined;
 

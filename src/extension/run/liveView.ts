@@ -22,7 +22,7 @@ export function watchLiveRun(
   s: Services,
   runDir: string,
   reserved: ReservedPanel,
-  controls: { stop(): void; mark(): void },
+  controls: { stop(): void; mark(label?: string): void },
 ): { stop(): Promise<void>; forget(): void; updates(): number } {
   const worker = new ImportWorker(join(__dirname, 'worker.js'), vscode.l10n.bundle);
   let shown: LoadedProfile | undefined;

@@ -89,7 +89,7 @@ export async function profileTarget(
   const live = reserved?.live
     ? watchLiveRun(s, runDir, reserved, {
         stop: () => session.stop('user'),
-        mark: () => session.markMoment(vscode.l10n.t('mark {0}', String(++marks))),
+        mark: (label?: string) => session.markMoment(label ?? vscode.l10n.t('mark {0}', String(++marks))),
       })
     : undefined;
 

@@ -181,7 +181,7 @@ export function createViewer(
           panel.reveal(panel.viewColumn);
           services().store.setActive(p);
         },
-        async live(p: LoadedProfile, controls: { stop(): void; mark(): void }) {
+        async live(p: LoadedProfile, controls: { stop(): void; mark(label?: string): void }) {
           if (page.closed() || liveGone()) return false;
           taken = true;
           if (!live) {

@@ -99,7 +99,7 @@ export class ProfilePanel implements vscode.Disposable {
   }
 
   /** A live run's Stop and Mark, while the panel shows it (viewer/index.ts's reserved panel sets them). */
-  liveControls: { stop(): void; mark(): void } | undefined;
+  liveControls: { stop(): void; mark(label?: string): void } | undefined;
 
   /**
    * A live run's newer read, or its final profile, in place of the one shown: the page keeps its tab, toggles,
@@ -109,7 +109,7 @@ export class ProfilePanel implements vscode.Disposable {
     this.loaded = loaded;
     this.session = this.session.successor(loaded.profile, loaded.label, loaded.path);
     // The rolling window moves with the run; the final profile opens whole.
-    if (this.liveWindow || !live) this.session.range = live ? this.windowRange() : undefined;
+    if (this.liveWindow || this.fromRestart || !live) this.session.range = live ? this.windowRange() : undefined;
     // The findings are looked for in the final profile: a second's samples would make them come and go.
     if (!live) this.session.findings = findingsOf(this.session.profile);
     this.facts = undefined;
@@ -142,12 +142,21 @@ export class ProfilePanel implements vscode.Disposable {
 
   /** "Last N seconds" of a live run: seconds, or undefined for the whole run. */
   private liveWindow: number | undefined;
-  private windowRange(): { from: number; to: number } | undefined {
+  /** Restart window: the run's time (ms on the profile's axis) the window was restarted at, and whether it is shown. */
+  private restartedAt: number | undefined;
+  private fromRestart = false;
+  private lastSampleTime(): number | undefined {
     const times = this.session.profile.timeline?.times;
-    if (!this.liveWindow || !times?.length) return undefined;
+    if (!times?.length) return undefined;
     let end = 0;
     for (let i = 0; i < times.length; i++) if (times[i] > end) end = times[i];
-    return { from: Math.max(0, end - this.liveWindow * 1000), to: end + 1 };
+    return end;
+  }
+  private windowRange(): { from: number; to: number } | undefined {
+    const end = this.lastSampleTime();
+    if (end === undefined) return undefined;
+    if (this.fromRestart && this.restartedAt !== undefined) return { from: this.restartedAt, to: Math.max(end, this.restartedAt) + 1 };
+    return this.liveWindow ? { from: Math.max(0, end - this.liveWindow * 1000), to: end + 1 } : undefined;
   }
 
   /** Selects and zooms to the heaviest node of a profile frame (once the webview is up). */
@@ -241,6 +250,12 @@ export class ProfilePanel implements vscode.Disposable {
         return;
       case 'liveWindow':
         this.liveWindow = m.seconds ?? undefined;
+        if (m.restart) {
+          // What comes after now: "did my change move it" without the run's past in the view; the Timeline marks it.
+          this.restartedAt = this.lastSampleTime();
+          this.liveControls?.mark(vscode.l10n.t('window restarted'));
+        }
+        this.fromRestart = !!(m.restart || m.since);
         for (const a of this.session.setRange(this.windowRange())) this.post(a);
         this.showTransformed();
         return;
