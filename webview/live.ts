@@ -67,7 +67,7 @@ export function liveBar(
     );
   };
   return (m) => {
-    bar ??= document.body.appendChild(build());
+    bar ??= document.body.insertBefore(build(), document.body.firstChild);
     const s = strings();
     updates++;
     bar.dataset.live = String(m.live);
