@@ -1,9 +1,10 @@
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
+import { ImportWorker } from '../core/workerClient';
+import { cliBundle } from './locale';
 import * as l10n from '@vscode/l10n';
 import { functionStats, type Profile } from '../core/model';
 import { restrictToRange } from '../core/model/timeline';
 import { NOTHING_NEW } from '../launch/run/cpuChunks';
-import { forgetLiveRun, loadLiveRun } from '../launch/run/liveReader';
 import { formatWeight } from '../core/model/units';
 
 /** How often the table is redrawn (ms). */
@@ -48,6 +49,8 @@ function table(p: Profile, seconds: number, restarted: boolean): string[] {
  * table is plain text after a blank line, no escape codes.
  */
 export function printLiveTable(runDir: string, out: NodeJS.WriteStream): LiveTable {
+  // Read in the import worker, whose thread yields the CPU to the app (backgroundThread.ts); it keeps what it read.
+  const worker = new ImportWorker(join(__dirname, 'worker.js'), cliBundle());
   const tty = out.isTTY === true;
   const t0 = Date.now();
   let drawn = 0;
@@ -60,7 +63,7 @@ export function printLiveTable(runDir: string, out: NodeJS.WriteStream): LiveTab
     if (busy) return;
     busy = true;
     try {
-      let { profile } = await loadLiveRun(runDir, { sourceMaps: false, onlyNew: true });
+      let { profile } = await worker.loadResult(runDir, { live: true, sourceMaps: false });
       // A read that ends after the run did draws nothing: the run's own report follows.
       if (stopped) return;
       const times = profile.timeline?.times;
@@ -72,7 +75,8 @@ export function printLiveTable(runDir: string, out: NodeJS.WriteStream): LiveTab
       out.write(redraw + lines.join('\n') + '\n');
       drawn = lines.length;
     } catch (e) {
-      if (!(e as Error).message.includes(NOTHING_NEW)) out.write(`node-flame: ${(e as Error).message}\n`);
+      // Stop ends the worker: a read in flight then fails, and says nothing.
+      if (!stopped && !(e as Error).message.includes(NOTHING_NEW)) out.write(`node-flame: ${(e as Error).message}\n`);
     } finally {
       busy = false;
     }
@@ -89,7 +93,7 @@ export function printLiveTable(runDir: string, out: NodeJS.WriteStream): LiveTab
     stop: () => {
       stopped = true;
       clearInterval(timer);
-      forgetLiveRun(runDir);
+      void worker.terminate();
     },
   };
 }

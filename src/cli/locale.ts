@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 
@@ -12,6 +12,12 @@ export function bundleLanguage(locale: string | undefined): string | undefined {
   return undefined;
 }
 
+/** The bundle `configureCliLocale` loaded, for a worker thread's messages (undefined: English). */
+let loaded: Record<string, unknown> | undefined;
+export function cliBundle(): Record<string, unknown> | undefined {
+  return loaded;
+}
+
 /** Loads the translation bundle for the terminal's locale (`NODE_FLAME_LANG` overrides it), if one ships. */
 export function configureCliLocale(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const lang = bundleLanguage(env.NODE_FLAME_LANG || env.LC_ALL || env.LC_MESSAGES || env.LANG);
@@ -20,5 +26,10 @@ export function configureCliLocale(env: NodeJS.ProcessEnv = process.env): string
   const file = join(__dirname, '..', 'l10n', `bundle.l10n.${lang}.json`);
   if (!existsSync(file)) return undefined;
   l10n.config({ fsPath: file });
+  try {
+    loaded = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // the CLI's own strings are translated; a worker's stay English
+  }
   return lang;
 }
