@@ -67,7 +67,6 @@ export class CallSites {
   private fileMarks = new Int32Array(64);
   private fileStamp = 0;
   private readonly tierCodes = new Map<string, number>();
-  private readonly keyScratch: number[] = [];
 
   constructor(private readonly frames: FrameTable) {}
 
@@ -139,30 +138,40 @@ export class CallSites {
 
   /** One record for all ticks with the same unknown calls and the same lines in their files. */
   pendingFor(pairs: CallPair[], blind: boolean, tiers: (Tier | 'unknown')[], files: string[], lines: number[]): Pending {
-    // The key, as numbers: blind, the tiers, the pairs, then the known lines' file and line (a line may pass 2^16: two codes).
-    const key = this.keyScratch;
-    key.length = 0;
-    key.push(blind ? 1 : 0, tiers.length);
-    for (const t of tiers) key.push(this.tierCode(t));
-    key.push(pairs.length);
+    // The key, as 16-bit codes: blind, the tiers, the pairs, then the known lines' file and line (a line may pass 2^16:
+    // two codes). Written straight into the code units the key string is made of: an array emptied with `length = 0`
+    // lets go of its storage, and grew it again for every new leaf.
+    const most = 3 + tiers.length + 2 * pairs.length + 4 * files.length;
+    if (most > codeUnits.length) codeUnits = new Uint16Array(Math.max(most, codeUnits.length * 2));
+    const key = codeUnits;
+    let n = 0;
+    key[n++] = blind ? 1 : 0;
+    key[n++] = tiers.length;
+    for (let i = 0; i < tiers.length; i++) key[n++] = this.tierCode(tiers[i]);
+    key[n++] = pairs.length;
     // A deep stack of a real program has ~60 lines and ~20 unknown calls: the pairs' files by stamp, not by scan.
     const stamp = ++this.fileStamp;
-    for (const p of pairs) {
-      key.push(p.id & 0xffff, p.id >>> 16);
+    for (let i = 0; i < pairs.length; i++) {
+      const p = pairs[i];
+      key[n++] = p.id & 0xffff;
+      key[n++] = p.id >>> 16;
       this.markFile(p.fileId, stamp);
     }
-    const at = key.length;
+    const at = n;
     for (let i = 0; i < files.length; i++) {
       const id = this.fileIds.get(files[i]);
       if (id === undefined || this.fileMarks[id] !== stamp) continue;
-      key.push(id & 0xffff, id >>> 16, lines[i] & 0xffff, lines[i] >>> 16);
+      key[n++] = id & 0xffff;
+      key[n++] = id >>> 16;
+      key[n++] = lines[i] & 0xffff;
+      key[n++] = lines[i] >>> 16;
     }
-    const k = codesToString(key);
+    const k = Buffer.from(key.buffer, 0, n * 2).toString('ucs2');
     let g = this.pending.get(k);
     if (!g) {
       const knownFiles: string[] = [];
       const knownLines: number[] = [];
-      for (let i = at; i < key.length; i += 4) {
+      for (let i = at; i < n; i += 4) {
         knownFiles.push(this.files[key[i] | (key[i + 1] << 16)]);
         knownLines.push(key[i + 2] | (key[i + 3] << 16));
       }
@@ -205,13 +214,14 @@ export class CallSites {
     for (const g of this.pending.values()) {
       if (!g.count) continue;
       res.total += g.count;
-      for (const t of g.tiers) res.byTier.set(t, (res.byTier.get(t) ?? 0) + g.count);
+      for (let i = 0; i < g.tiers.length; i++) res.byTier.set(g.tiers[i], (res.byTier.get(g.tiers[i]) ?? 0) + g.count);
       // Per file and line: the chance that no frame of the tick is on it, multiplied over frames.
       stamp++;
       touched.length = 0;
       let files = 0;
       let found = 0;
-      for (const p of g.pairs) {
+      for (let pi = 0; pi < g.pairs.length; pi++) {
+        const p = g.pairs[pi];
         const sp = spreads.get(p) ?? spreadOf(p, spreads, keys);
         if (!sp) continue;
         found++;
@@ -249,7 +259,10 @@ export class CallSites {
         const k = f === undefined ? undefined : keys.find(f, g.knownLines[i]);
         if (k !== undefined && marks[k] === stamp) marks[k] = -1;
       }
-      for (const k of touched) if (marks[k] === stamp) hit(this.files[keys.fileId[k]], keys.line[k], g.count * (1 - miss[k]));
+      for (let i = 0; i < touched.length; i++) {
+        const k = touched[i];
+        if (marks[k] === stamp) hit(this.files[keys.fileId[k]], keys.line[k], g.count * (1 - miss[k]));
+      }
     }
     return res;
   }
@@ -287,11 +300,12 @@ interface Spread {
 
 function spreadOf(p: CallPair, spreads: Map<CallPair, Spread | null>, keys: LineKeys): Spread | null {
   let sum = 0;
-  for (const s of p.sites) sum += s.weight;
+  for (let i = 0; i < p.sites.length; i++) sum += p.sites[i].weight;
   let out: Spread | null = null;
   if (sum > 0) {
     out = { keys: [], miss: [] };
-    for (const s of p.sites) {
+    for (let i = 0; i < p.sites.length; i++) {
+      const s = p.sites[i];
       if (s.weight <= 0) continue;
       out.keys.push(keys.of(p.fileId, s.line));
       out.miss.push(1 - s.weight / sum);
@@ -301,15 +315,5 @@ function spreadOf(p: CallPair, spreads: Map<CallPair, Spread | null>, keys: Line
   return out;
 }
 
-/** Scratch for `codesToString`, grown as needed. */
+/** The code units of `pendingFor`'s key (any 16-bit values: Node's UCS-2 decoding keeps lone surrogates), grown as needed. */
 let codeUnits = new Uint16Array(1024);
-
-/**
- * The string of these UTF-16 codes (any 16-bit values: Node's UCS-2 decoding keeps lone surrogates), made without
- * the argument list `String.fromCharCode.apply` would copy the codes into.
- */
-function codesToString(codes: number[]): string {
-  if (codes.length > codeUnits.length) codeUnits = new Uint16Array(Math.max(codes.length, codeUnits.length * 2));
-  for (let i = 0; i < codes.length; i++) codeUnits[i] = codes[i];
-  return Buffer.from(codeUnits.buffer, 0, codes.length * 2).toString('ucs2');
-}

@@ -14,7 +14,6 @@ export class CallerPath {
   readonly res: (Resolved | null)[] = [];
   readonly tail: (Resolved | null)[] = [];
   /** The state before entry j, for j up to `length`: lengths of the arrays below, and so on. */
-  stackLen = new Int32Array(257);
   linesLen = new Int32Array(257);
   sitesLen = new Int32Array(257);
   pairsLen = new Int32Array(257);
@@ -23,7 +22,6 @@ export class CallerPath {
   node = new Int32Array(257);
   dropped = new Int32Array(257);
   /** The last stack's arrays; entries past the lengths above belong to its leaf end. */
-  ids: number[] = [];
   keys: number[] = [];
   files: string[] = [];
   lines: number[] = [];
@@ -46,7 +44,6 @@ export class CallerPath {
       return g;
     };
     this.addrs = grow(this.addrs, (k) => new Float64Array(k));
-    this.stackLen = grow(this.stackLen, (k) => new Int32Array(k));
     this.linesLen = grow(this.linesLen, (k) => new Int32Array(k));
     this.sitesLen = grow(this.sitesLen, (k) => new Int32Array(k));
     this.pairsLen = grow(this.pairsLen, (k) => new Int32Array(k));

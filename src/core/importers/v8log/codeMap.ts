@@ -141,7 +141,9 @@ export class CodeMap {
     for (let p = Math.floor(start / PAGE); p <= last; p++) {
       const b = this.pages.get(p);
       if (!b) continue;
-      for (const e of b.slice()) {
+      // Backwards: removing an entry shifts only those after it, already seen.
+      for (let i = b.length - 1; i >= 0; i--) {
+        const e = b[i];
         if (e.start < end && e.start + e.size > start) {
           this.remove(e);
           this.generation++;

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { ProfileBuilder, Tier } from '../../model';
 import { CallSites, type CallPair, type InferenceResult, type Pending, type Site } from './callSites';
 import { CodeMap, type CodeInfo } from './codeMap';
-import { fixUtf8, own, parseAddress, unescapeField } from './fields';
+import { fixUtf8, LineFields, own, parseAddress, unescapeField } from './fields';
 import { logClockMark } from './clock';
 import { readDeopt } from './deopts';
 import { isJs, SPECIAL } from './frames';
@@ -10,7 +10,7 @@ import type { NativeResolver } from './native';
 import { LineStamps } from './lineStamps';
 import { TickFields } from './tickFields';
 import { CallerPath } from './callerPath';
-import { AddressResolver, type Resolved } from './resolver';
+import { AddressResolver, resolved, type Resolved } from './resolver';
 import type { TimelineBuilder } from './timeline';
 
 const VM_GC = 1;
@@ -18,6 +18,11 @@ const VM_IDLE = 8;
 /** V8 majors whose log layout this reader follows (Node 8's V8 6 to Node 24's V8 13). */
 const KNOWN_V8 = [6, 13];
 const MAX_CODE_SIZE = 1 << 30;
+/**
+ * Callers' stacks kept for the ticks to come. A compiler's ticks rarely repeat their callers (tsc: 5 153 distinct of
+ * 5 914), so a cache of all of them is memory the GC goes through again and again; a hot loop's few fit many times.
+ */
+const MAX_RESTS = 1 << 30;
 
 /** What a stack's calls tell about lines (see callSites.ts). */
 interface Calls {
@@ -70,6 +75,17 @@ interface Rest {
   pendingBlind?: Pending;
 }
 
+/** The code types V8 writes, one string each: a code object keeps its type for as long as the log is read. */
+const CODE_TYPES = new Map<string, string>();
+
+function codeType(t: string): string {
+  const known = CODE_TYPES.get(t);
+  if (known !== undefined) return known;
+  // A damaged log could name endless types; past a few dozen they are kept as they come.
+  if (CODE_TYPES.size < 64) CODE_TYPES.set(t, own(t));
+  return t;
+}
+
 function addTier(c: Calls, t: Tier | 'unknown'): void {
   if (!c.ownTiers) {
     c.tiers = c.tiers.slice();
@@ -91,6 +107,8 @@ export interface IsolateOptions {
   timeline?: TimelineBuilder;
   /** False: every stack resolved from its first caller (the answers are the same; a test compares the two). */
   reuseCallers?: boolean;
+  /** Callers' stacks kept at most (the answers are the same whatever it is; a test compares). */
+  maxRests?: number;
 }
 
 /** Replays one isolate's log: keeps V8's code map current and turns each tick into a sample. */
@@ -107,9 +125,19 @@ export class IsolateLog {
   private stamp = 0;
   private readonly lines = new LineStamps();
   private readonly fields = new TickFields();
+  private readonly record = new LineFields();
   private readonly path = new CallerPath();
   private addrs = new Float64Array(256);
-  private readonly scratch: Calls = { sites: [], pairs: [], blind: false, tiers: [], stamp: 0, ownPairs: false, ownTiers: false };
+  private readonly scratch: Calls = {
+    sites: [],
+    pairs: [],
+    blind: false,
+    tiers: [],
+    stamp: 0,
+    ownPairs: false,
+    ownTiers: false,
+    base: undefined,
+  };
   private inference?: InferenceResult;
 
   version = '';
@@ -189,25 +217,30 @@ export class IsolateLog {
   }
 
   private codeCreation(line: string): void {
-    const f = line.split(',');
+    const f = this.record;
+    const n = f.read(line);
     // V8 ≥ 5.x writes a timestamp before the address; older logs do not.
-    const at = !isNaN(parseAddress(f[4])) ? 4 : !isNaN(parseAddress(f[3])) ? 3 : -1;
-    if (at < 0 || f.length < at + 2) return this.bad('code-creation');
-    const start = parseAddress(f[at]);
-    const size = +f[at + 1];
+    const at = !isNaN(f.address(4)) ? 4 : !isNaN(f.address(3)) ? 3 : -1;
+    if (at < 0 || n < at + 2) return this.bad('code-creation');
+    const start = f.address(at);
+    const size = +f.text(at + 1)!;
     // No code object is near 1 GiB; a size like that is damage and would make the page walk endless.
     if (!(size >= 0 && size < MAX_CODE_SIZE)) return this.bad('code-creation');
-    const type = f[1];
+    const type = codeType(f.text(1)!);
     const info: CodeInfo = {
       type,
-      name: f.length > at + 2 ? own(unescapeField(fixUtf8(f[at + 2]))) : '',
-      tierMark: f.length > at + 4 ? f[at + 4] : '',
-      sfi: f.length > at + 3 ? parseAddress(f[at + 3]) : NaN,
+      name: n > at + 2 ? own(unescapeField(fixUtf8(f.text(at + 2)!))) : '',
+      tierMark: n > at + 4 ? f.text(at + 4)! : '',
+      sfi: n > at + 3 ? f.address(at + 3) : NaN,
+      positions: undefined,
+      rawPositions: undefined,
+      frameId: undefined,
+      answers: undefined,
     };
     if (!isNaN(info.sfi) && isJs(info)) this.sfis.set(info.sfi, info);
     if (type === 'JS' && at === 4 && this.clock === undefined) {
       const epochMs = logClockMark(info.name);
-      if (epochMs !== undefined) this.clock = { ts: +f[3], epochMs };
+      if (epochMs !== undefined) this.clock = { ts: +f.text(3)!, epochMs };
     }
     if ((type === 'Builtin' || type === 'BytecodeHandler') && this.o.native.mainLibrary) {
       const main = this.o.native.mainLibrary;
@@ -286,14 +319,26 @@ export class IsolateLog {
     this.cacheHasUnresolved = false;
   }
 
+  /** Forgets the cached stacks (their hits flushed first): a cache of stacks that mostly never come again is only held memory. */
+  private dropRests(): void {
+    this.flush();
+    this.restCache.clear();
+  }
+
   /** Adds the line hits of cached stacks counted since the last flush. */
   flush(): void {
     const b = this.o.builder;
-    for (const s of this.counted) {
+    // Indexed loops here and in the other per-tick paths: `for…of` makes an iterator result per element until the
+    // code is optimized, and a log is read in good part before it is.
+    const counted = this.counted;
+    for (let c = 0; c < counted.length; c++) {
+      const s = counted[c];
       if (!s.count) continue;
       for (let i = 0; i < s.files.length; i++) b.lineHit(s.files[i], s.lines[i], i === s.selfAt ? s.count : 0, s.count);
-      for (const site of s.restSites) site.weight += s.count;
-      if (s.sites) for (const site of s.sites) site.weight += s.count;
+      const rs = s.restSites;
+      for (let i = 0; i < rs.length; i++) rs[i].weight += s.count;
+      const ls = s.sites;
+      if (ls) for (let i = 0; i < ls.length; i++) ls[i].weight += s.count;
       if (s.pending) s.pending.count += s.count;
       s.count = 0;
     }
@@ -326,6 +371,7 @@ export class IsolateLog {
       if (!rest) {
         const built = this.buildRest(n, pc);
         if (!built) return this.bad('tick');
+        if (this.restCache.size >= (this.o.maxRests ?? MAX_RESTS)) this.dropRests();
         this.restCache.set(restKey, (rest = built));
       }
       s = this.withLeaf(rest, pc);
@@ -362,7 +408,7 @@ export class IsolateLog {
     let cbLeaf = -1;
     const ext = f.to(3) - f.from(3) === 1 && f.lead(3) === 49;
     const fixedLeaf = vm === VM_IDLE || vm === VM_GC;
-    const single = (id: number): Resolved => ({ ids: [id], files: [], lines: [], js: false });
+    const single = (id: number): Resolved => resolved([id], [], [], false);
     const path = this.path;
     let m = 0;
     if (vm === VM_IDLE) top = single(this.ids.idle);
@@ -409,8 +455,9 @@ export class IsolateLog {
       const addr = this.addrs[i];
       path.res[m - 1 - i] = addr > 0 ? this.resolver.resolve(addr, true) : null;
     }
-    const ids = path.ids.slice(0, path.stackLen[k]);
-    const keys = path.keys.slice(0, path.linesLen[k]);
+    // The line keys are the path's own (no stack keeps them): cut back to the shared callers' and grown in place.
+    const keys = vm === VM_IDLE ? [] : path.keys;
+    keys.length = path.linesLen[k];
     const files = path.files.slice(0, path.linesLen[k]);
     const lines = path.lines.slice(0, path.linesLen[k]);
     const calls: Calls = {
@@ -421,20 +468,18 @@ export class IsolateLog {
       stamp: ++this.stamp,
       ownPairs: true,
       ownTiers: true,
+      base: undefined,
     };
-    for (const site of calls.sites) site.stamp = calls.stamp;
+    for (let i = 0; i < calls.sites.length; i++) calls.sites[i].stamp = calls.stamp;
     // Each line once, in the order first met: a stamp per line, not a scan of the ~60 lines of a deep stack.
     const stamp = this.lines.stamp();
-    for (const key of keys) this.lines.mark(key, stamp);
+    for (let i = 0; i < keys.length; i++) this.lines.mark(keys[i], stamp);
     const tree = this.o.builder.tree;
     let node = k > 0 ? path.node[k] : this.o.builder.rootOf(this.o.thread);
     let tail = k > 0 ? path.tail[k] : null;
     let dropped = k > 0 ? path.dropped[k] : 0;
     const add = (r: Resolved): void => {
-      for (const id of r.ids) {
-        ids.push(id);
-        node = tree.child(node, id);
-      }
+      for (let i = 0; i < r.ids.length; i++) node = tree.child(node, r.ids[i]);
       if (r.files.length) {
         const rk = (r.lineKeys ??= this.lines.keys(r.files, r.lines));
         for (let q = 0; q < rk.length; q++) {
@@ -448,7 +493,6 @@ export class IsolateLog {
       tail = this.chain(tail, r, calls);
     };
     for (let j = k; j <= m; j++) {
-      path.stackLen[j] = ids.length;
       path.linesLen[j] = files.length;
       path.sitesLen[j] = calls.sites.length;
       path.pairsLen[j] = calls.pairs.length;
@@ -467,7 +511,6 @@ export class IsolateLog {
       path.valid = true;
       path.resolverVersion = this.resolver.version;
       path.nativeVersion = this.o.native.version;
-      path.ids = ids;
       path.keys = keys;
       path.files = files;
       path.lines = lines;
@@ -480,7 +523,7 @@ export class IsolateLog {
     if (dropped > 0) this.cacheHasUnresolved = true;
     // From here on the arrays are shared by the Rest's leaves.
     calls.ownPairs = calls.ownTiers = false;
-    return { node, files, lines, ext, cbLeaf, fixedLeaf, leaves: new Map(), calls, tail };
+    return { node, files, lines, ext, cbLeaf, fixedLeaf, leaves: new Map(), calls, tail, pending: undefined, pendingBlind: undefined };
   }
 
   /** Puts the pc's frame on top of the callers. */
@@ -493,11 +536,13 @@ export class IsolateLog {
       count: 0,
       unaccounted: false,
       restSites: rest.calls.sites,
+      sites: undefined,
+      pending: undefined,
     };
     const leaf = this.leafOf(rest, pc, out);
     if (leaf) {
       const tree = this.o.builder.tree;
-      for (const id of leaf.ids) out.node = tree.child(out.node, id);
+      for (let i = 0; i < leaf.ids.length; i++) out.node = tree.child(out.node, leaf.ids[i]);
       if (leaf.files.length) {
         out.files = rest.files.slice();
         out.lines = rest.lines.slice();
@@ -524,7 +569,7 @@ export class IsolateLog {
       if (rest.cbLeaf >= 0) return null;
       this.cacheHasUnresolved = true;
       out.unaccounted = true;
-      return { ids: [this.ids.unaccounted], files: [], lines: [], js: false };
+      return resolved([this.ids.unaccounted], [], [], false);
     }
     return leaf.ids[leaf.ids.length - 1] === rest.cbLeaf ? null : leaf;
   }
