@@ -1,4 +1,5 @@
 import type { FrameTable, Tier } from '../../model';
+import type { LineStamps } from './lineStamps';
 
 /** A line a caller was seen calling a callee from; `weight` is the ticks that saw it. */
 export interface Site {
@@ -64,7 +65,9 @@ export class CallSites {
   private readonly pending = new Map<string, Pending>();
   private readonly fileIds = new Map<string, number>();
   private readonly files: string[] = [];
+  /** By file index of the lines' numbering (LineStamps): the stamp of the last key that marked it, and its id here. */
   private fileMarks = new Int32Array(64);
+  private fileIdAt = new Int32Array(64);
   private fileStamp = 0;
   private readonly tierCodes = new Map<string, number>();
 
@@ -137,11 +140,11 @@ export class CallSites {
   }
 
   /** One record for all ticks with the same unknown calls and the same lines in their files. */
-  pendingFor(pairs: CallPair[], blind: boolean, tiers: (Tier | 'unknown')[], files: string[], lines: number[]): Pending {
+  pendingFor(pairs: CallPair[], blind: boolean, tiers: (Tier | 'unknown')[], keys: number[], lines: LineStamps): Pending {
     // The key, as 16-bit codes: blind, the tiers, the pairs, then the known lines' file and line (a line may pass 2^16:
     // two codes). Written straight into the code units the key string is made of: an array emptied with `length = 0`
     // lets go of its storage, and grew it again for every new leaf.
-    const most = 3 + tiers.length + 2 * pairs.length + 4 * files.length;
+    const most = 3 + tiers.length + 2 * pairs.length + 4 * keys.length;
     if (most > codeUnits.length) codeUnits = new Uint16Array(Math.max(most, codeUnits.length * 2));
     const key = codeUnits;
     let n = 0;
@@ -151,20 +154,28 @@ export class CallSites {
     key[n++] = pairs.length;
     // A deep stack of a real program has ~60 lines and ~20 unknown calls: the pairs' files by stamp, not by scan.
     const stamp = ++this.fileStamp;
+    this.fileRoom(lines.files.length);
+    // The pairs' files are marked by the line numbering's file index, each with its id here.
     for (let i = 0; i < pairs.length; i++) {
       const p = pairs[i];
       key[n++] = p.id & 0xffff;
       key[n++] = p.id >>> 16;
-      this.markFile(p.fileId, stamp);
+      const f = lines.indexOfFile(p.file);
+      if (f >= 0) {
+        this.fileMarks[f] = stamp;
+        this.fileIdAt[f] = p.fileId;
+      }
     }
     const at = n;
-    for (let i = 0; i < files.length; i++) {
-      const id = this.fileIds.get(files[i]);
-      if (id === undefined || this.fileMarks[id] !== stamp) continue;
+    for (let i = 0; i < keys.length; i++) {
+      const f = lines.fileOf[keys[i]];
+      if (this.fileMarks[f] !== stamp) continue;
+      const id = this.fileIdAt[f];
+      const line = lines.lineOf[keys[i]];
       key[n++] = id & 0xffff;
       key[n++] = id >>> 16;
-      key[n++] = lines[i] & 0xffff;
-      key[n++] = lines[i] >>> 16;
+      key[n++] = line & 0xffff;
+      key[n++] = line >>> 16;
     }
     const k = Buffer.from(key.buffer, 0, n * 2).toString('ucs2');
     let g = this.pending.get(k);
@@ -186,13 +197,16 @@ export class CallSites {
     return c;
   }
 
-  private markFile(id: number, stamp: number): void {
-    if (id >= this.fileMarks.length) {
-      const grown = new Int32Array(Math.max(id + 1, this.fileMarks.length * 2));
-      grown.set(this.fileMarks);
-      this.fileMarks = grown;
-    }
-    this.fileMarks[id] = stamp;
+  /** Room for a mark per file of the lines' numbering. */
+  private fileRoom(files: number): void {
+    if (files <= this.fileMarks.length) return;
+    const n = Math.max(files, this.fileMarks.length * 2);
+    const marks = new Int32Array(n);
+    marks.set(this.fileMarks);
+    this.fileMarks = marks;
+    const ids = new Int32Array(n);
+    ids.set(this.fileIdAt);
+    this.fileIdAt = ids;
   }
 
   /**

@@ -23,8 +23,6 @@ export class CallerPath {
   dropped = new Int32Array(257);
   /** The last stack's arrays; entries past the lengths above belong to its leaf end. */
   keys: number[] = [];
-  files: string[] = [];
-  lines: number[] = [];
   sites: Site[] = [];
   pairs: CallPair[] = [];
   tiers: (Tier | 'unknown')[] = [];

@@ -45,9 +45,9 @@ interface Calls {
 /** A distinct tick (same pc, callback, state and frames) already turned into a tree node. */
 interface CachedStack {
   node: number;
-  files: string[];
-  lines: number[];
-  /** Index in files/lines of the leaf's own line, or -1. */
+  /** Its lines, as numbers of the isolate's LineStamps. */
+  keys: number[];
+  /** Index in keys of the leaf's own line, or -1. */
   selfAt: number;
   count: number;
   unaccounted: boolean;
@@ -58,8 +58,7 @@ interface CachedStack {
 
 interface Rest {
   node: number;
-  files: string[];
-  lines: number[];
+  keys: number[];
   ext: boolean;
   /** Frame of the C++ callback a tick was in, or -1. */
   cbLeaf: number;
@@ -92,11 +91,6 @@ function addTier(c: Calls, t: Tier | 'unknown'): void {
     c.ownTiers = true;
   }
   c.tiers.push(t);
-}
-
-function indexOfLine(files: string[], lines: number[], file: string, line: number): number {
-  for (let i = 0; i < files.length; i++) if (lines[i] === line && files[i] === file) return i;
-  return -1;
 }
 
 export interface IsolateOptions {
@@ -325,16 +319,17 @@ export class IsolateLog {
     this.restCache.clear();
   }
 
-  /** Adds the line hits of cached stacks counted since the last flush. */
+  /** Adds up the line hits of cached stacks counted since the last flush (the profile gets them at `finish`). */
   flush(): void {
-    const b = this.o.builder;
+    const lines = this.lines;
     // Indexed loops here and in the other per-tick paths: `for…of` makes an iterator result per element until the
     // code is optimized, and a log is read in good part before it is.
     const counted = this.counted;
     for (let c = 0; c < counted.length; c++) {
       const s = counted[c];
       if (!s.count) continue;
-      for (let i = 0; i < s.files.length; i++) b.lineHit(s.files[i], s.lines[i], i === s.selfAt ? s.count : 0, s.count);
+      const keys = s.keys;
+      for (let i = 0; i < keys.length; i++) lines.hit(keys[i], i === s.selfAt ? s.count : 0, s.count);
       const rs = s.restSites;
       for (let i = 0; i < rs.length; i++) rs[i].weight += s.count;
       const ls = s.sites;
@@ -349,6 +344,7 @@ export class IsolateLog {
   finish(): void {
     this.flush();
     const b = this.o.builder;
+    this.lines.drain(b);
     this.inference = this.calls.infer((file, line, total) => b.lineHit(file, line, 0, total));
   }
 
@@ -455,11 +451,7 @@ export class IsolateLog {
       const addr = this.addrs[i];
       path.res[m - 1 - i] = addr > 0 ? this.resolver.resolve(addr, true) : null;
     }
-    // The line keys are the path's own (no stack keeps them): cut back to the shared callers' and grown in place.
-    const keys = vm === VM_IDLE ? [] : path.keys;
-    keys.length = path.linesLen[k];
-    const files = path.files.slice(0, path.linesLen[k]);
-    const lines = path.lines.slice(0, path.linesLen[k]);
+    const keys = path.keys.slice(0, path.linesLen[k]);
     const calls: Calls = {
       sites: path.sites.slice(0, path.sitesLen[k]),
       pairs: path.pairs.slice(0, path.pairsLen[k]),
@@ -483,17 +475,13 @@ export class IsolateLog {
       if (r.files.length) {
         const rk = (r.lineKeys ??= this.lines.keys(r.files, r.lines));
         for (let q = 0; q < rk.length; q++) {
-          if (this.lines.mark(rk[q], stamp)) {
-            files.push(r.files[q]);
-            lines.push(r.lines[q]);
-            keys.push(rk[q]);
-          }
+          if (this.lines.mark(rk[q], stamp)) keys.push(rk[q]);
         }
       }
       tail = this.chain(tail, r, calls);
     };
     for (let j = k; j <= m; j++) {
-      path.linesLen[j] = files.length;
+      path.linesLen[j] = keys.length;
       path.sitesLen[j] = calls.sites.length;
       path.pairsLen[j] = calls.pairs.length;
       path.tiersLen[j] = calls.tiers.length;
@@ -512,8 +500,6 @@ export class IsolateLog {
       path.resolverVersion = this.resolver.version;
       path.nativeVersion = this.o.native.version;
       path.keys = keys;
-      path.files = files;
-      path.lines = lines;
       path.sites = calls.sites;
       path.pairs = calls.pairs;
       path.tiers = calls.tiers;
@@ -523,15 +509,14 @@ export class IsolateLog {
     if (dropped > 0) this.cacheHasUnresolved = true;
     // From here on the arrays are shared by the Rest's leaves.
     calls.ownPairs = calls.ownTiers = false;
-    return { node, files, lines, ext, cbLeaf, fixedLeaf, leaves: new Map(), calls, tail, pending: undefined, pendingBlind: undefined };
+    return { node, keys, ext, cbLeaf, fixedLeaf, leaves: new Map(), calls, tail, pending: undefined, pendingBlind: undefined };
   }
 
   /** Puts the pc's frame on top of the callers. */
   private withLeaf(rest: Rest, pc: number): CachedStack {
     const out: CachedStack = {
       node: rest.node,
-      files: rest.files,
-      lines: rest.lines,
+      keys: rest.keys,
       selfAt: -1,
       count: 0,
       unaccounted: false,
@@ -544,14 +529,13 @@ export class IsolateLog {
       const tree = this.o.builder.tree;
       for (let i = 0; i < leaf.ids.length; i++) out.node = tree.child(out.node, leaf.ids[i]);
       if (leaf.files.length) {
-        out.files = rest.files.slice();
-        out.lines = rest.lines.slice();
-        for (let k = 0; k < leaf.files.length; k++) {
-          let at = indexOfLine(out.files, out.lines, leaf.files[k], leaf.lines[k]);
+        const lk = (leaf.lineKeys ??= this.lines.keys(leaf.files, leaf.lines));
+        out.keys = rest.keys.slice();
+        for (let k = 0; k < lk.length; k++) {
+          let at = out.keys.indexOf(lk[k]);
           if (at < 0) {
-            at = out.files.length;
-            out.files.push(leaf.files[k]);
-            out.lines.push(leaf.lines[k]);
+            at = out.keys.length;
+            out.keys.push(lk[k]);
           }
           if (k === leaf.files.length - 1 && leaf.js) out.selfAt = at;
         }
@@ -598,11 +582,11 @@ export class IsolateLog {
     }
     if (!c.pairs.length && !c.blind) return;
     // Most leaves add no call and no line to their callers': those share one record.
-    const plain = out.files === rest.files && c.pairs === rc.pairs && c.tiers === rc.tiers;
+    const plain = out.keys === rest.keys && c.pairs === rc.pairs && c.tiers === rc.tiers;
     if (plain && c.blind === rc.blind && rest.pending) out.pending = rest.pending;
     else if (plain && c.blind && rest.pendingBlind) out.pending = rest.pendingBlind;
     else {
-      out.pending = this.calls.pendingFor(c.pairs, c.blind, c.tiers, out.files, out.lines);
+      out.pending = this.calls.pendingFor(c.pairs, c.blind, c.tiers, out.keys, this.lines);
       if (plain && c.blind === rc.blind) rest.pending = out.pending;
       else if (plain && c.blind) rest.pendingBlind = out.pending;
     }
