@@ -18,6 +18,7 @@ const VM_IDLE = 8;
 /** V8 majors whose log layout this reader follows (Node 8's V8 6 to Node 24's V8 13). */
 const KNOWN_V8 = [6, 13];
 const MAX_CODE_SIZE = 1 << 30;
+const NO_KEY = Buffer.alloc(0);
 /**
  * Callers' stacks kept for the ticks to come. A compiler's ticks rarely repeat their callers (tsc: 5 153 distinct of
  * 5 914), so a cache of all of them is memory the GC goes through again and again; a hot loop's few fit many times.
@@ -57,6 +58,9 @@ interface CachedStack {
 }
 
 interface Rest {
+  /** The callers' text it was built from (TickFields.key), and the next stack whose text has the same hash. */
+  key: Buffer;
+  sameHash: Rest | undefined;
   node: number;
   keys: number[];
   ext: boolean;
@@ -112,7 +116,9 @@ export class IsolateLog {
   private readonly resolver: AddressResolver;
   /** Stacks whose line hits are not flushed yet. */
   private readonly counted: CachedStack[] = [];
-  private readonly restCache = new Map<string, Rest>();
+  /** Callers' stacks by the hash of their text (TickFields.keyHash); those sharing a hash are chained. */
+  private readonly restCache = new Map<number, Rest>();
+  private restCount = 0;
   private cacheHasUnresolved = false;
   private readonly ids: Record<keyof typeof SPECIAL, number>;
   private readonly calls: CallSites;
@@ -307,9 +313,10 @@ export class IsolateLog {
   private invalidate(): void {
     this.path.reset();
     this.resolver.forget();
-    if (this.restCache.size === 0) return;
+    if (this.restCount === 0) return;
     this.flush();
     this.restCache.clear();
+    this.restCount = 0;
     this.cacheHasUnresolved = false;
   }
 
@@ -317,6 +324,7 @@ export class IsolateLog {
   private dropRests(): void {
     this.flush();
     this.restCache.clear();
+    this.restCount = 0;
   }
 
   /** Adds up the line hits of cached stacks counted since the last flush (the profile gets them at `finish`). */
@@ -357,8 +365,11 @@ export class IsolateLog {
     if (!(ts >= 0 && ts < Infinity)) return this.bad('tick');
     // Stacks repeat far more than pcs do: one entry per distinct callers' text, pcs below it.
     const pcKey = f.int16(1);
-    const restKey = f.hasRelative(2) ? f.text(1) + f.textFrom(3) : f.textFrom(3);
-    let rest = this.restCache.get(restKey);
+    // Relative addresses make the callers' text depend on the pc: it is part of the key then.
+    const withPc = f.hasRelative(2);
+    const hash = f.keyHash(withPc);
+    let rest = this.restCache.get(hash);
+    while (rest && !f.isKey(rest.key, withPc)) rest = rest.sameHash;
     let s = rest?.leaves.get(pcKey);
     if (!s) {
       if (this.o.native.loading) return this.o.native.ready().then(() => this.tickAt(buf, start, end));
@@ -367,8 +378,11 @@ export class IsolateLog {
       if (!rest) {
         const built = this.buildRest(n, pc);
         if (!built) return this.bad('tick');
-        if (this.restCache.size >= (this.o.maxRests ?? MAX_RESTS)) this.dropRests();
-        this.restCache.set(restKey, (rest = built));
+        if (this.restCount >= (this.o.maxRests ?? MAX_RESTS)) this.dropRests();
+        built.key = f.key(withPc);
+        built.sameHash = this.restCache.get(hash);
+        this.restCache.set(hash, (rest = built));
+        this.restCount++;
       }
       s = this.withLeaf(rest, pc);
       rest.leaves.set(pcKey, s);
@@ -509,7 +523,20 @@ export class IsolateLog {
     if (dropped > 0) this.cacheHasUnresolved = true;
     // From here on the arrays are shared by the Rest's leaves.
     calls.ownPairs = calls.ownTiers = false;
-    return { node, keys, ext, cbLeaf, fixedLeaf, leaves: new Map(), calls, tail, pending: undefined, pendingBlind: undefined };
+    return {
+      key: NO_KEY,
+      sameHash: undefined,
+      node,
+      keys,
+      ext,
+      cbLeaf,
+      fixedLeaf,
+      leaves: new Map(),
+      calls,
+      tail,
+      pending: undefined,
+      pendingBlind: undefined,
+    };
   }
 
   /** Puts the pc's frame on top of the callers. */
