@@ -292,20 +292,22 @@ export class IsolateLog {
   }
 
   private codeSourceInfo(line: string): void {
-    const f = line.split(',');
-    const start = parseAddress(f[1]);
-    if (isNaN(start) || f.length < 6) return this.bad('code-source-info');
+    const f = this.record;
+    const n = f.read(line);
+    const start = f.address(1);
+    if (isNaN(start) || n < 6) return this.bad('code-source-info');
     const e = this.code.get(start);
     if (!e) return;
     // Most code never shows up in a tick: keep the text and parse it when it does. Inlined
     // functions are looked up now, while their SharedFunctionInfo addresses are current.
-    const fns = f[7]
-      ? f[7]
+    const inlined = f.text(7);
+    const fns = inlined
+      ? inlined
           .split('S')
           .filter(Boolean)
           .map((a) => this.sfis.get(parseInt(a, 16)))
       : [];
-    e.info.rawPositions = { scriptId: +f[2], positions: f[5], inlinings: f[6] ?? '', fns };
+    e.info.rawPositions = { scriptId: +f.text(2)!, positions: f.text(5)!, inlinings: f.text(6) ?? '', fns };
     e.info.positions = undefined;
     this.resolver.positionsChanged(e.info);
   }
