@@ -89,6 +89,11 @@ function codeType(t: string): string {
   return t;
 }
 
+/** A state (idle, GC) as the one frame on top of the callers. */
+function single(id: number): Resolved {
+  return resolved([id], [], [], false);
+}
+
 function addTier(c: Calls, t: Tier | 'unknown'): void {
   if (!c.ownTiers) {
     c.tiers = c.tiers.slice();
@@ -420,7 +425,6 @@ export class IsolateLog {
     let cbLeaf = -1;
     const ext = f.to(3) - f.from(3) === 1 && f.lead(3) === 49;
     const fixedLeaf = vm === VM_IDLE || vm === VM_GC;
-    const single = (id: number): Resolved => resolved([id], [], [], false);
     const path = this.path;
     let m = 0;
     if (vm === VM_IDLE) top = single(this.ids.idle);
