@@ -20,10 +20,11 @@ const KNOWN_V8 = [6, 13];
 const MAX_CODE_SIZE = 1 << 30;
 const NO_KEY = Buffer.alloc(0);
 /**
- * Callers' stacks kept for the ticks to come. A compiler's ticks rarely repeat their callers (tsc: 5 153 distinct of
- * 5 914), so a cache of all of them is memory the GC goes through again and again; a hot loop's few fit many times.
+ * Callers' stacks kept for the ticks to come, at most. A compiler's ticks rarely repeat their callers (tsc: 5 153
+ * distinct of 5 914 ticks), and a long log of such ticks would keep them all; a hot loop's few fit many times over.
+ * (Bounds of 256 and 1 024 made no difference to tsc's CPU, within the noise of a loaded machine.)
  */
-const MAX_RESTS = 1 << 30;
+const MAX_RESTS = 8192;
 
 /** What a stack's calls tell about lines (see callSites.ts). */
 interface Calls {
