@@ -1,5 +1,6 @@
 import type { FrameTable, Tier } from '../../model';
 import type { LineStamps } from './lineStamps';
+import { grownLater } from './grownLater';
 
 /** A line a caller was seen calling a callee from; `weight` is the ticks that saw it. */
 export interface Site {
@@ -71,7 +72,9 @@ export class CallSites {
   private fileStamp = 0;
   private readonly tierCodes = new Map<string, number>();
 
-  constructor(private readonly frames: FrameTable) {}
+  constructor(private readonly frames: FrameTable) {
+    grownLater(this, 'fnOfFrame', 'fileMarks', 'fileIdAt');
+  }
 
   /** The function a frame stands for, whatever tier ran it; -1 for states (GC, idle). */
   fn(frameId: number): number {

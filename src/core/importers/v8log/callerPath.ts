@@ -1,6 +1,7 @@
 import type { Tier } from '../../model';
 import type { CallPair, Site } from './callSites';
 import type { Resolved } from './resolver';
+import { grownLater } from './grownLater';
 
 /**
  * The callers of the last stack built, root first, and the state of the stack after each of them. Ticks of a real
@@ -32,6 +33,10 @@ export class CallerPath {
   valid = false;
   /** Code added since the path was built, as start, end pairs: an address in one may resolve otherwise now. */
   readonly added: number[] = [];
+
+  constructor() {
+    grownLater(this, 'addrs', 'linesLen', 'sitesLen', 'pairsLen', 'tiersLen', 'blind', 'node', 'dropped');
+  }
 
   ensure(entries: number): void {
     if (entries < this.addrs.length) return;

@@ -18,8 +18,8 @@ export interface CodeInfo {
   positions?: SourcePositions;
   /** `code-source-info` fields not parsed yet. */
   rawPositions?: { scriptId: number; positions: string; inlinings: string; fns: (CodeInfo | undefined)[] };
-  /** Frame id cache for the function itself (interned on first use). */
-  frameId?: number;
+  /** Frame id of the function itself, interned on first use; -1 until then (a number from the start: one field representation). */
+  frameId: number;
   /** The address resolver's answers for this code, by code offset (resolver.ts), and the resolver epoch they are of. */
   answers?: { epoch: number; byOffset: Map<number, Resolved> };
 }

@@ -1,3 +1,5 @@
+import { grownLater } from './grownLater';
+
 /**
  * V8's log is CSV without quoting: it escapes `,` as `\x2C`, newlines as `\n`, other control and
  * non-ASCII characters as `\xHH` / `\uHHHH`, and `\` as `\\`. So splitting on `,` is always safe
@@ -110,6 +112,11 @@ export function fixUtf8(s: string): string {
  */
 export class LineFields {
   private commas = new Int32Array(16);
+
+  constructor() {
+    grownLater(this, 'commas');
+  }
+
   private line = '';
   /** Fields in the line (commas + 1). */
   count = 0;

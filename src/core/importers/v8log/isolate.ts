@@ -11,6 +11,7 @@ import { LineStamps } from './lineStamps';
 import { TickFields } from './tickFields';
 import { CallerPath } from './callerPath';
 import { AddressResolver, resolved, type Resolved } from './resolver';
+import { grownLater } from './grownLater';
 import type { TimelineBuilder } from './timeline';
 
 const VM_GC = 1;
@@ -133,7 +134,8 @@ export class IsolateLog {
   private readonly fields = new TickFields();
   private readonly record = new LineFields();
   private readonly path = new CallerPath();
-  private addrs = new Float64Array(256);
+  // Room for the deepest tick V8 writes (255 frames) from the start: growing it mid-log made the optimized code bail out.
+  private addrs = new Float64Array(512);
   private readonly scratch: Calls = {
     sites: [],
     pairs: [],
@@ -171,6 +173,7 @@ export class IsolateLog {
   }
 
   constructor(private readonly o: IsolateOptions) {
+    grownLater(this, 'addrs');
     const b = o.builder;
     this.ids = { idle: b.frame(SPECIAL.idle), gc: b.frame(SPECIAL.gc), unaccounted: b.frame(SPECIAL.unaccounted) };
     this.calls = new CallSites(b.frames);
@@ -240,7 +243,7 @@ export class IsolateLog {
       sfi: n > at + 3 ? f.address(at + 3) : NaN,
       positions: undefined,
       rawPositions: undefined,
-      frameId: undefined,
+      frameId: -1,
       answers: undefined,
     };
     if (!isNaN(info.sfi) && isJs(info)) this.sfis.set(info.sfi, info);

@@ -1,4 +1,5 @@
 import type { ProfileBuilder } from '../../model';
+import { grownLater } from './grownLater';
 
 /**
  * A number for each (file, line) and a stamp per number: a stack counts each line once, and a stack of a real program
@@ -19,6 +20,10 @@ export class LineStamps {
   private self = new Float64Array(1024);
   private total = new Float64Array(1024);
   private readonly order: number[] = [];
+
+  constructor() {
+    grownLater(this, 'seen', 'fileOf', 'self', 'total');
+  }
 
   /** The numbers of parallel files and lines. */
   keys(files: string[], lines: number[]): Int32Array {

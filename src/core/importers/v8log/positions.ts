@@ -1,4 +1,5 @@
 import type { CodeInfo, SourcePositions } from './codeMap';
+import { grownLater } from './grownLater';
 
 /** `script-source` text, kept escaped until a line number is needed from it. */
 export class Script {
@@ -56,6 +57,7 @@ export function parseSourcePositions(
 
 /** Scratch columns for `triples`, grown as needed: a big TurboFan function's table holds thousands of entries. */
 const cols = { a: new Int32Array(1024), b: new Int32Array(1024), c: new Int32Array(1024), n: 0 };
+grownLater(cols, 'a', 'b', 'c');
 
 function push(a: number, b: number, c: number): void {
   if (cols.n === cols.a.length) growCols();

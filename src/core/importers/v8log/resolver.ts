@@ -172,7 +172,7 @@ export class AddressResolver {
 
   private fromCode(e: CodeEntry, addr: number, isReturn: boolean): Resolved {
     const info = e.info;
-    info.frameId ??= this.b.frame(codeFrame(info));
+    if (info.frameId < 0) info.frameId = this.b.frame(codeFrame(info));
     if (info.rawPositions) {
       const r = info.rawPositions;
       info.positions = parseSourcePositions(r.scriptId, r.positions, r.inlinings, r.fns) ?? undefined;
@@ -204,7 +204,7 @@ export class AddressResolver {
 
   private positioned(info: CodeInfo, p: NonNullable<CodeInfo['positions']>, tier: Tier | undefined, off: number): Resolved {
     const b = this.b;
-    const frameId = info.frameId!;
+    const frameId = info.frameId;
     const steps = positionsAt(p, info, off);
     if (!steps) return resolved([frameId], EMPTY, NO_LINES, true);
     const out = resolved([], [], [], true);

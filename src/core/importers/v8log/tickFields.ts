@@ -1,10 +1,18 @@
+import { grownLater } from './grownLater';
+
 /**
  * The fields of one `tick` line, read in place from the log's bytes. A tick of a real program (tsc) holds ~65
  * addresses: splitting its line made as many strings, and those were most of what the reader's GC copied. The
  * numbers read here are the ones `parseAddress`, `parseInt(…, 16)` and `+…` read from the same text.
  */
 export class TickFields {
-  private commas = new Int32Array(256);
+  // A tick holds at most 6 + 255 fields (V8 samples 255 frames): growing this mid-log made the optimized code bail out.
+  private commas = new Int32Array(512);
+
+  constructor() {
+    grownLater(this, 'commas');
+  }
+
   private n = 0;
   private buf: Buffer = Buffer.alloc(0);
   private start = 0;
