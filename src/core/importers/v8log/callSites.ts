@@ -17,6 +17,8 @@ export interface CallPair {
   file: string;
   fileId: number;
   sites: Site[];
+  /** The sites by line, once there are more than a few (a big function calls one callee from many lines). */
+  byLine: Map<number, Site> | undefined;
 }
 
 /**
@@ -32,6 +34,9 @@ export interface Pending {
   knownLines: number[];
   count: number;
 }
+
+/** Sites of a pair looked for one by one; past this many, by a map. */
+const SITES_SCANNED = 8;
 
 /** Categories of frames that stand for a state, not for a function being called. */
 const NOT_CALLS = new Set(['idle', 'gc', 'unaccounted', 'program']);
@@ -117,7 +122,7 @@ export class CallSites {
     if (!p) {
       const file = this.frames.get(caller).file;
       if (!file) return null;
-      m.set(b, (p = { id: this.pairCount++, file, fileId: this.fileId(file), sites: [] }));
+      m.set(b, (p = { id: this.pairCount++, file, fileId: this.fileId(file), sites: [], byLine: undefined }));
     }
     return p;
   }
@@ -127,9 +132,14 @@ export class CallSites {
     const p = this.pair(caller, callee);
     if (!p || p.file !== file) return null;
     const sites = p.sites;
-    for (let i = 0; i < sites.length; i++) if (sites[i].line === line) return sites[i];
+    if (p.byLine) {
+      const known = p.byLine.get(line);
+      if (known) return known;
+    } else for (let i = 0; i < sites.length; i++) if (sites[i].line === line) return sites[i];
     const s: Site = { line, weight: 0, stamp: -1 };
     sites.push(s);
+    if (p.byLine) p.byLine.set(line, s);
+    else if (sites.length > SITES_SCANNED) p.byLine = new Map(sites.map((x) => [x.line, x]));
     return s;
   }
 
@@ -219,7 +229,7 @@ export class CallSites {
   infer(hit: (file: string, line: number, total: number) => void): InferenceResult {
     const res: InferenceResult = { byTier: new Map(), inferred: 0, partly: 0, none: 0, total: 0 };
     // The pairs' weights are final here; thousands of groups share each pair.
-    const spreads = new Map<CallPair, Spread | null>();
+    const spreads: (Spread | null | undefined)[] = new Array<Spread | null | undefined>(this.pairCount);
     // Per (file, line) of a spread, a number: a group's chances are kept in arrays by it, stamped per group, not in maps.
     const keys = new LineKeys();
     let miss = new Float64Array(1024);
@@ -239,7 +249,8 @@ export class CallSites {
       let found = 0;
       for (let pi = 0; pi < g.pairs.length; pi++) {
         const p = g.pairs[pi];
-        const sp = spreads.get(p) ?? spreadOf(p, spreads, keys);
+        let sp = spreads[p.id];
+        if (sp === undefined) sp = spreads[p.id] = spreadOf(p, keys);
         if (!sp) continue;
         found++;
         if (fileMarks[p.fileId] !== stamp) {
@@ -315,7 +326,7 @@ interface Spread {
   miss: number[];
 }
 
-function spreadOf(p: CallPair, spreads: Map<CallPair, Spread | null>, keys: LineKeys): Spread | null {
+function spreadOf(p: CallPair, keys: LineKeys): Spread | null {
   let sum = 0;
   for (let i = 0; i < p.sites.length; i++) sum += p.sites[i].weight;
   let out: Spread | null = null;
@@ -328,7 +339,6 @@ function spreadOf(p: CallPair, spreads: Map<CallPair, Spread | null>, keys: Line
       out.miss.push(1 - s.weight / sum);
     }
   }
-  spreads.set(p, out);
   return out;
 }
 
