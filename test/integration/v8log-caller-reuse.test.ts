@@ -1,5 +1,6 @@
 // A tick's stack starts from the callers it shares with the stack built before it (v8log/callerPath.ts): on a real
-// log of deep stacks most caller frames are reused, and the profile is the one built without reuse, node for node.
+// log of deep stacks most caller frames are reused, and the profile is the one built without reuse, node for node;
+// and the one built when the callers' stacks are not kept for later ticks (the reader keeps a bounded number).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -29,9 +30,9 @@ while (Date.now() < end) t += down(30, () => w0(8));
 console.log(t > 0);
 `;
 
-async function replay(log: string, reuseCallers: boolean): Promise<{ p: Profile; iso: IsolateLog }> {
+async function replay(log: string, reuseCallers: boolean, maxRests?: number): Promise<{ p: Profile; iso: IsolateLog }> {
   const builder = new ProfileBuilder('v8log', { durationMs: null });
-  const iso = new IsolateLog({ builder, native: new NativeResolver(undefined, false), reuseCallers });
+  const iso = new IsolateLog({ builder, native: new NativeResolver(undefined, false), reuseCallers, maxRests });
   for (const line of readFileSync(log, 'latin1').split('\n')) {
     if (!line) continue;
     const r = iso.line(line);
@@ -41,35 +42,46 @@ async function replay(log: string, reuseCallers: boolean): Promise<{ p: Profile;
   return { p: builder.build(), iso };
 }
 
-test('caller frames shared with the stack before are reused, and the profile is the same as without', { timeout: 60_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'nf-reuse-'));
-  try {
-    writeFileSync(join(dir, 'prog.js'), PROGRAM);
-    const r = spawnSync(process.execPath, ['--prof', '--always-sparkplug', 'prog.js'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
-    assert.equal(r.status, 0, r.stderr);
-    const log = join(dir, readdirSync(dir).find((n) => n.startsWith('isolate-') && n.endsWith('.log'))!);
-    const reused = await replay(log, true);
-    const fresh = await replay(log, false);
-    const { callerFrames, reusedCallerFrames } = reused.iso;
-    console.log(
-      `caller frames: ${callerFrames}, reused: ${reusedCallerFrames} (${((100 * reusedCallerFrames) / callerFrames).toFixed(0)} %)`,
-    );
-    assert.ok(callerFrames > 5000, `deep stacks: ${callerFrames} caller frames`);
-    assert.ok(reusedCallerFrames > 0.5 * callerFrames, `reused ${reusedCallerFrames} of ${callerFrames}`);
-    assert.equal(fresh.iso.reusedCallerFrames, 0);
-    const a = reused.p;
-    const b = fresh.p;
-    assert.equal(a.tree.count, b.tree.count);
-    assert.deepEqual(Array.from(a.tree.parent.subarray(0, a.tree.count)), Array.from(b.tree.parent.subarray(0, b.tree.count)));
-    assert.deepEqual(Array.from(a.tree.frame.subarray(0, a.tree.count)), Array.from(b.tree.frame.subarray(0, b.tree.count)));
-    assert.deepEqual(Array.from(a.tree.self.subarray(0, a.tree.count)), Array.from(b.tree.self.subarray(0, b.tree.count)));
-    assert.deepEqual(a.frames, b.frames);
-    assert.deepEqual(
-      [...a.lineHits].map(([f, m]) => [f, [...m]]),
-      [...b.lineHits].map(([f, m]) => [f, [...m]]),
-    );
-    assert.deepEqual(reused.iso.notes('log'), fresh.iso.notes('log'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  'caller frames shared with the stack before are reused, and the profile is the same as without, and without the stacks kept',
+  { timeout: 60_000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nf-reuse-'));
+    try {
+      writeFileSync(join(dir, 'prog.js'), PROGRAM);
+      const r = spawnSync(process.execPath, ['--prof', '--always-sparkplug', 'prog.js'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+      assert.equal(r.status, 0, r.stderr);
+      const log = join(dir, readdirSync(dir).find((n) => n.startsWith('isolate-') && n.endsWith('.log'))!);
+      const reused = await replay(log, true);
+      const fresh = await replay(log, false);
+      // A cache of one callers' stack: every tick's stack built again, its hits flushed before the next.
+      const uncached = await replay(log, true, 1);
+      const { callerFrames, reusedCallerFrames } = reused.iso;
+      console.log(
+        `caller frames: ${callerFrames}, reused: ${reusedCallerFrames} (${((100 * reusedCallerFrames) / callerFrames).toFixed(0)} %)`,
+      );
+      assert.ok(callerFrames > 5000, `deep stacks: ${callerFrames} caller frames`);
+      assert.ok(reusedCallerFrames > 0.5 * callerFrames, `reused ${reusedCallerFrames} of ${callerFrames}`);
+      assert.equal(fresh.iso.reusedCallerFrames, 0);
+      for (const other of [fresh, uncached]) sameProfile(reused, other);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
+/** Node for node, frame for frame, line hits in the same order, the same notes. */
+function sameProfile(x: { p: Profile; iso: IsolateLog }, y: { p: Profile; iso: IsolateLog }): void {
+  const a = x.p;
+  const b = y.p;
+  assert.equal(a.tree.count, b.tree.count);
+  assert.deepEqual(Array.from(a.tree.parent.subarray(0, a.tree.count)), Array.from(b.tree.parent.subarray(0, b.tree.count)));
+  assert.deepEqual(Array.from(a.tree.frame.subarray(0, a.tree.count)), Array.from(b.tree.frame.subarray(0, b.tree.count)));
+  assert.deepEqual(Array.from(a.tree.self.subarray(0, a.tree.count)), Array.from(b.tree.self.subarray(0, b.tree.count)));
+  assert.deepEqual(a.frames, b.frames);
+  assert.deepEqual(
+    [...a.lineHits].map(([f, m]) => [f, [...m]]),
+    [...b.lineHits].map(([f, m]) => [f, [...m]]),
+  );
+  assert.deepEqual(x.iso.notes('log'), y.iso.notes('log'));
+}

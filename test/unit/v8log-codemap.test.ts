@@ -34,8 +34,8 @@ const tick = (pc: number, ...frames: string[]) => `tick,0x${pc.toString(16)},${(
 
 test('CodeMap: find inside, not past the end; overwrite, move, delete', () => {
   const m = new CodeMap();
-  const a: CodeInfo = { type: 'JS', name: 'a', tierMark: '~', sfi: NaN };
-  const b: CodeInfo = { type: 'JS', name: 'b', tierMark: '~', sfi: NaN };
+  const a: CodeInfo = { type: 'JS', name: 'a', tierMark: '~', sfi: NaN, frameId: -1 };
+  const b: CodeInfo = { type: 'JS', name: 'b', tierMark: '~', sfi: NaN, frameId: -1 };
   m.add(0x1000, 0x2000, a); // spans three 4 KiB pages
   assert.equal(m.find(0x1000)?.info, a);
   assert.equal(m.find(0x2fff)?.info, a);

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixUtf8, own, parseAddress, parseJsName, unescapeField } from '../../src/core/importers/v8log/fields';
+import { fixUtf8, LineFields, own, parseAddress, parseJsName, unescapeField } from '../../src/core/importers/v8log/fields';
 import { lineStarts, parseSourcePositions, positionsAt, Script } from '../../src/core/importers/v8log/positions';
 import type { CodeInfo } from '../../src/core/importers/v8log/codeMap';
+import { TickFields } from '../../src/core/importers/v8log/tickFields';
 
 test('V8 CSV escapes: \\x2C, \\n, \\uXXXX, \\\\ and a lone trailing backslash', () => {
   assert.equal(unescapeField('a\\x2Cb'), 'a,b');
@@ -74,4 +75,57 @@ test('source positions: inlined callee at its offset, caller at the call site', 
   ]);
   assert.deepEqual(positionsAt(p, outer, 40), [{ info: outer, scriptOffset: 60 }]);
   assert.equal(parseSourcePositions(7, '', '', []), null);
+});
+
+test("a tick's callers' key: the text from field 3 on (and the pc when addresses are relative), hashed and compared as bytes", () => {
+  const f = new TickFields();
+  const read = (line: string): Buffer => {
+    const buf = Buffer.from('junk\n' + line + '\nmore', 'latin1');
+    f.read(buf, 5, 5 + line.length);
+    return buf;
+  };
+  read('tick,0x10,100,0,0x0,0,0x20,0x30');
+  const a = f.key(false);
+  assert.equal(a.toString('latin1'), ',0,0x0,0,0x20,0x30');
+  const ha = f.keyHash(false);
+  // Another pc and time, the same callers: the same key.
+  read('tick,0x11,200,0,0x0,0,0x20,0x30');
+  assert.equal(f.keyHash(false), ha);
+  assert.ok(f.isKey(a, false));
+  // One caller differs, or one more: not the key.
+  read('tick,0x10,100,0,0x0,0,0x20,0x31');
+  assert.ok(!f.isKey(a, false));
+  read('tick,0x10,100,0,0x0,0,0x20,0x30,0x40');
+  assert.ok(!f.isKey(a, false));
+  // Relative addresses: the pc is part of the key.
+  read('tick,0x10,100,0,0x0,0,+10,-4');
+  assert.ok(f.hasRelative(2));
+  const r = f.key(true);
+  assert.equal(r.toString('latin1'), '0x10,0,0x0,0,+10,-4');
+  read('tick,0x11,100,0,0x0,0,+10,-4');
+  assert.ok(!f.isKey(r, true));
+  read('tick,0x10,300,0,0x0,0,+10,-4');
+  assert.ok(f.isKey(r, true));
+});
+
+test('a record read with LineFields gives what split, parseAddress and + give', () => {
+  const f = new LineFields();
+  const lines = [
+    'code-creation,JS,10,100,0x10000,64,foo /a.js:1:1,0x5000,~',
+    'code-creation,LazyCompile,0,0x2000,12,bar /b.js:2:3,0x3000,*',
+    'code-creation,Builtin,2,10431,0x18c4000,768,DeoptimizationEntry_Eager',
+    'code-source-info,0xb088ed0ac76,80,0,1182,C0O0C4O1182,,',
+    'code-source-info,0xB088ED0AC76,80,0,1182,C0O0,F0O1,S0x10S0x20',
+    'x,0x,0x1g,0xZZ,0X1F,,0x20000000000000,-0x1,12',
+    'lonely',
+    '',
+  ];
+  for (const line of lines) {
+    const parts = line.split(',');
+    assert.equal(f.read(line), parts.length, line);
+    for (let i = 0; i < parts.length + 2; i++) {
+      assert.equal(f.text(i), parts[i], `${line} text(${i})`);
+      assert.ok(Object.is(f.address(i), parseAddress(parts[i])), `${line} address(${i}): ${f.address(i)} vs ${parseAddress(parts[i])}`);
+    }
+  }
 });

@@ -1,4 +1,6 @@
 import type { FrameTable, Tier } from '../../model';
+import type { LineStamps } from './lineStamps';
+import { grownLater } from './grownLater';
 
 /** A line a caller was seen calling a callee from; `weight` is the ticks that saw it. */
 export interface Site {
@@ -15,6 +17,8 @@ export interface CallPair {
   file: string;
   fileId: number;
   sites: Site[];
+  /** The sites by line, once there are more than a few (a big function calls one callee from many lines). */
+  byLine: Map<number, Site> | undefined;
 }
 
 /**
@@ -30,6 +34,9 @@ export interface Pending {
   knownLines: number[];
   count: number;
 }
+
+/** Sites of a pair looked for one by one; past this many, by a map. */
+const SITES_SCANNED = 8;
 
 /** Categories of frames that stand for a state, not for a function being called. */
 const NOT_CALLS = new Set(['idle', 'gc', 'unaccounted', 'program']);
@@ -64,12 +71,15 @@ export class CallSites {
   private readonly pending = new Map<string, Pending>();
   private readonly fileIds = new Map<string, number>();
   private readonly files: string[] = [];
+  /** By file index of the lines' numbering (LineStamps): the stamp of the last key that marked it, and its id here. */
   private fileMarks = new Int32Array(64);
+  private fileIdAt = new Int32Array(64);
   private fileStamp = 0;
   private readonly tierCodes = new Map<string, number>();
-  private readonly keyScratch: number[] = [];
 
-  constructor(private readonly frames: FrameTable) {}
+  constructor(private readonly frames: FrameTable) {
+    grownLater(this, 'fnOfFrame', 'fileMarks', 'fileIdAt');
+  }
 
   /** The function a frame stands for, whatever tier ran it; -1 for states (GC, idle). */
   fn(frameId: number): number {
@@ -112,7 +122,7 @@ export class CallSites {
     if (!p) {
       const file = this.frames.get(caller).file;
       if (!file) return null;
-      m.set(b, (p = { id: this.pairCount++, file, fileId: this.fileId(file), sites: [] }));
+      m.set(b, (p = { id: this.pairCount++, file, fileId: this.fileId(file), sites: [], byLine: undefined }));
     }
     return p;
   }
@@ -122,9 +132,14 @@ export class CallSites {
     const p = this.pair(caller, callee);
     if (!p || p.file !== file) return null;
     const sites = p.sites;
-    for (let i = 0; i < sites.length; i++) if (sites[i].line === line) return sites[i];
+    if (p.byLine) {
+      const known = p.byLine.get(line);
+      if (known) return known;
+    } else for (let i = 0; i < sites.length; i++) if (sites[i].line === line) return sites[i];
     const s: Site = { line, weight: 0, stamp: -1 };
     sites.push(s);
+    if (p.byLine) p.byLine.set(line, s);
+    else if (sites.length > SITES_SCANNED) p.byLine = new Map(sites.map((x) => [x.line, x]));
     return s;
   }
 
@@ -138,31 +153,49 @@ export class CallSites {
   }
 
   /** One record for all ticks with the same unknown calls and the same lines in their files. */
-  pendingFor(pairs: CallPair[], blind: boolean, tiers: (Tier | 'unknown')[], files: string[], lines: number[]): Pending {
-    // The key, as numbers: blind, the tiers, the pairs, then the known lines' file and line (a line may pass 2^16: two codes).
-    const key = this.keyScratch;
-    key.length = 0;
-    key.push(blind ? 1 : 0, tiers.length);
-    for (const t of tiers) key.push(this.tierCode(t));
-    key.push(pairs.length);
+  pendingFor(pairs: CallPair[], blind: boolean, tiers: (Tier | 'unknown')[], keys: number[], lines: LineStamps): Pending {
+    // The key, as 16-bit codes: blind, the tiers, the pairs, then the known lines' file and line (a line may pass 2^16:
+    // two codes). Written straight into the code units the key string is made of: an array emptied with `length = 0`
+    // lets go of its storage, and grew it again for every new leaf.
+    const most = 3 + tiers.length + 2 * pairs.length + 4 * keys.length;
+    if (most > codeUnits.length) codeUnits = new Uint16Array(Math.max(most, codeUnits.length * 2));
+    const key = codeUnits;
+    let n = 0;
+    key[n++] = blind ? 1 : 0;
+    key[n++] = tiers.length;
+    for (let i = 0; i < tiers.length; i++) key[n++] = this.tierCode(tiers[i]);
+    key[n++] = pairs.length;
     // A deep stack of a real program has ~60 lines and ~20 unknown calls: the pairs' files by stamp, not by scan.
     const stamp = ++this.fileStamp;
-    for (const p of pairs) {
-      key.push(p.id & 0xffff, p.id >>> 16);
-      this.markFile(p.fileId, stamp);
+    this.fileRoom(lines.files.length);
+    // The pairs' files are marked by the line numbering's file index, each with its id here.
+    for (let i = 0; i < pairs.length; i++) {
+      const p = pairs[i];
+      key[n++] = p.id & 0xffff;
+      key[n++] = p.id >>> 16;
+      const f = lines.indexOfFile(p.file);
+      if (f >= 0) {
+        this.fileMarks[f] = stamp;
+        this.fileIdAt[f] = p.fileId;
+      }
     }
-    const at = key.length;
-    for (let i = 0; i < files.length; i++) {
-      const id = this.fileIds.get(files[i]);
-      if (id === undefined || this.fileMarks[id] !== stamp) continue;
-      key.push(id & 0xffff, id >>> 16, lines[i] & 0xffff, lines[i] >>> 16);
+    const at = n;
+    for (let i = 0; i < keys.length; i++) {
+      const f = lines.fileOf[keys[i]];
+      if (this.fileMarks[f] !== stamp) continue;
+      const id = this.fileIdAt[f];
+      const line = lines.lineOf[keys[i]];
+      key[n++] = id & 0xffff;
+      key[n++] = id >>> 16;
+      key[n++] = line & 0xffff;
+      key[n++] = line >>> 16;
     }
-    const k = codesToString(key);
+    const k = Buffer.from(key.buffer, 0, n * 2).toString('ucs2');
     let g = this.pending.get(k);
     if (!g) {
       const knownFiles: string[] = [];
       const knownLines: number[] = [];
-      for (let i = at; i < key.length; i += 4) {
+      for (let i = at; i < n; i += 4) {
         knownFiles.push(this.files[key[i] | (key[i + 1] << 16)]);
         knownLines.push(key[i + 2] | (key[i + 3] << 16));
       }
@@ -177,13 +210,16 @@ export class CallSites {
     return c;
   }
 
-  private markFile(id: number, stamp: number): void {
-    if (id >= this.fileMarks.length) {
-      const grown = new Int32Array(Math.max(id + 1, this.fileMarks.length * 2));
-      grown.set(this.fileMarks);
-      this.fileMarks = grown;
-    }
-    this.fileMarks[id] = stamp;
+  /** Room for a mark per file of the lines' numbering. */
+  private fileRoom(files: number): void {
+    if (files <= this.fileMarks.length) return;
+    const n = Math.max(files, this.fileMarks.length * 2);
+    const marks = new Int32Array(n);
+    marks.set(this.fileMarks);
+    this.fileMarks = marks;
+    const ids = new Int32Array(n);
+    ids.set(this.fileIdAt);
+    this.fileIdAt = ids;
   }
 
   /**
@@ -193,7 +229,7 @@ export class CallSites {
   infer(hit: (file: string, line: number, total: number) => void): InferenceResult {
     const res: InferenceResult = { byTier: new Map(), inferred: 0, partly: 0, none: 0, total: 0 };
     // The pairs' weights are final here; thousands of groups share each pair.
-    const spreads = new Map<CallPair, Spread | null>();
+    const spreads: (Spread | null | undefined)[] = new Array<Spread | null | undefined>(this.pairCount);
     // Per (file, line) of a spread, a number: a group's chances are kept in arrays by it, stamped per group, not in maps.
     const keys = new LineKeys();
     let miss = new Float64Array(1024);
@@ -205,14 +241,16 @@ export class CallSites {
     for (const g of this.pending.values()) {
       if (!g.count) continue;
       res.total += g.count;
-      for (const t of g.tiers) res.byTier.set(t, (res.byTier.get(t) ?? 0) + g.count);
+      for (let i = 0; i < g.tiers.length; i++) res.byTier.set(g.tiers[i], (res.byTier.get(g.tiers[i]) ?? 0) + g.count);
       // Per file and line: the chance that no frame of the tick is on it, multiplied over frames.
       stamp++;
       touched.length = 0;
       let files = 0;
       let found = 0;
-      for (const p of g.pairs) {
-        const sp = spreads.get(p) ?? spreadOf(p, spreads, keys);
+      for (let pi = 0; pi < g.pairs.length; pi++) {
+        const p = g.pairs[pi];
+        let sp = spreads[p.id];
+        if (sp === undefined) sp = spreads[p.id] = spreadOf(p, keys);
         if (!sp) continue;
         found++;
         if (fileMarks[p.fileId] !== stamp) {
@@ -249,7 +287,10 @@ export class CallSites {
         const k = f === undefined ? undefined : keys.find(f, g.knownLines[i]);
         if (k !== undefined && marks[k] === stamp) marks[k] = -1;
       }
-      for (const k of touched) if (marks[k] === stamp) hit(this.files[keys.fileId[k]], keys.line[k], g.count * (1 - miss[k]));
+      for (let i = 0; i < touched.length; i++) {
+        const k = touched[i];
+        if (marks[k] === stamp) hit(this.files[keys.fileId[k]], keys.line[k], g.count * (1 - miss[k]));
+      }
     }
     return res;
   }
@@ -285,31 +326,21 @@ interface Spread {
   miss: number[];
 }
 
-function spreadOf(p: CallPair, spreads: Map<CallPair, Spread | null>, keys: LineKeys): Spread | null {
+function spreadOf(p: CallPair, keys: LineKeys): Spread | null {
   let sum = 0;
-  for (const s of p.sites) sum += s.weight;
+  for (let i = 0; i < p.sites.length; i++) sum += p.sites[i].weight;
   let out: Spread | null = null;
   if (sum > 0) {
     out = { keys: [], miss: [] };
-    for (const s of p.sites) {
+    for (let i = 0; i < p.sites.length; i++) {
+      const s = p.sites[i];
       if (s.weight <= 0) continue;
       out.keys.push(keys.of(p.fileId, s.line));
       out.miss.push(1 - s.weight / sum);
     }
   }
-  spreads.set(p, out);
   return out;
 }
 
-/** Scratch for `codesToString`, grown as needed. */
+/** The code units of `pendingFor`'s key (any 16-bit values: Node's UCS-2 decoding keeps lone surrogates), grown as needed. */
 let codeUnits = new Uint16Array(1024);
-
-/**
- * The string of these UTF-16 codes (any 16-bit values: Node's UCS-2 decoding keeps lone surrogates), made without
- * the argument list `String.fromCharCode.apply` would copy the codes into.
- */
-function codesToString(codes: number[]): string {
-  if (codes.length > codeUnits.length) codeUnits = new Uint16Array(Math.max(codes.length, codeUnits.length * 2));
-  for (let i = 0; i < codes.length; i++) codeUnits[i] = codes[i];
-  return Buffer.from(codeUnits.buffer, 0, codes.length * 2).toString('ucs2');
-}

@@ -1,6 +1,7 @@
 import type { Tier } from '../../model';
 import type { CallPair, Site } from './callSites';
 import type { Resolved } from './resolver';
+import { grownLater } from './grownLater';
 
 /**
  * The callers of the last stack built, root first, and the state of the stack after each of them. Ticks of a real
@@ -14,7 +15,6 @@ export class CallerPath {
   readonly res: (Resolved | null)[] = [];
   readonly tail: (Resolved | null)[] = [];
   /** The state before entry j, for j up to `length`: lengths of the arrays below, and so on. */
-  stackLen = new Int32Array(257);
   linesLen = new Int32Array(257);
   sitesLen = new Int32Array(257);
   pairsLen = new Int32Array(257);
@@ -23,10 +23,7 @@ export class CallerPath {
   node = new Int32Array(257);
   dropped = new Int32Array(257);
   /** The last stack's arrays; entries past the lengths above belong to its leaf end. */
-  ids: number[] = [];
   keys: number[] = [];
-  files: string[] = [];
-  lines: number[] = [];
   sites: Site[] = [];
   pairs: CallPair[] = [];
   tiers: (Tier | 'unknown')[] = [];
@@ -37,6 +34,10 @@ export class CallerPath {
   /** Code added since the path was built, as start, end pairs: an address in one may resolve otherwise now. */
   readonly added: number[] = [];
 
+  constructor() {
+    grownLater(this, 'addrs', 'linesLen', 'sitesLen', 'pairsLen', 'tiersLen', 'blind', 'node', 'dropped');
+  }
+
   ensure(entries: number): void {
     if (entries < this.addrs.length) return;
     const n = Math.max(entries + 1, this.addrs.length * 2);
@@ -46,7 +47,6 @@ export class CallerPath {
       return g;
     };
     this.addrs = grow(this.addrs, (k) => new Float64Array(k));
-    this.stackLen = grow(this.stackLen, (k) => new Int32Array(k));
     this.linesLen = grow(this.linesLen, (k) => new Int32Array(k));
     this.sitesLen = grow(this.sitesLen, (k) => new Int32Array(k));
     this.pairsLen = grow(this.pairsLen, (k) => new Int32Array(k));

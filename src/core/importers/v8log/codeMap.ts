@@ -18,8 +18,8 @@ export interface CodeInfo {
   positions?: SourcePositions;
   /** `code-source-info` fields not parsed yet. */
   rawPositions?: { scriptId: number; positions: string; inlinings: string; fns: (CodeInfo | undefined)[] };
-  /** Frame id cache for the function itself (interned on first use). */
-  frameId?: number;
+  /** Frame id of the function itself, interned on first use; -1 until then (a number from the start: one field representation). */
+  frameId: number;
   /** The address resolver's answers for this code, by code offset (resolver.ts), and the resolver epoch they are of. */
   answers?: { epoch: number; byOffset: Map<number, Resolved> };
 }
@@ -141,7 +141,9 @@ export class CodeMap {
     for (let p = Math.floor(start / PAGE); p <= last; p++) {
       const b = this.pages.get(p);
       if (!b) continue;
-      for (const e of b.slice()) {
+      // Backwards: removing an entry shifts only those after it, already seen.
+      for (let i = b.length - 1; i >= 0; i--) {
+        const e = b[i];
         if (e.start < end && e.start + e.size > start) {
           this.remove(e);
           this.generation++;

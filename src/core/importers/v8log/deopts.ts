@@ -23,7 +23,7 @@ export function readDeopt(line: string, code: CodeMap, builder: ProfileBuilder):
   const entry = code.get(start) ?? code.find(start);
   // Code the log never announced cannot be named; that is not damage.
   if (!entry || !isJs(entry.info)) return true;
-  entry.info.frameId ??= builder.frame(codeFrame(entry.info));
+  if (entry.info.frameId < 0) entry.info.frameId = builder.frame(codeFrame(entry.info));
   const loc = LOCATION.exec(unescapeField(fixUtf8(f[7])));
   builder.deopts.push({
     frame: entry.info.frameId,

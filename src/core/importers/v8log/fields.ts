@@ -1,3 +1,5 @@
+import { grownLater } from './grownLater';
+
 /**
  * V8's log is CSV without quoting: it escapes `,` as `\x2C`, newlines as `\n`, other control and
  * non-ASCII characters as `\xHH` / `\uHHHH`, and `\` as `\\`. So splitting on `,` is always safe
@@ -102,4 +104,64 @@ function position(s: string, start: number, end: number): number {
 export function fixUtf8(s: string): string {
   // eslint-disable-next-line no-control-regex
   return /[^\x00-\x7f]/.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s;
+}
+
+/**
+ * The fields of one text record, found without `split`: a `code-creation` line made an array and eight strings, most
+ * of them only looked at once. The values read here are those `split(',')`, `parseAddress` and `+` give.
+ */
+export class LineFields {
+  private commas = new Int32Array(16);
+
+  constructor() {
+    grownLater(this, 'commas');
+  }
+
+  private line = '';
+  /** Fields in the line (commas + 1). */
+  count = 0;
+
+  read(line: string): number {
+    this.line = line;
+    let n = 0;
+    for (let i = line.indexOf(','); i >= 0; i = line.indexOf(',', i + 1)) {
+      if (n === this.commas.length) this.grow();
+      this.commas[n++] = i;
+    }
+    return (this.count = n + 1);
+  }
+
+  private grow(): void {
+    const g = new Int32Array(this.commas.length * 2);
+    g.set(this.commas);
+    this.commas = g;
+  }
+
+  /** `split(',')[i]`, or undefined past the last field. */
+  text(i: number): string | undefined {
+    if (i >= this.count) return undefined;
+    return this.line.slice(i === 0 ? 0 : this.commas[i - 1] + 1, i === this.count - 1 ? this.line.length : this.commas[i]);
+  }
+
+  /** `parseAddress(split(',')[i])`, read in place. */
+  address(i: number): number {
+    if (i >= this.count) return NaN;
+    const s = this.line;
+    const from = i === 0 ? 0 : this.commas[i - 1] + 1;
+    const to = i === this.count - 1 ? s.length : this.commas[i];
+    if (to - from < 3 || s.charCodeAt(from) !== 48 || (s.charCodeAt(from + 1) | 0x20) !== 120) return NaN;
+    let v = 0;
+    let k = from + 2;
+    for (; k < to; k++) {
+      const c = s.charCodeAt(k);
+      const l = c | 0x20;
+      let d: number;
+      if (c >= 48 && c <= 57) d = c - 48;
+      else if (l >= 97 && l <= 102) d = l - 87;
+      else break;
+      v = v * 16 + d;
+    }
+    if (k === from + 2) return NaN;
+    return v <= Number.MAX_SAFE_INTEGER ? v : NaN;
+  }
 }

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { ProfileBuilder, Tier } from '../../model';
 import { CallSites, type CallPair, type InferenceResult, type Pending, type Site } from './callSites';
 import { CodeMap, type CodeInfo } from './codeMap';
-import { fixUtf8, own, parseAddress, unescapeField } from './fields';
+import { fixUtf8, LineFields, own, parseAddress, unescapeField } from './fields';
 import { logClockMark } from './clock';
 import { readDeopt } from './deopts';
 import { isJs, SPECIAL } from './frames';
@@ -10,7 +10,8 @@ import type { NativeResolver } from './native';
 import { LineStamps } from './lineStamps';
 import { TickFields } from './tickFields';
 import { CallerPath } from './callerPath';
-import { AddressResolver, type Resolved } from './resolver';
+import { AddressResolver, resolved, type Resolved } from './resolver';
+import { grownLater } from './grownLater';
 import type { TimelineBuilder } from './timeline';
 
 const VM_GC = 1;
@@ -18,6 +19,13 @@ const VM_IDLE = 8;
 /** V8 majors whose log layout this reader follows (Node 8's V8 6 to Node 24's V8 13). */
 const KNOWN_V8 = [6, 13];
 const MAX_CODE_SIZE = 1 << 30;
+const NO_KEY = Buffer.alloc(0);
+/**
+ * Callers' stacks kept for the ticks to come, at most. A compiler's ticks rarely repeat their callers (tsc: 5 153
+ * distinct of 5 914 ticks), and a long log of such ticks would keep them all; a hot loop's few fit many times over.
+ * (Bounds of 256 and 1 024 made no difference to tsc's CPU, within the noise of a loaded machine.)
+ */
+const MAX_RESTS = 8192;
 
 /** What a stack's calls tell about lines (see callSites.ts). */
 interface Calls {
@@ -40,9 +48,9 @@ interface Calls {
 /** A distinct tick (same pc, callback, state and frames) already turned into a tree node. */
 interface CachedStack {
   node: number;
-  files: string[];
-  lines: number[];
-  /** Index in files/lines of the leaf's own line, or -1. */
+  /** Its lines, as numbers of the isolate's LineStamps. */
+  keys: number[];
+  /** Index in keys of the leaf's own line, or -1. */
   selfAt: number;
   count: number;
   unaccounted: boolean;
@@ -52,9 +60,11 @@ interface CachedStack {
 }
 
 interface Rest {
+  /** The callers' text it was built from (TickFields.key), and the next stack whose text has the same hash. */
+  key: Buffer;
+  sameHash: Rest | undefined;
   node: number;
-  files: string[];
-  lines: number[];
+  keys: number[];
   ext: boolean;
   /** Frame of the C++ callback a tick was in, or -1. */
   cbLeaf: number;
@@ -70,17 +80,28 @@ interface Rest {
   pendingBlind?: Pending;
 }
 
+/** The code types V8 writes, one string each: a code object keeps its type for as long as the log is read. */
+const CODE_TYPES = new Map<string, string>();
+
+function codeType(t: string): string {
+  const known = CODE_TYPES.get(t);
+  if (known !== undefined) return known;
+  // A damaged log could name endless types; past a few dozen they are kept as they come.
+  if (CODE_TYPES.size < 64) CODE_TYPES.set(t, own(t));
+  return t;
+}
+
+/** A state (idle, GC) as the one frame on top of the callers. */
+function single(id: number): Resolved {
+  return resolved([id], [], [], false);
+}
+
 function addTier(c: Calls, t: Tier | 'unknown'): void {
   if (!c.ownTiers) {
     c.tiers = c.tiers.slice();
     c.ownTiers = true;
   }
   c.tiers.push(t);
-}
-
-function indexOfLine(files: string[], lines: number[], file: string, line: number): number {
-  for (let i = 0; i < files.length; i++) if (lines[i] === line && files[i] === file) return i;
-  return -1;
 }
 
 export interface IsolateOptions {
@@ -91,6 +112,8 @@ export interface IsolateOptions {
   timeline?: TimelineBuilder;
   /** False: every stack resolved from its first caller (the answers are the same; a test compares the two). */
   reuseCallers?: boolean;
+  /** Callers' stacks kept at most (the answers are the same whatever it is; a test compares). */
+  maxRests?: number;
 }
 
 /** Replays one isolate's log: keeps V8's code map current and turns each tick into a sample. */
@@ -100,16 +123,29 @@ export class IsolateLog {
   private readonly resolver: AddressResolver;
   /** Stacks whose line hits are not flushed yet. */
   private readonly counted: CachedStack[] = [];
-  private readonly restCache = new Map<string, Rest>();
+  /** Callers' stacks by the hash of their text (TickFields.keyHash); those sharing a hash are chained. */
+  private readonly restCache = new Map<number, Rest>();
+  private restCount = 0;
   private cacheHasUnresolved = false;
   private readonly ids: Record<keyof typeof SPECIAL, number>;
   private readonly calls: CallSites;
   private stamp = 0;
   private readonly lines = new LineStamps();
   private readonly fields = new TickFields();
+  private readonly record = new LineFields();
   private readonly path = new CallerPath();
-  private addrs = new Float64Array(256);
-  private readonly scratch: Calls = { sites: [], pairs: [], blind: false, tiers: [], stamp: 0, ownPairs: false, ownTiers: false };
+  // Room for the deepest tick V8 writes (255 frames) from the start: growing it mid-log made the optimized code bail out.
+  private addrs = new Float64Array(512);
+  private readonly scratch: Calls = {
+    sites: [],
+    pairs: [],
+    blind: false,
+    tiers: [],
+    stamp: 0,
+    ownPairs: false,
+    ownTiers: false,
+    base: undefined,
+  };
   private inference?: InferenceResult;
 
   version = '';
@@ -137,6 +173,7 @@ export class IsolateLog {
   }
 
   constructor(private readonly o: IsolateOptions) {
+    grownLater(this, 'addrs');
     const b = o.builder;
     this.ids = { idle: b.frame(SPECIAL.idle), gc: b.frame(SPECIAL.gc), unaccounted: b.frame(SPECIAL.unaccounted) };
     this.calls = new CallSites(b.frames);
@@ -189,25 +226,30 @@ export class IsolateLog {
   }
 
   private codeCreation(line: string): void {
-    const f = line.split(',');
+    const f = this.record;
+    const n = f.read(line);
     // V8 ≥ 5.x writes a timestamp before the address; older logs do not.
-    const at = !isNaN(parseAddress(f[4])) ? 4 : !isNaN(parseAddress(f[3])) ? 3 : -1;
-    if (at < 0 || f.length < at + 2) return this.bad('code-creation');
-    const start = parseAddress(f[at]);
-    const size = +f[at + 1];
+    const at = !isNaN(f.address(4)) ? 4 : !isNaN(f.address(3)) ? 3 : -1;
+    if (at < 0 || n < at + 2) return this.bad('code-creation');
+    const start = f.address(at);
+    const size = +f.text(at + 1)!;
     // No code object is near 1 GiB; a size like that is damage and would make the page walk endless.
     if (!(size >= 0 && size < MAX_CODE_SIZE)) return this.bad('code-creation');
-    const type = f[1];
+    const type = codeType(f.text(1)!);
     const info: CodeInfo = {
       type,
-      name: f.length > at + 2 ? own(unescapeField(fixUtf8(f[at + 2]))) : '',
-      tierMark: f.length > at + 4 ? f[at + 4] : '',
-      sfi: f.length > at + 3 ? parseAddress(f[at + 3]) : NaN,
+      name: n > at + 2 ? own(unescapeField(fixUtf8(f.text(at + 2)!))) : '',
+      tierMark: n > at + 4 ? f.text(at + 4)! : '',
+      sfi: n > at + 3 ? f.address(at + 3) : NaN,
+      positions: undefined,
+      rawPositions: undefined,
+      frameId: -1,
+      answers: undefined,
     };
     if (!isNaN(info.sfi) && isJs(info)) this.sfis.set(info.sfi, info);
     if (type === 'JS' && at === 4 && this.clock === undefined) {
       const epochMs = logClockMark(info.name);
-      if (epochMs !== undefined) this.clock = { ts: +f[3], epochMs };
+      if (epochMs !== undefined) this.clock = { ts: +f.text(3)!, epochMs };
     }
     if ((type === 'Builtin' || type === 'BytecodeHandler') && this.o.native.mainLibrary) {
       const main = this.o.native.mainLibrary;
@@ -259,20 +301,22 @@ export class IsolateLog {
   }
 
   private codeSourceInfo(line: string): void {
-    const f = line.split(',');
-    const start = parseAddress(f[1]);
-    if (isNaN(start) || f.length < 6) return this.bad('code-source-info');
+    const f = this.record;
+    const n = f.read(line);
+    const start = f.address(1);
+    if (isNaN(start) || n < 6) return this.bad('code-source-info');
     const e = this.code.get(start);
     if (!e) return;
     // Most code never shows up in a tick: keep the text and parse it when it does. Inlined
     // functions are looked up now, while their SharedFunctionInfo addresses are current.
-    const fns = f[7]
-      ? f[7]
+    const inlined = f.text(7);
+    const fns = inlined
+      ? inlined
           .split('S')
           .filter(Boolean)
           .map((a) => this.sfis.get(parseInt(a, 16)))
       : [];
-    e.info.rawPositions = { scriptId: +f[2], positions: f[5], inlinings: f[6] ?? '', fns };
+    e.info.rawPositions = { scriptId: +f.text(2)!, positions: f.text(5)!, inlinings: f.text(6) ?? '', fns };
     e.info.positions = undefined;
     this.resolver.positionsChanged(e.info);
   }
@@ -280,20 +324,35 @@ export class IsolateLog {
   private invalidate(): void {
     this.path.reset();
     this.resolver.forget();
-    if (this.restCache.size === 0) return;
+    if (this.restCount === 0) return;
     this.flush();
     this.restCache.clear();
+    this.restCount = 0;
     this.cacheHasUnresolved = false;
   }
 
-  /** Adds the line hits of cached stacks counted since the last flush. */
+  /** Forgets the cached stacks (their hits flushed first): a cache of stacks that mostly never come again is only held memory. */
+  private dropRests(): void {
+    this.flush();
+    this.restCache.clear();
+    this.restCount = 0;
+  }
+
+  /** Adds up the line hits of cached stacks counted since the last flush (the profile gets them at `finish`). */
   flush(): void {
-    const b = this.o.builder;
-    for (const s of this.counted) {
+    const lines = this.lines;
+    // Indexed loops here and in the other per-tick paths: `for…of` makes an iterator result per element until the
+    // code is optimized, and a log is read in good part before it is.
+    const counted = this.counted;
+    for (let c = 0; c < counted.length; c++) {
+      const s = counted[c];
       if (!s.count) continue;
-      for (let i = 0; i < s.files.length; i++) b.lineHit(s.files[i], s.lines[i], i === s.selfAt ? s.count : 0, s.count);
-      for (const site of s.restSites) site.weight += s.count;
-      if (s.sites) for (const site of s.sites) site.weight += s.count;
+      const keys = s.keys;
+      for (let i = 0; i < keys.length; i++) lines.hit(keys[i], i === s.selfAt ? s.count : 0, s.count);
+      const rs = s.restSites;
+      for (let i = 0; i < rs.length; i++) rs[i].weight += s.count;
+      const ls = s.sites;
+      if (ls) for (let i = 0; i < ls.length; i++) ls[i].weight += s.count;
       if (s.pending) s.pending.count += s.count;
       s.count = 0;
     }
@@ -304,6 +363,7 @@ export class IsolateLog {
   finish(): void {
     this.flush();
     const b = this.o.builder;
+    this.lines.drain(b);
     this.inference = this.calls.infer((file, line, total) => b.lineHit(file, line, 0, total));
   }
 
@@ -316,8 +376,11 @@ export class IsolateLog {
     if (!(ts >= 0 && ts < Infinity)) return this.bad('tick');
     // Stacks repeat far more than pcs do: one entry per distinct callers' text, pcs below it.
     const pcKey = f.int16(1);
-    const restKey = f.hasRelative(2) ? f.text(1) + f.textFrom(3) : f.textFrom(3);
-    let rest = this.restCache.get(restKey);
+    // Relative addresses make the callers' text depend on the pc: it is part of the key then.
+    const withPc = f.hasRelative(2);
+    const hash = f.keyHash(withPc);
+    let rest = this.restCache.get(hash);
+    while (rest && !f.isKey(rest.key, withPc)) rest = rest.sameHash;
     let s = rest?.leaves.get(pcKey);
     if (!s) {
       if (this.o.native.loading) return this.o.native.ready().then(() => this.tickAt(buf, start, end));
@@ -326,7 +389,11 @@ export class IsolateLog {
       if (!rest) {
         const built = this.buildRest(n, pc);
         if (!built) return this.bad('tick');
-        this.restCache.set(restKey, (rest = built));
+        if (this.restCount >= (this.o.maxRests ?? MAX_RESTS)) this.dropRests();
+        built.key = f.key(withPc);
+        built.sameHash = this.restCache.get(hash);
+        this.restCache.set(hash, (rest = built));
+        this.restCount++;
       }
       s = this.withLeaf(rest, pc);
       rest.leaves.set(pcKey, s);
@@ -362,7 +429,6 @@ export class IsolateLog {
     let cbLeaf = -1;
     const ext = f.to(3) - f.from(3) === 1 && f.lead(3) === 49;
     const fixedLeaf = vm === VM_IDLE || vm === VM_GC;
-    const single = (id: number): Resolved => ({ ids: [id], files: [], lines: [], js: false });
     const path = this.path;
     let m = 0;
     if (vm === VM_IDLE) top = single(this.ids.idle);
@@ -409,10 +475,7 @@ export class IsolateLog {
       const addr = this.addrs[i];
       path.res[m - 1 - i] = addr > 0 ? this.resolver.resolve(addr, true) : null;
     }
-    const ids = path.ids.slice(0, path.stackLen[k]);
     const keys = path.keys.slice(0, path.linesLen[k]);
-    const files = path.files.slice(0, path.linesLen[k]);
-    const lines = path.lines.slice(0, path.linesLen[k]);
     const calls: Calls = {
       sites: path.sites.slice(0, path.sitesLen[k]),
       pairs: path.pairs.slice(0, path.pairsLen[k]),
@@ -421,35 +484,28 @@ export class IsolateLog {
       stamp: ++this.stamp,
       ownPairs: true,
       ownTiers: true,
+      base: undefined,
     };
-    for (const site of calls.sites) site.stamp = calls.stamp;
+    for (let i = 0; i < calls.sites.length; i++) calls.sites[i].stamp = calls.stamp;
     // Each line once, in the order first met: a stamp per line, not a scan of the ~60 lines of a deep stack.
     const stamp = this.lines.stamp();
-    for (const key of keys) this.lines.mark(key, stamp);
+    for (let i = 0; i < keys.length; i++) this.lines.mark(keys[i], stamp);
     const tree = this.o.builder.tree;
     let node = k > 0 ? path.node[k] : this.o.builder.rootOf(this.o.thread);
     let tail = k > 0 ? path.tail[k] : null;
     let dropped = k > 0 ? path.dropped[k] : 0;
     const add = (r: Resolved): void => {
-      for (const id of r.ids) {
-        ids.push(id);
-        node = tree.child(node, id);
-      }
+      for (let i = 0; i < r.ids.length; i++) node = tree.child(node, r.ids[i]);
       if (r.files.length) {
         const rk = (r.lineKeys ??= this.lines.keys(r.files, r.lines));
         for (let q = 0; q < rk.length; q++) {
-          if (this.lines.mark(rk[q], stamp)) {
-            files.push(r.files[q]);
-            lines.push(r.lines[q]);
-            keys.push(rk[q]);
-          }
+          if (this.lines.mark(rk[q], stamp)) keys.push(rk[q]);
         }
       }
       tail = this.chain(tail, r, calls);
     };
     for (let j = k; j <= m; j++) {
-      path.stackLen[j] = ids.length;
-      path.linesLen[j] = files.length;
+      path.linesLen[j] = keys.length;
       path.sitesLen[j] = calls.sites.length;
       path.pairsLen[j] = calls.pairs.length;
       path.tiersLen[j] = calls.tiers.length;
@@ -467,10 +523,7 @@ export class IsolateLog {
       path.valid = true;
       path.resolverVersion = this.resolver.version;
       path.nativeVersion = this.o.native.version;
-      path.ids = ids;
       path.keys = keys;
-      path.files = files;
-      path.lines = lines;
       path.sites = calls.sites;
       path.pairs = calls.pairs;
       path.tiers = calls.tiers;
@@ -480,33 +533,46 @@ export class IsolateLog {
     if (dropped > 0) this.cacheHasUnresolved = true;
     // From here on the arrays are shared by the Rest's leaves.
     calls.ownPairs = calls.ownTiers = false;
-    return { node, files, lines, ext, cbLeaf, fixedLeaf, leaves: new Map(), calls, tail };
+    return {
+      key: NO_KEY,
+      sameHash: undefined,
+      node,
+      keys,
+      ext,
+      cbLeaf,
+      fixedLeaf,
+      leaves: new Map(),
+      calls,
+      tail,
+      pending: undefined,
+      pendingBlind: undefined,
+    };
   }
 
   /** Puts the pc's frame on top of the callers. */
   private withLeaf(rest: Rest, pc: number): CachedStack {
     const out: CachedStack = {
       node: rest.node,
-      files: rest.files,
-      lines: rest.lines,
+      keys: rest.keys,
       selfAt: -1,
       count: 0,
       unaccounted: false,
       restSites: rest.calls.sites,
+      sites: undefined,
+      pending: undefined,
     };
     const leaf = this.leafOf(rest, pc, out);
     if (leaf) {
       const tree = this.o.builder.tree;
-      for (const id of leaf.ids) out.node = tree.child(out.node, id);
+      for (let i = 0; i < leaf.ids.length; i++) out.node = tree.child(out.node, leaf.ids[i]);
       if (leaf.files.length) {
-        out.files = rest.files.slice();
-        out.lines = rest.lines.slice();
-        for (let k = 0; k < leaf.files.length; k++) {
-          let at = indexOfLine(out.files, out.lines, leaf.files[k], leaf.lines[k]);
+        const lk = (leaf.lineKeys ??= this.lines.keys(leaf.files, leaf.lines));
+        out.keys = rest.keys.slice();
+        for (let k = 0; k < lk.length; k++) {
+          let at = out.keys.indexOf(lk[k]);
           if (at < 0) {
-            at = out.files.length;
-            out.files.push(leaf.files[k]);
-            out.lines.push(leaf.lines[k]);
+            at = out.keys.length;
+            out.keys.push(lk[k]);
           }
           if (k === leaf.files.length - 1 && leaf.js) out.selfAt = at;
         }
@@ -524,7 +590,7 @@ export class IsolateLog {
       if (rest.cbLeaf >= 0) return null;
       this.cacheHasUnresolved = true;
       out.unaccounted = true;
-      return { ids: [this.ids.unaccounted], files: [], lines: [], js: false };
+      return resolved([this.ids.unaccounted], [], [], false);
     }
     return leaf.ids[leaf.ids.length - 1] === rest.cbLeaf ? null : leaf;
   }
@@ -553,11 +619,11 @@ export class IsolateLog {
     }
     if (!c.pairs.length && !c.blind) return;
     // Most leaves add no call and no line to their callers': those share one record.
-    const plain = out.files === rest.files && c.pairs === rc.pairs && c.tiers === rc.tiers;
+    const plain = out.keys === rest.keys && c.pairs === rc.pairs && c.tiers === rc.tiers;
     if (plain && c.blind === rc.blind && rest.pending) out.pending = rest.pending;
     else if (plain && c.blind && rest.pendingBlind) out.pending = rest.pendingBlind;
     else {
-      out.pending = this.calls.pendingFor(c.pairs, c.blind, c.tiers, out.files, out.lines);
+      out.pending = this.calls.pendingFor(c.pairs, c.blind, c.tiers, out.keys, this.lines);
       if (plain && c.blind === rc.blind) rest.pending = out.pending;
       else if (plain && c.blind) rest.pendingBlind = out.pending;
     }

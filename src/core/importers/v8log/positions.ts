@@ -1,4 +1,5 @@
 import type { CodeInfo, SourcePositions } from './codeMap';
+import { grownLater } from './grownLater';
 
 /** `script-source` text, kept escaped until a line number is needed from it. */
 export class Script {
@@ -56,18 +57,25 @@ export function parseSourcePositions(
 
 /** Scratch columns for `triples`, grown as needed: a big TurboFan function's table holds thousands of entries. */
 const cols = { a: new Int32Array(1024), b: new Int32Array(1024), c: new Int32Array(1024), n: 0 };
+grownLater(cols, 'a', 'b', 'c');
 
 function push(a: number, b: number, c: number): void {
-  if (cols.n === cols.a.length) {
-    for (const k of ['a', 'b', 'c'] as const) {
-      const g = new Int32Array(cols.n * 2);
-      g.set(cols[k]);
-      cols[k] = g;
-    }
-  }
+  if (cols.n === cols.a.length) growCols();
   cols.a[cols.n] = a;
   cols.b[cols.n] = b;
   cols.c[cols.n++] = c;
+}
+
+/** Apart from `push`, so the hot scan that inlines it stays small for the optimizing compiler. */
+function growCols(): void {
+  const grow = (x: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+    const g = new Int32Array(x.length * 2);
+    g.set(x);
+    return g;
+  };
+  cols.a = grow(cols.a);
+  cols.b = grow(cols.b);
+  cols.c = grow(cols.c);
 }
 
 /**
@@ -77,14 +85,15 @@ function push(a: number, b: number, c: number): void {
  * before the next call.
  */
 function triples(s: string, lead: number): typeof cols {
+  // Every read is within the string: a character code read past its end (NaN) makes the optimized code bail out.
   cols.n = 0;
   const n = s.length;
   let i = s.indexOf(String.fromCharCode(lead));
   while (i >= 0 && i < n) {
     const aEnd = digitsEnd(s, i + 1);
-    let ok = aEnd > i + 1 && s.charCodeAt(aEnd) === 79; /* O */
+    let ok = aEnd > i + 1 && aEnd < n && s.charCodeAt(aEnd) === 79; /* O */
     let bStart = aEnd + 1;
-    if (ok && s.charCodeAt(bStart) === 45 /* - */) bStart++;
+    if (ok && bStart < n && s.charCodeAt(bStart) === 45 /* - */) bStart++;
     const bEnd = ok ? digitsEnd(s, bStart) : bStart;
     ok = ok && bEnd > bStart;
     if (!ok) {
@@ -95,7 +104,7 @@ function triples(s: string, lead: number): typeof cols {
     const b = num(s, aEnd + 1, bEnd);
     let c = -1;
     let end = bEnd;
-    if (s.charCodeAt(bEnd) === 73 /* I */) {
+    if (bEnd < n && s.charCodeAt(bEnd) === 73 /* I */) {
       const cEnd = digitsEnd(s, bEnd + 1);
       if (cEnd > bEnd + 1) {
         c = num(s, bEnd + 1, cEnd);
@@ -109,11 +118,13 @@ function triples(s: string, lead: number): typeof cols {
 }
 
 function digitsEnd(s: string, i: number): number {
-  for (;;) {
+  const n = s.length;
+  while (i < n) {
     const ch = s.charCodeAt(i);
     if (!(ch >= 48 && ch <= 57)) return i;
     i++;
   }
+  return n;
 }
 
 /** The number `+s.slice(start, end)` is (a sign allowed), without the slice for the usual short ones. */
@@ -164,14 +175,24 @@ export function positionsAt(p: SourcePositions, outer: CodeInfo, codeOffset: num
  * escape is one character, and newlines only ever appear as `\n`.
  */
 export function lineStarts(escaped: string): Int32Array {
-  const starts: number[] = [0];
+  // Straight into a typed array grown by doubling: a big script (typescript.js: ~200 000 lines) made a number array
+  // as long, copied as it grew and once more at the end.
+  let starts = new Int32Array(1024);
+  let n = 1;
   let shift = 0;
   for (let i = escaped.indexOf('\\'); i >= 0; i = escaped.indexOf('\\', i)) {
-    const c = escaped[i + 1];
-    const len = c === 'x' ? 4 : c === 'u' ? 6 : 2;
-    if (c === 'n') starts.push(i - shift + 1);
+    const c = escaped.charCodeAt(i + 1);
+    const len = c === 120 /* x */ ? 4 : c === 117 /* u */ ? 6 : 2;
+    if (c === 110 /* n */) {
+      if (n === starts.length) {
+        const grown = new Int32Array(n * 2);
+        grown.set(starts);
+        starts = grown;
+      }
+      starts[n++] = i - shift + 1;
+    }
     shift += len - 1;
     i += len;
   }
-  return Int32Array.from(starts);
+  return starts.slice(0, n);
 }

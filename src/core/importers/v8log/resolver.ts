@@ -24,6 +24,14 @@ export interface Resolved {
 
 const EMPTY: string[] = [];
 const NO_LINES: number[] = [];
+
+/**
+ * A `Resolved` with every field present from the start: one object shape for all of them, so the reader's hot code
+ * sees one shape where it reads them (fields added later made several, and its compiled code was thrown away again).
+ */
+export function resolved(ids: number[], files: string[], lines: number[], js: boolean, lineless?: Tier | 'unknown'): Resolved {
+  return { ids, files, lines, js, lineless, at: undefined, lineKeys: undefined };
+}
 /** The key of the one answer for code without positions. */
 const LINELESS = -1;
 
@@ -138,7 +146,7 @@ export class AddressResolver {
 
   private fromNative(n: NativeHit): Resolved {
     let r = this.nativeAnswers.get(n);
-    if (!r) this.nativeAnswers.set(n, (r = { ids: [this.b.frame(nativeFrame(n.lib, n.name))], files: EMPTY, lines: NO_LINES, js: false }));
+    if (!r) this.nativeAnswers.set(n, (r = resolved([this.b.frame(nativeFrame(n.lib, n.name))], EMPTY, NO_LINES, false)));
     return r;
   }
 
@@ -164,7 +172,7 @@ export class AddressResolver {
 
   private fromCode(e: CodeEntry, addr: number, isReturn: boolean): Resolved {
     const info = e.info;
-    info.frameId ??= this.b.frame(codeFrame(info));
+    if (info.frameId < 0) info.frameId = this.b.frame(codeFrame(info));
     if (info.rawPositions) {
       const r = info.rawPositions;
       info.positions = parseSourcePositions(r.scriptId, r.positions, r.inlinings, r.fns) ?? undefined;
@@ -175,8 +183,7 @@ export class AddressResolver {
     const p = info.positions;
     if (!isJs(info)) {
       // Not JS: one answer whatever the offset, and nothing it was read from changes.
-      if (!info.answers)
-        info.answers = { epoch: -1, byOffset: new Map([[LINELESS, { ids: [info.frameId], files: EMPTY, lines: NO_LINES, js: false }]]) };
+      if (!info.answers) info.answers = { epoch: -1, byOffset: new Map([[LINELESS, resolved([info.frameId], EMPTY, NO_LINES, false)]]) };
       return info.answers.byOffset.get(LINELESS)!;
     }
     // Baseline (Sparkplug) code comes with an empty position table. Its pc could only be mapped to a
@@ -189,9 +196,7 @@ export class AddressResolver {
     if (!cache || cache.epoch !== this.epoch) info.answers = cache = { epoch: this.epoch, byOffset: new Map() };
     let out = cache.byOffset.get(off);
     if (!out) {
-      out = p
-        ? this.positioned(info, p, tier, off)
-        : { ids: [info.frameId], files: EMPTY, lines: NO_LINES, js: true, lineless: tier ?? 'unknown' };
+      out = p ? this.positioned(info, p, tier, off) : resolved([info.frameId], EMPTY, NO_LINES, true, tier ?? 'unknown');
       cache.byOffset.set(off, out);
     }
     return out;
@@ -199,10 +204,10 @@ export class AddressResolver {
 
   private positioned(info: CodeInfo, p: NonNullable<CodeInfo['positions']>, tier: Tier | undefined, off: number): Resolved {
     const b = this.b;
-    const frameId = info.frameId!;
+    const frameId = info.frameId;
     const steps = positionsAt(p, info, off);
-    if (!steps) return { ids: [frameId], files: EMPTY, lines: NO_LINES, js: true };
-    const out: Resolved = { ids: [], files: [], lines: [], js: true };
+    if (!steps) return resolved([frameId], EMPTY, NO_LINES, true);
+    const out = resolved([], [], [], true);
     for (const st of steps) {
       if (!st.info) continue;
       const inlined = st.info !== info;

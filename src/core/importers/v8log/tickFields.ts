@@ -1,10 +1,18 @@
+import { grownLater } from './grownLater';
+
 /**
  * The fields of one `tick` line, read in place from the log's bytes. A tick of a real program (tsc) holds ~65
  * addresses: splitting its line made as many strings, and those were most of what the reader's GC copied. The
  * numbers read here are the ones `parseAddress`, `parseInt(…, 16)` and `+…` read from the same text.
  */
 export class TickFields {
-  private commas = new Int32Array(256);
+  // A tick holds at most 6 + 255 fields (V8 samples 255 frames): growing this mid-log made the optimized code bail out.
+  private commas = new Int32Array(512);
+
+  constructor() {
+    grownLater(this, 'commas');
+  }
+
   private n = 0;
   private buf: Buffer = Buffer.alloc(0);
   private start = 0;
@@ -61,6 +69,41 @@ export class TickFields {
       if (c === 43 || c === 45) return true;
     }
     return false;
+  }
+
+  /**
+   * A hash of the callers' text: field 1 (the pc) when `withPc`, then the line from field 3's comma on. The bytes
+   * hashed are those `key` copies and `isKey` compares.
+   */
+  keyHash(withPc: boolean): number {
+    const b = this.buf;
+    let h = 0x811c9dc5;
+    if (withPc) for (let k = this.from(1), e = this.to(1); k < e; k++) h = Math.imul(h ^ b[k], 0x01000193);
+    for (let k = this.commas[2], e = this.end; k < e; k++) h = Math.imul(h ^ b[k], 0x01000193);
+    return h;
+  }
+
+  /** A copy of the bytes `keyHash` hashed (off the JS heap: a cache of thousands of ~1 KB keys is not the GC's to copy). */
+  key(withPc: boolean): Buffer {
+    const pc0 = withPc ? this.from(1) : 0;
+    const pcLen = withPc ? this.to(1) - pc0 : 0;
+    const restLen = this.end - this.commas[2];
+    const out = Buffer.allocUnsafe(pcLen + restLen);
+    if (pcLen) this.buf.copy(out, 0, pc0, pc0 + pcLen);
+    this.buf.copy(out, pcLen, this.commas[2], this.end);
+    return out;
+  }
+
+  /** Whether `key` holds the bytes `keyHash(withPc)` hashed. */
+  isKey(key: Buffer, withPc: boolean): boolean {
+    const b = this.buf;
+    const pc0 = withPc ? this.from(1) : 0;
+    const pcLen = withPc ? this.to(1) - pc0 : 0;
+    const r0 = this.commas[2];
+    if (key.length !== pcLen + this.end - r0) return false;
+    for (let k = 0; k < pcLen; k++) if (key[k] !== b[pc0 + k]) return false;
+    for (let k = pcLen, d = r0 - pcLen; k < key.length; k++) if (key[k] !== b[d + k]) return false;
+    return true;
   }
 
   /** `+text`: a plain run of digits read here, anything else by Number. */

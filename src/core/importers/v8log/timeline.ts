@@ -1,3 +1,5 @@
+import { grownLater } from './grownLater';
+
 /**
  * Leaf node and time of every sample, in order. Typed arrays grown by doubling live outside the
  * JS heap, so a million samples are not copied by every young-generation GC the way arrays are.
@@ -6,6 +8,10 @@ export class TimelineBuilder {
   private nodes = new Uint32Array(4096);
   private times = new Float64Array(4096);
   length = 0;
+
+  constructor() {
+    grownLater(this, 'nodes', 'times');
+  }
 
   push(node: number, timeMs: number): void {
     if (this.length === this.nodes.length) {
