@@ -158,14 +158,18 @@ test('each process cut from one pass over the timeline is the profile selectThre
   const merged = mergeProfiles(ps, { ...ps[0].profile.meta });
   const groups = merged.threads.map((t) => [t.name]);
   assert.equal(groups.length, 2);
-  const each = selectEachThreads(merged, groups);
-  for (const [k, g] of groups.entries()) {
-    const alone = selectThreads(merged, g);
-    assert.ok(alone.timeline && alone.timeline.nodes.length > 0, `${g[0]} has samples`);
-    assert.deepEqual(each[k], alone, g[0]);
+  // One pass for both, and (a batch of one sample) a pass each: the cuts of a big run are made a few at a time.
+  for (const batch of [undefined, 1]) {
+    const each = [...selectEachThreads(merged, groups, batch)];
+    assert.equal(each.length, groups.length);
+    for (const [k, g] of groups.entries()) {
+      const alone = selectThreads(merged, g);
+      assert.ok(alone.timeline && alone.timeline.nodes.length > 0, `${g[0]} has samples`);
+      assert.deepEqual(each[k], alone, `${g[0]}, batch ${batch}`);
+    }
   }
   // Both threads in one group: the whole run, as selectThreads gives it.
-  assert.deepEqual(selectEachThreads(merged, [groups.flat(), []])[0], selectThreads(merged, groups.flat()));
+  assert.deepEqual([...selectEachThreads(merged, [groups.flat(), []])][0], selectThreads(merged, groups.flat()));
 });
 
 test('many parts with interleaved and tied times merge in time order, ties to the earlier part, as a stable sort would', async () => {

@@ -115,9 +115,19 @@ export function selectThreads(profile: Profile, names: readonly string[] | undef
 
 /** `ownsTimeline`: the profile's timeline is a cut made for this call alone, so its samples are kept in place. */
 function select(profile: Profile, names: readonly string[] | undefined, ownsTimeline: boolean): Profile {
-  if (!names || profile.threads.length < 2) return profile;
+  const s = selected(profile, names);
+  if (!s) return profile;
+  return { ...s.profile, timeline: profile.timeline && samplesKept(profile.timeline, s.moved, ownsTimeline) };
+}
+
+/**
+ * The chosen threads' profile without its timeline, and where each node of `profile.tree` went (-1: a thread not
+ * kept); undefined when the choice keeps the profile as it is.
+ */
+function selected(profile: Profile, names: readonly string[] | undefined): { profile: Profile; moved: Int32Array } | undefined {
+  if (!names || profile.threads.length < 2) return undefined;
   const keep = new Set(names.filter((n) => profile.threads.some((t) => t.name === n)));
-  if (keep.size === 0 || keep.size === profile.threads.length) return profile;
+  if (keep.size === 0 || keep.size === profile.threads.length) return undefined;
   const levels = new Uint8Array(profile.frames.length);
   profile.frames.forEach((f, i) => {
     if (f.category === 'program' && f.name.startsWith(LEVEL) && keep.has(f.name.slice(LEVEL.length))) levels[i] = 1;
@@ -142,15 +152,7 @@ function select(profile: Profile, names: readonly string[] | undefined, ownsTime
   const lineHits = profile.threadLineHits
     ? sumLineHits(threads.map((th) => profile.threadLineHits!.get(th.name)))
     : linesStillThere(profile, tree);
-  return {
-    ...profile,
-    meta,
-    tree,
-    threads,
-    lineHits,
-    timeline: profile.timeline && samplesKept(profile.timeline, moved, ownsTimeline),
-    threadLineHits: undefined,
-  };
+  return { profile: { ...profile, meta, tree, threads, lineHits, timeline: undefined, threadLineHits: undefined }, moved };
 }
 
 /** The timeline's samples whose node was kept, on their new nodes; `inPlace` writes them over `tl`'s own arrays. */
@@ -203,12 +205,21 @@ function sumLineHits(parts: (LineHits | undefined)[]): LineHits {
 }
 
 /**
- * Each thread group's own profile, as `selectThreads` gives it, with the timeline cut once for all groups: a run of
- * many processes would otherwise scan every sample once per process.
+ * Each thread group's own profile, as `selectThreads` gives it, made as it is asked for. The timeline is cut for
+ * several groups in one pass (a run of many processes would otherwise scan every sample once per process), as many
+ * groups a pass as hold `batchSamples` samples together: the cuts of a whole run at once would be a second timeline,
+ * the size of the first, and tens of millions of samples in a big run.
  */
-export function selectEachThreads(profile: Profile, groups: readonly (readonly string[])[]): Profile[] {
+export function* selectEachThreads(
+  profile: Profile,
+  groups: readonly (readonly string[])[],
+  batchSamples = Math.max(1 << 20, (profile.timeline?.nodes.length ?? 0) >> 2),
+): Generator<Profile> {
   const tl = profile.timeline;
-  if (!tl || groups.length < 2) return groups.map((g) => selectThreads(profile, g));
+  if (!tl || groups.length < 2) {
+    for (const g of groups) yield selectThreads(profile, g);
+    return;
+  }
   const groupOf = new Map<string, number>();
   groups.forEach((g, k) => g.forEach((name) => groupOf.set(name, k)));
   // The group of each tree node, from its top-level node (a thread's level); children have higher ids than parents.
@@ -231,30 +242,42 @@ export function selectEachThreads(profile: Profile, groups: readonly (readonly s
     const g = node < size ? group[node] : -1;
     if (g >= 0) count[g]++;
   }
-  const parts = groups.map((_, k) => ({
-    nodes: new Uint32Array(count[k]),
-    times: new Float64Array(count[k]),
-    ...(tl.weights ? { weights: new Float64Array(count[k]) } : {}),
-  }));
-  const at = new Int32Array(groups.length);
-  const outNodes = parts.map((p) => p.nodes);
-  const outTimes = parts.map((p) => p.times);
-  for (let i = 0; i < n; i++) {
-    const node = src[i];
-    const g = node < size ? group[node] : -1;
-    if (g < 0) continue;
-    const j = at[g]++;
-    outNodes[g][j] = node;
-    outTimes[g][j] = srcTimes[i];
-    if (srcWeights) parts[g].weights![j] = srcWeights[i];
+  // A group of every thread is the profile itself, root samples and all.
+  const whole = groups.map((g) => profile.threads.every((th) => g.includes(th.name)));
+  for (let from = 0; from < groups.length; ) {
+    let to = from + 1;
+    for (let sum = count[from]; to < groups.length && sum + count[to] <= batchSamples; to++) sum += count[to];
+    // Each group's tree first: its cut takes each sample's node in that tree as it is copied (one pass, not two).
+    const chosen = groups.slice(from, to).map((g, j) => (whole[from + j] ? undefined : selected(profile, g)));
+    const movedTo = new Int32Array(size).fill(-1);
+    for (let x = 0; x < size; x++) {
+      const c = group[x] >= from && group[x] < to ? chosen[group[x] - from] : undefined;
+      if (c) movedTo[x] = c.moved[x];
+    }
+    const cuts = chosen.map((c, j) => {
+      const m = c ? count[from + j] : 0;
+      return { nodes: new Uint32Array(m), times: new Float64Array(m), ...(srcWeights ? { weights: new Float64Array(m) } : {}) };
+    });
+    const at = new Int32Array(to - from);
+    const outNodes = cuts.map((p) => p.nodes);
+    const outTimes = cuts.map((p) => p.times);
+    for (let i = 0; i < n; i++) {
+      const node = src[i];
+      const m = node < size ? movedTo[node] : -1;
+      if (m < 0) continue;
+      const j = group[node] - from;
+      const o = at[j]++;
+      outNodes[j][o] = m;
+      outTimes[j][o] = srcTimes[i];
+      if (srcWeights) cuts[j].weights![o] = srcWeights[i];
+    }
+    for (const [j, c] of chosen.entries()) {
+      // Each cut is let go once its profile is: the cuts of a pass together hold about `batchSamples` samples.
+      const cut = cuts[j];
+      (cuts as unknown[])[j] = undefined;
+      if (!c) yield selectThreads(profile, groups[from + j]);
+      else yield { ...c.profile, timeline: cut.nodes.length ? cut : undefined };
+    }
+    from = to;
   }
-  // Each group's cut is let go once its profile holds its own copy: the cuts together are one more timeline at most.
-  const cuts: (Profile['timeline'] | undefined)[] = parts;
-  return groups.map((g, k) => {
-    // A group of every thread is the profile itself, root samples and all.
-    const all = profile.threads.every((th) => g.includes(th.name));
-    const p = all ? selectThreads(profile, g) : select({ ...profile, timeline: cuts[k] }, g, true);
-    cuts[k] = undefined;
-    return p;
-  });
 }

@@ -4,6 +4,7 @@ import type { ImportOptions } from '../../core/importers';
 import { loadPerfScriptFiles } from '../../core/importers/perf';
 import * as l10n from '@vscode/l10n';
 import { isEpochMs, mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../../core/model';
+import { packTimeline } from '../../core/model/packedTimeline';
 import { selectThreads } from '../../core/model/processes';
 import { threadsBesides, waitingProcesses } from '../../core/model/waiting';
 import { placeOnRunClock } from './runClock';
@@ -81,7 +82,10 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
       const onProgress = opts.onProgress && ((x: number) => opts.onProgress!((i + x) / chosen.length));
       const p = opts.liveParts ? opts.liveParts.read(f) : await loadProfile(f, { ...opts, onProgress });
       const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${meta(pid).command}`.trim();
-      parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid) });
+      // Several parts are merged, and all of them are held until then: each timeline packed as soon as it is read.
+      const packed = chosen.length > 1 && p.timeline ? packTimeline(p.timeline, p.tree.count) : undefined;
+      if (packed) p.timeline = undefined;
+      parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid), ...(packed ? { packed } : {}) });
     }
     if (!parts.length)
       throw new ProfileError(l10n.t('The run folder {0} holds no profile of process {1}.', runDir, String(opts.pid)), runDir);
