@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeProfiles, type MergePart, type Profile } from '../../src/core/model';
-import { selectEachThreads, selectThreads } from '../../src/core/model/processes';
+import { eachThreadsSamples, selectThreads, timeGaps } from '../../src/core/model/processes';
 import { restrictToRange, threadActivities, timeOrdered, timeSpan } from '../../src/core/model/timeline';
 import { timelineData } from '../../src/core/viewer/timelineAnswer';
 import { stretch, treeRunParts } from '../helpers/runTimeline';
@@ -153,23 +153,26 @@ test('the activity graph of the merged run has a row per process, the parent fir
   assert.deepEqual(timelineData(selectThreads(merged, [ps[1].thread]), { type: 'timeline', width: 400, overview: true }).lanes, []);
 });
 
-test('each process cut from one pass over the timeline is the profile selectThreads gives it alone', async () => {
+test("each process's samples over time from one pass over the timeline are those of the profile selectThreads gives it alone", async () => {
   const ps = await parts();
   const merged = mergeProfiles(ps, { ...ps[0].profile.meta });
   const groups = merged.threads.map((t) => [t.name]);
   assert.equal(groups.length, 2);
-  // One pass for both, and (a batch of one sample) a pass each: the cuts of a big run are made a few at a time.
-  for (const batch of [undefined, 1]) {
-    const each = [...selectEachThreads(merged, groups, batch)];
-    assert.equal(each.length, groups.length);
-    for (const [k, g] of groups.entries()) {
-      const alone = selectThreads(merged, g);
-      assert.ok(alone.timeline && alone.timeline.nodes.length > 0, `${g[0]} has samples`);
-      assert.deepEqual(each[k], alone, `${g[0]}, batch ${batch}`);
-    }
+  // Gaps over 0.5 ms: the samples' own spacing, so most of them count (the findings' idle rule asks for 50 ms).
+  const each = eachThreadsSamples(merged, groups, 0.5);
+  for (const [k, g] of groups.entries()) {
+    const alone = selectThreads(merged, g);
+    assert.ok(alone.timeline && alone.timeline.nodes.length > 0, `${g[0]} has samples`);
+    assert.deepEqual(each[k].profile, { ...alone, timeline: undefined }, g[0]);
+    assert.deepEqual(each[k].nodes(), alone.timeline.nodes, `${g[0]}: its samples' nodes in its own tree, in order`);
+    const gaps = timeGaps(alone.timeline.times, 0.5)!;
+    assert.ok(gaps.gaps > 0 && gaps.span > gaps.gaps, JSON.stringify(gaps));
+    assert.deepEqual(each[k].gaps, gaps, `${g[0]}: gaps`);
   }
   // Both threads in one group: the whole run, as selectThreads gives it.
-  assert.deepEqual([...selectEachThreads(merged, [groups.flat(), []])][0], selectThreads(merged, groups.flat()));
+  const [all] = eachThreadsSamples(merged, [groups.flat(), []], 0.5);
+  assert.deepEqual(all.profile, selectThreads(merged, groups.flat()));
+  assert.deepEqual(all.nodes(), merged.timeline!.nodes);
 });
 
 test('many parts with interleaved and tied times merge in time order, ties to the earlier part, as a stable sort would', async () => {

@@ -134,6 +134,10 @@ function selected(profile: Profile, names: readonly string[] | undefined): { pro
   });
   const fold = keep.size === 1;
   const t = profile.tree;
+  // The kept threads' nodes: the new tree is made that big, not as big as the whole run's (a process of twenty).
+  const under = new Uint8Array(t.count);
+  let capacity = 1;
+  for (let i = 1; i < t.count; i++) capacity += under[i] = t.parent[i] === 0 ? levels[t.frame[i]] : under[t.parent[i]];
   // Where each node went (-1: a thread not kept), so the samples of the kept threads stay on the Timeline.
   const moved = new Int32Array(t.count).fill(-1);
   const tree = t.rewrite(
@@ -143,7 +147,7 @@ function selected(profile: Profile, names: readonly string[] | undefined): { pro
       if (!levels[t.frame[i]]) return -1;
       return (moved[i] = fold ? p : out.child(p, t.frame[i]));
     },
-    { dropRootSelf: true },
+    { dropRootSelf: true, capacity },
   );
   const threads = profile.threads.filter((th) => keep.has(th.name));
   const meta = { ...profile.meta };
@@ -204,80 +208,93 @@ function sumLineHits(parts: (LineHits | undefined)[]): LineHits {
   return out;
 }
 
+/** The gaps longer than `gapMs` between one sample and the next, summed, and the span from the first to the last (ms). */
+export interface TimeGaps {
+  gaps: number;
+  span: number;
+}
+
+/** `TimeGaps` of a timeline's times; undefined under two samples. */
+export function timeGaps(times: ArrayLike<number>, gapMs: number): TimeGaps | undefined {
+  if (times.length < 2) return undefined;
+  let gaps = 0;
+  for (let i = 1; i < times.length; i++) if (times[i] - times[i - 1] > gapMs) gaps += times[i] - times[i - 1];
+  return { gaps, span: times[times.length - 1] - times[0] };
+}
+
+/** A thread group's profile and what its samples say over time, as the findings read them. */
+export interface GroupSamples {
+  /** As `selectThreads` gives it, without its timeline when it is a part of a bigger one (`nodes` reads its samples). */
+  profile: Profile;
+  /** Its samples' gaps over `gapMs` (see eachThreadsSamples); undefined under two samples. */
+  gaps: TimeGaps | undefined;
+  /** Its samples' nodes in its own tree, in time order, or undefined without a timeline: one pass over the timeline. */
+  nodes(): ArrayLike<number> | undefined;
+}
+
 /**
- * Each thread group's own profile, as `selectThreads` gives it, made as it is asked for. The timeline is cut for
- * several groups in one pass (a run of many processes would otherwise scan every sample once per process), as many
- * groups a pass as hold `batchSamples` samples together: the cuts of a whole run at once would be a second timeline,
- * the size of the first, and tens of millions of samples in a big run.
+ * Each thread group's profile (the processes of a run, for their own findings) and its samples over time from one
+ * pass over the whole timeline: its gaps longer than `gapMs`, and its samples' nodes only when asked for. The cuts of
+ * a whole run at once would be a second timeline the size of the first, tens of millions of samples in a big run.
  */
-export function* selectEachThreads(
-  profile: Profile,
-  groups: readonly (readonly string[])[],
-  batchSamples = Math.max(1 << 20, (profile.timeline?.nodes.length ?? 0) >> 2),
-): Generator<Profile> {
+export function eachThreadsSamples(profile: Profile, groups: readonly (readonly string[])[], gapMs: number): GroupSamples[] {
   const tl = profile.timeline;
-  if (!tl || groups.length < 2) {
-    for (const g of groups) yield selectThreads(profile, g);
-    return;
-  }
+  const alone = (g: readonly string[]): GroupSamples => {
+    const p = selectThreads(profile, g);
+    return { profile: p, gaps: p.timeline && timeGaps(p.timeline.times, gapMs), nodes: () => p.timeline?.nodes };
+  };
+  // A group of every thread is the profile itself, root samples and all.
+  const whole = (g: readonly string[]) => profile.threads.every((th) => g.includes(th.name));
+  if (!tl || groups.length < 2) return groups.map(alone);
+  const t = profile.tree;
+  const size = t.count;
+  const chosen = groups.map((g) => (whole(g) ? undefined : selected(profile, g)));
+  // Each node's place in its group's tree, and its group; children have higher ids than parents.
   const groupOf = new Map<string, number>();
   groups.forEach((g, k) => g.forEach((name) => groupOf.set(name, k)));
-  // The group of each tree node, from its top-level node (a thread's level); children have higher ids than parents.
-  const t = profile.tree;
-  const group = new Int32Array(t.count).fill(-1);
-  for (let n = 1; n < t.count; n++) {
-    if (t.parent[n] !== 0) {
-      group[n] = group[t.parent[n]];
-      continue;
+  const group = new Int32Array(size).fill(-1);
+  const movedTo = new Int32Array(size).fill(-1);
+  for (let n = 1; n < size; n++) {
+    if (t.parent[n] !== 0) group[n] = group[t.parent[n]];
+    else {
+      const f = profile.frames[t.frame[n]];
+      if (f?.category === 'program' && f.name.startsWith(LEVEL)) group[n] = groupOf.get(f.name.slice(LEVEL.length)) ?? -1;
     }
-    const f = profile.frames[t.frame[n]];
-    if (f?.category === 'program' && f.name.startsWith(LEVEL)) group[n] = groupOf.get(f.name.slice(LEVEL.length)) ?? -1;
+    const c = group[n] >= 0 ? chosen[group[n]] : undefined;
+    if (c) movedTo[n] = c.moved[n];
   }
-  const count = new Int32Array(groups.length);
-  const { nodes: src, times: srcTimes, weights: srcWeights } = tl;
+  const k = groups.length;
+  const count = new Float64Array(k);
+  const gaps = new Float64Array(k);
+  const first = new Float64Array(k);
+  const last = new Float64Array(k);
+  const { nodes: src, times } = tl;
   const n = src.length;
-  const size = t.count;
   for (let i = 0; i < n; i++) {
     const node = src[i];
-    const g = node < size ? group[node] : -1;
-    if (g >= 0) count[g]++;
+    if (node >= size || movedTo[node] < 0) continue;
+    const g = group[node];
+    const at = times[i];
+    if (count[g]++ === 0) first[g] = at;
+    else if (at - last[g] > gapMs) gaps[g] += at - last[g];
+    last[g] = at;
   }
-  // A group of every thread is the profile itself, root samples and all.
-  const whole = groups.map((g) => profile.threads.every((th) => g.includes(th.name)));
-  for (let from = 0; from < groups.length; ) {
-    let to = from + 1;
-    for (let sum = count[from]; to < groups.length && sum + count[to] <= batchSamples; to++) sum += count[to];
-    // Each group's tree first: its cut takes each sample's node in that tree as it is copied (one pass, not two).
-    const chosen = groups.slice(from, to).map((g, j) => (whole[from + j] ? undefined : selected(profile, g)));
-    const movedTo = new Int32Array(size).fill(-1);
-    for (let x = 0; x < size; x++) {
-      const c = group[x] >= from && group[x] < to ? chosen[group[x] - from] : undefined;
-      if (c) movedTo[x] = c.moved[x];
-    }
-    const cuts = chosen.map((c, j) => {
-      const m = c ? count[from + j] : 0;
-      return { nodes: new Uint32Array(m), times: new Float64Array(m), ...(srcWeights ? { weights: new Float64Array(m) } : {}) };
-    });
-    const at = new Int32Array(to - from);
-    const outNodes = cuts.map((p) => p.nodes);
-    const outTimes = cuts.map((p) => p.times);
-    for (let i = 0; i < n; i++) {
+  const cut = (g: number): Uint32Array => {
+    const out = new Uint32Array(count[g]);
+    for (let i = 0, o = 0; i < n; i++) {
       const node = src[i];
-      const m = node < size ? movedTo[node] : -1;
-      if (m < 0) continue;
-      const j = group[node] - from;
-      const o = at[j]++;
-      outNodes[j][o] = m;
-      outTimes[j][o] = srcTimes[i];
-      if (srcWeights) cuts[j].weights![o] = srcWeights[i];
+      if (node < size && group[node] === g && movedTo[node] >= 0) out[o++] = movedTo[node];
     }
-    for (const [j, c] of chosen.entries()) {
-      // Each cut is let go once its profile is: the cuts of a pass together hold about `batchSamples` samples.
-      const cut = cuts[j];
-      (cuts as unknown[])[j] = undefined;
-      if (!c) yield selectThreads(profile, groups[from + j]);
-      else yield { ...c.profile, timeline: cut.nodes.length ? cut : undefined };
-    }
-    from = to;
-  }
+    return out;
+  };
+  return groups.map((g, j) => {
+    const c = chosen[j];
+    if (!c) return alone(g);
+    const some = count[j] > 0;
+    return {
+      profile: c.profile,
+      gaps: count[j] > 1 ? { gaps: gaps[j], span: last[j] - first[j] } : undefined,
+      nodes: () => (some ? cut(j) : undefined),
+    };
+  });
 }
