@@ -42,28 +42,38 @@ export function packTimeline(tl: Timeline, nodeCount: number): TimelineSource {
   const n = tl.times.length;
   const times = tl.times;
   const steps = new Uint32Array(n);
-  let prev = 0;
-  let first = 0;
-  let max = 0;
-  for (let i = 0; i < n; i++) {
+  // The µs of the sample before, and the longest step; a block at a time through a small function (see placeSamples).
+  const state = new Float64Array(2);
+  for (let from = 0; from < n; from += BLOCK)
+    if (!packSteps(times, steps, from, Math.min(n, from + BLOCK), state)) return timelineSource(tl);
+  return {
+    length: n,
+    nodes: nodeCount <= 0x10000 ? new Uint16Array(tl.nodes) : tl.nodes,
+    steps: state[1] <= 0xffff ? new Uint16Array(steps) : steps,
+    firstUs: n ? Math.round(times[0] * 1000) : 0,
+    last: n ? times[n - 1] : 0,
+    ...(tl.weights ? { weights: tl.weights } : {}),
+  };
+}
+
+const BLOCK = 1 << 16;
+
+/** Steps `from` to `to` into `steps`; false when a time is not a whole µs after the one before, or too far after it. */
+function packSteps(times: Float64Array, steps: Uint32Array, from: number, to: number, state: Float64Array): boolean {
+  let prev = state[0];
+  let max = state[1];
+  for (let i = from; i < to; i++) {
     const t = times[i];
     const us = Math.round(t * 1000);
     const d = us - prev;
-    // Not a whole µs, out of order or past 2^32 µs from the sample before: kept as it is.
-    if (us / 1000 !== t || d < 0 || (i > 0 && d > 0xffffffff) || !(us <= Number.MAX_SAFE_INTEGER)) return timelineSource(tl);
-    if (i === 0) first = us;
-    else {
+    if (us / 1000 !== t || d < 0 || (i > 0 && d > 0xffffffff) || !(us <= Number.MAX_SAFE_INTEGER)) return false;
+    if (i > 0) {
       steps[i] = d;
       if (d > max) max = d;
     }
     prev = us;
   }
-  return {
-    length: n,
-    nodes: nodeCount <= 0x10000 ? new Uint16Array(tl.nodes) : tl.nodes,
-    steps: max <= 0xffff ? new Uint16Array(steps) : steps,
-    firstUs: first,
-    last: n ? times[n - 1] : 0,
-    ...(tl.weights ? { weights: tl.weights } : {}),
-  };
+  state[0] = prev;
+  state[1] = max;
+  return true;
 }
