@@ -48,6 +48,13 @@ export class NumberList {
     }
     this.a[this.length++] = v;
   }
+  /** Empties the list to be filled again (a sink's list, taken by one element after another), int32 again. */
+  reset(): this {
+    this.length = 0;
+    this.total = 0;
+    if (!this.sums && !this.i32) this.a = this.i32 = new Int32Array(1024);
+    return this;
+  }
   done(): Int32Array | Float64Array {
     return this.a.subarray(0, this.length);
   }
