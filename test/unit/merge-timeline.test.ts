@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeProfiles, type MergePart, type Profile } from '../../src/core/model';
+import { packTimeline } from '../../src/core/model/packedTimeline';
 import { eachThreadsSamples, selectThreads, timeGaps } from '../../src/core/model/processes';
 import { restrictToRange, threadActivities, timeOrdered, timeSpan } from '../../src/core/model/timeline';
 import { timelineData } from '../../src/core/viewer/timelineAnswer';
@@ -202,4 +203,30 @@ test('many parts with interleaved and tied times merge in time order, ties to th
     assert.equal(threadOf(merged.timeline!.nodes[o]), `thread p${want[o].j}`, `part at ${o}`);
     assert.equal(stackOf(merged, merged.timeline!.nodes[o]), stackOf(base, base.timeline!.nodes[want[o].i]), `stack at ${o}`);
   }
+});
+
+test('parts packed in 2- or 4-byte steps, and parts whose times cannot be packed, merge as they do unpacked', async () => {
+  const base = (await parts())[0].profile;
+  const n = base.timeline!.times.length;
+  let seed = 11;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  // Whole µs a millisecond apart (2-byte steps), with a 70 ms gap now and then (4-byte steps), and half-µs times (kept).
+  const shapes = [(i: number) => i * 1.001, (i: number) => i + 70 * Math.floor(i / 50), (i: number) => i * 0.9995 + rand() * 1e-4];
+  const copies: MergePart[] = Array.from({ length: 6 }, (_, j) => {
+    const times = new Float64Array(n);
+    let t = 0;
+    for (let i = 0; i < n; i++) times[i] = t += shapes[j % 3](i) - (i ? shapes[j % 3](i - 1) : 0);
+    for (let i = 0; i < n; i++) times[i] = j % 3 === 2 ? times[i] : Math.round(times[i] * 1000) / 1000;
+    return { profile: { ...base, timeline: { nodes: base.timeline!.nodes, times } }, thread: `p${j}`, startMs: 1000 + j * 0.25 };
+  });
+  const packed = copies.map((c) => ({
+    ...c,
+    profile: { ...c.profile, timeline: undefined },
+    packed: packTimeline(c.profile.timeline!, c.profile.tree.count),
+  }));
+  assert.ok(packed[0].packed.steps instanceof Uint16Array, '1 ms apart: 2-byte steps');
+  assert.ok(packed[1].packed.steps instanceof Uint32Array, 'a 70 ms gap: 4-byte steps');
+  assert.equal(packed[2].packed.steps, undefined, 'not whole µs: kept as it is');
+  assert.ok(packed[0].packed.nodes instanceof Uint16Array);
+  assert.deepEqual(mergeProfiles(packed, { ...base.meta }), mergeProfiles(copies, { ...base.meta }));
 });
