@@ -4,7 +4,7 @@
 // straight into typed arrays, and every other value is stepped over unread.
 
 import { Capture, CorruptJson, elementEnd, isDelim, isWs, MAX_SMALL, parseWhole, unwanted, valueAt } from './jsonCapture';
-import { NumberList } from './numberList';
+import { integerRun, NumberList } from './numberList';
 
 /** What a key's value becomes; a value of another shape than its rule expects is skipped, as an unknown key is. */
 export type Rule =
@@ -269,44 +269,12 @@ export class JsonScanner {
     return end;
   }
 
-  /** Plain integers, the bulk of a profile, read in one tight loop; anything else is left to the general path. */
+  /** Plain integers, the bulk of a profile, read in one tight loop (integerRun); anything else is left to the general path. */
   private numberRun(f: Nums, b: Buffer, i: number): number {
-    const n = b.length;
-    const out = f.out;
-    const arr = out.i32;
-    const sums = out.f64;
-    if (!arr && !sums) return i;
-    let len = out.length;
-    let total = out.total;
-    const cap = (arr ?? sums)!.length;
-    let next = f.st === 'next';
-    while (i < n) {
-      let c = b[i];
-      if (next) {
-        if (c !== 0x2c) break;
-        next = false;
-        i++;
-        continue;
-      }
-      if (c < 0x30 || c > 0x39 || len === cap) break;
-      // A leading zero is only "0" itself; the general path rejects the rest.
-      let j = i;
-      let v = 0;
-      while (j < n && (c = b[j]) >= 0x30 && c <= 0x39) {
-        v = v * 10 + (c - 0x30);
-        j++;
-      }
-      if (j === n || j - i > 9 || (b[i] === 0x30 && j - i > 1) || (c !== 0x2c && c !== 0x5d)) break;
-      // Nine digits are below MAX_DELTA: only a zero adds nothing.
-      if (arr) arr[len++] = v;
-      else sums![len++] = total += v;
-      next = true;
-      i = j;
-    }
-    out.length = len;
-    out.total = total;
-    f.st = next ? 'next' : f.st === 'v0' && len === 0 ? 'v0' : 'v';
-    return i;
+    const len = f.out.length;
+    const j = integerRun(f.out, b, i, f.st === 'next');
+    if (j !== i || f.out.length !== len) f.st = f.out.comma ? 'next' : 'v';
+    return j;
   }
 
   /** The common case, a plain integer within the chunk, without making a string of it. */
