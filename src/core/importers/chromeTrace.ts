@@ -65,20 +65,20 @@ export class TraceSink implements Sink {
     return p;
   }
 
-  /** Only events whose text names a profile or a thread or process are parsed: a browser's trace is mostly others. */
-  wants(b: Buffer, from: number, to: number, at: number): boolean {
+  /** Only events whose text names a profile or a thread or process are read: a browser's trace is mostly others. */
+  mark(b: Buffer, from: number, at: number): number {
     // Where each word next occurs in this chunk (-1: nowhere after), looked for again only once passed: a search per
     // chunk for a run of events without it, not one per event.
     if (at !== this.chunkAt) {
       this.chunkAt = at;
       this.next = [-2, -2];
     }
+    let first = -1;
     for (let w = 0; w < 2; w++) {
-      const word = w ? NAME : PROFILE;
-      if (this.next[w] !== -1 && this.next[w] < from) this.next[w] = b.indexOf(word, from);
-      if (this.next[w] >= 0 && this.next[w] + word.length <= to) return true;
+      if (this.next[w] !== -1 && this.next[w] < from) this.next[w] = b.indexOf(w ? NAME : PROFILE, from);
+      if (this.next[w] >= 0 && (first < 0 || this.next[w] < first)) first = this.next[w];
     }
-    return false;
+    return first;
   }
 
   private chunkAt = -1;

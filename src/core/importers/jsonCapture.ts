@@ -91,12 +91,7 @@ export class Capture {
  * of them and their text, or undefined when not even one ends in `b`. With `chooser`, only the elements it wants are
  * in the text (each run of wanted ones cut out as it stands); the others are stepped over.
  */
-export function wholeElements(
-  b: Buffer,
-  i: number,
-  chooser?: { wants?(b: Buffer, from: number, to: number, at: number): boolean },
-  at = 0,
-): { end: number; text: string } | undefined {
+export function wholeElements(b: Buffer, i: number, chooser?: Marks, at = 0): { end: number; text: string } | undefined {
   const n = b.length;
   let j = i;
   let end = -1;
@@ -107,7 +102,8 @@ export function wholeElements(
     if (k < 0) break;
     end = k;
     if (chooser) {
-      if (chooser.wants!(b, j, k, at)) {
+      const m = chooser.mark!(b, j, at);
+      if (m >= 0 && m < k) {
         if (runFrom < 0) runFrom = j;
       } else if (runFrom >= 0) {
         pieces!.push(b.toString('utf8', runFrom, j).replace(/[\s,]+$/, ''));
@@ -126,9 +122,12 @@ export function wholeElements(
   return { end, text: pieces.join(',') };
 }
 
-/** The index just past the JSON value that starts at `j` (only delimited, not judged), or -1 when it does not end in `b`. */
-export function elementEnd(b: Buffer, j: number): number {
-  const n = b.length;
+/**
+ * The index just past the JSON value that starts at `j` (only delimited, not judged), or -1 when it does not end in `b`
+ * (before `limit` when given).
+ */
+export function elementEnd(b: Buffer, j: number, limit = b.length): number {
+  const n = limit;
   const c = b[j];
   let k = j + 1;
   if (c === 0x7b || c === 0x5b) {
@@ -177,13 +176,7 @@ export function valueAt(b: Buffer, i: number, end: number, at: number): unknown 
  * for thousands of nodes instead of one each. The index after them, or -1 when not even one element ends in `b`. The
  * elements are only delimited (wholeElements); JSON.parse judges them and the commas. `at`: where `b` starts in the file.
  */
-export function parseWhole(
-  out: { push(x: unknown): unknown },
-  chooser: { wants?(b: Buffer, from: number, to: number, at: number): boolean } | undefined,
-  b: Buffer,
-  i: number,
-  at: number,
-): number {
+export function parseWhole(out: { push(x: unknown): unknown }, chooser: Marks | undefined, b: Buffer, i: number, at: number): number {
   const whole = wholeElements(b, i, chooser, at);
   if (!whole) return -1;
   let items: unknown[];
@@ -196,14 +189,16 @@ export function parseWhole(
   return whole.end;
 }
 
-/** The element at `i` when it lies whole in `b` and `sink` does not want it: the index past it (stepped over), else -1. */
-export function unwanted(
-  sink: { wants?(b: Buffer, from: number, to: number, at: number): boolean },
-  b: Buffer,
-  i: number,
-  at: number,
-): number {
-  if (!sink.wants) return -1;
-  const end = elementEnd(b, i);
-  return end < 0 || sink.wants(b, i, end, at) ? -1 : end;
+/** Where the next word that makes an element wanted lies (see Sink.mark). */
+type Marks = { mark?(b: Buffer, from: number, at: number): number };
+
+/**
+ * The element at `i` when it lies whole in `b` and holds no mark: the index past it (stepped over), else -1. It is
+ * delimited only up to the next mark: an element that reaches it is read, and read from the start (V8 names its events
+ * early, so a profile chunk's samples are scanned once, not twice).
+ */
+export function unwanted(sink: Marks, b: Buffer, i: number, at: number): number {
+  if (!sink.mark) return -1;
+  const m = sink.mark(b, i, at);
+  return elementEnd(b, i, m < 0 ? b.length : m);
 }

@@ -26,7 +26,7 @@ export type Rule =
   /**
    * An array whose elements each follow the rule; with `sink`, its elements (kept ones, 'keep') go one by one to a
    * fresh sink instead of an array, which keeps only what it needs of each (a trace's profile events among thousands).
-   * An element walked by an `object` rule goes to the sink once whole; the sink's `wants` may step over it unwalked.
+   * An element walked by an `object` rule goes to the sink once whole; the sink's `mark` may step over it unwalked.
    */
   | { each: Rule; sink?: () => Sink };
 export type Schema = { [key: string]: Rule };
@@ -36,11 +36,11 @@ export interface Sink {
   push(value: unknown): void;
   readonly length: number;
   /**
-   * Whether the element in `b[from, to)` is worth parsing: false steps over it unparsed (a trace's thousands of events
-   * that hold no profile). Asked of the elements that lie whole within a chunk (`at`: where `b` starts in the file), in
-   * order; the others are always parsed.
+   * Where in `b`, at `from` or after, the next word lies that makes an element worth reading (-1: nowhere in `b`): an
+   * element without one is stepped over unread (a trace's thousands of events that hold no profile). Asked, in order,
+   * of the elements that start in a chunk (`at`: where `b` starts in the file); one the chunk cuts is always read.
    */
-  wants?(b: Buffer, from: number, to: number, at: number): boolean;
+  mark?(b: Buffer, from: number, at: number): number;
 }
 
 export { CorruptJson } from './jsonCapture';
@@ -171,7 +171,7 @@ export class JsonScanner {
         const sink = f.sink ? (f.out as Sink) : undefined;
         const j =
           f.rule === 'keep'
-            ? parseWhole(f.out, sink?.wants ? sink : undefined, b, i, this.base)
+            ? parseWhole(f.out, sink?.mark ? sink : undefined, b, i, this.base)
             : f.walk
               ? unwanted(sink!, b, i, this.base)
               : -1;
