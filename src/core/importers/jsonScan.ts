@@ -4,7 +4,7 @@
 // straight into typed arrays, and every other value is stepped over unread.
 
 import { Capture, CorruptJson, elementEnd, isDelim, isWs, MAX_SMALL, parseWhole, unwanted, valueAt } from './jsonCapture';
-import { integerRun, NumberList } from './numberList';
+import { integerRun, NumberList, type LentArrays } from './numberList';
 
 /** What a key's value becomes; a value of another shape than its rule expects is skipped, as an unknown key is. */
 export type Rule =
@@ -73,6 +73,8 @@ export class JsonScanner {
     private readonly schema: Schema,
     private readonly size = 0,
     private readonly arrayKey?: string,
+    /** Memory lent for the big number lists (not a sink's lists). */
+    private readonly lent?: LentArrays,
   ) {}
 
   private fail(why: string, at: number): never {
@@ -211,7 +213,9 @@ export class JsonScanner {
     const sums = typeof rule === 'object' && 'sums' in rule ? rule.sums : undefined;
     const list = typeof rule === 'object' && 'list' in rule ? rule.list : undefined;
     if ((rule === 'nums' || sums !== undefined || list) && c === 0x5b) {
-      const out = list ? list() : new NumberList(this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0, sums !== undefined);
+      const out = list
+        ? list()
+        : new NumberList(this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0, sums !== undefined, this.lent);
       into[sums ?? key] = out;
       this.stack.push({ k: 'nums', out, into, key: sums ?? key, st: 'v0' });
       return true;

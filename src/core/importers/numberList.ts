@@ -16,11 +16,13 @@ export class NumberList {
   constructor(
     capacity: number,
     readonly sums: boolean,
+    lent?: LentArrays,
   ) {
     const n = Math.max(1024, Math.min(capacity, 1 << 30));
     let a: Int32Array | Float64Array;
     try {
-      a = sums ? new Float64Array(n) : new Int32Array(n);
+      const room = lent?.take(n * (sums ? 8 : 4));
+      a = room ? (sums ? new Float64Array(room, 0, n) : new Int32Array(room, 0, n)) : sums ? new Float64Array(n) : new Int32Array(n);
     } catch {
       // A system that commits memory as it is reserved (no overcommit) may refuse that much: grow as needed instead.
       a = sums ? new Float64Array(1024) : new Int32Array(1024);
@@ -59,6 +61,29 @@ export class NumberList {
   }
   done(): Int32Array | Float64Array {
     return this.a.subarray(0, this.length);
+  }
+}
+
+/**
+ * Memory a caller lends for the big number lists and takes back when their reader is done with them (see ReusedArrays):
+ * a run's processes, read one after another, fill the same pages again instead of new ones each (fresh pages cost a
+ * fault each, and every new big array brings the garbage collector round early).
+ */
+export interface LentArrays {
+  /** A buffer of at least `bytes`, or undefined. Its old contents are there: a list writes before it reads. */
+  take(bytes: number): ArrayBuffer | undefined;
+}
+
+/** Buffers given back after use, lent again to the next list they fit. */
+export class ReusedArrays implements LentArrays {
+  private free: ArrayBuffer[] = [];
+  take(bytes: number): ArrayBuffer | undefined {
+    const k = this.free.findIndex((b) => b.byteLength >= bytes);
+    return k < 0 ? undefined : this.free.splice(k, 1)[0];
+  }
+  /** `b` is no longer read by anyone. */
+  give(b: ArrayBufferLike): void {
+    if (b instanceof ArrayBuffer && !this.free.includes(b)) this.free.push(b);
   }
 }
 
