@@ -270,15 +270,7 @@ export function eachThreadsSamples(profile: Profile, groups: readonly (readonly 
   const last = new Float64Array(k);
   const { nodes: src, times } = tl;
   const n = src.length;
-  for (let i = 0; i < n; i++) {
-    const node = src[i];
-    if (node >= size || movedTo[node] < 0) continue;
-    const g = group[node];
-    const at = times[i];
-    if (count[g]++ === 0) first[g] = at;
-    else if (at - last[g] > gapMs) gaps[g] += at - last[g];
-    last[g] = at;
-  }
+  groupGaps(src, times, movedTo, group, gapMs, count, gaps, first, last);
   const cut = (g: number): Uint32Array => {
     const out = new Uint32Array(count[g]);
     for (let i = 0, o = 0; i < n; i++) {
@@ -297,4 +289,28 @@ export function eachThreadsSamples(profile: Profile, groups: readonly (readonly 
       nodes: () => (some ? cut(j) : undefined),
     };
   });
+}
+
+/** Each group's samples, gaps over `gapMs`, first and last time, in one pass over the timeline (a small function: see waiting.ts's spans). */
+function groupGaps(
+  src: Uint32Array,
+  times: Float64Array,
+  movedTo: Int32Array,
+  group: Int32Array,
+  gapMs: number,
+  count: Float64Array,
+  gaps: Float64Array,
+  first: Float64Array,
+  last: Float64Array,
+): void {
+  const size = movedTo.length;
+  for (let i = 0; i < src.length; i++) {
+    const node = src[i];
+    if (node >= size || movedTo[node] < 0) continue;
+    const g = group[node];
+    const at = times[i];
+    if (count[g]++ === 0) first[g] = at;
+    else if (at - last[g] > gapMs) gaps[g] += at - last[g];
+    last[g] = at;
+  }
 }
