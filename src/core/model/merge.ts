@@ -134,11 +134,14 @@ function mergeTimelines(parts: { tl: TimelineSource; nodes: Int32Array }[], offs
     }
     // Replay its path: at each match the stored loser plays the part coming up, the earlier of them goes on.
     let w = best;
+    let tw = next[w];
     for (let node = (w + k) >> 1; node > 0; node >>= 1) {
       const l = loser[node];
-      if (next[l] < next[w] || (next[l] === next[w] && l < w)) {
+      const tl = next[l];
+      if (tl < tw || (tl === tw && l < w)) {
         loser[node] = w;
         w = l;
+        tw = tl;
       }
     }
     best = w;
