@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromeTraceImporter, readChromeTrace } from '../../src/core/importers/chromeTrace';
+import { chromeTraceImporter, readChromeTrace, TraceSink, traceToModel } from '../../src/core/importers/chromeTrace';
 import { sniffFormat } from '../../src/core/importers';
 import { ProfileError, type Profile } from '../../src/core/model';
 import { tempFiles } from '../helpers/tempFiles';
@@ -108,7 +108,18 @@ test("Node's own trace (ProfileChunk events) reads as the process's CPU profile,
   for (const size of [7, 64]) {
     const r = await readChromeTrace(path, { chunkSize: size });
     assert.deepEqual(r.tree, p.tree, `chunks of ${size}`);
+    assert.deepEqual(r.timeline, p.timeline, `chunks of ${size}`);
+    assert.deepEqual(r.lineHits, p.lineHits, `chunks of ${size}`);
   }
+  // Walked (numbers straight into typed arrays, lines counted as they come) it reads as the events parsed whole would.
+  const sink = new TraceSink();
+  for (const e of events) sink.push(e);
+  const whole = traceToModel(sink, path);
+  assert.ok(p.lineHits.size > 0, 'the chunks carry lines');
+  assert.deepEqual(p.tree, whole.tree);
+  assert.deepEqual(p.timeline, whole.timeline);
+  assert.deepEqual(p.lineHits, whole.lineHits);
+  assert.deepEqual(p.frames, whole.frames);
 });
 
 test("two processes' profiles in one trace become two processes of the model, on one time axis", async () => {

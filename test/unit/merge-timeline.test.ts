@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeProfiles, type MergePart, type Profile } from '../../src/core/model';
-import { selectEachThreads, selectThreads } from '../../src/core/model/processes';
+import { packTimeline } from '../../src/core/model/packedTimeline';
+import { eachThreadsSamples, selectThreads, timeGaps } from '../../src/core/model/processes';
 import { restrictToRange, threadActivities, timeOrdered, timeSpan } from '../../src/core/model/timeline';
 import { timelineData } from '../../src/core/viewer/timelineAnswer';
 import { stretch, treeRunParts } from '../helpers/runTimeline';
@@ -153,19 +154,26 @@ test('the activity graph of the merged run has a row per process, the parent fir
   assert.deepEqual(timelineData(selectThreads(merged, [ps[1].thread]), { type: 'timeline', width: 400, overview: true }).lanes, []);
 });
 
-test('each process cut from one pass over the timeline is the profile selectThreads gives it alone', async () => {
+test("each process's samples over time from one pass over the timeline are those of the profile selectThreads gives it alone", async () => {
   const ps = await parts();
   const merged = mergeProfiles(ps, { ...ps[0].profile.meta });
   const groups = merged.threads.map((t) => [t.name]);
   assert.equal(groups.length, 2);
-  const each = selectEachThreads(merged, groups);
+  // Gaps over 0.5 ms: the samples' own spacing, so most of them count (the findings' idle rule asks for 50 ms).
+  const each = eachThreadsSamples(merged, groups, 0.5);
   for (const [k, g] of groups.entries()) {
     const alone = selectThreads(merged, g);
     assert.ok(alone.timeline && alone.timeline.nodes.length > 0, `${g[0]} has samples`);
-    assert.deepEqual(each[k], alone, g[0]);
+    assert.deepEqual(each[k].profile, { ...alone, timeline: undefined }, g[0]);
+    assert.deepEqual(each[k].nodes(), alone.timeline.nodes, `${g[0]}: its samples' nodes in its own tree, in order`);
+    const gaps = timeGaps(alone.timeline.times, 0.5)!;
+    assert.ok(gaps.gaps > 0 && gaps.span > gaps.gaps, JSON.stringify(gaps));
+    assert.deepEqual(each[k].gaps, gaps, `${g[0]}: gaps`);
   }
   // Both threads in one group: the whole run, as selectThreads gives it.
-  assert.deepEqual(selectEachThreads(merged, [groups.flat(), []])[0], selectThreads(merged, groups.flat()));
+  const [all] = eachThreadsSamples(merged, [groups.flat(), []], 0.5);
+  assert.deepEqual(all.profile, selectThreads(merged, groups.flat()));
+  assert.deepEqual(all.nodes(), merged.timeline!.nodes);
 });
 
 test('many parts with interleaved and tied times merge in time order, ties to the earlier part, as a stable sort would', async () => {
@@ -195,4 +203,30 @@ test('many parts with interleaved and tied times merge in time order, ties to th
     assert.equal(threadOf(merged.timeline!.nodes[o]), `thread p${want[o].j}`, `part at ${o}`);
     assert.equal(stackOf(merged, merged.timeline!.nodes[o]), stackOf(base, base.timeline!.nodes[want[o].i]), `stack at ${o}`);
   }
+});
+
+test('parts packed in 2- or 4-byte steps, and parts whose times cannot be packed, merge as they do unpacked', async () => {
+  const base = (await parts())[0].profile;
+  const n = base.timeline!.times.length;
+  let seed = 11;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  // Whole µs a millisecond apart (2-byte steps), with a 70 ms gap now and then (4-byte steps), and half-µs times (kept).
+  const shapes = [(i: number) => i * 1.001, (i: number) => i + 70 * Math.floor(i / 50), (i: number) => i * 0.9995 + rand() * 1e-4];
+  const copies: MergePart[] = Array.from({ length: 6 }, (_, j) => {
+    const times = new Float64Array(n);
+    let t = 0;
+    for (let i = 0; i < n; i++) times[i] = t += shapes[j % 3](i) - (i ? shapes[j % 3](i - 1) : 0);
+    for (let i = 0; i < n; i++) times[i] = j % 3 === 2 ? times[i] : Math.round(times[i] * 1000) / 1000;
+    return { profile: { ...base, timeline: { nodes: base.timeline!.nodes, times } }, thread: `p${j}`, startMs: 1000 + j * 0.25 };
+  });
+  const packed = copies.map((c) => ({
+    ...c,
+    profile: { ...c.profile, timeline: undefined },
+    packed: packTimeline(c.profile.timeline!, c.profile.tree.count),
+  }));
+  assert.ok(packed[0].packed.steps instanceof Uint16Array, '1 ms apart: 2-byte steps');
+  assert.ok(packed[1].packed.steps instanceof Uint32Array, 'a 70 ms gap: 4-byte steps');
+  assert.equal(packed[2].packed.steps, undefined, 'not whole µs: kept as it is');
+  assert.ok(packed[0].packed.nodes instanceof Uint16Array);
+  assert.deepEqual(mergeProfiles(packed, { ...base.meta }), mergeProfiles(copies, { ...base.meta }));
 });

@@ -1,4 +1,5 @@
 import type { CallTree, Frame, Profile } from '../model';
+import { timeGaps, type GroupSamples, type TimeGaps } from '../model/processes';
 import { functionStats } from '../model/views';
 import type { Finding } from './types';
 
@@ -13,6 +14,9 @@ export interface Site {
 /** Node core scripts that run the entry module: stacks under them are start-up, not a request or a timer. */
 const STARTUP = /^(?:node:)?internal\/(?:main\/run_main_module|modules\/run_main)/;
 const STARTUP_NAMES = new Set(['executeUserEntryPoint', 'runMain']);
+
+/** A gap between two samples longer than this is time the thread was not running (see idle.ts). */
+export const IDLE_GAP_MS = 50;
 
 const APP = 1;
 const DEP = 2;
@@ -35,8 +39,13 @@ export class FindingContext {
   readonly startup: Uint8Array;
   private fnTotals?: Map<string, number>;
   private frameTotals?: Float64Array;
+  private sampledNodes?: { nodes: ArrayLike<number> | undefined };
 
-  constructor(readonly profile: Profile) {
+  /** `samples`: the profile's samples over time when they are part of a bigger timeline (a process of a run). */
+  constructor(
+    readonly profile: Profile,
+    private readonly samples?: Pick<GroupSamples, 'gaps' | 'nodes'>,
+  ) {
     const t = (this.tree = profile.tree);
     this.frames = profile.frames;
     this.total = t.total;
@@ -147,18 +156,26 @@ export class FindingContext {
    * undefined without a timeline.
    */
   bursts(nodes: number[]): number | undefined {
-    const tl = this.profile.timeline;
-    if (!tl) return undefined;
+    // A process's nodes are a pass over the run's timeline: made once for all its calls.
+    const sampled = this.samples ? (this.sampledNodes ??= { nodes: this.samples.nodes() }).nodes : this.profile.timeline?.nodes;
+    if (!sampled) return undefined;
     const inside = new Uint8Array(this.tree.count);
     for (const n of nodes) for (const m of this.subtree(n)) inside[m] = 1;
     let count = 0;
     let prev = false;
-    for (let i = 0; i < tl.nodes.length; i++) {
-      const now = inside[tl.nodes[i]] === 1;
+    for (let i = 0; i < sampled.length; i++) {
+      const now = inside[sampled[i]] === 1;
       if (now && !prev) count++;
       prev = now;
     }
     return count;
+  }
+
+  /** The gaps over IDLE_GAP_MS between the samples, and their span; undefined without a timeline or under two samples. */
+  idleGaps(): TimeGaps | undefined {
+    if (this.samples) return this.samples.gaps;
+    const times = this.profile.timeline?.times;
+    return times && timeGaps(times, IDLE_GAP_MS);
   }
 
   /** Samples with the function on the stack (all its frames: tiers, columns). */

@@ -2,8 +2,6 @@ import * as l10n from '@vscode/l10n';
 import { FindingContext } from './context';
 import { pct, THRESHOLDS, type Finding } from './types';
 
-const IDLE_GAP_MS = 50;
-
 /** An app that mostly waited: the load never reached it, so the profile says little about its code. */
 export function mostlyIdle(cx: FindingContext): Finding[] {
   let idle = 0;
@@ -19,13 +17,8 @@ export function mostlyIdle(cx: FindingContext): Finding[] {
   let share = cx.share(idle);
   // A --prof sampler takes (almost) no sample while the thread waits: long gaps between samples are the idle time.
   // Gaps, not samples per interval: a busy app on a loaded machine also gets fewer samples than the interval says.
-  const times = cx.profile.timeline?.times;
-  if (times && times.length > 1) {
-    let gaps = 0;
-    for (let i = 1; i < times.length; i++) if (times[i] - times[i - 1] > IDLE_GAP_MS) gaps += times[i] - times[i - 1];
-    const span = times[times.length - 1] - times[0];
-    if (span > 0) share = Math.max(share, gaps / span);
-  }
+  const g = cx.idleGaps();
+  if (g && g.span > 0) share = Math.max(share, g.gaps / g.span);
   if (share < THRESHOLDS.idle) return [];
   return [
     {

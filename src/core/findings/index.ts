@@ -1,8 +1,8 @@
 import type { Profile } from '../model';
-import { selectEachThreads } from '../model/processes';
+import { eachThreadsSamples, type GroupSamples } from '../model/processes';
 import { blockingCalls } from './blocking';
 import { batchHotCalls } from './batch';
-import { FindingContext } from './context';
+import { FindingContext, IDLE_GAP_MS } from './context';
 import { deoptLoops } from './deopt';
 import { gcPressure } from './gc';
 import { mostlyIdle } from './idle';
@@ -39,9 +39,9 @@ export function findFindings(profile: Profile): Finding[] {
     const processes = byProcess(profile);
     // A run's processes each answer for themselves: the server's blocking call is not diluted by a build step
     // beside it, and one idle process does not make a busy run "mostly idle". Shares are of that process's samples.
-    out = (processes ?? [{ pid: undefined, profile }])
-      .flatMap(({ pid, profile: p }) => {
-        const cx = new FindingContext(p);
+    out = (processes ?? [{ pid: undefined, profile, samples: undefined }])
+      .flatMap(({ pid, profile: p, samples }) => {
+        const cx = new FindingContext(p, samples);
         return RULES.flatMap((rule) => rule(cx)).map((f) => (pid === undefined ? f : { ...f, pid }));
       })
       .sort((a, b) => Number(b.severity === 'warning') - Number(a.severity === 'warning') || b.share - a.share);
@@ -50,16 +50,16 @@ export function findFindings(profile: Profile): Finding[] {
   return out;
 }
 
-/** One profile per process of a run read as one (each with samples); undefined for one process. */
-function byProcess(profile: Profile): { pid: number; profile: Profile }[] | undefined {
+/** One profile per process of a run read as one (each with samples), with its samples over time; undefined for one process. */
+function byProcess(profile: Profile): { pid: number; profile: Profile; samples: GroupSamples }[] | undefined {
   const pids = new Map<number, string[]>();
   for (const t of profile.threads) {
     if (t.pid === undefined) return undefined;
     if (t.samples > 0) pids.set(t.pid, [...(pids.get(t.pid) ?? []), t.name]);
   }
   if (pids.size < 2) return undefined;
-  const each = selectEachThreads(profile, [...pids.values()]);
-  return [...pids.keys()].map((pid, k) => ({ pid, profile: each[k] }));
+  const each = eachThreadsSamples(profile, [...pids.values()], IDLE_GAP_MS);
+  return [...pids.keys()].map((pid, k) => ({ pid, profile: each[k].profile, samples: each[k] }));
 }
 
 /** The `--format json` shape of a finding (README "Findings"): add fields, never rename. */

@@ -2,10 +2,13 @@
 // disabled-by-default-v8.cpu_profiler`) holds V8's CPU profiles as a `Profile` event and `ProfileChunk` events, among
 // thousands of other events. The events stream through a sink that keeps only the profiles' nodes, samples and deltas
 // (typed arrays); each profile (pid and its `id`) becomes a .cpuprofile in the model, several merged as processes are.
+// An event the sink wants is walked key by key (its number arrays read straight into typed arrays, never JS arrays);
+// the others are stepped over unread.
 import * as l10n from '@vscode/l10n';
 import { mergeProfiles, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../model';
 import { asCpuProfile, cpuProfileToModel } from './cpuprofile';
-import type { Schema, Sink } from './jsonScan';
+import type { Rule, Schema, Sink } from './jsonScan';
+import { LineCounts } from './traceLines';
 import { NumberList } from './numberList';
 import { readJsonStream } from './readJsonStream';
 import type { Importer } from './types';
@@ -30,8 +33,11 @@ interface TraceProfile {
   samples: NumberList;
   sums: NumberList;
   /** Sample counts by node id and line (the chunks' `lines`), as a .cpuprofile's positionTicks. */
-  lines: Map<number, Map<number, number>>;
+  lines: LineCounts;
 }
+
+const isList = (x: unknown): x is ArrayLike<unknown> => Array.isArray(x) || ArrayBuffer.isView(x);
+const NONE: ArrayLike<unknown> = [];
 
 /** Takes the trace's events one by one and keeps only what the profiles need. */
 export class TraceSink implements Sink {
@@ -52,18 +58,31 @@ export class TraceSink implements Sink {
         nodes: [],
         samples: new NumberList(0, false),
         sums: new NumberList(0, true),
-        lines: new Map(),
+        lines: new LineCounts(),
       };
       this.profiles.set(key, p);
     }
     return p;
   }
 
-  /** Only events whose text names a profile or a thread or process are parsed: a browser's trace is mostly others. */
-  wants(b: Buffer, from: number, to: number): boolean {
-    const text = b.subarray(from, to);
-    return text.indexOf(PROFILE) >= 0 || text.indexOf(NAME) >= 0;
+  /** Only events whose text names a profile or a thread or process are read: a browser's trace is mostly others. */
+  mark(b: Buffer, from: number, at: number): number {
+    // Where each word next occurs in this chunk (-1: nowhere after), looked for again only once passed: a search per
+    // chunk for a run of events without it, not one per event.
+    if (at !== this.chunkAt) {
+      this.chunkAt = at;
+      this.next = [-2, -2];
+    }
+    let first = -1;
+    for (let w = 0; w < 2; w++) {
+      if (this.next[w] !== -1 && this.next[w] < from) this.next[w] = b.indexOf(w ? NAME : PROFILE, from);
+      if (this.next[w] >= 0 && (first < 0 || this.next[w] < first)) first = this.next[w];
+    }
+    return first;
   }
+
+  private chunkAt = -1;
+  private next = [-2, -2];
 
   push(value: unknown): void {
     this.length++;
@@ -106,28 +125,47 @@ export class TraceSink implements Sink {
   private chunk(p: TraceProfile, data: Obj): void {
     const cp = obj(data.cpuProfile);
     if (Array.isArray(cp?.nodes)) for (const n of cp.nodes) p.nodes.push(n);
-    const samples = Array.isArray(cp?.samples) ? (cp.samples as unknown[]) : [];
-    const deltas = Array.isArray(data.timeDeltas) ? (data.timeDeltas as unknown[]) : [];
-    const lines = Array.isArray(data.lines) ? (data.lines as unknown[]) : [];
+    // Typed arrays as walked (see `schema`); arrays when the event came another way.
+    const samples = isList(cp?.samples) ? cp.samples : NONE;
+    const deltas = isList(data.timeDeltas) ? data.timeDeltas : NONE;
+    const lines = isList(data.lines) ? data.lines : NONE;
     for (let i = 0; i < samples.length; i++) {
       const s = samples[i];
       // A sample that names no node counts as unaccounted (as the .cpuprofile reader takes it); a missing delta adds 0.
-      p.samples.push(typeof s === 'number' && Number.isSafeInteger(s) ? s : -1);
+      const ok = typeof s === 'number' && Number.isSafeInteger(s);
+      p.samples.push(ok ? s : -1);
       const d = deltas[i];
       p.sums.push(typeof d === 'number' && Number.isFinite(d) ? d : 0);
       const line = lines[i];
-      if (typeof s === 'number' && typeof line === 'number' && Number.isInteger(line) && line > 0) {
-        let m = p.lines.get(s);
-        if (!m) p.lines.set(s, (m = new Map()));
-        m.set(line, (m.get(line) ?? 0) + 1);
-      }
+      if (ok && typeof line === 'number' && Number.isInteger(line) && line > 0) p.lines.add(s, line);
     }
     const end = num(data.endTime) ?? num(cp?.endTime);
     if (end !== undefined) p.endTime = end;
   }
+
+  // Each number array of an event is read into one of these in turn (the sink takes its numbers before the next event).
+  private readonly lists = [0, 1, 2, 3].map(() => new NumberList(0, false));
+
+  /** What is read of an event: what `push` looks at, its number arrays as typed arrays. */
+  eventSchema(): Schema {
+    const list = (k: number): Rule => ({ list: () => this.lists[k].reset() });
+    const cpuProfile: Schema = { nodes: { each: 'keep' }, samples: list(0), timeDeltas: list(1), startTime: 'small', endTime: 'small' };
+    const data: Schema = { cpuProfile: { object: cpuProfile }, timeDeltas: list(2), lines: list(3), startTime: 'small', endTime: 'small' };
+    return {
+      pid: 'small',
+      tid: 'small',
+      ts: 'small',
+      id: 'small',
+      name: 'small',
+      args: { object: { name: 'small', data: { object: data } } },
+    };
+  }
 }
 
-const traceSchema = (): Schema => ({ traceEvents: { each: 'keep', sink: () => new TraceSink() } });
+const traceSchema = (): Schema => {
+  const sink = new TraceSink();
+  return { traceEvents: { each: { object: sink.eventSchema() }, sink: () => sink } };
+};
 
 function sniffTrace(head: Buffer): boolean {
   const s = head
@@ -155,9 +193,10 @@ export function traceToModel(sink: TraceSink, path: string): Profile {
   const labels = new Set<string>();
   const parts: MergePart[] = found.map((p) => {
     const nodes = p.nodes as { id?: unknown; positionTicks?: unknown }[];
+    const lines = p.lines.byNode();
     for (const n of nodes) {
-      const ticks = obj(n) && typeof n.id === 'number' ? p.lines.get(n.id) : undefined;
-      if (ticks) n.positionTicks = [...ticks].map(([line, count]) => ({ line, ticks: count }));
+      const ticks = obj(n) && typeof n.id === 'number' ? lines.get(n.id) : undefined;
+      if (ticks) n.positionTicks = ticks;
     }
     const cpu = asCpuProfile(
       { nodes, samples: p.samples.done(), timeSums: p.sums.done(), startTime: p.startTime, endTime: p.endTime },

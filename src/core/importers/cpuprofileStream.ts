@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { Schema } from './jsonScan';
+import type { LentArrays } from './numberList';
 import { readJsonStream } from './readJsonStream';
 
 // A .cpuprofile can pass V8's ~512 MB string limit, and one JSON.parse of it holds the whole file as a string plus
@@ -19,7 +20,7 @@ export const cpuProfileSchema: Schema = { ...profileKeys, profile: { object: pro
 /** A .cpuprofile read by streaming: `samples` as a typed array, `timeDeltas` as `timeSums` (their running sums). */
 export function readCpuProfileStream(
   path: string,
-  opts: { signal?: AbortSignal; onProgress?: (fraction: number) => void; chunkSize?: number } = {},
+  opts: { signal?: AbortSignal; onProgress?: (fraction: number) => void; chunkSize?: number; lent?: LentArrays } = {},
 ): Promise<unknown> {
   return readJsonStream(
     path,

@@ -4,7 +4,8 @@
 /** Input that is not JSON; the reader words it for its format. */
 export class CorruptJson extends Error {}
 
-const MAX_SMALL = 1 << 20;
+/** A 'small' value past this is dropped. */
+export const MAX_SMALL = 1 << 20;
 export const isWs = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 export const isDelim = (c: number): boolean => isWs(c) || c === 0x2c || c === 0x5d || c === 0x7d;
 
@@ -90,41 +91,19 @@ export class Capture {
  * of them and their text, or undefined when not even one ends in `b`. With `chooser`, only the elements it wants are
  * in the text (each run of wanted ones cut out as it stands); the others are stepped over.
  */
-export function wholeElements(
-  b: Buffer,
-  i: number,
-  chooser?: { wants?(b: Buffer, from: number, to: number): boolean },
-): { end: number; text: string } | undefined {
+export function wholeElements(b: Buffer, i: number, chooser?: Marks, at = 0): { end: number; text: string } | undefined {
   const n = b.length;
   let j = i;
   let end = -1;
   const pieces: string[] | undefined = chooser ? [] : undefined;
   let runFrom = -1;
   while (j < n) {
-    const c = b[j];
-    let k = j + 1;
-    if (c === 0x7b || c === 0x5b) {
-      let depth = 1;
-      while (k < n && depth > 0) {
-        const d = b[k++];
-        if (d === 0x22) {
-          while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
-          k++;
-        } else if (d === 0x7b || d === 0x5b) depth++;
-        else if (d === 0x7d || d === 0x5d) depth--;
-      }
-      if (depth > 0 || k > n) break;
-    } else if (c === 0x22) {
-      while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
-      if (k >= n) break;
-      k++;
-    } else {
-      while (k < n && !isDelim(b[k])) k++;
-      if (k === n) break;
-    }
+    let k = elementEnd(b, j);
+    if (k < 0) break;
     end = k;
     if (chooser) {
-      if (chooser.wants!(b, j, k)) {
+      const m = chooser.mark!(b, j, at);
+      if (m >= 0 && m < k) {
         if (runFrom < 0) runFrom = j;
       } else if (runFrom >= 0) {
         pieces!.push(b.toString('utf8', runFrom, j).replace(/[\s,]+$/, ''));
@@ -141,4 +120,85 @@ export function wholeElements(
   if (!pieces) return { end, text: b.toString('utf8', i, end) };
   if (runFrom >= 0) pieces.push(b.toString('utf8', runFrom, end));
   return { end, text: pieces.join(',') };
+}
+
+/**
+ * The index just past the JSON value that starts at `j` (only delimited, not judged), or -1 when it does not end in `b`
+ * (before `limit` when given).
+ */
+export function elementEnd(b: Buffer, j: number, limit = b.length): number {
+  const n = limit;
+  const c = b[j];
+  let k = j + 1;
+  if (c === 0x7b || c === 0x5b) {
+    let depth = 1;
+    while (k < n && depth > 0) {
+      const d = b[k++];
+      if (d === 0x22) {
+        while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
+        k++;
+      } else if (d === 0x7b || d === 0x5b) depth++;
+      else if (d === 0x7d || d === 0x5d) depth--;
+    }
+    return depth > 0 || k > n ? -1 : k;
+  }
+  if (c === 0x22) {
+    while (k < n && b[k] !== 0x22) k += b[k] === 0x5c ? 2 : 1;
+    return k >= n ? -1 : k + 1;
+  }
+  while (k < n && !isDelim(b[k])) k++;
+  return k === n ? -1 : k;
+}
+
+/**
+ * The JSON value in `b[i, end)` (delimited by elementEnd): a plain integer or a string without escapes read as it is,
+ * anything else by JSON.parse, which judges it. `at`: where `b` starts in the file, for the error.
+ */
+export function valueAt(b: Buffer, i: number, end: number, at: number): unknown {
+  let j = i;
+  if (b[i] === 0x22) {
+    while (++j < end - 1 && b[j] !== 0x5c && b[j] >= 0x20);
+    if (j === end - 1 && end - i >= 2) return b.toString('utf8', i + 1, end - 1);
+  } else if (end - i <= 15 && (b[i] !== 0x30 || end - i === 1)) {
+    let v = 0;
+    for (; j < end && b[j] >= 0x30 && b[j] <= 0x39; j++) v = v * 10 + b[j] - 0x30;
+    if (j === end) return v;
+  }
+  try {
+    return JSON.parse(b.toString('utf8', i, end));
+  } catch (e) {
+    throw new CorruptJson(`${(e as Error).message.split('\n')[0]} at byte ${at + i}`);
+  }
+}
+
+/**
+ * The whole elements of a kept array that lie in `b` from `i`, parsed by one JSON.parse and pushed to `out`: one call
+ * for thousands of nodes instead of one each. The index after them, or -1 when not even one element ends in `b`. The
+ * elements are only delimited (wholeElements); JSON.parse judges them and the commas. `at`: where `b` starts in the file.
+ */
+export function parseWhole(out: { push(x: unknown): unknown }, chooser: Marks | undefined, b: Buffer, i: number, at: number): number {
+  const whole = wholeElements(b, i, chooser, at);
+  if (!whole) return -1;
+  let items: unknown[];
+  try {
+    items = JSON.parse(`[${whole.text}]`) as unknown[];
+  } catch (e) {
+    throw new CorruptJson(`${(e as Error).message.split('\n')[0]} at byte ${at + i}`);
+  }
+  for (const x of items) out.push(x);
+  return whole.end;
+}
+
+/** Where the next word that makes an element wanted lies (see Sink.mark). */
+type Marks = { mark?(b: Buffer, from: number, at: number): number };
+
+/**
+ * The element at `i` when it lies whole in `b` and holds no mark: the index past it (stepped over), else -1. It is
+ * delimited only up to the next mark: an element that reaches it is read, and read from the start (V8 names its events
+ * early, so a profile chunk's samples are scanned once, not twice).
+ */
+export function unwanted(sink: Marks, b: Buffer, i: number, at: number): number {
+  if (!sink.mark) return -1;
+  const m = sink.mark(b, i, at);
+  return elementEnd(b, i, m < 0 ? b.length : m);
 }

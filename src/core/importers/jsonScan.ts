@@ -3,8 +3,8 @@
 // objects it names are walked, small values (a node, a call frame) are JSON.parse'd apart, number arrays go
 // straight into typed arrays, and every other value is stepped over unread.
 
-import { Capture, CorruptJson, isDelim, isWs, wholeElements } from './jsonCapture';
-import { NumberList } from './numberList';
+import { Capture, CorruptJson, elementEnd, isDelim, isWs, MAX_SMALL, parseWhole, unwanted, valueAt } from './jsonCapture';
+import { integerRun, NumberList, type LentArrays } from './numberList';
 
 /** What a key's value becomes; a value of another shape than its rule expects is skipped, as an unknown key is. */
 export type Rule =
@@ -16,11 +16,17 @@ export type Rule =
   | 'nums'
   /** An array of numbers read as its running sums into a Float64Array stored under `sums` instead (time deltas as times). */
   | { sums: string }
+  /**
+   * An array of numbers read into the list `list()` gives (emptied by it), stored as the list's typed array: a sink's
+   * elements each hold a few short arrays (a trace event's samples), which its lists take in turn, none made per element.
+   */
+  | { list: () => NumberList }
   /** An object walked key by key. */
   | { object: Schema }
   /**
    * An array whose elements each follow the rule; with `sink`, its elements (kept ones, 'keep') go one by one to a
    * fresh sink instead of an array, which keeps only what it needs of each (a trace's profile events among thousands).
+   * An element walked by an `object` rule goes to the sink once whole; the sink's `mark` may step over it unwalked.
    */
   | { each: Rule; sink?: () => Sink };
 export type Schema = { [key: string]: Rule };
@@ -30,10 +36,11 @@ export interface Sink {
   push(value: unknown): void;
   readonly length: number;
   /**
-   * Whether the element in `b[from, to)` is worth parsing: false steps over it unparsed (a trace's thousands of events
-   * that hold no profile). Asked of the elements that lie whole within a chunk; the others are always parsed.
+   * Where in `b`, at `from` or after, the next word lies that makes an element worth reading (-1: nowhere in `b`): an
+   * element without one is stepped over unread (a trace's thousands of events that hold no profile). Asked, in order,
+   * of the elements that start in a chunk (`at`: where `b` starts in the file); one the chunk cuts is always read.
    */
-  wants?(b: Buffer, from: number, to: number): boolean;
+  mark?(b: Buffer, from: number, at: number): number;
 }
 
 export { CorruptJson } from './jsonCapture';
@@ -43,8 +50,8 @@ const BOM = [0xef, 0xbb, 0xbf];
 
 type Obj = Record<string, unknown>;
 type Frame =
-  | { k: 'obj'; into: Obj; schema: Schema; st: 'key0' | 'key' | 'colon' | 'value' | 'next'; key: string | undefined }
-  | { k: 'arr'; out: unknown[] | Sink; sink: boolean; rule: Rule; st: 'v0' | 'v' | 'next' }
+  | { k: 'obj'; into: Obj; schema: Schema; st: 'key0' | 'key' | 'colon' | 'value' | 'next'; key: string | undefined; sink?: Sink }
+  | { k: 'arr'; out: unknown[] | Sink; sink: boolean; rule: Rule; st: 'v0' | 'v' | 'next'; walk?: Schema }
   | { k: 'nums'; out: NumberList; into: Obj; key: string; st: 'v0' | 'v' | 'next' };
 type Nums = Frame & { k: 'nums' };
 
@@ -66,6 +73,8 @@ export class JsonScanner {
     private readonly schema: Schema,
     private readonly size = 0,
     private readonly arrayKey?: string,
+    /** Memory lent for the big number lists (not a sink's lists). */
+    private readonly lent?: LentArrays,
   ) {}
 
   private fail(why: string, at: number): never {
@@ -144,7 +153,9 @@ export class JsonScanner {
           // JSON.parse lets the last of a repeated key win; a skipped value still replaces an earlier one.
           if (key !== undefined && Object.hasOwn(f.into, key)) f.into[key] = undefined;
           if (typeof rule === 'object' && 'sums' in rule && Object.hasOwn(f.into, rule.sums)) f.into[rule.sums] = undefined;
-          if (this.open(rule, c, f.into, key ?? '', false)) i++;
+          const j = this.inline(rule, b, i, f.into, key);
+          if (j >= 0) i = j;
+          else if (this.open(rule, c, f.into, key ?? '', false)) i++;
           else f.st = 'value';
         } else {
           if (c === 0x2c) f.st = 'key';
@@ -159,12 +170,24 @@ export class JsonScanner {
         i++;
       } else if (c === 0x5d && f.st === 'v0') i = this.pop(i);
       else if (f.k === 'arr') {
-        const j = f.rule === 'keep' ? this.batch(f, b, i) : -1;
+        const sink = f.sink ? (f.out as Sink) : undefined;
+        const j =
+          f.rule === 'keep'
+            ? parseWhole(f.out, sink?.mark ? sink : undefined, b, i, this.base)
+            : f.walk
+              ? unwanted(sink!, b, i, this.base)
+              : -1;
         if (j >= 0) {
+          f.st = 'next';
           i = j;
           continue;
         }
         f.st = 'next';
+        if (f.walk && c === 0x7b) {
+          this.stack.push({ k: 'obj', into: {}, schema: f.walk, st: 'key0', key: undefined, sink: f.out as Sink });
+          i++;
+          continue;
+        }
         // The element is stored at its index: an array is the `into` of its elements (a sink is given it instead).
         if (this.open(f.rule, c, f.out as unknown as Obj, String(f.out.length), true)) i++;
         else {
@@ -188,8 +211,11 @@ export class JsonScanner {
    */
   private open(rule: Rule | undefined, c: number, into: Obj, key: string, inArray: boolean): boolean {
     const sums = typeof rule === 'object' && 'sums' in rule ? rule.sums : undefined;
-    if ((rule === 'nums' || sums !== undefined) && c === 0x5b) {
-      const out = new NumberList(this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0, sums !== undefined);
+    const list = typeof rule === 'object' && 'list' in rule ? rule.list : undefined;
+    if ((rule === 'nums' || sums !== undefined || list) && c === 0x5b) {
+      const out = list
+        ? list()
+        : new NumberList(this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0, sums !== undefined, this.lent);
       into[sums ?? key] = out;
       this.stack.push({ k: 'nums', out, into, key: sums ?? key, st: 'v0' });
       return true;
@@ -197,7 +223,8 @@ export class JsonScanner {
     if (typeof rule === 'object' && 'each' in rule && c === 0x5b) {
       const out = rule.sink ? rule.sink() : [];
       into[key] = out;
-      this.stack.push({ k: 'arr', out, sink: !!rule.sink, rule: rule.each, st: 'v0' });
+      const walk = rule.sink && typeof rule.each === 'object' && 'object' in rule.each ? rule.each.object : undefined;
+      this.stack.push({ k: 'arr', out, sink: !!rule.sink, rule: rule.each, st: 'v0', ...(walk ? { walk } : {}) });
       return true;
     }
     if (typeof rule === 'object' && 'object' in rule && c === 0x7b) {
@@ -232,63 +259,26 @@ export class JsonScanner {
   }
 
   /**
-   * The whole elements of a kept array that lie in this chunk, parsed by one JSON.parse: one call for thousands of
-   * nodes instead of one each. Returns the index after them, or -1 (and leaves `i` to the caller) when not even one
-   * element ends in the chunk. The elements are only delimited (wholeElements); JSON.parse judges them and the commas.
+   * A value under a key that ends within the chunk, read here (a kept one parsed, any other stepped over), not through
+   * a capture: the index past it, or -1 for the general path (a container a rule may walk, a value that goes on into the
+   * next chunk). A trace's events hold a dozen such values each.
    */
-  private batch(f: Frame & { k: 'arr' }, b: Buffer, i: number): number {
-    const sink = f.sink ? (f.out as Sink) : undefined;
-    const whole = wholeElements(b, i, sink?.wants ? sink : undefined);
-    if (!whole) return -1;
-    let items: unknown[];
-    try {
-      items = JSON.parse(`[${whole.text}]`) as unknown[];
-    } catch (e) {
-      this.fail((e as Error).message.split('\n')[0], i);
-    }
-    for (const x of items) f.out.push(x);
-    f.st = 'next';
-    return whole.end;
+  private inline(rule: Rule | undefined, b: Buffer, i: number, into: Obj, key: string | undefined): number {
+    const c = b[i];
+    const keep = rule === 'keep' || rule === 'small';
+    if (((c === 0x7b || c === 0x5b) && rule !== undefined && !keep) || isDelim(c)) return -1;
+    const end = elementEnd(b, i);
+    if (end < 0) return -1;
+    if (keep && key !== undefined && (rule === 'keep' || end - i <= MAX_SMALL)) into[key] = valueAt(b, i, end, this.base);
+    return end;
   }
 
-  /** Plain integers, the bulk of a profile, read in one tight loop; anything else is left to the general path. */
+  /** Plain integers, the bulk of a profile, read in one tight loop (integerRun); anything else is left to the general path. */
   private numberRun(f: Nums, b: Buffer, i: number): number {
-    const n = b.length;
-    const out = f.out;
-    const arr = out.i32;
-    const sums = out.f64;
-    if (!arr && !sums) return i;
-    let len = out.length;
-    let total = out.total;
-    const cap = (arr ?? sums)!.length;
-    let next = f.st === 'next';
-    while (i < n) {
-      let c = b[i];
-      if (next) {
-        if (c !== 0x2c) break;
-        next = false;
-        i++;
-        continue;
-      }
-      if (c < 0x30 || c > 0x39 || len === cap) break;
-      // A leading zero is only "0" itself; the general path rejects the rest.
-      let j = i;
-      let v = 0;
-      while (j < n && (c = b[j]) >= 0x30 && c <= 0x39) {
-        v = v * 10 + (c - 0x30);
-        j++;
-      }
-      if (j === n || j - i > 9 || (b[i] === 0x30 && j - i > 1) || (c !== 0x2c && c !== 0x5d)) break;
-      // Nine digits are below MAX_DELTA: only a zero adds nothing.
-      if (arr) arr[len++] = v;
-      else sums![len++] = total += v;
-      next = true;
-      i = j;
-    }
-    out.length = len;
-    out.total = total;
-    f.st = next ? 'next' : f.st === 'v0' && len === 0 ? 'v0' : 'v';
-    return i;
+    const len = f.out.length;
+    const j = integerRun(f.out, b, i, f.st === 'next');
+    if (j !== i || f.out.length !== len) f.st = f.out.comma ? 'next' : 'v';
+    return j;
   }
 
   /** The common case, a plain integer within the chunk, without making a string of it. */
@@ -329,6 +319,7 @@ export class JsonScanner {
   private pop(i: number): number {
     const f = this.stack.pop();
     if (f?.k === 'nums') f.into[f.key] = f.out.done();
+    else if (f?.k === 'obj' && f.sink) f.sink.push(f.into);
     if (this.stack.length === 0) this.state = 'end';
     return i + 1;
   }

@@ -7,6 +7,8 @@ export class NumberList {
   private a: Int32Array | Float64Array;
   length = 0;
   total = 0;
+  /** After `integerRun`: it stopped after a value, so a comma (or the end of the array) comes next. */
+  comma = false;
   /**
    * `capacity` is an upper bound from the bytes left in the file: a large typed array's pages are only committed
    * when written, so the untouched tail costs address space, not memory, and no array is grown by copying.
@@ -14,11 +16,13 @@ export class NumberList {
   constructor(
     capacity: number,
     readonly sums: boolean,
+    lent?: LentArrays,
   ) {
     const n = Math.max(1024, Math.min(capacity, 1 << 30));
     let a: Int32Array | Float64Array;
     try {
-      a = sums ? new Float64Array(n) : new Int32Array(n);
+      const room = lent?.take(n * (sums ? 8 : 4));
+      a = room ? (sums ? new Float64Array(room, 0, n) : new Int32Array(room, 0, n)) : sums ? new Float64Array(n) : new Int32Array(n);
     } catch {
       // A system that commits memory as it is reserved (no overcommit) may refuse that much: grow as needed instead.
       a = sums ? new Float64Array(1024) : new Int32Array(1024);
@@ -48,10 +52,93 @@ export class NumberList {
     }
     this.a[this.length++] = v;
   }
+  /** Empties the list to be filled again (a sink's list, taken by one element after another), int32 again. */
+  reset(): this {
+    this.length = 0;
+    this.total = 0;
+    if (!this.sums && !this.i32) this.a = this.i32 = new Int32Array(1024);
+    return this;
+  }
   done(): Int32Array | Float64Array {
     return this.a.subarray(0, this.length);
   }
 }
 
+/**
+ * Memory a caller lends for the big number lists and takes back when their reader is done with them (see ReusedArrays):
+ * a run's processes, read one after another, fill the same pages again instead of new ones each (fresh pages cost a
+ * fault each, and every new big array brings the garbage collector round early).
+ */
+export interface LentArrays {
+  /** A buffer of at least `bytes`, or undefined. Its old contents are there: a list writes before it reads. */
+  take(bytes: number): ArrayBuffer | undefined;
+}
+
+/** Buffers given back after use, lent again to the next list they fit. */
+export class ReusedArrays implements LentArrays {
+  private free: ArrayBuffer[] = [];
+  take(bytes: number): ArrayBuffer | undefined {
+    const k = this.free.findIndex((b) => b.byteLength >= bytes);
+    return k < 0 ? undefined : this.free.splice(k, 1)[0];
+  }
+  /** `b` is no longer read by anyone. */
+  give(b: ArrayBufferLike): void {
+    if (b instanceof ArrayBuffer && !this.free.includes(b)) this.free.push(b);
+  }
+}
+
 /** A delta past this (~11 days in µs) is damage, and sums of such would reach Infinity: it adds nothing. */
 export const MAX_DELTA = 1e12;
+
+/**
+ * The plain integers of a number array from `b[i]` on, read into `out` in one tight loop: the bulk of a profile.
+ * It stops before anything else (a number the chunk cuts, a sign, a fraction, white space, ten digits or more, a
+ * leading zero) for the general path. `comma`: a value was read last. Returns the index reached; `out.comma` says
+ * whether a value was read last there.
+ */
+export function integerRun(out: NumberList, b: Buffer, i: number, comma: boolean): number {
+  const ints = out.i32;
+  const sums = out.sums ? out.f64 : undefined;
+  out.comma = comma;
+  if (ints) return run(out, ints, undefined, b, i, comma);
+  return sums ? run(out, undefined, sums, b, i, comma) : i;
+}
+
+// One loop for both kinds of list; `ints` or `sums` is set, the same one on every call from one list, so each call
+// site's loads stay of one kind.
+function run(out: NumberList, ints: Int32Array | undefined, sums: Float64Array | undefined, b: Buffer, i: number, comma: boolean): number {
+  const n = b.length;
+  const cap = (ints ?? sums)!.length;
+  let len = out.length;
+  let total = out.total;
+  for (;;) {
+    if (comma) {
+      if (i >= n || b[i] !== 0x2c) break;
+      comma = false;
+      i++;
+    }
+    if (i >= n || len === cap) break;
+    let c = b[i];
+    if (c < 0x30 || c > 0x39) break;
+    let j = i + 1;
+    let v = c - 0x30;
+    while (j < n && (c = b[j]) >= 0x30 && c <= 0x39) {
+      v = v * 10 + (c - 0x30);
+      j++;
+    }
+    if (j === n || j - i > 9 || (b[i] === 0x30 && j > i + 1) || (c !== 0x2c && c !== 0x5d)) break;
+    // Nine digits are below MAX_DELTA: only a zero adds nothing.
+    if (ints) ints[len++] = v;
+    else sums![len++] = total += v;
+    if (c === 0x5d) {
+      comma = true;
+      i = j;
+      break;
+    }
+    i = j + 1;
+  }
+  out.length = len;
+  out.total = total;
+  out.comma = comma;
+  return i;
+}

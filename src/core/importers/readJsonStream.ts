@@ -2,6 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { ProfileError } from '../model';
 import { CorruptJson, JsonScanner, type Schema } from './jsonScan';
+import type { LentArrays } from './numberList';
 
 /**
  * Reads a JSON profile by `schema` without ever holding it as one string; `chunkSize` is for tests of chunk boundaries,
@@ -11,7 +12,7 @@ export async function readJsonStream(
   path: string,
   schema: Schema,
   corrupt: (why: string) => string,
-  opts: { signal?: AbortSignal; onProgress?: (fraction: number) => void; chunkSize?: number; arrayKey?: string } = {},
+  opts: { signal?: AbortSignal; onProgress?: (fraction: number) => void; chunkSize?: number; arrayKey?: string; lent?: LentArrays } = {},
 ): Promise<unknown> {
   let size: number;
   try {
@@ -19,7 +20,7 @@ export async function readJsonStream(
   } catch (e) {
     throw new ProfileError(l10n.t('cannot read: {0}', (e as NodeJS.ErrnoException).code ?? (e as Error).message), path);
   }
-  const scanner = new JsonScanner(schema, size, opts.arrayKey);
+  const scanner = new JsonScanner(schema, size, opts.arrayKey, opts.lent);
   let read = 0;
   let fh;
   try {

@@ -1,6 +1,7 @@
 import type { PathMapperOptions } from '../pathMapping';
 import type { SourceMapOptions } from '../sourceMapPaths';
 import type { Profile, ProfileFormat } from '../model';
+import type { LentArrays } from './numberList';
 
 export interface ImportOptions {
   /** Apply source maps found next to the scripts (default true). */
@@ -27,6 +28,11 @@ export interface ImportOptions {
   sourceMapOptions?: Omit<SourceMapOptions, 'mapPath'>;
   /** A run folder read as it is being recorded (its chunks so far; the import worker's run reader knows how). */
   live?: boolean;
+  /**
+   * Memory for a .cpuprofile's samples and times, lent by a caller that reads several one after another and gives it
+   * back once done with a profile's timeline (a run's processes, see runProfile.ts).
+   */
+  lent?: LentArrays;
 }
 
 export interface Importer {

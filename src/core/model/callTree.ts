@@ -216,9 +216,10 @@ export class CallTree {
    */
   rewrite(
     place: (node: number, outParent: number, out: CallTree) => number,
-    opts: { dropRootSelf?: boolean; selfAt?: (node: number, placed: number) => number; samplesTo?: Int32Array } = {},
+    opts: { dropRootSelf?: boolean; selfAt?: (node: number, placed: number) => number; samplesTo?: Int32Array; capacity?: number } = {},
   ): CallTree {
-    const out = new CallTree(Math.max(16, this.count));
+    // `capacity`: the nodes the new tree is expected to hold (it grows past them), when far fewer than this one's.
+    const out = new CallTree(Math.max(16, opts.capacity ?? this.count));
     const nodeMap = new Int32Array(this.count);
     const to = opts.samplesTo;
     if (to) to[0] = opts.dropRootSelf ? -1 : 0;

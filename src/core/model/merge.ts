@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { addLineHits } from './processes';
 import { ProfileBuilder, type LineHits, type Profile, type ProfileMeta } from './profile';
+import { timelineSource, type TimelineSource } from './packedTimeline';
 
 /** One profile of a run (one process, or one thread of it) and the thread level it gets in the merge. */
 export interface MergePart {
@@ -14,6 +15,15 @@ export interface MergePart {
    * runClock.ts), so each process's samples land at the time they were taken. Parts without it start at 0.
    */
   startMs?: number;
+  /** The part's timeline packed (see packTimeline), held in place of `profile.timeline` until the merge. */
+  packed?: TimelineSource;
+}
+
+/** A part's samples with their times, packed or not. */
+export function partTimeline(part: MergePart): TimelineSource | undefined {
+  if (part.packed) return part.packed.length ? part.packed : undefined;
+  const tl = part.profile.timeline;
+  return tl?.times.length ? timelineSource(tl) : undefined;
 }
 
 type Timeline = NonNullable<Profile['timeline']>;
@@ -29,7 +39,7 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
   const b = new ProfileBuilder(parts[0]?.profile.format ?? 'cpuprofile', { ...meta });
   // Kept per part too, so the viewer's process picker shows the line heat of the processes it keeps.
   const byThread = new Map<string, LineHits>();
-  const timed: { tl: Timeline; nodes: Int32Array; startMs?: number; durationMs: number }[] = [];
+  const timed: { tl: TimelineSource; nodes: Int32Array; startMs?: number; durationMs: number }[] = [];
   for (const part of parts) {
     const p = part.profile;
     const ids = p.frames.map((f) => b.frame(f));
@@ -43,12 +53,13 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
         part.thread,
       );
     });
-    if (p.timeline?.times.length) {
-      // A sample on a node without self weight (none the importers make) stays in its process, at its level.
+    const tl = partTimeline(part);
+    if (tl) {
+      // A sample on a node without self weight (none the importers make) stays in its process, at its level: every node
+      // not placed goes there, which is the same for the nodes samples are on and looks at nodes, not at every sample.
       const level = b.sample([], 0, 0, part.thread);
-      for (const n of p.timeline.nodes) if (moved[n] < 0) moved[n] = level;
-      const last = p.timeline.times[p.timeline.times.length - 1];
-      timed.push({ tl: p.timeline, nodes: moved, startMs: part.startMs, durationMs: Math.max(last, p.meta.durationMs ?? 0) });
+      for (let n = 0; n < moved.length; n++) if (moved[n] < 0) moved[n] = level;
+      timed.push({ tl, nodes: moved, startMs: part.startMs, durationMs: Math.max(tl.last, p.meta.durationMs ?? 0) });
     }
     b.threadInfo(part.thread, { pid: part.pid, tid: part.tid });
     for (const [file, lines] of p.lineHits) for (const [line, h] of lines) b.lineHit(file, line, h.self, h.total);
@@ -58,7 +69,7 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
   }
   if (timed.length) {
     // A part with samples but no times (a tick log of several isolates) is left out of every time range: said once.
-    const untimed = parts.filter((p) => !p.profile.timeline?.times.length && p.profile.tree.weight > 0).map((p) => p.thread);
+    const untimed = parts.filter((p) => !partTimeline(p) && p.profile.tree.weight > 0).map((p) => p.thread);
     if (untimed.length)
       b.warn(l10n.t('{0} recorded no sample times: the Timeline and time ranges leave its samples out', untimed.join(', ')));
     const known = timed.every((t) => Number.isFinite(t.startMs));
@@ -75,21 +86,28 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
   return merged;
 }
 
-/** The parts' samples in time order, each shifted by its offset, on their merged nodes (ties: the earlier part first). */
-function mergeTimelines(parts: { tl: Timeline; nodes: Int32Array }[], offsets: number[]): Timeline {
+/**
+ * The parts' samples in time order, each shifted by its offset, on their merged nodes (ties: the earlier part first).
+ * A packed part's times are its whole µs summed as they are read: the same `µs / 1000` its reader made, plus its offset.
+ */
+function mergeTimelines(parts: { tl: TimelineSource; nodes: Int32Array }[], offsets: number[]): Timeline {
   const k = parts.length;
-  const total = parts.reduce((s, p) => s + p.tl.times.length, 0);
+  const total = parts.reduce((s, p) => s + p.tl.length, 0);
   const nodes = new Uint32Array(total);
   const times = new Float64Array(total);
   const weighted = parts.some((p) => p.tl.weights);
   const weights = weighted ? new Float64Array(total) : undefined;
   const srcNodes = parts.map((p) => p.tl.nodes);
-  const srcTimes = parts.map((p) => p.tl.times);
+  const srcTimes = parts.map((p) => p.tl.times ?? new Float64Array(0));
+  const srcSteps = parts.map((p) => p.tl.steps);
+  const len = new Int32Array(parts.map((p) => p.tl.length));
   const moved = parts.map((p) => p.nodes);
   const at = new Int32Array(k);
+  // A packed part's µs so far (its last sample read).
+  const us = new Float64Array(parts.map((p) => p.tl.firstUs));
   // Each part's next time on the merged axis; an exhausted part's is Infinity, so it never wins again.
   const next = new Float64Array(k);
-  for (let j = 0; j < k; j++) next[j] = srcTimes[j].length ? srcTimes[j][0] + offsets[j] : Infinity;
+  for (let j = 0; j < k; j++) next[j] = len[j] === 0 ? Infinity : (srcSteps[j] ? us[j] / 1000 : srcTimes[j][0]) + offsets[j];
   // A k-way merge over a tournament of losers (each part's times are in order already): a sample costs log2(k)
   // comparisons up one path, where a heap's sift-down costs two per level; 35 M samples of 20 processes pass here.
   const loser = new Int32Array(Math.max(1, k));
@@ -108,15 +126,22 @@ function mergeTimelines(parts: { tl: Timeline; nodes: Int32Array }[], offsets: n
     nodes[o] = moved[best][srcNodes[best][i]];
     times[o] = next[best];
     if (weights) weights[o] = parts[best].tl.weights?.[i] ?? 1;
-    const src = srcTimes[best];
-    next[best] = i + 1 < src.length ? src[i + 1] + offsets[best] : Infinity;
+    if (i + 1 >= len[best]) next[best] = Infinity;
+    else {
+      const steps = srcSteps[best];
+      if (steps) next[best] = (us[best] += steps[i + 1]) / 1000 + offsets[best];
+      else next[best] = srcTimes[best][i + 1] + offsets[best];
+    }
     // Replay its path: at each match the stored loser plays the part coming up, the earlier of them goes on.
     let w = best;
+    let tw = next[w];
     for (let node = (w + k) >> 1; node > 0; node >>= 1) {
       const l = loser[node];
-      if (next[l] < next[w] || (next[l] === next[w] && l < w)) {
+      const tl = next[l];
+      if (tl < tw || (tl === tw && l < w)) {
         loser[node] = w;
         w = l;
+        tw = tl;
       }
     }
     best = w;

@@ -115,15 +115,29 @@ export function selectThreads(profile: Profile, names: readonly string[] | undef
 
 /** `ownsTimeline`: the profile's timeline is a cut made for this call alone, so its samples are kept in place. */
 function select(profile: Profile, names: readonly string[] | undefined, ownsTimeline: boolean): Profile {
-  if (!names || profile.threads.length < 2) return profile;
+  const s = selected(profile, names);
+  if (!s) return profile;
+  return { ...s.profile, timeline: profile.timeline && samplesKept(profile.timeline, s.moved, ownsTimeline) };
+}
+
+/**
+ * The chosen threads' profile without its timeline, and where each node of `profile.tree` went (-1: a thread not
+ * kept); undefined when the choice keeps the profile as it is.
+ */
+function selected(profile: Profile, names: readonly string[] | undefined): { profile: Profile; moved: Int32Array } | undefined {
+  if (!names || profile.threads.length < 2) return undefined;
   const keep = new Set(names.filter((n) => profile.threads.some((t) => t.name === n)));
-  if (keep.size === 0 || keep.size === profile.threads.length) return profile;
+  if (keep.size === 0 || keep.size === profile.threads.length) return undefined;
   const levels = new Uint8Array(profile.frames.length);
   profile.frames.forEach((f, i) => {
     if (f.category === 'program' && f.name.startsWith(LEVEL) && keep.has(f.name.slice(LEVEL.length))) levels[i] = 1;
   });
   const fold = keep.size === 1;
   const t = profile.tree;
+  // The kept threads' nodes: the new tree is made that big, not as big as the whole run's (a process of twenty).
+  const under = new Uint8Array(t.count);
+  let capacity = 1;
+  for (let i = 1; i < t.count; i++) capacity += under[i] = t.parent[i] === 0 ? levels[t.frame[i]] : under[t.parent[i]];
   // Where each node went (-1: a thread not kept), so the samples of the kept threads stay on the Timeline.
   const moved = new Int32Array(t.count).fill(-1);
   const tree = t.rewrite(
@@ -133,7 +147,7 @@ function select(profile: Profile, names: readonly string[] | undefined, ownsTime
       if (!levels[t.frame[i]]) return -1;
       return (moved[i] = fold ? p : out.child(p, t.frame[i]));
     },
-    { dropRootSelf: true },
+    { dropRootSelf: true, capacity },
   );
   const threads = profile.threads.filter((th) => keep.has(th.name));
   const meta = { ...profile.meta };
@@ -142,15 +156,7 @@ function select(profile: Profile, names: readonly string[] | undefined, ownsTime
   const lineHits = profile.threadLineHits
     ? sumLineHits(threads.map((th) => profile.threadLineHits!.get(th.name)))
     : linesStillThere(profile, tree);
-  return {
-    ...profile,
-    meta,
-    tree,
-    threads,
-    lineHits,
-    timeline: profile.timeline && samplesKept(profile.timeline, moved, ownsTimeline),
-    threadLineHits: undefined,
-  };
+  return { profile: { ...profile, meta, tree, threads, lineHits, timeline: undefined, threadLineHits: undefined }, moved };
 }
 
 /** The timeline's samples whose node was kept, on their new nodes; `inPlace` writes them over `tl`'s own arrays. */
@@ -202,59 +208,109 @@ function sumLineHits(parts: (LineHits | undefined)[]): LineHits {
   return out;
 }
 
+/** The gaps longer than `gapMs` between one sample and the next, summed, and the span from the first to the last (ms). */
+export interface TimeGaps {
+  gaps: number;
+  span: number;
+}
+
+/** `TimeGaps` of a timeline's times; undefined under two samples. */
+export function timeGaps(times: ArrayLike<number>, gapMs: number): TimeGaps | undefined {
+  if (times.length < 2) return undefined;
+  let gaps = 0;
+  for (let i = 1; i < times.length; i++) if (times[i] - times[i - 1] > gapMs) gaps += times[i] - times[i - 1];
+  return { gaps, span: times[times.length - 1] - times[0] };
+}
+
+/** A thread group's profile and what its samples say over time, as the findings read them. */
+export interface GroupSamples {
+  /** As `selectThreads` gives it, without its timeline when it is a part of a bigger one (`nodes` reads its samples). */
+  profile: Profile;
+  /** Its samples' gaps over `gapMs` (see eachThreadsSamples); undefined under two samples. */
+  gaps: TimeGaps | undefined;
+  /** Its samples' nodes in its own tree, in time order, or undefined without a timeline: one pass over the timeline. */
+  nodes(): ArrayLike<number> | undefined;
+}
+
 /**
- * Each thread group's own profile, as `selectThreads` gives it, with the timeline cut once for all groups: a run of
- * many processes would otherwise scan every sample once per process.
+ * Each thread group's profile (the processes of a run, for their own findings) and its samples over time from one
+ * pass over the whole timeline: its gaps longer than `gapMs`, and its samples' nodes only when asked for. The cuts of
+ * a whole run at once would be a second timeline the size of the first, tens of millions of samples in a big run.
  */
-export function selectEachThreads(profile: Profile, groups: readonly (readonly string[])[]): Profile[] {
+export function eachThreadsSamples(profile: Profile, groups: readonly (readonly string[])[], gapMs: number): GroupSamples[] {
   const tl = profile.timeline;
-  if (!tl || groups.length < 2) return groups.map((g) => selectThreads(profile, g));
+  const alone = (g: readonly string[]): GroupSamples => {
+    const p = selectThreads(profile, g);
+    return { profile: p, gaps: p.timeline && timeGaps(p.timeline.times, gapMs), nodes: () => p.timeline?.nodes };
+  };
+  // A group of every thread is the profile itself, root samples and all.
+  const whole = (g: readonly string[]) => profile.threads.every((th) => g.includes(th.name));
+  if (!tl || groups.length < 2) return groups.map(alone);
+  const t = profile.tree;
+  const size = t.count;
+  const chosen = groups.map((g) => (whole(g) ? undefined : selected(profile, g)));
+  // Each node's place in its group's tree, and its group; children have higher ids than parents.
   const groupOf = new Map<string, number>();
   groups.forEach((g, k) => g.forEach((name) => groupOf.set(name, k)));
-  // The group of each tree node, from its top-level node (a thread's level); children have higher ids than parents.
-  const t = profile.tree;
-  const group = new Int32Array(t.count).fill(-1);
-  for (let n = 1; n < t.count; n++) {
-    if (t.parent[n] !== 0) {
-      group[n] = group[t.parent[n]];
-      continue;
+  const group = new Int32Array(size).fill(-1);
+  const movedTo = new Int32Array(size).fill(-1);
+  for (let n = 1; n < size; n++) {
+    if (t.parent[n] !== 0) group[n] = group[t.parent[n]];
+    else {
+      const f = profile.frames[t.frame[n]];
+      if (f?.category === 'program' && f.name.startsWith(LEVEL)) group[n] = groupOf.get(f.name.slice(LEVEL.length)) ?? -1;
     }
-    const f = profile.frames[t.frame[n]];
-    if (f?.category === 'program' && f.name.startsWith(LEVEL)) group[n] = groupOf.get(f.name.slice(LEVEL.length)) ?? -1;
+    const c = group[n] >= 0 ? chosen[group[n]] : undefined;
+    if (c) movedTo[n] = c.moved[n];
   }
-  const count = new Int32Array(groups.length);
-  const { nodes: src, times: srcTimes, weights: srcWeights } = tl;
+  const k = groups.length;
+  const count = new Float64Array(k);
+  const gaps = new Float64Array(k);
+  const first = new Float64Array(k);
+  const last = new Float64Array(k);
+  const { nodes: src, times } = tl;
   const n = src.length;
-  const size = t.count;
-  for (let i = 0; i < n; i++) {
-    const node = src[i];
-    const g = node < size ? group[node] : -1;
-    if (g >= 0) count[g]++;
-  }
-  const parts = groups.map((_, k) => ({
-    nodes: new Uint32Array(count[k]),
-    times: new Float64Array(count[k]),
-    ...(tl.weights ? { weights: new Float64Array(count[k]) } : {}),
-  }));
-  const at = new Int32Array(groups.length);
-  const outNodes = parts.map((p) => p.nodes);
-  const outTimes = parts.map((p) => p.times);
-  for (let i = 0; i < n; i++) {
-    const node = src[i];
-    const g = node < size ? group[node] : -1;
-    if (g < 0) continue;
-    const j = at[g]++;
-    outNodes[g][j] = node;
-    outTimes[g][j] = srcTimes[i];
-    if (srcWeights) parts[g].weights![j] = srcWeights[i];
-  }
-  // Each group's cut is let go once its profile holds its own copy: the cuts together are one more timeline at most.
-  const cuts: (Profile['timeline'] | undefined)[] = parts;
-  return groups.map((g, k) => {
-    // A group of every thread is the profile itself, root samples and all.
-    const all = profile.threads.every((th) => g.includes(th.name));
-    const p = all ? selectThreads(profile, g) : select({ ...profile, timeline: cuts[k] }, g, true);
-    cuts[k] = undefined;
-    return p;
+  groupGaps(src, times, movedTo, group, gapMs, count, gaps, first, last);
+  const cut = (g: number): Uint32Array => {
+    const out = new Uint32Array(count[g]);
+    for (let i = 0, o = 0; i < n; i++) {
+      const node = src[i];
+      if (node < size && group[node] === g && movedTo[node] >= 0) out[o++] = movedTo[node];
+    }
+    return out;
+  };
+  return groups.map((g, j) => {
+    const c = chosen[j];
+    if (!c) return alone(g);
+    const some = count[j] > 0;
+    return {
+      profile: c.profile,
+      gaps: count[j] > 1 ? { gaps: gaps[j], span: last[j] - first[j] } : undefined,
+      nodes: () => (some ? cut(j) : undefined),
+    };
   });
+}
+
+/** Each group's samples, gaps over `gapMs`, first and last time, in one pass over the timeline (a small function: see waiting.ts's spans). */
+function groupGaps(
+  src: Uint32Array,
+  times: Float64Array,
+  movedTo: Int32Array,
+  group: Int32Array,
+  gapMs: number,
+  count: Float64Array,
+  gaps: Float64Array,
+  first: Float64Array,
+  last: Float64Array,
+): void {
+  const size = movedTo.length;
+  for (let i = 0; i < src.length; i++) {
+    const node = src[i];
+    if (node >= size || movedTo[node] < 0) continue;
+    const g = group[node];
+    const at = times[i];
+    if (count[g]++ === 0) first[g] = at;
+    else if (at - last[g] > gapMs) gaps[g] += at - last[g];
+    last[g] = at;
+  }
 }

@@ -1,7 +1,7 @@
 import { readLoopFile } from './runTimeline';
 import { loopFileName } from '../preload/loopDelay';
 import { join } from 'node:path';
-import { isEpochMs, type MergePart } from '../../core/model';
+import { isEpochMs, partTimeline, type MergePart } from '../../core/model';
 import type { RunInfo } from './runFolder';
 
 /**
@@ -34,7 +34,7 @@ export async function placeOnRunClock(dir: string, run: Partial<RunInfo>, parts:
     const m = mono(p);
     return m !== undefined && pair ? pair.epochMs + (m - pair.monoMs) : undefined;
   };
-  const timed = parts.filter((p) => p.profile.timeline?.times.length);
+  const timed = parts.filter((p) => partTimeline(p));
   if (!timed.length) return undefined;
   const runStart = Date.parse(run.startedAt ?? '');
   const originOf = (starts: number[]) => Math.min(...starts, ...(Number.isFinite(runStart) ? [runStart] : []));

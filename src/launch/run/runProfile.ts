@@ -5,6 +5,8 @@ import { loadPerfScriptFiles } from '../../core/importers/perf';
 import type { SavedJit } from '../../core/importers/perf/jitMaps';
 import * as l10n from '@vscode/l10n';
 import { isEpochMs, mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../../core/model';
+import { packTimeline } from '../../core/model/packedTimeline';
+import { ReusedArrays } from '../../core/importers/numberList';
 import { selectThreads } from '../../core/model/processes';
 import { threadsBesides, waitingProcesses } from '../../core/model/waiting';
 import { placeOnRunClock } from './runClock';
@@ -77,15 +79,30 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   } else {
     const parts: MergePart[] = [];
     const chosen = files.filter((f) => opts.pid === undefined || pidOf(basename(f)) === opts.pid);
+    // The processes are read one after another: each one's samples and times fill the memory the one before let go.
+    let lent = chosen.length > 1 ? new ReusedArrays() : undefined;
     for (const [i, f] of chosen.entries()) {
       const pid = pidOf(basename(f));
       const tid = (/\.(\d+)\.\d+\.(?:cpu|heap)profile$/.exec(f) ?? /live-(?:heap-)?\d+-(\d+)\.(?:jsonl|heapprofile)$/.exec(f))?.[1];
       // Progress over the whole run: each file its share of it.
       const onProgress = opts.onProgress && ((x: number) => opts.onProgress!((i + x) / chosen.length));
-      const p = opts.liveParts ? opts.liveParts.read(f) : await loadProfile(f, { ...opts, onProgress });
+      const p = opts.liveParts ? opts.liveParts.read(f) : await loadProfile(f, { ...opts, onProgress, ...(lent ? { lent } : {}) });
       const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${meta(pid).command}`.trim();
-      parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid) });
+      // Several parts are merged, and all of them are held until then: each timeline packed as soon as it is read.
+      const tl = p.timeline;
+      const packed = chosen.length > 1 && tl ? packTimeline(tl, p.tree.count) : undefined;
+      if (packed && tl) {
+        p.timeline = undefined;
+        // Packed, the part no longer reads its timeline's arrays (unless they are kept as they are): lent again.
+        // A .cpuprofile's timeline arrays are its own (the reader's lists); the last one's are not lent again.
+        const own = lent && !opts.liveParts && p.format === 'cpuprofile' && i < chosen.length - 1;
+        if (own && packed.nodes !== tl.nodes) lent!.give(tl.nodes.buffer);
+        if (own && packed.steps) lent!.give(tl.times.buffer);
+      }
+      parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid), ...(packed ? { packed } : {}) });
     }
+    // What is still lent is not held through the merge.
+    lent = undefined;
     if (!parts.length)
       throw new ProfileError(l10n.t('The run folder {0} holds no profile of process {1}.', runDir, String(opts.pid)), runDir);
     const origin = await placeOnRunClock(runDir, info, parts);
