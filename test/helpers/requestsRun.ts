@@ -135,3 +135,43 @@ export async function afterSetup(run: ServerRun): Promise<number> {
 export async function loadReport(run: ServerRun, from: number, routes: string[] = []): Promise<JsonReport> {
   return jsonReport(run.runDir, routes, ['--from', String(from)]);
 }
+
+/**
+ * The guide's Express app (written into `dir`) with a middleware that reads process.cpuUsage() when each request
+ * reaches Express and when its response finishes, saved per path at exit (`appClock`); the first request (the setup's,
+ * which hashes) is not counted.
+ */
+export function clockedExpressApp(dir: string): void {
+  const app = readFileSync(join(repoRoot, 'examples', 'express-auth', 'app.js'), 'utf8');
+  const clock = `const app = express();
+const cpu = {};
+let seen = 0;
+app.use((req, res, next) => {
+  if (seen++ === 0) return next();
+  const c0 = process.cpuUsage();
+  res.on('finish', () => {
+    const d = process.cpuUsage(c0);
+    const a = (cpu[req.path] ??= { n: 0, us: 0 });
+    a.n++;
+    a.us += d.user + d.system;
+  });
+  next();
+});
+const save = () => require('fs').writeFileSync(${JSON.stringify(join(dir, 'cpu.json'))}, JSON.stringify(cpu));
+for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => { save(); process.exit(0); });
+process.on('exit', save);`;
+  assert.ok(app.includes('const app = express();'));
+  writeFileSync(join(dir, 'app.js'), app.replace('const app = express();', clock));
+}
+
+/** The clocked app's CPU per path: requests and µs. */
+export function appClock(dir: string): Record<string, { n: number; us: number }> {
+  return JSON.parse(readFileSync(join(dir, 'cpu.json'), 'utf8')) as Record<string, { n: number; us: number }>;
+}
+
+/** CPU ms per request of a path by the clocked app's own clock. */
+export function clockMs(dir: string, path: string): number {
+  const c = appClock(dir)[path];
+  assert.ok(c?.n, `the app's clock saw ${path}`);
+  return c.us / c.n / 1000;
+}

@@ -5,12 +5,11 @@
 // code), so the figure is held to the app's own measurement of the same requests instead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../helpers/paths';
 import { preflightPerf } from '../../src/launch/perf';
-import { afterSetup, loadReport, profileServer, route } from '../helpers/requestsRun';
+import { afterSetup, appClock, clockedExpressApp, loadReport, profileServer, route } from '../helpers/requestsRun';
 
 const USER = '?username=matt&password=password';
 const TOLERANCE = 0.2;
@@ -20,30 +19,6 @@ const TOLERANCE = 0.2;
  * benchmarks; 0.347 vs 0.378 on a quieter machine), so in prof mode the light route is held to 40 %.
  */
 const PROF_LIGHT_TOLERANCE = 0.4;
-
-/** The guide's app with the CPU clock middleware; the first request (the setup's, which hashes) is not counted. */
-function oracleApp(dir: string): void {
-  const app = readFileSync(join(repoRoot, 'examples', 'express-auth', 'app.js'), 'utf8');
-  const clock = `const app = express();
-const cpu = {};
-let seen = 0;
-app.use((req, res, next) => {
-  if (seen++ === 0) return next();
-  const c0 = process.cpuUsage();
-  res.on('finish', () => {
-    const d = process.cpuUsage(c0);
-    const a = (cpu[req.path] ??= { n: 0, us: 0 });
-    a.n++;
-    a.us += d.user + d.system;
-  });
-  next();
-});
-const save = () => require('fs').writeFileSync(${JSON.stringify(join(dir, 'cpu.json'))}, JSON.stringify(cpu));
-for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => { save(); process.exit(0); });
-process.on('exit', save);`;
-  assert.ok(app.includes('const app = express();'));
-  writeFileSync(join(dir, 'app.js'), app.replace('const app = express();', clock));
-}
 
 for (const mode of ['cpu-prof', 'prof', 'perf'] as const)
   test(
@@ -56,7 +31,7 @@ for (const mode of ['cpu-prof', 'prof', 'perf'] as const)
       }
       const dir = mkdtempSync(join(tmpdir(), 'nf-cpu-oracle-'));
       t.after(() => rmSync(dir, { recursive: true, force: true }));
-      oracleApp(dir);
+      clockedExpressApp(dir);
       const run = await profileServer({
         mode,
         cwd: dir,
@@ -65,7 +40,7 @@ for (const mode of ['cpu-prof', 'prof', 'perf'] as const)
         paths: [`/auth${USER}`, ...Array(5).fill(`/newUser${USER}`)],
         amount: 360,
       });
-      const own = JSON.parse(readFileSync(join(dir, 'cpu.json'), 'utf8')) as Record<string, { n: number; us: number }>;
+      const own = appClock(dir);
       const report = await loadReport(run, await afterSetup(run));
       const lines: string[] = [];
       for (const path of ['/auth', '/newUser']) {
