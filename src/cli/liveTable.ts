@@ -3,7 +3,7 @@ import { ImportWorker } from '../core/workerClient';
 import { cliBundle } from './locale';
 import * as l10n from '@vscode/l10n';
 import { functionStats, type Profile } from '../core/model';
-import { restrictToRange } from '../core/model/timeline';
+import { lastSampleTime, restrictToRange } from '../core/model/timeline';
 import { NOTHING_NEW } from '../launch/run/cpuChunks';
 import { formatWeight } from '../core/model/units';
 
@@ -66,8 +66,7 @@ export function printLiveTable(runDir: string, out: NodeJS.WriteStream): LiveTab
       let { profile } = await worker.loadResult(runDir, { live: true, sourceMaps: false });
       // A read that ends after the run did draws nothing: the run's own report follows.
       if (stopped) return;
-      const times = profile.timeline?.times;
-      if (times?.length) lastTime = times[times.length - 1];
+      lastTime = lastSampleTime(profile) ?? lastTime;
       if (since !== undefined) profile = restrictToRange(profile, since, Infinity);
       const lines = table(profile, (Date.now() - t0) / 1000, since !== undefined);
       // Cursor up over the last table and clear to the end of the screen.

@@ -25,11 +25,7 @@ export function configureCliLocale(env: NodeJS.ProcessEnv = process.env): string
   // dist/cli.js → ../l10n/
   const file = join(__dirname, '..', 'l10n', `bundle.l10n.${lang}.json`);
   if (!existsSync(file)) return undefined;
-  l10n.config({ fsPath: file });
-  try {
-    loaded = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // the CLI's own strings are translated; a worker's stay English
-  }
+  loaded = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  l10n.config({ contents: loaded as Record<string, string> });
   return lang;
 }

@@ -204,11 +204,11 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
       // The streaming reader's arrays go through a small function of their own, a block at a time: it is optimized
       // within a block or two, where this loop, part of a big function, ran mostly interpreted (a number object made
       // per sample: tens of MB of garbage per million samples).
-      const state = new Float64Array([0, 0, 0]);
+      const state = new Float64Array([0, 0]);
       for (let from = 0; from < n; from += SAMPLE_BLOCK)
         unknown += placeSamples(samples, sums, toModel, nodes, times, count, time, from, Math.min(n, from + SAMPLE_BLOCK), state);
-      prevNode = state[1];
-      prevTime = state[2];
+      prevNode = state[0];
+      prevTime = state[1];
     }
     for (let i = streamed ? n : 0; i < n; i++) {
       if (sums) t = i < sums.length ? sums[i] : t;
@@ -266,8 +266,8 @@ const SAMPLE_BLOCK = 1 << 16;
 
 /**
  * Samples `from` to `to` of the streaming reader's arrays, as cpuProfileToModel's loop places them: each sample's model
- * node and time (in place over `samples` and `sums`), and its node's count and time. `state`: the running time (µs),
- * the previous sample's node and its time (ms), carried from block to block. Returns the samples on no known node.
+ * node and time (in place over `samples` and `sums`), and its node's count and time. `state`: the previous sample's node and its time (ms), carried from
+ * block to block. Returns the samples on no known node.
  */
 function placeSamples(
   samples: Int32Array,
@@ -282,8 +282,8 @@ function placeSamples(
   state: Float64Array,
 ): number {
   let unknown = 0;
-  let prevNode = state[1];
-  let prevTime = state[2];
+  let prevNode = state[0];
+  let prevTime = state[1];
   const known = toModel.length;
   for (let i = from; i < to; i++) {
     const at = sums[i] / 1000;
@@ -298,8 +298,8 @@ function placeSamples(
     prevNode = node;
     prevTime = at;
   }
-  state[1] = prevNode;
-  state[2] = prevTime;
+  state[0] = prevNode;
+  state[1] = prevTime;
   return unknown;
 }
 

@@ -14,12 +14,17 @@ export function noTimeReason(profile: Profile): 'folded' | 'threads' | 'none' | 
   return profile.threads.length > 1 ? 'threads' : 'none';
 }
 
+/** The last sample's time (ms; times are in order), or undefined for a profile without sample times. */
+export function lastSampleTime(profile: Profile): number | undefined {
+  const times = profile.timeline?.times;
+  return times?.length ? times[times.length - 1] : undefined;
+}
+
 /** The span the samples cover: from 0 to the last sample's end (the profile's duration when longer). */
 export function timeSpan(profile: Profile): { start: number; end: number } | undefined {
-  const tl = profile.timeline;
-  if (!tl || !tl.times.length) return undefined;
-  const last = tl.times[tl.times.length - 1] + (profile.meta.intervalMs ?? 0);
-  return { start: 0, end: Math.max(last, profile.meta.durationMs ?? 0) };
+  const last = lastSampleTime(profile);
+  if (last === undefined) return undefined;
+  return { start: 0, end: Math.max(last + (profile.meta.intervalMs ?? 0), profile.meta.durationMs ?? 0) };
 }
 
 /** The first sample index whose time is ≥ `t` (times are in order). */

@@ -10,7 +10,7 @@ import { answer, type ViewerHost } from '../../core/viewer/answer';
 import { runTimeFactsOf } from '../../launch/run/runTimeline';
 import { openFrameSource } from './source';
 import { rangeOf } from './timeRange';
-import { timelineWarmUp } from '../../core/model/timeline';
+import { lastSampleTime, timelineWarmUp } from '../../core/model/timeline';
 import { SHOW_TEXT_COMMAND } from './options';
 import { webviewStrings } from '../../core/viewer/strings';
 
@@ -145,15 +145,8 @@ export class ProfilePanel implements vscode.Disposable {
   /** Restart window: the run's time (ms on the profile's axis) the window was restarted at, and whether it is shown. */
   private restartedAt: number | undefined;
   private fromRestart = false;
-  private lastSampleTime(): number | undefined {
-    const times = this.session.profile.timeline?.times;
-    if (!times?.length) return undefined;
-    let end = 0;
-    for (let i = 0; i < times.length; i++) if (times[i] > end) end = times[i];
-    return end;
-  }
   private windowRange(): { from: number; to: number } | undefined {
-    const end = this.lastSampleTime();
+    const end = lastSampleTime(this.session.profile);
     if (end === undefined) return undefined;
     if (this.fromRestart && this.restartedAt !== undefined) return { from: this.restartedAt, to: Math.max(end, this.restartedAt) + 1 };
     return this.liveWindow ? { from: Math.max(0, end - this.liveWindow * 1000), to: end + 1 } : undefined;
@@ -252,7 +245,7 @@ export class ProfilePanel implements vscode.Disposable {
         this.liveWindow = m.seconds ?? undefined;
         if (m.restart) {
           // What comes after now: "did my change move it" without the run's past in the view; the Timeline marks it.
-          this.restartedAt = this.lastSampleTime();
+          this.restartedAt = lastSampleTime(this.session.profile);
           this.liveControls?.mark(vscode.l10n.t('window restarted'));
         }
         this.fromRestart = !!(m.restart || m.since);
