@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { loadProfile } from '../core/importers';
 import { isLaunchMode, type LaunchMode } from '../launch/run/modes';
 import type { HeapSamples } from '../launch/preload/heapProfile';
 import { SETTING_LIMITS } from '../core/settingLimits';
@@ -9,7 +8,6 @@ import { targetFromCommand, targetFromNodeCommand } from '../launch/target';
 import { findLoader } from '../launch/loader';
 import { createRunDir, removeIfEmpty, RUNS_DIR } from '../launch/run/runFolder';
 import { ProfileSession } from '../launch/launcher';
-import { manyProcesses } from '../launch/launchOptions';
 import { LaunchError, nodeNotRunnable } from '../launch/errors';
 import { cleanupPerfMaps } from '../launch/perf';
 import { loadRunProfile } from '../launch/run/runProfile';
@@ -192,15 +190,13 @@ export async function runProfile(argv: string[]): Promise<number> {
     if (!main) return 1;
     process.stderr.write(l10n.t('Profile: {0}', main) + '\n');
     if (opts['no-report']) return result.error ? 1 : 0;
-    // A command's run, or a program that started others, holds one profile per process: the report reads them all.
-    const whole = target.command || manyProcesses(result);
-    const profile = whole
-      ? await loadRunProfile(result.runDir, { sourceMapOptions, allProcesses: opts['all-processes'] })
-      : await loadProfile(main, { mapsFile: result.mapsFile, sourceMapOptions });
+    // The run folder is read as `report <run folder>` reads it, whatever the run: one process or many, its requests,
+    // its processes, its lost profiles. Read from its first file alone, a server's report had no Requests.
+    const profile = await loadRunProfile(result.runDir, { sourceMapOptions, allProcesses: opts['all-processes'] });
     profile.meta.mode ??= mode;
     profile.meta.command ??= result.info.command.join(' ');
     // The warnings are said here, where the run's output is read, as `report` says them.
-    const code = await emitReport('profile', profile, transforms, { ...settings, source: whole ? result.runDir : main });
+    const code = await emitReport('profile', profile, transforms, { ...settings, source: result.runDir });
     return result.error ? 1 : code;
   } finally {
     await cleanupPerfMaps(result.perfPids);

@@ -60,11 +60,3 @@ export interface RunResult {
   perfPids: number[];
   info: RunInfo;
 }
-
-/**
- * Whether the run profiled more than one process (a program that forked, or a command's tree): its report and view
- * are the run folder's, every process merged, not its first profile's (perf keeps every process in one perf.data).
- */
-export function manyProcesses(r: RunResult): boolean {
-  return r.profiles.length > 1 || (r.info.processes?.length ?? 0) > 1;
-}

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { eventually, startVSCode, repoRoot } from './helpers';
 import { cli } from '../helpers/paths';
@@ -33,7 +33,9 @@ test('heap mode: Profile Node App draws the keeping and the garbage-making funct
         const run = existsSync(root)
           ? readdirSync(root).find((n) => n.endsWith('-heap') && existsSync(join(root, n, 'run.json')))
           : undefined;
-        return run ? (JSON.parse(readFileSync(join(root, run, 'run.json'), 'utf8')) as { mode: string; profiles: string[] }) : undefined;
+        return run
+          ? { run, ...(JSON.parse(readFileSync(join(root, run, 'run.json'), 'utf8')) as { mode: string; profiles: string[] }) }
+          : undefined;
       },
       (i) => assert.ok(i, 'a finished heap run'),
       120_000,
@@ -41,7 +43,7 @@ test('heap mode: Profile Node App draws the keeping and the garbage-making funct
     assert.equal(info!.mode, 'heap');
     const main = info!.profiles[0];
     assert.match(main, /\.heapprofile$/);
-    const frame = await vs.webviewFrame(`body[data-profile="${basename(main)}"][data-first-paint-ms] svg g.frame`, 120_000);
+    const frame = await vs.webviewFrame(`body[data-profile="${info!.run}"][data-first-paint-ms] svg g.frame`, 120_000);
     const names = await eventually(
       () => frame.$$eval('[data-tree="top"] g.frame', (gs) => gs.map((g) => g.getAttribute('name') ?? '')),
       (ns) =>

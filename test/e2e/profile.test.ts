@@ -104,8 +104,8 @@ setInterval(() => work(), 5);
       assert.equal((info.load as { exitCode: number }).exitCode, 0);
       const main = (info.profiles as string[])[0];
       assert.ok(main, `a profile in ${dir}: ${readdirSync(dir).join(', ')}`);
-      // A run recorded in several files (a live perf run's slices) is shown as its run folder, one recording.
-      const label = (info.profiles as string[]).length > 1 ? basename(dir) : basename(main);
+      // The run opens as its run folder, whatever its files (one log, a live perf run's slices).
+      const label = basename(dir);
       // A live run's view carries the run folder's name from its first update: the final view is the one painted
       // after the run ended (a live view taken early may not hold the /auth handler yet).
       const frame = await vs.webviewFrame(
@@ -135,6 +135,15 @@ setInterval(() => work(), 5);
       );
       console.log(`[e2e] ${mode}: ${describeView(view)}`);
       await vs.screenshot(`profile-${mode}`);
+      // The final view is the run's, as the live one was: the server's routes stay (read from its first file alone,
+      // the Requests tab went away when the run ended).
+      await frame.locator('vscode-tab-header[data-tab="requests"]').dispatchEvent('click');
+      const routes = await eventually(
+        () => frame.$$eval('.rq-routes tr[data-route]', (rs) => rs.map((r) => (r as HTMLElement).dataset.route ?? '')),
+        (r) => assert.ok(r.includes('GET /auth'), `${mode}: the final view's Requests list GET /auth: ${r.join(', ')}`),
+      );
+      console.log(`[e2e] ${mode}: final view's routes ${routes.join(', ')}`);
+      await frame.locator('vscode-tab-header[data-tab="flame"]').dispatchEvent('click');
       assert.equal(leftovers(mark), '', `${mode}: no process left`);
       if (mode === 'perf') assert.ok(!existsSync(`/tmp/perf-${info.nodePid as number}.map`), 'perf JIT map removed from /tmp');
       await eventually(
@@ -155,7 +164,7 @@ setInterval(() => work(), 5);
     await vs.runCommand(PROFILE);
     const long = await nextRun(ws, before20, 180_000);
     const log20 = (long.info.profiles as string[])[0];
-    const frame20 = await vs.webviewFrame(`body[data-profile="${basename(log20)}"][data-first-paint-ms] svg g.frame`, 120_000);
+    const frame20 = await vs.webviewFrame(`body[data-profile="${basename(long.dir)}"][data-first-paint-ms] svg g.frame`, 120_000);
     console.log(
       `[bench] Profile Node App, --prof for ${(Number(long.info.durationMs) / 1000).toFixed(1)} s under load (${(statSync(join(long.dir, log20)).size / 2 ** 20).toFixed(1)} MB log): ` +
         `app exit → flame graph painted ${await exitToPaint(frame20, long.info)} ms (goal ≤ 2000)`,
@@ -190,18 +199,18 @@ setInterval(() => work(), 5);
     // The user goes back to the code while the app runs; the result still comes to the front.
     await vs.openFile('server.js');
     await stop.click();
-    const { info } = await nextRun(ws, before, 60_000);
+    const { dir, info } = await nextRun(ws, before, 60_000);
     assert.equal(info.stoppedBy, 'user');
     const main = (info.profiles as string[])[0];
     assert.match(main, /\.cpuprofile$/);
-    const frame = await vs.webviewFrame(`body[data-profile="${basename(main)}"] svg g.frame`, 60_000);
+    const frame = await vs.webviewFrame(`body[data-profile="${basename(dir)}"] svg g.frame`, 60_000);
     const names = await frameNames(frame);
     assert.ok(
       names.some((n) => /work/.test(n)),
       `the server's work() is drawn: ${names.slice(0, 20).join(' | ')}`,
     );
     const activeTab = vs.page.locator('.part.editor .editor-group-container.active .tab.active');
-    await activeTab.filter({ hasText: `Flame graph: ${basename(main)}` }).waitFor({ timeout: 10_000 });
+    await activeTab.filter({ hasText: `Flame graph: ${basename(dir)}` }).waitFor({ timeout: 10_000 });
     assert.equal(leftovers(mark), '', 'no process left after Stop');
     failed = false;
   } finally {

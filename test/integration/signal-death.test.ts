@@ -30,6 +30,8 @@ start(1).then(() => start(2));
 writeFileSync(
   join(work, 'child.js'),
   `function busyChild() { let x = 0; for (let i = 0; i < 1e6; i++) x += Math.sqrt(i); return x; }
+// Heap mode needs bytes: ~8 MB made as the child starts, whatever the machine's load (busyChild makes almost none).
+const made = []; for (let i = 0; i < 64; i++) made.push(new Array(16384).fill(i));
 setInterval(() => { const end = Date.now() + 40; while (Date.now() < end) busyChild(); }, 50);
 const handler = process.argv[3];
 // nodemon's documented pattern: clean up, then die by the same signal

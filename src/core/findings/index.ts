@@ -40,6 +40,7 @@ export function findFindings(profile: Profile): Finding[] {
     // A run's processes each answer for themselves: the server's blocking call is not diluted by a build step
     // beside it, and one idle process does not make a busy run "mostly idle". Shares are of that process's samples.
     out = (processes ?? [{ pid: undefined, profile, samples: undefined }])
+      .filter(({ pid, profile: p }) => pid === undefined || !notNode(p))
       .flatMap(({ pid, profile: p, samples }) => {
         const cx = new FindingContext(p, samples);
         return RULES.flatMap((rule) => rule(cx)).map((f) => (pid === undefined ? f : { ...f, pid }));
@@ -48,6 +49,22 @@ export function findFindings(profile: Profile): Finding[] {
   }
   cache.set(profile, out);
   return out;
+}
+
+/** Frames only a process running V8 has: JavaScript, V8's builtins and its GC. */
+const V8_CATEGORIES: ReadonlySet<string> = new Set(['app', 'dependency', 'node', 'eval', 'v8', 'gc']);
+
+/**
+ * A process perf recorded that is not Node (tsx's esbuild, a shell step of a build): none of its samples ran V8. The
+ * node binary's C++ does not tell: a child Node spawns runs some (closing its descriptors) before its exec. The rules
+ * are about Node (the event loop, V8, its load): on such a process they misread it, e.g. "the app was idle, the load
+ * did not reach it" of esbuild's service waiting for tsx. Every other mode records only Node processes.
+ */
+function notNode(p: Profile): boolean {
+  if (p.format !== 'perf' && p.meta.mode !== 'perf') return false;
+  const t = p.tree;
+  for (let n = 1; n < t.count; n++) if (t.total[n] > 0 && V8_CATEGORIES.has(p.frames[t.frame[n]]?.category ?? '')) return false;
+  return true;
 }
 
 /** One profile per process of a run read as one (each with samples), with its samples over time; undefined for one process. */

@@ -8,7 +8,7 @@ import { isTypeScriptFile } from '../../launch/commandLine';
 import { findLoader, type LoaderSetting } from '../../launch/loader';
 import { createRunDir, removeIfEmpty } from '../../launch/run/runFolder';
 import { ProfileSession } from '../../launch/launcher';
-import { manyProcesses, type RunResult } from '../../launch/launchOptions';
+import type { RunResult } from '../../launch/launchOptions';
 import { LaunchError } from '../../launch/errors';
 import { cleanupPerfMaps } from '../../launch/perf';
 import { RunTerminal } from './terminal';
@@ -121,10 +121,10 @@ export async function profileTarget(
         try {
           if (!main) return { result, error: result.error?.message };
           p.report({ message: stateMessage('done') });
-          // A command's run, or a program that started others, has a profile per process: the run folder opens them
-          // all, merged (the first alone would leave out every child).
-          const what = target.command || manyProcesses(result) ? result.runDir : main;
-          const loaded = await (reserved ? reserved.open(what, { runDir: result.runDir }) : s.viewer.open(what, { runDir: result.runDir }));
+          // The run folder opens as the run: every process merged, its requests, its lost profiles (its first file
+          // alone would leave out every child, and a server's Requests).
+          const what = result.runDir;
+          const loaded = await (reserved ? reserved.open(what, { runDir: what }) : s.viewer.open(what, { runDir: what }));
           live?.forget();
           void offerComparison(s, target.program, result.runDir, main);
           sayUnnamed(loaded?.profile.meta.unnamed);
