@@ -11,7 +11,7 @@ import { DiffSession, reweigh } from '../../src/core/viewer/diffSession';
 import { deltaTint, parseRgb } from '../../webview/diffColor';
 import { embedProfile, restoreProfile, scriptSafeJson } from '../../src/core/viewer/embed';
 import { ViewerSession } from '../../src/core/viewer/viewerSession';
-import { previousRunProfile } from '../../src/extension/run/previousRun';
+import { previousRunFolder } from '../../src/extension/run/previousRun';
 
 /** A profile from folded-like stacks: `main;handler;pbkdf2Sync` → weight. */
 function profile(stacks: Record<string, number>): Profile {
@@ -146,9 +146,9 @@ test('previous run: the latest earlier run folder of the same program, not of an
     run('20250101-110000-prof', '/w/other.js', 'isolate-0x2-2-v8.log');
     const current = run('20250101-120000-prof', '/w/app.js', 'isolate-0x3-3-v8.log');
     run('20250101-130000-prof', '/w/app.js', 'isolate-0x4-4-v8.log');
-    assert.equal(await previousRunProfile(root, current, '/w/app.js'), join(root, '20250101-100000-prof', 'isolate-0x1-1-v8.log'));
-    assert.equal(await previousRunProfile(root, join(root, '20250101-100000-prof'), '/w/app.js'), undefined);
-    assert.equal(await previousRunProfile(join(root, 'missing'), current, '/w/app.js'), undefined);
+    assert.equal(await previousRunFolder(root, current, '/w/app.js'), join(root, '20250101-100000-prof'));
+    assert.equal(await previousRunFolder(root, join(root, '20250101-100000-prof'), '/w/app.js'), undefined);
+    assert.equal(await previousRunFolder(join(root, 'missing'), current, '/w/app.js'), undefined);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

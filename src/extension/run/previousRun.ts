@@ -14,10 +14,11 @@ async function ranProgram(dir: string, program: string): Promise<boolean> {
 }
 
 /**
- * The main profile of the latest run before `current` (a run folder under `runsRoot`) that profiled
- * the same program, or undefined. Folder names start with their time, so they sort by age.
+ * The latest run folder before `current` (a run folder under `runsRoot`) that profiled the same program and wrote a
+ * profile, or undefined. Folder names start with their time, so they sort by age. The folder, not its first profile:
+ * a run is compared as it is read, every process (its first profile may be npm's, not the server's).
  */
-export async function previousRunProfile(runsRoot: string, current: string, program: string): Promise<string | undefined> {
+export async function previousRunFolder(runsRoot: string, current: string, program: string): Promise<string | undefined> {
   let names: string[];
   try {
     names = (await readdir(runsRoot, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
@@ -33,7 +34,7 @@ export async function previousRunProfile(runsRoot: string, current: string, prog
     const dir = join(runsRoot, name);
     if (!(await ranProgram(dir, program))) continue;
     const run = await readRun(dir, name);
-    if (run?.profiles[0]) return run.profiles[0];
+    if (run?.profiles[0]) return dir;
   }
   return undefined;
 }

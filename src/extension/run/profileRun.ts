@@ -126,7 +126,7 @@ export async function profileTarget(
           const what = result.runDir;
           const loaded = await (reserved ? reserved.open(what, { runDir: what }) : s.viewer.open(what, { runDir: what }));
           live?.forget();
-          void offerComparison(s, target.program, result.runDir, main);
+          void offerComparison(s, target.program, result.runDir);
           sayUnnamed(loaded?.profile.meta.unnamed);
           return { result, loaded, error: result.error?.message };
         } catch (e) {
