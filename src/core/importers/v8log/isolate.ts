@@ -323,7 +323,6 @@ export class IsolateLog {
 
   private invalidate(): void {
     this.path.reset();
-    this.resolver.forget();
     if (this.restCount === 0) return;
     this.flush();
     this.restCache.clear();
