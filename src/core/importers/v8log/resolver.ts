@@ -125,7 +125,12 @@ export class AddressResolver {
     if (!(addr > 0)) return null;
     if (isReturn) {
       const k = this.returns.get(addr);
-      if (k !== undefined && k.entry.gen === k.gen && k.entry.info.answers === k.answers && (k.answers.epoch === this.epoch || k.answers.epoch < 0))
+      if (
+        k !== undefined &&
+        k.entry.gen === k.gen &&
+        k.entry.info.answers === k.answers &&
+        (k.answers.epoch === this.epoch || k.answers.epoch < 0)
+      )
         return k.r;
     }
     const e = this.code.find(addr);
