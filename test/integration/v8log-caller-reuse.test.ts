@@ -1,6 +1,7 @@
 // A tick's stack starts from the callers it shares with the stack built before it (v8log/callerPath.ts): on a real
 // log of deep stacks most caller frames are reused, and the profile is the one built without reuse, node for node;
-// and the one built when the callers' stacks are not kept for later ticks (the reader keeps a bounded number).
+// and the one built when the callers' stacks are not kept for later ticks (the reader keeps a bounded number), and the
+// one built when no return address's answer is kept (kept answers are checked on use against the code they came from).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -30,9 +31,14 @@ while (Date.now() < end) t += down(30, () => w0(8));
 console.log(t > 0);
 `;
 
-async function replay(log: string, reuseCallers: boolean, maxRests?: number): Promise<{ p: Profile; iso: IsolateLog }> {
+async function replay(
+  log: string,
+  reuseCallers: boolean,
+  maxRests?: number,
+  keepReturns?: boolean,
+): Promise<{ p: Profile; iso: IsolateLog }> {
   const builder = new ProfileBuilder('v8log', { durationMs: null });
-  const iso = new IsolateLog({ builder, native: new NativeResolver(undefined, false), reuseCallers, maxRests });
+  const iso = new IsolateLog({ builder, native: new NativeResolver(undefined, false), reuseCallers, maxRests, keepReturns });
   for (const line of readFileSync(log, 'latin1').split('\n')) {
     if (!line) continue;
     const r = iso.line(line);
@@ -56,6 +62,12 @@ test(
       const fresh = await replay(log, false);
       // A cache of one callers' stack: every tick's stack built again, its hits flushed before the next.
       const uncached = await replay(log, true, 1);
+      // Every return address read from its code again, and every stack built afresh, so each frame is resolved anew.
+      const unkept = await replay(log, false, 1, false);
+      const kept = reused.iso.keptReturns;
+      console.log(`kept return answers used: ${kept.used}, found stale: ${kept.stale}`);
+      assert.ok(kept.used > 0, 'kept answers were used');
+      assert.deepEqual(unkept.iso.keptReturns, { used: 0, stale: 0 });
       const { callerFrames, reusedCallerFrames } = reused.iso;
       console.log(
         `caller frames: ${callerFrames}, reused: ${reusedCallerFrames} (${((100 * reusedCallerFrames) / callerFrames).toFixed(0)} %)`,
@@ -63,7 +75,7 @@ test(
       assert.ok(callerFrames > 5000, `deep stacks: ${callerFrames} caller frames`);
       assert.ok(reusedCallerFrames > 0.5 * callerFrames, `reused ${reusedCallerFrames} of ${callerFrames}`);
       assert.equal(fresh.iso.reusedCallerFrames, 0);
-      for (const other of [fresh, uncached]) sameProfile(reused, other);
+      for (const other of [fresh, uncached, unkept]) sameProfile(reused, other);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

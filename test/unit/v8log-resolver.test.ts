@@ -52,6 +52,63 @@ test('positions logged again for a code object replace the ones it was read with
   assert.equal(selfAt(p, 3), 1, 'the second, read with the new positions, at line 3');
 });
 
+// A return address's answer is kept for the stacks to come, checked on use against the code it was read from.
+const BAZ_AT_FOO = 'code-creation,JS,10,102,0x10000,256,baz /app/l.js:9:13,0x5200,~';
+/** Callers' names of the tree's paths to the node of `leaf`, root first (thread and state frames left out). */
+const callersOf = (p: Profile, leaf: string): string[][] => {
+  const out: string[][] = [];
+  for (let n = 1; n < p.tree.count; n++) {
+    if (p.frames[p.tree.frame[n]].name !== leaf || !p.tree.self[n]) continue;
+    const path: string[] = [];
+    for (let k = p.tree.parent[n]; k > 0; k = p.tree.parent[k]) path.unshift(p.frames[p.tree.frame[k]].name);
+    out.push(path);
+  }
+  return out.sort();
+};
+
+test('a caller whose code was overwritten, moved or deleted is read from the code at its address now', () => {
+  const overwritten = replay([FOO, BAR, tick(0x30010, '0x10011'), BAZ_AT_FOO, tick(0x30010, '0x10011')]);
+  assert.deepEqual(callersOf(overwritten, 'bar'), [['baz'], ['foo']]);
+  const moved = replay([
+    FOO,
+    BAR,
+    tick(0x30010, '0x10011'),
+    'code-move,0x10000,0x20000',
+    BAZ_AT_FOO,
+    tick(0x30010, '0x10011'),
+    tick(0x30010, '0x20011'),
+  ]);
+  assert.deepEqual(callersOf(moved, 'bar'), [['baz'], ['foo']]);
+  const deleted = replay([
+    FOO,
+    BAR,
+    tick(0x30010, '0x10011'),
+    'code-delete,0x10000',
+    tick(0x30010, '0x10011'),
+    BAZ_AT_FOO,
+    tick(0x30010, '0x10011'),
+  ]);
+  // While foo's code was gone, its return address was nowhere: bar with no caller.
+  assert.deepEqual(callersOf(deleted, 'bar'), [[], ['baz'], ['foo']]);
+});
+
+test("a caller's line follows positions logged again for its code", () => {
+  const p = replay([
+    `script-source,9,/app/l.js,${SRC}`,
+    FOO,
+    BAR,
+    // Interpreted (~) frames hold the offset itself: 0x10014 is offset 20.
+    'code-source-info,0x10000,9,0,50,C0O20C25O33,,',
+    tick(0x30010, '0x10014'),
+    'code-source-info,0x10000,9,0,50,C0O33,,',
+    // Other callers' text: the same would be the callers' stack already built, lines and all.
+    tick(0x30010, '0x10014', '0x30099'),
+  ]);
+  const totalAt = (line: number) => p.lineHits.get('/app/l.js')?.get(line)?.total ?? 0;
+  assert.equal(totalAt(2), 1, 'first read at line 2');
+  assert.equal(totalAt(3), 1, 'then, with the new positions, at line 3');
+});
+
 test('source positions: the scanner reads what the regular expression it replaced reads, malformed text too', () => {
   const reference = (s: string, lead: string) => {
     const out: number[][] = [];

@@ -6,6 +6,8 @@ export interface CodeEntry {
   size: number;
   /** Index into the importer's code-kind table (resolved lazily into frames). */
   info: CodeInfo;
+  /** Bumped when the entry leaves the map (deleted, overwritten, moved): an answer kept for an address in it is stale. */
+  gen: number;
 }
 
 export interface CodeInfo {
@@ -73,7 +75,7 @@ export class CodeMap {
         this.clamped++;
       } else this.bigPages += pages;
     }
-    const e: CodeEntry = { start, size, info };
+    const e: CodeEntry = { start, size, info, gen: 0 };
     this.removeCovered(start, e.size);
     this.insert(e);
     return e;
@@ -123,6 +125,7 @@ export class CodeMap {
   }
 
   private remove(e: CodeEntry): void {
+    e.gen++;
     if (this.byStart.get(e.start) === e) this.byStart.delete(e.start);
     const last = Math.floor((e.start + e.size - 1) / PAGE);
     for (let p = Math.floor(e.start / PAGE); p <= last; p++) {

@@ -114,6 +114,8 @@ export interface IsolateOptions {
   reuseCallers?: boolean;
   /** Callers' stacks kept at most (the answers are the same whatever it is; a test compares). */
   maxRests?: number;
+  /** False: return addresses' answers are not kept (the answers are the same; a test compares). */
+  keepReturns?: boolean;
 }
 
 /** Replays one isolate's log: keeps V8's code map current and turns each tick into a sample. */
@@ -166,6 +168,10 @@ export class IsolateLog {
   callerFrames = 0;
   reusedCallerFrames = 0;
   workerHint = false;
+  /** Return addresses answered from kept answers, and kept answers found stale (their code moved, or was replaced). */
+  get keptReturns(): { used: number; stale: number } {
+    return { used: this.resolver.keptReturnsUsed, stale: this.resolver.keptReturnsStale };
+  }
   readonly malformed = new Map<string, number>();
   /** Ticks through JS code without source positions, by tier (known once `finish` ran). */
   get linelessTicks(): Map<Tier | 'unknown', number> {
@@ -177,7 +183,7 @@ export class IsolateLog {
     const b = o.builder;
     this.ids = { idle: b.frame(SPECIAL.idle), gc: b.frame(SPECIAL.gc), unaccounted: b.frame(SPECIAL.unaccounted) };
     this.calls = new CallSites(b.frames);
-    this.resolver = new AddressResolver(this.code, o.native, b);
+    this.resolver = new AddressResolver(this.code, o.native, b, o.keepReturns ?? true);
   }
 
   /** Handles one log line; returns a promise only while C++ symbols are still loading. */
@@ -323,7 +329,6 @@ export class IsolateLog {
 
   private invalidate(): void {
     this.path.reset();
-    this.resolver.forget();
     if (this.restCount === 0) return;
     this.flush();
     this.restCache.clear();
@@ -463,7 +468,9 @@ export class IsolateLog {
         addrs[m++] = addr;
       }
     }
-    if (path.valid && (path.resolverVersion !== this.resolver.version || path.nativeVersion !== this.o.native.version)) path.reset();
+    // Not a call to `reset` in a branch: it is taken a few dozen times per log, mostly after V8 optimized this function,
+    // and reaching it then threw the optimized code away (a 70 ms recompile on tsc's log). Invalid, the rest is unread.
+    path.valid = path.valid && path.resolverVersion === this.resolver.version && path.nativeVersion === this.o.native.version;
     const k = vm === VM_IDLE || this.o.reuseCallers === false ? 0 : path.common(this.addrs, m);
     this.callerFrames += m;
     this.reusedCallerFrames += k;

@@ -56,7 +56,9 @@ export function parseSourcePositions(
 }
 
 /** Scratch columns for `triples`, grown as needed: a big TurboFan function's table holds thousands of entries. */
-const cols = { a: new Int32Array(1024), b: new Int32Array(1024), c: new Int32Array(1024), n: 0 };
+// 8 192 from the start (96 KiB): webpack's log first grew 1 024 after V8 had optimized the scan, which threw it away.
+const COLS = 8192;
+const cols = { a: new Int32Array(COLS), b: new Int32Array(COLS), c: new Int32Array(COLS), n: 0 };
 grownLater(cols, 'a', 'b', 'c');
 
 function push(a: number, b: number, c: number): void {
@@ -86,9 +88,12 @@ function growCols(): void {
  */
 function triples(s: string, lead: number): typeof cols {
   // Every read is within the string: a character code read past its end (NaN) makes the optimized code bail out.
+  // No step is only on a rare path (text that is no triple, an inlining id): V8 optimizes this early, and reaching a
+  // step it had never run threw the optimized code away (two recompiles on tsc's log).
   cols.n = 0;
   const n = s.length;
-  let i = s.indexOf(String.fromCharCode(lead));
+  const leadText = String.fromCharCode(lead);
+  let i = s.indexOf(leadText);
   while (i >= 0 && i < n) {
     const aEnd = digitsEnd(s, i + 1);
     let ok = aEnd > i + 1 && aEnd < n && s.charCodeAt(aEnd) === 79; /* O */
@@ -96,23 +101,19 @@ function triples(s: string, lead: number): typeof cols {
     if (ok && bStart < n && s.charCodeAt(bStart) === 45 /* - */) bStart++;
     const bEnd = ok ? digitsEnd(s, bStart) : bStart;
     ok = ok && bEnd > bStart;
-    if (!ok) {
-      i = s.indexOf(String.fromCharCode(lead), i + 1);
-      continue;
+    let next = i + 1;
+    if (ok) {
+      const a = num(s, i + 1, aEnd);
+      const b = num(s, aEnd + 1, bEnd);
+      const marked = bEnd < n && s.charCodeAt(bEnd) === 73; /* I */
+      const cStart = bEnd + 1;
+      const cEnd = digitsEnd(s, marked ? cStart : n);
+      const hasC = cEnd > cStart && marked;
+      const c = num(s, cStart, hasC ? cEnd : cStart);
+      push(a, b, hasC ? c : -1);
+      next = hasC ? cEnd : bEnd;
     }
-    const a = num(s, i + 1, aEnd);
-    const b = num(s, aEnd + 1, bEnd);
-    let c = -1;
-    let end = bEnd;
-    if (bEnd < n && s.charCodeAt(bEnd) === 73 /* I */) {
-      const cEnd = digitsEnd(s, bEnd + 1);
-      if (cEnd > bEnd + 1) {
-        c = num(s, bEnd + 1, cEnd);
-        end = cEnd;
-      }
-    }
-    push(a, b, c);
-    i = s.indexOf(String.fromCharCode(lead), end);
+    i = s.indexOf(leadText, next);
   }
   return cols;
 }
@@ -131,7 +132,8 @@ function digitsEnd(s: string, i: number): number {
 function num(s: string, start: number, end: number): number {
   // Past 15 digits a running product could round differently from the parse of the text.
   if (end - start > 15) return +s.slice(start, end);
-  const neg = s.charCodeAt(start) === 45;
+  // An empty range (no inlining id) is 0, its text unread.
+  const neg = start < end && s.charCodeAt(start) === 45;
   let v = 0;
   for (let k = neg ? start + 1 : start; k < end; k++) v = v * 10 + (s.charCodeAt(k) - 48);
   return neg ? -v : v;
