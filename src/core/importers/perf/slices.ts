@@ -48,7 +48,14 @@ export class PerfSlices {
 }
 
 function sumStats(all: JitNamingStats[]): JitNamingStats {
-  const s: JitNamingStats = { timed: 0, ambiguous: 0, ambiguousByThread: new Map(), clockMismatch: false, nativeNamed: 0, nativeUnnamed: new Map() };
+  const s: JitNamingStats = {
+    timed: 0,
+    ambiguous: 0,
+    ambiguousByThread: new Map(),
+    clockMismatch: false,
+    nativeNamed: 0,
+    nativeUnnamed: new Map(),
+  };
   for (const x of all) {
     s.timed += x.timed;
     s.ambiguous += x.ambiguous;

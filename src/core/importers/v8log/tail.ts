@@ -156,7 +156,14 @@ export class V8LogTail {
       log.records++;
       let r: void | Promise<void>;
       // As loadV8Log reads each line: ticks in place, the rest as strings.
-      if (stop - pos >= 5 && data[pos] === 116 && data[pos + 1] === 105 && data[pos + 2] === 99 && data[pos + 3] === 107 && data[pos + 4] === 44)
+      if (
+        stop - pos >= 5 &&
+        data[pos] === 116 &&
+        data[pos + 1] === 105 &&
+        data[pos + 2] === 99 &&
+        data[pos + 3] === 107 &&
+        data[pos + 4] === 44
+      )
         r = iso.tickAt(data, pos, stop);
       else {
         const line = data.toString('latin1', pos, stop);
@@ -209,20 +216,23 @@ export class V8LogTail {
       intervalMs: iso.intervalUs / 1000 || undefined,
       ...(iso.clock && !isNaN(iso.firstTs) ? { startTime: iso.clock.epochMs + (iso.firstTs - iso.clock.ts) / 1000 } : {}),
     };
-    if (b.tree.weight === 0) warn(l10n.t('the log has no ticks: was node run with --prof, and did it run long enough to be sampled?'));
-    const built = b.build();
-    const src = built.tree;
+    // The tree copied first: its totals are the copy's, never worked out on the builder's tree that grows on.
+    const live = b.tree;
+    const tree = live.rewrite((i, p, out) => out.child(p, live.frame[i]));
+    if (tree.weight === 0) warn(l10n.t('the log has no ticks: was node run with --prof, and did it run long enough to be sampled?'));
+    // build() names the one thread of a log read alone by its tree's weight: here the copy's.
+    const built = this.logs.length > 1 ? b.build() : undefined;
     const profile: Profile = {
-      ...built,
+      format: b.format,
       meta,
       // The same node ids (a builder's nodes are distinct and made parents first), in a tree of this read's own.
-      tree: src.rewrite((i, p, out) => out.child(p, src.frame[i])),
-      frames: built.frames.map((f) => ({ ...f, ...(f.generated ? { generated: { ...f.generated } } : {}) })),
-      threads: built.threads.map((t) => ({ ...t })),
+      tree,
+      frames: b.frames.frames.map((f) => ({ ...f, ...(f.generated ? { generated: { ...f.generated } } : {}) })),
+      threads: built ? built.threads.map((t) => ({ ...t })) : [{ name: 'main', samples: tree.weight }],
       lineHits,
       warnings,
     };
-    if (built.deopts) profile.deopts = built.deopts.map((d) => ({ ...d }));
+    if (b.deopts.length) profile.deopts = b.deopts.map((d) => ({ ...d }));
     if (this.timeline && this.timeline.length) profile.timeline = this.timeline.finish();
     return afterImport(this.path, profile, this.opts);
   }
