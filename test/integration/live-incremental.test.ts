@@ -169,17 +169,22 @@ test(
     const full = join(runDir, readdirSync(runDir).find(isLog)!);
     const log = join(ws, basename(full));
     const bytes = readFileSync(full);
-    writeFileSync(log, bytes.subarray(0, Math.floor(bytes.length * 0.95)));
-    const tail = new V8LogTail(log);
-    await tail.read({ sourceMaps: false });
-    appendFileSync(log, bytes.subarray(Math.floor(bytes.length * 0.95)));
-    let c0 = cpuMs();
-    const onward = await tail.read({ sourceMaps: false });
-    const incMs = cpuMs() - c0;
-    c0 = cpuMs();
-    const fresh = await loadProfile(log, { sourceMaps: false });
-    const wholeMs = cpuMs() - c0;
-    assert.deepEqual(canon(onward), canon(fresh));
+    // Twice, the cheaper of each kept: a shared machine's pauses land in one read or the other.
+    let incMs = Infinity;
+    let wholeMs = Infinity;
+    for (let k = 0; k < 2; k++) {
+      writeFileSync(log, bytes.subarray(0, Math.floor(bytes.length * 0.95)));
+      const tail = new V8LogTail(log);
+      await tail.read({ sourceMaps: false });
+      appendFileSync(log, bytes.subarray(Math.floor(bytes.length * 0.95)));
+      let c0 = cpuMs();
+      const onward = await tail.read({ sourceMaps: false });
+      incMs = Math.min(incMs, cpuMs() - c0);
+      c0 = cpuMs();
+      const fresh = await loadProfile(log, { sourceMaps: false });
+      wholeMs = Math.min(wholeMs, cpuMs() - c0);
+      assert.deepEqual(canon(onward), canon(fresh));
+    }
     t.diagnostic(
       `prof: ${compared} reads equal; log ${(bytes.length / 1e6).toFixed(1)} MB: read on (5 %) ${incMs.toFixed(0)} ms CPU, whole ${wholeMs.toFixed(0)} ms`,
     );
