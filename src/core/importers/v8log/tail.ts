@@ -19,6 +19,8 @@ const STEP = 4 << 20;
 interface LogState {
   path: string;
   worker: boolean;
+  /** Its thread's name when the process has several isolates' logs. */
+  thread: string | undefined;
   iso: IsolateLog;
   /** Bytes of the file read so far, and those of them after the last line break (a line V8 is still writing). */
   offset: number;
@@ -101,7 +103,7 @@ export class V8LogTail {
       const thread = threaded ? (i === 0 && !t.worker ? 'main' : `worker ${++workerNo}`) : undefined;
       if (thread) this.builder.threadInfo(thread, { pid });
       const iso = new IsolateLog({ builder: this.builder, native: this.native, thread, timeline: this.timeline });
-      return { path: t.path, worker: t.worker, iso, offset: 0, rest: undefined, mapsApplied: false, records: 0 };
+      return { path: t.path, worker: t.worker, thread, iso, offset: 0, rest: undefined, mapsApplied: false, records: 0 };
     });
   }
 
@@ -204,7 +206,7 @@ export class V8LogTail {
       seen.add(w);
     };
     for (const log of this.logs) {
-      if (this.logs.length > 1) b.threadInfo(this.threadOf(log), { samples: log.iso.samples });
+      if (log.thread) b.threadInfo(log.thread, { samples: log.iso.samples });
       for (const n of log.iso.notes(basename(log.path), this.maps !== null)) warn(n);
     }
     for (const w of this.native.warnings) warn(w);
@@ -235,12 +237,5 @@ export class V8LogTail {
     if (b.deopts.length) profile.deopts = b.deopts.map((d) => ({ ...d }));
     if (this.timeline && this.timeline.length) profile.timeline = this.timeline.finish();
     return afterImport(this.path, profile, this.opts);
-  }
-
-  private threadOf(log: LogState): string {
-    const i = this.logs.indexOf(log);
-    let workers = 0;
-    for (let k = 0; k <= i; k++) if (!(k === 0 && !this.logs[k].worker)) workers++;
-    return i === 0 && !log.worker ? 'main' : `worker ${workers}`;
   }
 }
