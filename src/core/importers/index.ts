@@ -69,7 +69,11 @@ export async function sniffFormat(path: string): Promise<Importer> {
 /** Reads any supported profile file into the one model, source maps applied. */
 export async function loadProfile(path: string, opts: ImportOptions = {}): Promise<Profile> {
   const importer = await sniffFormat(path);
-  const profile = await importer.load(path, opts);
+  return afterImport(path, await importer.load(path, opts), opts);
+}
+
+/** What every import gets once its reader is done: the path mapping and source maps (a live read's copy gets them too). */
+export async function afterImport(path: string, profile: Profile, opts: ImportOptions = {}): Promise<Profile> {
   profile.meta.source ??= path;
   // Paths are mapped before maps are looked for, and the mapping also places the maps' sources: one pass, never two.
   const mapPath =

@@ -6,7 +6,9 @@ import { addChunkLines, LIVE_INFO_FILE, liveChunkPid, NOTHING_NEW, type LiveInfo
 import { CpuProfileMerger } from './cpuProfileMerge';
 import { forgetLiveHeap, loadLiveHeap } from './liveHeap';
 import { ATTACH_HEAP_MODE } from './liveHeapFile';
-import { readProcessRecords } from './processRecords';
+import { profilePid, readProcessRecords } from './processRecords';
+import { V8LogTail } from '../../core/importers/v8log/tail';
+import { PerfSlices } from '../../core/importers/perf/slices';
 import { liveRun } from './liveRun';
 import { liveJitMaps } from './liveJitMaps';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
@@ -94,6 +96,8 @@ export function liveChunks(dir: string): Map<string, CpuProfileMerger> {
 export function forgetLiveRun(dir: string): void {
   runs.delete(dir);
   answered.delete(dir);
+  profTails.delete(dir);
+  perfRuns.delete(dir);
   forgetLiveHeap(dir);
 }
 
@@ -119,11 +123,16 @@ export async function loadLiveRun(
   return { profile, run };
 }
 
+/** Each live prof run's logs, read on from where the last read stopped (v8log/tail.ts). */
+const profTails = new Map<string, Map<string, V8LogTail>>();
+/** Each live perf run's ended slices, each parsed once, in order. */
+const perfRuns = new Map<string, { slices: PerfSlices; done: string[] }>();
+
 /**
  * A live prof run: V8 writes each process's tick log as it goes (measured: the ticks of a busy process grow
- * second by second), so the logs so far are read as the finished run's would be, every process merged. A live perf
- * run: the `perf script` of each slice ended so far (launch/perfSlices.ts), read as the finished run's are. Each read
- * reads them whole (a log's code events name its ticks): the caller reads less often as they grow.
+ * second by second); each read feeds only the lines added since the last to the readers kept for the run, and
+ * answers what a whole read of the logs as they are would. A live perf run: the `perf script` of each slice ended
+ * so far (launch/perfSlices.ts), each parsed once when it appears, named from the code records known then.
  */
 async function loadLiveLogs(
   dir: string,
@@ -143,6 +152,45 @@ async function loadLiveLogs(
   if (!logs.length || (opts.onlyNew && answered.get(dir) === size)) throw new ProfileError(NOTHING_NEW, dir);
   answered.set(dir, size);
   const run = liveRun(dir, li, mode);
-  const jitMaps = mode === 'perf' ? await liveJitMaps(readProcessRecords(dir)) : undefined;
-  return { profile: await loadRunProfile(run, { ...opts, ...(jitMaps ? { jitMaps } : {}) }), run };
+  if (mode === 'perf') return { profile: await loadRunProfile(run, { ...opts, perfSlices: await liveSlices(dir, logs, opts) }), run };
+  let tails = profTails.get(dir);
+  if (!tails) profTails.set(dir, (tails = new Map()));
+  const parts = new Map<string, Profile>();
+  for (const f of logs) {
+    let t = tails.get(f);
+    if (!t) tails.set(f, (t = new V8LogTail(f)));
+    try {
+      parts.set(f, await t.read(opts));
+    } catch (e) {
+      // Read again from the start next time: a read that failed midway may have left its readers half fed.
+      tails.delete(f);
+      throw e;
+    }
+  }
+  const read = (f: string): Profile => parts.get(f)!;
+  return { profile: await loadRunProfile(run, { ...opts, liveParts: { files: logs, pidOf: profilePid, read } }), run };
+}
+
+/** The live perf run's slices so far: those not parsed yet are parsed, in order, and kept. */
+async function liveSlices(dir: string, slices: string[], opts: RunLoadOptions): Promise<Profile> {
+  let st = perfRuns.get(dir);
+  const fresh = slices.filter((f) => !st?.done.includes(f));
+  // The slices' names sort in time: one sorting before one already read means the folder changed under the run.
+  if (!st || (st.done.length && fresh.some((f) => f < st!.done[st!.done.length - 1]))) {
+    perfRuns.set(dir, (st = { slices: new PerfSlices(), done: [] }));
+    fresh.splice(0, fresh.length, ...slices);
+  }
+  if (fresh.length) {
+    const jit = await liveJitMaps(readProcessRecords(dir));
+    try {
+      for (const f of fresh) {
+        await st.slices.add(f, jit, opts);
+        st.done.push(f);
+      }
+    } catch (e) {
+      perfRuns.delete(dir);
+      throw e;
+    }
+  }
+  return st.slices.current();
 }

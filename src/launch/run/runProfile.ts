@@ -35,6 +35,8 @@ export interface RunLoadOptions extends ImportOptions {
   liveParts?: { files: string[]; pidOf: (name: string) => number | undefined; read: (file: string) => Profile };
   /** A live perf run's code records by pid, read where the running processes write them (the folder has none yet). */
   jitMaps?: Map<number, SavedJit>;
+  /** A live perf run's slices as read so far (liveReader.ts), in place of reading them here. */
+  perfSlices?: Profile;
 }
 
 export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptions = {}): Promise<Profile> {
@@ -70,7 +72,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
     // perf.data holds every process already, each thread with its pid.
     const nodePid = info.nodePid;
     profile = files.every((f) => isPerfSliceScript(basename(f)))
-      ? await loadPerfScriptFiles(files, opts, opts.jitMaps)
+      ? (opts.perfSlices ?? (await loadPerfScriptFiles(files, opts, opts.jitMaps)))
       : await loadProfile(files[0], {
           ...opts,
           mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined),

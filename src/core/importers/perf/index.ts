@@ -4,11 +4,12 @@ import { dirname } from 'node:path';
 import type { Profile } from '../../model';
 import type { ImportOptions, Importer } from '../types';
 import { PerfScriptParser } from './parser';
-import { loadPerfData, namingWarnings } from './runner';
+import { loadPerfData } from './runner';
+import { PerfSlices } from './slices';
 import { savedJitMaps, type SavedJit } from './jitMaps';
-import { JitFrameNamer } from './jitNamer';
 
 export { PerfScriptParser } from './parser';
+export { PerfSlices } from './slices';
 export { classifyPerfFrame } from './frames';
 export { loadPerfData, perfScriptArgs, PERF_SCRIPT_FIELDS } from './runner';
 
@@ -55,29 +56,21 @@ async function loadPerfScriptText(path: string, opts: ImportOptions): Promise<Pr
 
 /**
  * The `perf script` texts of one recording's slices (a live perf run: `perf record --switch-output`, each slice
- * scripted as it ended) read in order as one recording: one parser, so the profile is exactly their union, with the
- * JIT frames named from the run folder's saved code records as a whole perf.data's would be.
+ * scripted as it ended) read in order as one recording (slices.ts), with the JIT frames named from the run folder's
+ * saved code records as a whole perf.data's would be.
  */
 export async function loadPerfScriptFiles(paths: string[], opts: ImportOptions, jit?: Map<number, SavedJit>): Promise<Profile> {
-  const parser = new PerfScriptParser();
-  const namer = new JitFrameNamer(jit ?? (paths.length ? await savedJitMaps(dirname(paths[0])) : new Map()));
+  const slices = new PerfSlices();
+  const saved = jit ?? (paths.length ? await savedJitMaps(dirname(paths[0])) : new Map<number, SavedJit>());
   const sizes = await Promise.all(paths.map((p) => stat(p).then((s) => s.size)));
   const total = sizes.reduce((a, b) => a + b, 0);
   let read = 0;
-  for (const path of paths) {
-    opts.signal?.throwIfAborted();
-    const stream = createReadStream(path, { highWaterMark: 1 << 20, signal: opts.signal });
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      parser.push(namer.push(chunk));
-      read += chunk.length;
+  for (const path of paths)
+    await slices.add(path, saved, opts, (n) => {
+      read += n;
       opts.onProgress?.(total ? read / total : 1);
-    }
-    parser.push(namer.end());
-  }
-  const naming = namingWarnings(namer.stats);
-  for (const w of naming) parser.builder.warn(w);
-  if (naming.length) parser.builder.meta.unnamed = [...(parser.builder.meta.unnamed ?? []), ...naming];
-  return parser.end();
+    });
+  return slices.end();
 }
 
 export const perfImporter: Importer = {

@@ -258,7 +258,7 @@ export class PerfScriptParser {
   }
 
   /** The samples in time order (CPUs' samples arrive slightly out of order), as tree nodes and ms from the first. */
-  private timeline(nodeOf: Int32Array): void {
+  private timeline(nodeOf: Int32Array, b: ProfileBuilder): void {
     const n = this.tlCount;
     if (!n || n !== this.samples) return;
     const order = new Uint32Array(n);
@@ -277,8 +277,8 @@ export class PerfScriptParser {
       times[i] = (t[j] - t0) * 1000;
       weights[i] = this.tlWeight[j];
     }
-    this.builder.timeline = { nodes, times, weights };
-    this.builder.meta.perfStartMs = t0 * 1000;
+    b.timeline = { nodes, times, weights };
+    b.meta.perfStartMs = t0 * 1000;
   }
 
   /** Timestamp (s) of the latest sample seen, for progress. */
@@ -294,15 +294,32 @@ export class PerfScriptParser {
       this.push(Buffer.concat([last, Buffer.from('\n')]));
     }
     if (this.open) this.finish();
-    const b = this.builder;
+    return this.profileInto(this.builder, true);
+  }
+
+  /**
+   * The profile of the samples ended so far, the parser left as it was (a live run's slices, parsed once each and
+   * read on): made as `end` makes it, in a builder of its own that starts with this one's frames, so ids agree.
+   */
+  current(): Profile {
+    const own = this.builder;
+    const b = new ProfileBuilder(own.format, { ...own.meta, ...(own.meta.unnamed ? { unnamed: [...own.meta.unnamed] } : {}) });
+    for (const f of own.frames.frames) b.frame(f);
+    for (const w of own.warnings) b.warn(w);
+    return this.profileInto(b, false);
+  }
+
+  private profileInto(b: ProfileBuilder, last: boolean): Profile {
     const nodeOf = new Int32Array(this.aggCount);
     for (const head of this.stacks.values()) {
       for (let a: StackAgg | undefined = head; a; a = a.next) {
-        nodeOf[a.id] = b.sample(a.frames.reverse(), a.weight, a.timeMs, this.threadNames[a.thread]);
+        // Reversed in place only when the parser is done with its stacks.
+        const frames = last ? a.frames.reverse() : a.frames.slice().reverse();
+        nodeOf[a.id] = b.sample(frames, a.weight, a.timeMs, this.threadNames[a.thread]);
       }
     }
-    this.threadNames.forEach((name, id) => b.threadInfo(name, this.threadInfos[id]));
-    this.timeline(nodeOf);
+    this.threadNames.forEach((name, id) => b.threadInfo(name, { ...this.threadInfos[id] }));
+    this.timeline(nodeOf, b);
     if (this.skipped) b.warn(l10n.t('{0} lines were not perf script samples and were skipped', String(this.skipped)));
     if (this.samples === 0) b.warn(l10n.t('no samples in the perf data'));
     if (this.firstTime <= this.lastTime) b.meta.durationMs = (this.lastTime - this.firstTime) * 1000;

@@ -372,6 +372,17 @@ export class IsolateLog {
     this.inference = this.calls.infer((file, line, total) => b.lineHit(file, line, 0, total));
   }
 
+  /**
+   * `finish` for a log still being written (tail.ts): the line hits so far go to the builder as `finish` gives them,
+   * the inferred ones to `hit` (the caller's copy, as inference is redone from all calls seen at each read), and
+   * the log may be read on.
+   */
+  finishSoFar(hit: (file: string, line: number, total: number) => void): void {
+    this.flush();
+    this.lines.drain(this.o.builder);
+    this.inference = this.calls.infer(hit);
+  }
+
   /** Handles one `tick` line, read from its bytes (see tickFields.ts); a promise only while C++ symbols load. */
   tickAt(buf: Buffer, start: number, end: number): void | Promise<void> {
     const f = this.fields;

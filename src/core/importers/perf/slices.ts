@@ -1,0 +1,68 @@
+import { createReadStream } from 'node:fs';
+import type { Profile } from '../../model';
+import type { ImportOptions } from '../types';
+import { PerfScriptParser } from './parser';
+import { namingWarnings } from './runner';
+import type { SavedJit } from './jitMaps';
+import { JitFrameNamer, type JitNamingStats } from './jitNamer';
+
+/**
+ * The `perf script` texts of one recording's slices read in order into one parser, so the profile is exactly their
+ * union. A live run adds each slice once, when it ended (named from the code records known then), and asks for the
+ * profile so far as often as it likes; a finished run's are all added, then `end`.
+ */
+export class PerfSlices {
+  readonly parser = new PerfScriptParser();
+  private readonly stats: JitNamingStats[] = [];
+
+  /** Reads one slice's text, its JIT frames named from `jit`; `onBytes` after each chunk. */
+  async add(path: string, jit: Map<number, SavedJit>, opts: ImportOptions = {}, onBytes?: (n: number) => void): Promise<void> {
+    opts.signal?.throwIfAborted();
+    const namer = new JitFrameNamer(jit);
+    const stream = createReadStream(path, { highWaterMark: 1 << 20, signal: opts.signal });
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      this.parser.push(namer.push(chunk));
+      onBytes?.(chunk.length);
+    }
+    this.parser.push(namer.end());
+    this.stats.push(namer.stats);
+  }
+
+  /** The slices so far; they can be added to after. */
+  current(): Profile {
+    return this.withNaming(this.parser.current());
+  }
+
+  /** The slices, the parser done. */
+  end(): Profile {
+    return this.withNaming(this.parser.end());
+  }
+
+  private withNaming(p: Profile): Profile {
+    const naming = namingWarnings(sumStats(this.stats));
+    const seen = new Set(p.warnings);
+    for (const w of naming) if (!seen.has(w)) p.warnings.push(w);
+    if (naming.length) p.meta.unnamed = [...(p.meta.unnamed ?? []), ...naming];
+    return p;
+  }
+}
+
+function sumStats(all: JitNamingStats[]): JitNamingStats {
+  const s: JitNamingStats = {
+    timed: 0,
+    ambiguous: 0,
+    ambiguousByThread: new Map(),
+    clockMismatch: false,
+    nativeNamed: 0,
+    nativeUnnamed: new Map(),
+  };
+  for (const x of all) {
+    s.timed += x.timed;
+    s.ambiguous += x.ambiguous;
+    s.clockMismatch ||= x.clockMismatch;
+    s.nativeNamed += x.nativeNamed;
+    for (const [k, v] of x.ambiguousByThread) s.ambiguousByThread.set(k, (s.ambiguousByThread.get(k) ?? 0) + v);
+    for (const [k, v] of x.nativeUnnamed) s.nativeUnnamed.set(k, (s.nativeUnnamed.get(k) ?? 0) + v);
+  }
+  return s;
+}

@@ -1,0 +1,315 @@
+// Live prof and perf reads read only what is new (issue 34): a live run's reader keeps its readers' state between
+// reads. Checked on real runs: at several moments, the incremental reads of a folder that grows as the run's does
+// (its logs copied up to wherever V8 was writing, mid-line included) equal a whole read of the same bytes, and a
+// read after a small growth costs far less CPU than reading the whole log again.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  appendFileSync,
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { ProfileSession } from '../../src/launch/launcher';
+import { cleanupPerfMaps, preflightPerf } from '../../src/launch/perf';
+import { createRunDir } from '../../src/launch/run/runFolder';
+import { forgetLiveRun, loadLiveRun } from '../../src/launch/run/liveReader';
+import { liveRun } from '../../src/launch/run/liveRun';
+import { liveJitMaps } from '../../src/launch/run/liveJitMaps';
+import { readProcessRecords } from '../../src/launch/run/processRecords';
+import { loadRunProfile } from '../../src/launch/run/runProfile';
+import { LIVE_INFO_FILE } from '../../src/launch/run/cpuChunks';
+import { loadProfile } from '../../src/core/importers';
+import { V8LogTail } from '../../src/core/importers/v8log/tail';
+import { loadPerfScriptFiles, PerfSlices } from '../../src/core/importers/perf';
+import { savedJitMaps } from '../../src/core/importers/perf/jitMaps';
+import { functionStats } from '../../src/core/model/views';
+import type { Frame, Profile } from '../../src/core/model';
+import { repoRoot } from '../helpers/paths';
+
+// Code made as it runs (new functions each round), so later bytes of the log hold code events the ticks need.
+const BUSY = `
+function hotLoop() { let x = 0; for (let i = 0; i < 3e5; i++) x += Math.sqrt(i) * Math.sin(i); return x; }
+let round = 0;
+const end = Date.now() + Number(process.argv[2]);
+(function tick() {
+  hotLoop();
+  const f = new Function('n', 'let s = 0; for (let i = 0; i < n; i++) s += i % ' + (3 + (round++ % 50)) + '; return s;');
+  f(2e5);
+  if (Date.now() < end) setImmediate(tick);
+})();
+`;
+
+const key = (f: Frame): string => `${f.name}|${f.file}|${f.line}|${f.column}|${f.category}`;
+
+/** What a profile says, free of ids: weight by stack, functions' self/total, the Timeline, line hits, samples. */
+function canon(p: Profile) {
+  const stacks = new Map<string, number>();
+  const path = (frames: readonly number[]) => frames.map((f) => key(p.frames[f])).join(';');
+  p.tree.forEachStack((stack, self) => {
+    if (self) stacks.set(path(stack), (stacks.get(path(stack)) ?? 0) + self);
+  });
+  const fns = new Map<string, [number, number]>();
+  for (const s of functionStats(p.tree, p.frames.length)) if (s.total) fns.set(key(p.frames[s.frame]), [s.self, s.total]);
+  const tl = p.timeline;
+  const lines: string[] = [];
+  for (const [file, m] of p.lineHits) for (const [line, h] of m) lines.push(`${file}:${line} ${h.self} ${h.total.toFixed(6)}`);
+  return {
+    samples: p.tree.total[0],
+    stacks: [...stacks].sort(),
+    functions: [...fns].sort(),
+    timeline: tl ? [...tl.nodes].map((n, i) => `${path(p.tree.stack(n))}@${tl.times[i].toFixed(6)}`) : [],
+    lines: lines.sort(),
+    threads: p.threads.map((t) => `${t.name} ${t.samples}`).sort(),
+  };
+}
+
+/** Appends to `to` what `from` holds past `to`'s size (a log copied up to wherever its writer is, mid-line maybe). */
+function catchUp(from: string, to: string): void {
+  const have = (() => {
+    try {
+      return statSync(to).size;
+    } catch {
+      return 0;
+    }
+  })();
+  const fd = openSync(from, 'r');
+  try {
+    const size = statSync(from).size;
+    if (size <= have) return writeFileSync(to, '', { flag: 'a' });
+    const buf = Buffer.alloc(size - have);
+    const n = readSync(fd, buf, 0, buf.length, have);
+    appendFileSync(to, buf.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The run folder as it is now, into `mirror`: logs and slices grown by what is new, the small files copied. */
+function mirrorRun(runDir: string, mirror: string, grows: (n: string) => boolean): void {
+  mkdirSync(mirror, { recursive: true });
+  for (const n of readdirSync(runDir)) {
+    // perf's slice in progress is renamed as it ends: never read live, and maybe gone already.
+    if (n.startsWith('perf.data')) continue;
+    try {
+      if (!statSync(join(runDir, n)).isFile()) continue;
+      if (grows(n)) catchUp(join(runDir, n), join(mirror, n));
+      else copyFileSync(join(runDir, n), join(mirror, n));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+  }
+}
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+const wholeRead = async (dir: string, mode: 'prof' | 'perf', extra = {}) =>
+  loadRunProfile(liveRun(dir, JSON.parse(readFileSync(join(dir, LIVE_INFO_FILE), 'utf8')), mode), {
+    sourceMaps: false,
+    allProcesses: true,
+    ...extra,
+  });
+
+test(
+  'a live prof run read incrementally: each read equals a whole read of the same bytes, and costs what is new',
+  { timeout: 120_000 },
+  async (t) => {
+    const ws = mkdtempSync(join(tmpdir(), 'nf-live-inc-'));
+    t.after(() => rmSync(ws, { recursive: true, force: true }));
+    const program = join(ws, 'busy.js');
+    writeFileSync(program, BUSY);
+    const runDir = createRunDir(join(ws, 'runs'), 'prof');
+    const mirror = join(ws, 'mirror');
+    const session = new ProfileSession({
+      target: { program, args: ['6000'], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
+      mode: 'prof',
+      runDir,
+      preloadPath: join(repoRoot, 'dist', 'preload-stop.js'),
+      live: true,
+    });
+    const done = session.run();
+    const isLog = (n: string) => /^isolate-.*-v8\.log$/.test(n);
+    let compared = 0;
+    const ticks: number[] = [];
+    while (!session.running) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 1000));
+    // As many reads as fit while the app runs (a loaded machine fits fewer), four at most.
+    while (compared < 4 && session.running) {
+      mirrorRun(runDir, mirror, isLog);
+      if (readdirSync(mirror).some(isLog)) {
+        const inc = (await loadLiveRun(mirror, { sourceMaps: false, allProcesses: true })).profile;
+        const whole = await wholeRead(mirror, 'prof');
+        assert.deepEqual(canon(inc), canon(whole), `read ${compared}: the incremental read is the whole read`);
+        compared++;
+        ticks.push(inc.tree.total[0]);
+      }
+      await new Promise((r) => setTimeout(r, 700));
+    }
+    forgetLiveRun(mirror);
+    const result = await done;
+    assert.equal(result.error, undefined, result.error?.message);
+    assert.ok(compared >= 2, `${compared} moments compared`);
+    assert.ok(ticks[ticks.length - 1] > ticks[0], `the reads grew: ${ticks.join(', ')}`);
+
+    // The cost: the whole log but its last 5 %, read by a reader, then read on once the rest is there (cut mid-line
+    // wherever 95 % falls), against a whole read of the same log.
+    const full = join(runDir, readdirSync(runDir).find(isLog)!);
+    const log = join(ws, basename(full));
+    const bytes = readFileSync(full);
+    // Twice, the cheaper of each kept: a shared machine's pauses land in one read or the other.
+    let incMs = Infinity;
+    let wholeMs = Infinity;
+    for (let k = 0; k < 2; k++) {
+      writeFileSync(log, bytes.subarray(0, Math.floor(bytes.length * 0.95)));
+      const tail = new V8LogTail(log);
+      await tail.read({ sourceMaps: false });
+      appendFileSync(log, bytes.subarray(Math.floor(bytes.length * 0.95)));
+      let c0 = cpuMs();
+      const onward = await tail.read({ sourceMaps: false });
+      incMs = Math.min(incMs, cpuMs() - c0);
+      c0 = cpuMs();
+      const fresh = await loadProfile(log, { sourceMaps: false });
+      wholeMs = Math.min(wholeMs, cpuMs() - c0);
+      assert.deepEqual(canon(onward), canon(fresh));
+    }
+    t.diagnostic(
+      `prof: ${compared} reads equal; log ${(bytes.length / 1e6).toFixed(1)} MB: read on (5 %) ${incMs.toFixed(0)} ms CPU, whole ${wholeMs.toFixed(0)} ms`,
+    );
+    assert.ok(incMs * 2 < wholeMs, `reading on (${incMs.toFixed(0)} ms) costs far less than reading it all (${wholeMs.toFixed(0)} ms)`);
+  },
+);
+
+test('a live perf run read incrementally: each ended slice parsed once, the reads equal a whole read', { timeout: 150_000 }, async (t) => {
+  const pre = await preflightPerf();
+  if (!pre.ok) return t.skip(pre.message);
+  const ws = mkdtempSync(join(tmpdir(), 'nf-live-inc-perf-'));
+  t.after(() => rmSync(ws, { recursive: true, force: true }));
+  const program = join(ws, 'busy.js');
+  writeFileSync(program, BUSY);
+  const runDir = createRunDir(join(ws, 'runs'), 'perf');
+  const mirror = join(ws, 'mirror');
+  const session = new ProfileSession({
+    target: { program, args: ['10000'], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
+    mode: 'perf',
+    runDir,
+    preloadPath: join(repoRoot, 'dist', 'preload-stop.js'),
+    live: true,
+  });
+  const done = session.run();
+  const isSlice = (n: string) => /^perf-script-\d+\.txt$/.test(n);
+  const scripted = () => readdirSync(runDir).filter(isSlice).length;
+  while (!session.running) await new Promise((r) => setTimeout(r, 50));
+  while (scripted() < 1 && session.running) await new Promise((r) => setTimeout(r, 100));
+  let compared = 0;
+  let seen = 0;
+  const costs: string[] = [];
+  const until = Date.now() + 40_000;
+  while (session.running && compared < 4 && Date.now() < until) {
+    const n = scripted();
+    if (n === seen) {
+      await new Promise((r) => setTimeout(r, 150));
+      continue;
+    }
+    seen = n;
+    // A slice's script is renamed into place once whole (launch/perfSlices.ts): each one there is copied.
+    mirrorRun(runDir, mirror, () => false);
+    let c0 = cpuMs();
+    const inc = (await loadLiveRun(mirror, { sourceMaps: false, allProcesses: true })).profile;
+    const incMs = cpuMs() - c0;
+    const jitMaps = await liveJitMaps(readProcessRecords(mirror));
+    c0 = cpuMs();
+    const whole = await wholeRead(mirror, 'perf', { jitMaps });
+    const wholeMs = cpuMs() - c0;
+    assert.deepEqual(canon(inc), canon(whole), `read ${compared}: the incremental read is the whole read`);
+    costs.push(`${n} slices: ${incMs.toFixed(0)} vs ${wholeMs.toFixed(0)} ms`);
+    compared++;
+  }
+  assert.ok(compared >= 2, `${compared} moments compared`);
+  const result = await done;
+  assert.equal(result.error, undefined, result.error?.message);
+  forgetLiveRun(mirror);
+  t.diagnostic(`perf: ${compared} reads equal; CPU incremental vs whole: ${costs.join('; ')}`);
+
+  // The cost: every slice but the last read, then the last one added, against a whole read of them all.
+  const slices = readdirSync(runDir)
+    .filter(isSlice)
+    .sort()
+    .map((n) => join(runDir, n));
+  assert.ok(slices.length >= 4, `${slices.length} slices`);
+  // Each pass its own code records: a timed map is read forward in time (jitTimeline.ts).
+  const jit = await savedJitMaps(runDir);
+  const jitAll = await savedJitMaps(runDir);
+  const reader = new PerfSlices();
+  for (const f of slices.slice(0, -1)) await reader.add(f, jit);
+  reader.current();
+  let c0 = cpuMs();
+  await reader.add(slices[slices.length - 1], jit);
+  const onward = reader.current();
+  const incMs = cpuMs() - c0;
+  c0 = cpuMs();
+  const all = await loadPerfScriptFiles(slices, {}, jitAll);
+  const wholeMs = cpuMs() - c0;
+  await cleanupPerfMaps(result.perfPids);
+  assert.deepEqual(canon(onward), canon(all), 'the slices added one by one are the whole read');
+  t.diagnostic(`perf: the last of ${slices.length} slices read on: ${incMs.toFixed(0)} ms CPU, all read: ${wholeMs.toFixed(0)} ms`);
+  assert.ok(incMs < wholeMs * 0.6, `read on: ${incMs.toFixed(0)} ms, whole: ${wholeMs.toFixed(0)} ms of ${slices.length} slices`);
+});
+
+// A worker started mid-run: its isolate's log joins the process's, and the reads still equal whole reads.
+const WITH_WORKER = `
+const { Worker, isMainThread } = require('node:worker_threads');
+function hotLoop() { let x = 0; for (let i = 0; i < 3e5; i++) x += Math.sqrt(i) * Math.sin(i); return x; }
+function workerLoop() { let x = 0; for (let i = 0; i < 3e5; i++) x += Math.cos(i); return x; }
+const end = Date.now() + Number(process.argv[2] ?? 3000);
+if (isMainThread) setTimeout(() => new Worker(__filename, { argv: [String(end - Date.now())] }), 1500);
+(function tick() { isMainThread ? hotLoop() : workerLoop(); if (Date.now() < end) setImmediate(tick); })();
+`;
+
+test('a live prof run whose worker starts mid-run: the incremental reads equal whole reads', { timeout: 120_000 }, async (t) => {
+  const ws = mkdtempSync(join(tmpdir(), 'nf-live-inc-w-'));
+  t.after(() => rmSync(ws, { recursive: true, force: true }));
+  const program = join(ws, 'busy.js');
+  writeFileSync(program, WITH_WORKER);
+  const runDir = createRunDir(join(ws, 'runs'), 'prof');
+  const mirror = join(ws, 'mirror');
+  const session = new ProfileSession({
+    target: { program, args: ['6000'], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
+    mode: 'prof',
+    runDir,
+    preloadPath: join(repoRoot, 'dist', 'preload-stop.js'),
+    live: true,
+  });
+  const done = session.run();
+  const isLog = (n: string) => /^isolate-.*-v8\.log$/.test(n);
+  const logs: number[] = [];
+  while (!session.running) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 500));
+  while (session.running && logs.length < 5) {
+    mirrorRun(runDir, mirror, isLog);
+    if (readdirSync(mirror).some(isLog)) {
+      const inc = (await loadLiveRun(mirror, { sourceMaps: false, allProcesses: true })).profile;
+      const whole = await wholeRead(mirror, 'prof');
+      assert.deepEqual(canon(inc), canon(whole), `read ${logs.length}: the incremental read is the whole read`);
+      logs.push(readdirSync(mirror).filter(isLog).length);
+    }
+    await new Promise((r) => setTimeout(r, 700));
+  }
+  forgetLiveRun(mirror);
+  const result = await done;
+  assert.equal(result.error, undefined, result.error?.message);
+  assert.ok(logs.includes(1) && logs.at(-1)! >= 2, `logs at each read: ${logs.join(', ')} (the worker's joined mid-run)`);
+  t.diagnostic(`logs at each read: ${logs.join(', ')}`);
+});
