@@ -70,9 +70,11 @@ async function plain(out) {
   return result(out);
 }
 
-function profiled(mode, live, out) {
+// The CLI's own CPU (what reading and drawing live costs beside the app), from /proc/<pid>/stat while it runs:
+// utime + stime of the process alone, its children (the app, perf) not included; read every 100 ms until it exits.
+async function profiled(mode, live, out) {
   const port = nextPort++;
-  const r = spawnSync(
+  const child = spawn(
     process.execPath,
     [
       cli,
@@ -91,10 +93,25 @@ function profiled(mode, live, out) {
       process.execPath,
       'run.js',
     ],
-    { cwd: work, encoding: 'utf8', env: env(out, port), maxBuffer: 64 * 2 ** 20 },
+    { cwd: work, env: env(out, port), stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
-  return { ...result(out), tables: live ? r.stdout.split('\n').filter((l) => l.startsWith('live · ')).length : 0 };
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  let cliTicks = 0;
+  const poll = setInterval(() => {
+    try {
+      const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      cliTicks = Number(f[11]) + Number(f[12]);
+    } catch {
+      // gone
+    }
+  }, 100);
+  const code = await new Promise((r) => child.on('close', r));
+  clearInterval(poll);
+  if (code !== 0) throw new Error(`exit ${code}: ${stderr}`);
+  return { ...result(out), cliCpu: cliTicks / 100, tables: live ? stdout.split('\n').filter((l) => l.startsWith('live · ')).length : 0 };
 }
 
 // NF_BENCH_MODES=perf,prof: only those modes (and none).
@@ -106,7 +123,7 @@ const results = Object.fromEntries(modes.map((m) => [m, []]));
 for (let round = 1; round <= ROUNDS; round++) {
   for (const m of modes) {
     const out = join(work, `${m.replace(/\W+/g, '-')}-${round}.json`);
-    results[m].push(m === 'none' ? await plain(out) : profiled(m.split(' ')[0], m.endsWith('--live'), out));
+    results[m].push(m === 'none' ? await plain(out) : await profiled(m.split(' ')[0], m.endsWith('--live'), out));
   }
   const tables = profModes.map((m) => `${m} ${results[`${m} --live`].at(-1).tables}`).join(', ');
   console.log(
@@ -140,6 +157,7 @@ for (const mode of profModes) {
   console.log(
     `${mode} --live vs ${mode}: req/s ${((100 * (lv.rps - cp.rps)) / cp.rps).toFixed(1)} % (medians), ${pct(paired)} (per round); ` +
       `overhead vs none ${median(overhead(mode)).toFixed(1)} % → ${median(overhead(`${mode} --live`)).toFixed(1)} %, live adds ${pct(points).replace(' %', ' points')}; ` +
-      `app CPU per request ${((100 * (lv.cpu - cp.cpu)) / cp.cpu).toFixed(1)} % (goal: live adds no more than 3 %)`,
+      `app CPU per request ${((100 * (lv.cpu - cp.cpu)) / cp.cpu).toFixed(1)} % (goal: live adds no more than 3 %); ` +
+      `the CLI's own CPU ${median(of(mode, 'cliCpu')).toFixed(2)} s → ${median(of(`${mode} --live`, 'cliCpu')).toFixed(2)} s (median per run)`,
   );
 }
