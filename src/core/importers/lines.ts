@@ -47,29 +47,7 @@ export async function forEachLine(
       const eof = bytesRead === 0;
       const data = buf.subarray(0, kept + bytesRead);
       const end = data.length;
-      let pos = 0;
-      let nl = data.indexOf(10);
-      let cr = data.indexOf(13);
-      while (pos < end) {
-        if (nl !== -1 && nl < pos) nl = data.indexOf(10, pos);
-        if (cr !== -1 && cr < pos) cr = data.indexOf(13, pos);
-        let stop: number;
-        let next: number;
-        if (cr !== -1 && (nl === -1 || cr < nl)) {
-          // A `\r` as the last byte read may be the first half of `\r\n`.
-          if (cr + 1 === end && !eof) break;
-          stop = cr;
-          next = data[cr + 1] === 10 ? cr + 2 : cr + 1;
-        } else if (nl !== -1) {
-          stop = nl;
-          next = nl + 1;
-        } else if (eof && opts.lastLine !== 'tail') {
-          stop = next = end;
-        } else break;
-        const r = onLine(data, pos, stop);
-        if (r) await r;
-        pos = next;
-      }
+      const pos = await splitLines(data, eof, opts.lastLine ?? 'line', onLine);
       consumed += pos;
       rest = pos < end ? data.subarray(pos, end) : undefined;
       opts.onRead?.(consumed);
@@ -78,6 +56,46 @@ export async function forEachLine(
   } finally {
     if (typeof file === 'string') await fh.close();
   }
+}
+
+/**
+ * Calls `onLine(data, start, end)` for each line of `data`, split where readline splits (`\n`, `\r\n`, a lone `\r`),
+ * and answers where the first line not ended starts (`data.length` when every line ended). `eof`: nothing follows
+ * `data`, so a `\r` at its end ends a line, and text after the last break is a line unless `lastLine` is 'tail'
+ * (else more may come: a `\r` at the end may be half of `\r\n`). forEachLine reads files by it, and a live log's
+ * tail (v8log/tail.ts) the bytes appended since its last read.
+ */
+export async function splitLines(
+  data: Buffer,
+  eof: boolean,
+  lastLine: 'line' | 'tail',
+  onLine: (buf: Buffer, start: number, end: number) => void | Promise<void>,
+): Promise<number> {
+  const end = data.length;
+  let pos = 0;
+  let nl = data.indexOf(10);
+  let cr = data.indexOf(13);
+  while (pos < end) {
+    if (nl !== -1 && nl < pos) nl = data.indexOf(10, pos);
+    if (cr !== -1 && cr < pos) cr = data.indexOf(13, pos);
+    let stop: number;
+    let next: number;
+    if (cr !== -1 && (nl === -1 || cr < nl)) {
+      // A `\r` as the last byte read may be the first half of `\r\n`.
+      if (cr + 1 === end && !eof) break;
+      stop = cr;
+      next = data[cr + 1] === 10 ? cr + 2 : cr + 1;
+    } else if (nl !== -1) {
+      stop = nl;
+      next = nl + 1;
+    } else if (eof && lastLine !== 'tail') {
+      stop = next = end;
+    } else break;
+    const r = onLine(data, pos, stop);
+    if (r) await r;
+    pos = next;
+  }
+  return pos;
 }
 
 /** `forEachLine` with each line as a string (latin1 for V8's ASCII logs; utf8 where names may be any text). */

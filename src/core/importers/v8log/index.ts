@@ -54,27 +54,18 @@ async function loadV8Log(path: string, opts: ImportOptions): Promise<Profile> {
     if (thread) builder.threadInfo(thread, { pid });
     const iso = new IsolateLog({ builder, native, thread, timeline });
     let mapsApplied = false;
+    // The saved maps are applied once V8 listed its libraries, so known paths match.
+    const seen = (line: string) => {
+      if (maps && !mapsApplied && line.startsWith('shared-library-end')) {
+        native.useProcMaps(maps);
+        mapsApplied = true;
+      }
+    };
     const res = await forEachLine(
       log.path,
       (buf, start, end) => {
         recordsSeen++;
-        // Ticks are most of a log's bytes: read in place, not as a string.
-        if (
-          end - start >= 5 &&
-          buf[start] === 116 &&
-          buf[start + 1] === 105 &&
-          buf[start + 2] === 99 &&
-          buf[start + 3] === 107 &&
-          buf[start + 4] === 44
-        )
-          return iso.tickAt(buf, start, end);
-        const line = buf.toString('latin1', start, end);
-        // The saved maps are applied once V8 listed its libraries, so known paths match.
-        if (maps && !mapsApplied && line.startsWith('shared-library-end')) {
-          native.useProcMaps(maps);
-          mapsApplied = true;
-        }
-        return iso.line(line);
+        return iso.lineAt(buf, start, end, seen);
       },
       { signal: opts.signal, lastLine: 'tail', onRead: (n) => opts.onProgress?.(Math.min(1, (done + n) / totalBytes)) },
     );

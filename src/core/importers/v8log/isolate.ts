@@ -186,6 +186,25 @@ export class IsolateLog {
     this.resolver = new AddressResolver(this.code, o.native, b, o.keepReturns ?? true);
   }
 
+  /**
+   * Handles the log line `buf[start, end)`: a tick read in place (ticks are most of a log's bytes), any other record
+   * as a string, which `seen` sees first. Returns a promise only while C++ symbols are still loading.
+   */
+  lineAt(buf: Buffer, start: number, end: number, seen?: (line: string) => void): void | Promise<void> {
+    if (
+      end - start >= 5 &&
+      buf[start] === 116 &&
+      buf[start + 1] === 105 &&
+      buf[start + 2] === 99 &&
+      buf[start + 3] === 107 &&
+      buf[start + 4] === 44
+    )
+      return this.tickAt(buf, start, end);
+    const line = buf.toString('latin1', start, end);
+    seen?.(line);
+    return this.line(line);
+  }
+
   /** Handles one log line; returns a promise only while C++ symbols are still loading. */
   line(line: string): void | Promise<void> {
     const c = line.charCodeAt(0);

@@ -4,6 +4,7 @@ import * as l10n from '@vscode/l10n';
 import { oneLine, ProfileBuilder, ProfileError, type Profile } from '../../model';
 import type { ImportOptions } from '../types';
 import { afterImport } from '../index';
+import { splitLines } from '../lines';
 import { IsolateLog } from './isolate';
 import { NativeResolver } from './native';
 import { readProcMaps, type Mapping } from './procMaps';
@@ -134,51 +135,18 @@ export class V8LogTail {
     }
   }
 
-  /** Splits as forEachLine does (`\n`, `\r\n`, a lone `\r`); answers where the unfinished line starts. */
-  private async lines(log: LogState, data: Buffer): Promise<number> {
-    const iso = log.iso;
-    const end = data.length;
-    let pos = 0;
-    let nl = data.indexOf(10);
-    let cr = data.indexOf(13);
-    while (pos < end) {
-      if (nl !== -1 && nl < pos) nl = data.indexOf(10, pos);
-      if (cr !== -1 && cr < pos) cr = data.indexOf(13, pos);
-      let stop: number;
-      let next: number;
-      if (cr !== -1 && (nl === -1 || cr < nl)) {
-        // A `\r` as the last byte written may be the first half of `\r\n`.
-        if (cr + 1 === end) break;
-        stop = cr;
-        next = data[cr + 1] === 10 ? cr + 2 : cr + 1;
-      } else if (nl !== -1) {
-        stop = nl;
-        next = nl + 1;
-      } else break;
-      log.records++;
-      let r: void | Promise<void>;
-      // As loadV8Log reads each line: ticks in place, the rest as strings.
-      if (
-        stop - pos >= 5 &&
-        data[pos] === 116 &&
-        data[pos + 1] === 105 &&
-        data[pos + 2] === 99 &&
-        data[pos + 3] === 107 &&
-        data[pos + 4] === 44
-      )
-        r = iso.tickAt(data, pos, stop);
-      else {
-        const line = data.toString('latin1', pos, stop);
-        if (this.maps && !log.mapsApplied && line.startsWith('shared-library-end')) {
-          this.native.useProcMaps(this.maps);
-          log.mapsApplied = true;
-        }
-        r = iso.line(line);
+  /** The log's lines in `data` to its reader, as loadV8Log reads them; answers where the unfinished line starts. */
+  private lines(log: LogState, data: Buffer): Promise<number> {
+    const seen = (line: string) => {
+      if (this.maps && !log.mapsApplied && line.startsWith('shared-library-end')) {
+        this.native.useProcMaps(this.maps);
+        log.mapsApplied = true;
       }
-      if (r) await r;
-      pos = next;
-    }
-    return pos;
+    };
+    return splitLines(data, false, 'tail', (buf, start, end) => {
+      log.records++;
+      return log.iso.lineAt(buf, start, end, seen);
+    });
   }
 
   /** The profile so far, as loadV8Log builds it at the end of the logs, made of copies: the readers read on. */
