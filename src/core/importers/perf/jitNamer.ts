@@ -27,6 +27,27 @@ export interface JitNamingStats {
   nativeUnnamed: Map<string, number>;
 }
 
+/** The naming stats of several slices (or none) as one recording's. */
+export function sumNamingStats(all: JitNamingStats[]): JitNamingStats {
+  const s: JitNamingStats = {
+    timed: 0,
+    ambiguous: 0,
+    ambiguousByThread: new Map(),
+    clockMismatch: false,
+    nativeNamed: 0,
+    nativeUnnamed: new Map(),
+  };
+  for (const x of all) {
+    s.timed += x.timed;
+    s.ambiguous += x.ambiguous;
+    s.clockMismatch ||= x.clockMismatch;
+    s.nativeNamed += x.nativeNamed;
+    for (const [k, v] of x.ambiguousByThread) s.ambiguousByThread.set(k, (s.ambiguousByThread.get(k) ?? 0) + v);
+    for (const [k, v] of x.nativeUnnamed) s.nativeUnnamed.set(k, (s.nativeUnnamed.get(k) ?? 0) + v);
+  }
+  return s;
+}
+
 /**
  * Names the JIT frames of `perf script` output from the run folder's saved code records: by a jitdump's timed
  * loads when the recording used CLOCK_MONOTONIC (`perf record -k mono`, the clock V8 stamps its jitdump with),
@@ -42,14 +63,7 @@ export class JitFrameNamer {
   private thread = '';
   /** Sample headers are read only where a jitdump needs each sample's time. */
   private readonly timed: boolean;
-  readonly stats: JitNamingStats = {
-    timed: 0,
-    ambiguous: 0,
-    ambiguousByThread: new Map(),
-    clockMismatch: false,
-    nativeNamed: 0,
-    nativeUnnamed: new Map(),
-  };
+  readonly stats: JitNamingStats = sumNamingStats([]);
 
   constructor(
     private readonly saved: Map<number, SavedJit>,

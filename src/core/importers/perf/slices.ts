@@ -4,7 +4,7 @@ import type { ImportOptions } from '../types';
 import { PerfScriptParser } from './parser';
 import { namingWarnings } from './runner';
 import type { SavedJit } from './jitMaps';
-import { JitFrameNamer, type JitNamingStats } from './jitNamer';
+import { JitFrameNamer, sumNamingStats, type JitNamingStats } from './jitNamer';
 
 /**
  * The `perf script` texts of one recording's slices read in order into one parser, so the profile is exactly their
@@ -39,30 +39,10 @@ export class PerfSlices {
   }
 
   private withNaming(p: Profile): Profile {
-    const naming = namingWarnings(sumStats(this.stats));
+    const naming = namingWarnings(sumNamingStats(this.stats));
     const seen = new Set(p.warnings);
     for (const w of naming) if (!seen.has(w)) p.warnings.push(w);
     if (naming.length) p.meta.unnamed = [...(p.meta.unnamed ?? []), ...naming];
     return p;
   }
-}
-
-function sumStats(all: JitNamingStats[]): JitNamingStats {
-  const s: JitNamingStats = {
-    timed: 0,
-    ambiguous: 0,
-    ambiguousByThread: new Map(),
-    clockMismatch: false,
-    nativeNamed: 0,
-    nativeUnnamed: new Map(),
-  };
-  for (const x of all) {
-    s.timed += x.timed;
-    s.ambiguous += x.ambiguous;
-    s.clockMismatch ||= x.clockMismatch;
-    s.nativeNamed += x.nativeNamed;
-    for (const [k, v] of x.ambiguousByThread) s.ambiguousByThread.set(k, (s.ambiguousByThread.get(k) ?? 0) + v);
-    for (const [k, v] of x.nativeUnnamed) s.nativeUnnamed.set(k, (s.nativeUnnamed.get(k) ?? 0) + v);
-  }
-  return s;
 }
