@@ -61,8 +61,13 @@ test('a live heap run: its heap profile so far while it runs, the one written at
   assert.ok(final.tree.weight >= last.profile.tree.weight, `final ${final.tree.weight} ≥ last live ${last.profile.tree.weight}`);
   const liveTop = liveRows(last.profile, 3);
   const finalTop = liveRows(final, 3);
-  assert.equal(liveTop[0].name, finalTop[0].name, `the same top function: ${liveTop[0].name} / ${finalTop[0].name}`);
-  assert.ok(Math.abs(liveTop[0].self - finalTop[0].self) < 0.05, `within 5 points: ${liveTop[0].self} / ${finalTop[0].self}`);
+  // The two allocating functions make about the same bytes (47.6 / 46.5 % in one run), so which one is first may
+  // differ between two moments of the same recording (CI-21): each one's share is what must agree.
+  for (const name of ['keepStrings', 'makeGarbage']) {
+    const [a, b] = [liveTop, finalTop].map((rows) => rows.find((r) => r.name === name));
+    assert.ok(a && b, `${name} among the top 3, live and final: ${liveTop.map((r) => r.name)} / ${finalTop.map((r) => r.name)}`);
+    assert.ok(Math.abs(a.self - b.self) < 0.05, `${name} within 5 points: ${a.self} / ${b.self}`);
+  }
   t.diagnostic(
     `live ${mid.profile.tree.weight} → ${last.profile.tree.weight} bytes, final ${final.tree.weight}; ` +
       `top ${finalTop.map((r) => `${r.name} ${(100 * r.self).toFixed(1)} %`).join(', ')}`,
