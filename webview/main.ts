@@ -60,6 +60,8 @@ const charts: Record<TreeKind, HTMLDivElement> = {
 };
 
 const finder = new FlameSearch(st);
+/** Adds the Requests tab once the profile has requests (set by buildUi, which holds the tabs). */
+let mountRequests: (() => void) | undefined;
 
 function buildUi(): void {
   const s = st.strings;
@@ -131,7 +133,13 @@ function buildUi(): void {
     if (tabs.selectedIndex === REQUESTS_TAB) v.requests?.show();
   };
   const span = (r: TimeRange) => (v.transforms?.setRange(r), (tabs.selectedIndex = TIMELINE_TAB), onTab());
-  v.requests = st.info?.requests ? requestsTab(s, tabs, post, span, () => (st.generation++, v.timeline?.samplesChanged())) : undefined;
+  v.requests = undefined;
+  // A live view may start before the app served a request: the tab comes with the first update that has some.
+  mountRequests = () => {
+    if (!v.requests && st.info?.requests)
+      v.requests = requestsTab(st.strings, tabs, post, span, () => (st.generation++, v.timeline?.samplesChanged()));
+  };
+  mountRequests();
   tabs.addEventListener('vsc-tabs-select', () => {
     save({ tab: String(tabs.selectedIndex) });
     onTab();
@@ -318,6 +326,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       if (v.processes) v.processes.update(st.info);
       else if (v.ui) mountProcesses(v.ui.tabs);
       v.transforms?.onHost(m);
+      if (!v.requests) mountRequests?.();
       v.requests?.refresh();
       // The call-tree transforms decide the Timeline's samples (the range only marks them): redraw when they change.
       const calls = JSON.stringify(m.transforms);
