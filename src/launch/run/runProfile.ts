@@ -2,7 +2,6 @@ import { basename, join } from 'node:path';
 import { loadProfile } from '../../core/importers';
 import type { ImportOptions } from '../../core/importers';
 import { loadPerfScriptFiles } from '../../core/importers/perf';
-import type { SavedJit } from '../../core/importers/perf/jitMaps';
 import * as l10n from '@vscode/l10n';
 import { isEpochMs, mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../../core/model';
 import { packTimeline } from '../../core/model/packedTimeline';
@@ -33,8 +32,6 @@ export interface RunLoadOptions extends ImportOptions {
   allProcesses?: boolean;
   /** A run read while it is recorded (liveReader.ts): its files and how each is read, in place of run.json's. */
   liveParts?: { files: string[]; pidOf: (name: string) => number | undefined; read: (file: string) => Profile };
-  /** A live perf run's code records by pid, read where the running processes write them (the folder has none yet). */
-  jitMaps?: Map<number, SavedJit>;
   /** A live perf run's slices as read so far (liveReader.ts), in place of reading them here. */
   perfSlices?: Profile;
 }
@@ -72,7 +69,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
     // perf.data holds every process already, each thread with its pid.
     const nodePid = info.nodePid;
     profile = files.every((f) => isPerfSliceScript(basename(f)))
-      ? (opts.perfSlices ?? (await loadPerfScriptFiles(files, opts, opts.jitMaps)))
+      ? (opts.perfSlices ?? (await loadPerfScriptFiles(files, opts)))
       : await loadProfile(files[0], {
           ...opts,
           mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined),
