@@ -385,10 +385,8 @@ export class IsolateLog {
 
   /** Flushes, then gives frames without a line the lines their calls were seen at. */
   finish(): void {
-    this.flush();
     const b = this.o.builder;
-    this.lines.drain(b);
-    this.inference = this.calls.infer((file, line, total) => b.lineHit(file, line, 0, total));
+    this.finishSoFar((file, line, total) => b.lineHit(file, line, 0, total));
   }
 
   /**
