@@ -132,7 +132,7 @@ test(
       await vs.page.locator('.part.editor .tab[data-resource-name="app.js"]').first().waitFor({ timeout: 15_000 });
 
       // After a reload the comparison reopens from its two files.
-      await vs.runCommand('Developer: Reload Window');
+      await vs.reloadWindow();
       const again = await vs.webviewFrame('body[data-mode="diff"][data-first-paint-ms] [data-tree="diff"] g.frame', 120_000);
       const restored = await again.locator('.changes-table tbody tr').first().locator('td').allInnerTexts();
       console.log(`[e2e] after a reload, first change: ${restored.join(' | ')}`);

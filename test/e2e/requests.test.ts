@@ -88,7 +88,7 @@ test('the Requests tab lists the routes; ticking GET /auth filters the flame gra
     await vs.screenshot('requests-auth');
 
     // After a reload the page opens as it was left: only /auth's samples, its box ticked.
-    await vs.runCommand('Developer: Reload Window');
+    await vs.reloadWindow();
     frame = await vs.webviewFrame(`body[data-profile="${run.runDir.split('/').pop()}"][data-first-paint-ms] svg g.frame`, 120_000);
     const reopened = await until(
       "/auth's samples after a reload",

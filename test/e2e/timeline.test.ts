@@ -217,7 +217,7 @@ test('the Timeline: idle, then two hot stretches; a dragged range filters the fl
     assert.ok(pctOf(sh[2]) < 10 && pctOf(sh[3]) > 40, sh.join(' | '));
 
     // After a reload the comparison reopens as the same two ranges, not as the whole file twice.
-    await vs.runCommand('Developer: Reload Window');
+    await vs.reloadWindow();
     const again = await vs.webviewFrame('body[data-mode="diff"][data-first-paint-ms] [data-tree="diff"] g.frame', 120_000);
     const reopened = await until(
       'the reopened comparison lists both functions',

@@ -225,7 +225,7 @@ test('transforms and the sandwich view: focus, merge, sandwich, export, reload',
     await frame.locator('.sandwich .sw-close').click();
 
     // After a reload the stack is still applied, and shown.
-    await vs.runCommand('Developer: Reload Window');
+    await vs.reloadWindow();
     frame = await vs.webviewFrame(ready, 120_000);
     await chipsAre(frame, merged);
     const reloaded = await until(

@@ -310,7 +310,7 @@ test(
         sel.dispatchEvent(new Event('change'));
       });
       await bf.locator('[data-tree="top"]:not(.root-bottom) svg').waitFor({ state: 'attached', timeout: 5_000 });
-      await vs.runCommand('Developer: Reload Window');
+      await vs.reloadWindow();
       const reopened = await vs.webviewFrame('body[data-profile="big.folded"][data-first-paint-ms] svg g.frame', 120_000);
       await eventually(
         () =>

@@ -73,6 +73,15 @@ export class VSCode {
   runCommand(title: string, timeoutMs?: number): Promise<void> {
     return qi.runCommand(this.page, title, timeoutMs);
   }
+  /**
+   * Developer: Reload Window, returning once the workbench has loaded anew. The command returns before the page
+   * starts to unload, so a test that looks for the webview right after it can find the old page's frame (CI-24).
+   */
+  async reloadWindow(): Promise<void> {
+    const loaded = this.page.waitForEvent('load', { timeout: 60_000 });
+    await this.runCommand('Developer: Reload Window');
+    await loaded;
+  }
   paletteItems(query: string): Promise<string[]> {
     return qi.paletteItems(this.page, query);
   }
