@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type * as Inspector from 'node:inspector';
 import type * as WorkerThreads from 'node:worker_threads';
 import { isMainThread, threadId } from 'node:worker_threads';
-import { RUN_DIR_ENV } from '../run/processRecords';
+import { NOT_PROFILED_NO_INSPECTOR, recordNotProfiled, RUN_DIR_ENV } from '../run/processRecords';
 import { writeOnceAtEnd } from './signals';
 import { createNewFileSync } from '../../core/safeWrite';
 import { runIsLive } from '../run/runLiveness';
@@ -58,7 +58,8 @@ export function cpuProfileInProcess(): boolean {
     }, isMainThread);
     return true;
   } catch {
-    // a node without the inspector: this process goes unprofiled, the run goes on
+    // No inspector in this process (see NOT_PROFILED_NO_INSPECTOR): it goes unprofiled, the run goes on, and says why.
+    if (isMainThread) recordNotProfiled(NOT_PROFILED_NO_INSPECTOR);
     return false;
   }
 }

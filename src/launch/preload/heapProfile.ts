@@ -4,7 +4,7 @@ import type * as V8 from 'node:v8';
 import { isMainThread, threadId } from 'node:worker_threads';
 import { writeOnceAtEnd } from './signals';
 import { HeapPositions, type SamplingProfile } from './heapPositions';
-import { RUN_DIR_ENV } from '../run/processRecords';
+import { NOT_PROFILED_NO_INSPECTOR, recordNotProfiled, RUN_DIR_ENV } from '../run/processRecords';
 import { streamJson } from '../../core/jsonStream';
 import { createNewFileSyncFrom, replaceFileSync } from '../../core/safeWrite';
 import { LIVE_ENV } from '../run/cpuChunks';
@@ -92,7 +92,8 @@ export function heapProfileInProcess(): boolean {
     }, isMainThread);
     return true;
   } catch {
-    // a node without the inspector: this process goes unprofiled, the run goes on
+    // No inspector in this process (see NOT_PROFILED_NO_INSPECTOR): it goes unprofiled, the run goes on, and says why.
+    if (isMainThread) recordNotProfiled(NOT_PROFILED_NO_INSPECTOR);
     return false;
   }
 }

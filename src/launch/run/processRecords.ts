@@ -37,6 +37,24 @@ export interface ProcessRecord {
   ancestors?: number[];
   /** One moment on the wall clock and on the monotonic clock V8's CPU profiles count in (see runClock.ts). */
   clock?: ProcessClock;
+  /** Why cpu-prof or heap mode could not profile this process (NOT_PROFILED_NO_INSPECTOR). */
+  notProfiled?: string;
+}
+
+/**
+ * Node's inspector is missing from the process: Node starts the runner process of `node --test` without it (Node
+ * 20), and a node built without it has none. cpu-prof and heap modes profile through it, in-process.
+ */
+export const NOT_PROFILED_NO_INSPECTOR = 'no-inspector';
+
+/** This process's record and its writer, once recordThisProcess has written it. */
+let own: { rec: ProcessRecord; write: () => boolean } | undefined;
+
+/** Notes in this process's record that its in-process profiler could not start, so the run says why its profile is missing. */
+export function recordNotProfiled(reason: string): void {
+  if (!own) return;
+  own.rec.notProfiled = reason;
+  own.write();
 }
 
 /** The same instant as epoch ms and as ms of the monotonic clock (`process.hrtime`, V8's TimeTicks). */
@@ -88,6 +106,7 @@ export function recordThisProcess(): void {
     return;
   }
   write();
+  own = { rec, write };
   const end = (code: number | undefined, signal: string | undefined) => {
     rec.exitCode = code;
     if (signal) rec.signal = signal;
@@ -162,6 +181,7 @@ export function runProcesses(records: ProcessRecord[], profiles: string[]): RunP
     startedAt: r.startedAt,
     endedAt: r.endedAt,
     ...(r.clock ? { clock: r.clock } : {}),
+    ...(typeof r.notProfiled === 'string' ? { notProfiled: r.notProfiled } : {}),
     profiles: profiles.filter((p) => profilePid(p.split(/[\\/]/).pop() ?? p) === r.pid),
   }));
 }

@@ -84,6 +84,8 @@ export interface RunProcess {
   profiles: string[];
   /** One instant on the wall clock and the monotonic clock, to put its CPU profile on the run's time axis. */
   clock?: ProcessClock;
+  /** Why the in-process profiler could not profile it (cpu-prof and heap modes): see ProcessRecord. */
+  notProfiled?: string;
 }
 
 /** Cached by the history view so it lists runs without loading their profiles again. */

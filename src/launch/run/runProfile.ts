@@ -11,15 +11,21 @@ import { threadsBesides, waitingProcesses } from '../../core/model/waiting';
 import { placeOnRunClock } from './runClock';
 import { isLaunchMode } from './modes';
 import { findRawProfiles, isPerfSliceScript, openRun, type OpenedRun, type RunProcess } from './runFolder';
-import { mapsFileName, profilePid } from './processRecords';
+import { mapsFileName, NOT_PROFILED_NO_INSPECTOR, profilePid } from './processRecords';
 import { readRunRequests } from './runRequests';
 
 function shortCommand(p: RunProcess | undefined): string {
   if (!p) return '';
   // node's own path and flags say little; the script and its arguments say which process it is.
   const script = p.command.findIndex((w, i) => i > 0 && !w.startsWith('-') && !p.command[i - 1].match(/^(-r|--require|--import)$/));
-  return (script > 0 ? p.command.slice(script) : p.command).map((w, i) => (i === 0 ? basename(w) : w)).join(' ');
+  if (script <= 0) return p.command.map((w, i) => (i === 0 ? basename(w) : w)).join(' ');
+  // Except the flags that make node something else than the script's process: `node --test a.test.js` runs the
+  // tests in a child whose command is `a.test.js`, and `node --watch app.js` restarts `app.js`.
+  const role = p.command.slice(1, script).filter((w) => ROLE_FLAGS.has(w));
+  return [...(role.length ? ['node', ...role] : []), basename(p.command[script]), ...p.command.slice(script + 1)].join(' ');
 }
+
+const ROLE_FLAGS = new Set(['--test', '--watch']);
 
 /**
  * Every profile of a run folder read as one profile: each process (and worker thread) a level of its
@@ -128,7 +134,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   for (const pid of seen)
     if (!byPid.has(pid)) listed.push({ pid, ppid: null, command: profile.threads.find((t) => t.pid === pid)?.name ?? '' });
   profile.meta.processes = listed;
-  if (mode && mode !== 'perf') warnLostProfiles(profile, listed, files, pidOf);
+  if (mode && mode !== 'perf') warnLostProfiles(profile, listed, files, pidOf, (pid) => byPid.get(pid)?.notProfiled);
   if (opts.pid === undefined) profile = leaveOutWaiting(profile, !opts.allProcesses);
   if (mode) profile.meta.mode ??= mode;
   if (info.command) profile.meta.command ??= info.command.join(' ');
@@ -142,17 +148,31 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
  * A process the run recorded but whose profile is missing: listed with no samples, it would read as an
  * idle process. It ended before writing (SIGKILL, a crash, a native abort), and the run lacks its work.
  */
-function warnLostProfiles(profile: Profile, listed: ProcessMeta[], files: string[], pidOf = profilePid): void {
+function warnLostProfiles(
+  profile: Profile,
+  listed: ProcessMeta[],
+  files: string[],
+  pidOf: (name: string) => number | undefined,
+  notProfiled: (pid: number) => string | undefined,
+): void {
   const written = new Set(files.map((f) => pidOf(basename(f))));
-  for (const p of listed)
-    if (!written.has(p.pid))
-      profile.warnings.push(
-        l10n.t(
-          'process {0} ({1}) left no profile (killed before it could write one, or run without the profiler); its work is missing from this run',
-          String(p.pid),
-          p.command || '?',
-        ),
-      );
+  for (const p of listed) {
+    if (written.has(p.pid)) continue;
+    const [pid, command] = [String(p.pid), p.command || '?'];
+    profile.warnings.push(
+      notProfiled(p.pid) === NOT_PROFILED_NO_INSPECTOR
+        ? l10n.t(
+            'process {0} ({1}) ran without the inspector (Node starts the runner process of node --test so), which cpu-prof and heap modes profile through; its work is missing from this run. prof and perf modes profile it',
+            pid,
+            command,
+          )
+        : l10n.t(
+            'process {0} ({1}) left no profile (killed before it could write one, or run without the profiler); its work is missing from this run',
+            pid,
+            command,
+          ),
+    );
+  }
 }
 
 /**
