@@ -11,6 +11,10 @@ import { join } from 'node:path';
 import { loadProfile } from '../../src/core/importers';
 import { V8LogTail } from '../../src/core/importers/v8log/tail';
 import { functionStats } from '../../src/core/model/views';
+import { LIVE_INFO_FILE } from '../../src/launch/run/cpuChunks';
+import { forgetLiveRun, loadLiveRun } from '../../src/launch/run/liveReader';
+import { liveRun } from '../../src/launch/run/liveRun';
+import { loadRunProfile } from '../../src/launch/run/runProfile';
 import type { Frame, Profile } from '../../src/core/model';
 
 const WITH_WORKER = `
@@ -20,6 +24,8 @@ function workerLoop() { let x = 0; for (let i = 0; i < 3e5; i++) x += Math.cos(i
 const end = Date.now() + 2500;
 if (isMainThread) setTimeout(() => new Worker(__filename), 800);
 (function tick() { isMainThread ? hotLoop() : workerLoop(); if (Date.now() < end) setImmediate(tick); })();
+// As the preload saves them: the process's maps at exit, beside its logs.
+if (isMainThread) process.on('exit', () => require('node:fs').copyFileSync('/proc/self/maps', 'proc-maps-' + process.pid + '.txt'));
 `;
 
 // The tier is part of a frame: without it two tiers' rows of one function would be one key, whichever came last.
@@ -47,7 +53,7 @@ function canon(p: Profile) {
 }
 
 const logs = (() => {
-  let made: { main: Buffer; worker: Buffer; mainName: string; workerName: string } | undefined;
+  let made: { main: Buffer; worker: Buffer; mainName: string; workerName: string; maps: Buffer; mapsName: string } | undefined;
   return () => {
     if (made) return made;
     const dir = mkdtempSync(join(tmpdir(), 'nf-one-reader-'));
@@ -60,7 +66,10 @@ const logs = (() => {
       const isWorker = (n: string) => readFileSync(join(dir, n), 'latin1').includes('node:internal/main/worker_thread');
       const workerName = names.find(isWorker)!;
       const mainName = names.find((n) => n !== workerName)!;
-      made = { main: readFileSync(join(dir, mainName)), worker: readFileSync(join(dir, workerName)), mainName, workerName };
+      const mapsName = readdirSync(dir).find((n) => n.startsWith('proc-maps-'))!;
+      assert.ok(mapsName, 'the program saved its maps');
+      const maps = readFileSync(join(dir, mapsName));
+      made = { main: readFileSync(join(dir, mainName)), worker: readFileSync(join(dir, workerName)), mainName, workerName, maps, mapsName };
       return made;
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -68,9 +77,12 @@ const logs = (() => {
   };
 })();
 
-/** Reads the logs live, grown to each pair of sizes in turn; each read must equal a whole read of the same bytes. */
-async function readInTurns(cuts: [number, number][], what: string): Promise<number> {
-  const { main, worker, mainName, workerName } = logs();
+/**
+ * Reads the logs live, grown to each pair of sizes in turn (the process's maps there from read `mapsAt` on, as they are
+ * saved at exit); each read must equal a whole read of the same files.
+ */
+async function readInTurns(cuts: [number, number][], what: string, mapsAt = Infinity): Promise<number> {
+  const { main, worker, mainName, workerName, maps, mapsName } = logs();
   const dir = mkdtempSync(join(tmpdir(), 'nf-one-reader-cut-'));
   try {
     mkdirSync(dir, { recursive: true });
@@ -79,6 +91,7 @@ async function readInTurns(cuts: [number, number][], what: string): Promise<numb
     for (const [i, [m, w]] of cuts.entries()) {
       writeFileSync(join(dir, mainName), main.subarray(0, m));
       if (w > 0) writeFileSync(join(dir, workerName), worker.subarray(0, w));
+      if (i === mapsAt) writeFileSync(join(dir, mapsName), maps);
       const live = canon(await tail.read({ sourceMaps: false }));
       const whole = canon(await loadProfile(join(dir, mainName), { sourceMaps: false }));
       assert.deepEqual(live, whole, `${what}, read ${i} (main ${m} of ${main.length} bytes, worker ${w} of ${worker.length})`);
@@ -116,7 +129,7 @@ test("a worker's log read before the main isolate's later lines does not change 
   assert.ok(samples > 1000, `${samples} samples`);
 });
 
-test('live reads cut anywhere (mid-line, in a code-creation burst, right after a code-move) equal whole reads', async () => {
+test('live reads cut anywhere (mid-line, in a code-creation burst, right after a code-move, maps saved at exit) equal whole reads', async () => {
   const { main, worker } = logs();
   // Past the first lines: a log without its v8-version line is no tick log yet.
   const head = main.indexOf('shared-library-end\n');
@@ -152,6 +165,37 @@ test('live reads cut anywhere (mid-line, in a code-creation burst, right after a
       return [m, w];
     });
     cuts[cuts.length - 1] = [main.length, worker.length];
-    await readInTurns(cuts, `round ${round}`);
+    // The second round's last read finds the maps saved at exit, which the reads before it had not.
+    await readInTurns(cuts, `round ${round}`, round === 1 ? cuts.length - 1 : Infinity);
+  }
+});
+
+test("a run folder counts a process's samples once, however many isolates' logs it wrote (live and whole)", async () => {
+  const { main, worker, mainName, workerName } = logs();
+  const dir = mkdtempSync(join(tmpdir(), 'nf-one-reader-run-'));
+  try {
+    writeFileSync(join(dir, mainName), main);
+    writeFileSync(join(dir, workerName), worker);
+    writeFileSync(join(dir, LIVE_INFO_FILE), JSON.stringify({ mode: 'prof' }));
+    const alone = await loadProfile(join(dir, mainName), { sourceMaps: false });
+    const threads = alone.threads.map((t) => `${t.name} ${t.samples}`).sort();
+    assert.deepEqual(
+      threads.map((t) => t.split(' ')[0]),
+      ['main', 'worker'],
+    );
+    const opts = { sourceMaps: false, allProcesses: true };
+    // Each log is one of the run's profiles; each of them leads the reader to the other.
+    const whole = await loadRunProfile(liveRun(dir, {}, 'prof'), opts);
+    const live = (await loadLiveRun(dir, opts)).profile;
+    forgetLiveRun(dir);
+    for (const [what, p] of [
+      ['whole', whole],
+      ['live', live],
+    ] as const) {
+      assert.equal(p.tree.total[0], alone.tree.total[0], `${what}: samples`);
+      assert.deepEqual(canon(p).stacks, canon(alone).stacks, `${what}: stacks`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
