@@ -50,7 +50,9 @@ const end = Date.now() + Number(process.argv[2]);
 })();
 `;
 
-const key = (f: Frame): string => `${f.name}|${f.file}|${f.line}|${f.column}|${f.category}`;
+// The tier is part of a frame: without it, a function's rows of two tiers are one key, and which one a Map keeps
+// depends on the order the frames were met (which differs when the logs are read in turns).
+const key = (f: Frame): string => `${f.name}|${f.file}|${f.line}|${f.column}|${f.category}|${f.tier ?? ''}`;
 
 /** What a profile says, free of ids: weight by stack, functions' self/total, the Timeline, line hits, samples. */
 function canon(p: Profile) {
@@ -72,31 +74,6 @@ function canon(p: Profile) {
     lines: lines.sort(),
     threads: p.threads.map((t) => `${t.name} ${t.samples}`).sort(),
   };
-}
-
-/**
- * Two isolates' logs read a line at a time, one after the other, are not always read as the whole read reads them
- * (the main log to its end, then the worker's): in CI-23 2 of 11 508 samples had `wrappedFn` as their leaf in one
- * and not in the other. Not found yet; until then the samples, threads and timeline length are held equal, and each
- * function's self and total and the samples' stacks to 0.1 % of the samples.
- */
-function nearlyEqual(a: ReturnType<typeof canon>, b: ReturnType<typeof canon>, what: string): void {
-  assert.equal(a.samples, b.samples, `${what}: samples`);
-  assert.deepEqual(a.threads, b.threads, `${what}: threads`);
-  assert.equal(a.timeline.length, b.timeline.length, `${what}: timeline`);
-  const slack = Math.max(2, a.samples * 0.001);
-  const fb = new Map(b.functions);
-  assert.deepEqual(
-    a.functions.map(([k]) => k),
-    b.functions.map(([k]) => k),
-    `${what}: the same functions`,
-  );
-  for (const [k, [self, total]] of a.functions) {
-    const [s2, t2] = fb.get(k)!;
-    assert.ok(Math.abs(self - s2) <= slack && Math.abs(total - t2) <= slack, `${what}: ${k} ${self}/${total} vs ${s2}/${t2}`);
-  }
-  const differ = a.timeline.filter((x, i) => x !== b.timeline[i]).length;
-  assert.ok(differ <= slack, `${what}: ${differ} of ${a.timeline.length} samples on another stack`);
 }
 
 /** Appends to `to` what `from` holds past `to`'s size (a log copied up to wherever its writer is, mid-line maybe). */
@@ -327,7 +304,7 @@ test('a live prof run whose worker starts mid-run: the incremental reads equal w
     if (readdirSync(mirror).some(isLog)) {
       const inc = (await loadLiveRun(mirror, { sourceMaps: false, allProcesses: true })).profile;
       const whole = await wholeRead(mirror, 'prof');
-      nearlyEqual(canon(inc), canon(whole), `read ${logs.length}`);
+      assert.deepEqual(canon(inc), canon(whole), `read ${logs.length}: the incremental read is the whole read`);
       logs.push(readdirSync(mirror).filter(isLog).length);
     }
     await new Promise((r) => setTimeout(r, 700));

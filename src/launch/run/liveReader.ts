@@ -11,7 +11,7 @@ import { V8LogTail } from '../../core/importers/v8log/tail';
 import { PerfSlices } from '../../core/importers/perf/slices';
 import { liveRun } from './liveRun';
 import { liveJitMaps } from './liveJitMaps';
-import { loadRunProfile, type RunLoadOptions } from './runProfile';
+import { loadRunProfile, oneLogPerProcess, type RunLoadOptions } from './runProfile';
 import { findRawProfiles, isPerfSliceScript, type OpenedRun } from './runFolder';
 
 /** No more than this much of a chunk file is read at once (a repository-controlled folder may hold anything). */
@@ -156,7 +156,7 @@ async function loadLiveLogs(
   let tails = profTails.get(dir);
   if (!tails) profTails.set(dir, (tails = new Map()));
   const parts = new Map<string, Profile>();
-  for (const f of logs) {
+  for (const f of oneLogPerProcess(logs)) {
     let t = tails.get(f);
     if (!t) tails.set(f, (t = new V8LogTail(f)));
     try {

@@ -14,6 +14,23 @@ import { findRawProfiles, isPerfSliceScript, openRun, type OpenedRun, type RunPr
 import { mapsFileName, NOT_PROFILED_NO_INSPECTOR, profilePid } from './processRecords';
 import { readRunRequests } from './runRequests';
 
+const TICK_LOG = /^isolate-.*-v8\.log$/;
+
+/**
+ * The files to read, one tick log per process: the v8log reader reads a process's isolates' logs together from any
+ * one of them (v8log/tail.ts), so reading each of them counted every sample of the process once per isolate.
+ */
+export function oneLogPerProcess(files: string[], pidOf: (name: string) => number | undefined = profilePid): string[] {
+  const read = new Set<number>();
+  return files.filter((f) => {
+    const pid = pidOf(basename(f));
+    if (pid === undefined || !TICK_LOG.test(basename(f))) return true;
+    if (read.has(pid)) return false;
+    read.add(pid);
+    return true;
+  });
+}
+
 function shortCommand(p: RunProcess | undefined): string {
   if (!p) return '';
   // node's own path and flags say little; the script and its arguments say which process it is.
@@ -83,7 +100,8 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
     if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
   } else {
     const parts: MergePart[] = [];
-    const chosen = files.filter((f) => opts.pid === undefined || pidOf(basename(f)) === opts.pid);
+    const readable = oneLogPerProcess(files, pidOf);
+    const chosen = readable.filter((f) => opts.pid === undefined || pidOf(basename(f)) === opts.pid);
     // The processes are read one after another: each one's samples and times fill the memory the one before let go.
     let lent = chosen.length > 1 ? new ReusedArrays() : undefined;
     for (const [i, f] of chosen.entries()) {
@@ -121,7 +139,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
       profile = parts[0].profile;
       const start = parts[0].startMs;
       // One process of several (`--pid`): on the run's axis, so its times are those of the whole run's Timeline.
-      if (chosen.length < files.length && origin !== undefined && start !== undefined) {
+      if (chosen.length < readable.length && origin !== undefined && start !== undefined) {
         shiftTimeline(profile, start - origin);
         profile.meta.startTime = origin;
       } else if (isEpochMs(start)) profile.meta.startTime = start;

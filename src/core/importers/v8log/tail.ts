@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { oneLine, ProfileBuilder, ProfileError, type Profile } from '../../model';
@@ -11,10 +11,10 @@ import { readProcMaps, type Mapping } from './procMaps';
 import { parseLogName, procMapsBeside, siblingLogs } from './siblings';
 import { TimelineBuilder } from './timeline';
 
+/** Worker isolates compile Node's worker bootstrap script early (in a log's first 4 MiB); the main isolate never does. */
 const WORKER_SCRIPT = Buffer.from('node:internal/main/worker_thread');
-/** As index.ts looks for a worker's bootstrap script: in a log's first 4 MiB. */
 const WORKER_SCAN = 4 << 20;
-/** New bytes are read this much at a time: a read holds no more of a log than this and the line it ends in. */
+/** Bytes read at a time: a read holds no more of a log than this and the line it ends in. */
 const STEP = 4 << 20;
 
 interface LogState {
@@ -23,6 +23,12 @@ interface LogState {
   /** Its thread's name when the process has several isolates' logs. */
   thread: string | undefined;
   iso: IsolateLog;
+  /**
+   * The libraries this isolate's log lists, its own: an isolate's answers depend on its log alone. Shared, a worker's
+   * log listing the main isolate's copy of the builtins changed how the main isolate's later ticks were read, so a
+   * live read (the logs read in turns) and a whole read (one log after the other) of the same bytes disagreed.
+   */
+  native: NativeResolver;
   /** Bytes of the file read so far, and those of them after the last line break (a line V8 is still writing). */
   offset: number;
   rest: Buffer | undefined;
@@ -30,9 +36,16 @@ interface LogState {
   records: number;
 }
 
-function openRegular(path: string): number | undefined {
+/** How a whole read reads a log: to its end, cancellable, telling its progress. */
+interface WholeRead {
+  signal?: AbortSignal;
+  onRead: (bytes: number) => void;
+}
+
+/** A live log is only read if it is a regular file reached without a link; a log named to `report` may be a link. */
+function openRegular(path: string, follow = false): number | undefined {
   try {
-    const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    const fd = openSync(path, constants.O_RDONLY | (follow ? 0 : (constants.O_NOFOLLOW ?? 0)) | (constants.O_NONBLOCK ?? 0));
     if (fstatSync(fd).isFile()) return fd;
     closeSync(fd);
   } catch {
@@ -41,60 +54,95 @@ function openRegular(path: string): number | undefined {
   return undefined;
 }
 
-function headHas(path: string, offset: number, head: Buffer): boolean {
+function headHas(offset: number, head: Buffer): boolean {
   return offset < WORKER_SCAN && head.includes(WORKER_SCRIPT);
 }
 
 /**
- * A tick log read while V8 writes it (a live prof run): each `read` feeds the lines appended since the last one
- * to the same isolate readers that loadV8Log uses, and answers the profile of every line so far as loadV8Log
- * would answer it for the file as it is (its cut-off last line left for the next read). What is kept is the
- * readers' model (code map, stacks, samples), never the bytes read.
+ * The one reader of a process's tick logs. A whole read (`V8LogTail.whole`, the importer) feeds each log to its end
+ * and finishes; a live prof run's `read` feeds the lines appended since the last read to the same isolate readers
+ * and answers the profile of every line so far as a whole read of the files as they are would (a cut-off last line
+ * is left for the next read). What is kept between reads is the readers' model (code map, stacks, samples), never
+ * the bytes read.
  */
 export class V8LogTail {
   private logs: LogState[] = [];
   private key = '';
   private builder!: ProfileBuilder;
-  private native!: NativeResolver;
   private timeline: TimelineBuilder | undefined;
   private maps: Mapping[] | null = null;
-
+  /** Whether the proc-maps file was there when the logs were first read (it is written at the process's exit). */
+  private mapsThere = false;
   private opts: ImportOptions = {};
 
   constructor(readonly path: string) {}
+
+  /** loadV8Log: the log and its process's other isolates' logs, each read to its end. */
+  static async whole(path: string, opts: ImportOptions): Promise<Profile> {
+    const t = new V8LogTail(path);
+    t.opts = opts;
+    await t.start(await siblingLogs(path), opts.signal, true);
+    const sizes = t.logs.map((l) => {
+      const fd = openRegular(l.path, true);
+      if (fd === undefined) return 0;
+      try {
+        return fstatSync(fd).size;
+      } finally {
+        closeSync(fd);
+      }
+    });
+    const totalBytes = sizes.reduce((a, b) => a + b, 0) || 1;
+    let done = 0;
+    const cut: string[] = [];
+    for (const [i, log] of t.logs.entries()) {
+      await t.feed(log, { signal: opts.signal, onRead: (n) => opts.onProgress?.(Math.min(1, (done + n) / totalBytes)) });
+      // At the end of the file a lone `\r` ends a line; what is left after the last line break was cut off.
+      const rest = log.rest ?? Buffer.alloc(0);
+      cut.push(rest.subarray(await splitLines(rest, true, 'tail', t.onLine(log))).toString('latin1'));
+      log.rest = undefined;
+      if (t.maps && !log.mapsApplied) log.native.useProcMaps(t.maps);
+      done += sizes[i];
+      if (i === 0 && !log.iso.version)
+        throw new ProfileError(l10n.t('not a V8 tick log: it does not start with a v8-version line'), log.path);
+    }
+    return t.profile(cut);
+  }
 
   /** The profile of the log (and its process's other isolates' logs) as written so far. */
   async read(opts: ImportOptions = {}): Promise<Profile> {
     this.opts = opts;
     const paths = await siblingLogs(this.path);
+    const mapsPath = opts.mapsFile ?? procMapsBeside(this.path);
+    // The maps are saved at exit: once there, the logs are read again from the start with them, as a whole read is.
+    const mapsThere = mapsPath !== null && existsSync(mapsPath);
     for (let again = false; ; again = true) {
-      // Another isolate's log, or a log rewritten from the start: read from the start, in loadV8Log's order.
-      if (again || paths.join('\0') !== this.key) await this.start(paths);
+      // Another isolate's log, or a log rewritten from the start: read from the start, in the whole read's order.
+      if (again || paths.join('\0') !== this.key || mapsThere !== this.mapsThere) await this.start(paths);
       let fine = true;
       for (const log of this.logs) if (!(fine = await this.feed(log))) break;
       if (fine || again) break;
     }
-    return this.snapshot();
+    return afterImport(this.path, this.profile(), opts);
   }
 
-  private async start(paths: string[]): Promise<void> {
+  private async start(paths: string[], signal?: AbortSignal, follow = false): Promise<void> {
     const head = (p: string): boolean => {
-      const fd = openRegular(p);
+      const fd = openRegular(p, follow);
       if (fd === undefined) return false;
       try {
         const buf = Buffer.alloc(WORKER_SCAN);
-        return headHas(p, 0, buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)));
+        return headHas(0, buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)));
       } finally {
         closeSync(fd);
       }
     };
+    // Main isolate first, then workers in a stable order.
     const tagged = paths.map((path) => ({ path, worker: paths.length > 1 && head(path) }));
     tagged.sort((a, b) => Number(a.worker) - Number(b.worker) || a.path.localeCompare(b.path));
     this.key = paths.join('\0');
     this.builder = new ProfileBuilder('v8log', { durationMs: null, mode: 'prof', source: this.path });
-    // No read's signal: the resolver outlives the read that made it.
-    this.native = new NativeResolver(undefined, !this.opts.untrusted);
     const mapsPath = this.opts.mapsFile ?? procMapsBeside(this.path);
+    this.mapsThere = mapsPath !== null && existsSync(mapsPath);
     this.maps = mapsPath ? await readProcMaps(mapsPath) : null;
     const threaded = tagged.length > 1;
     this.timeline = threaded ? undefined : new TimelineBuilder();
@@ -103,31 +151,36 @@ export class V8LogTail {
     this.logs = tagged.map((t, i) => {
       const thread = threaded ? (i === 0 && !t.worker ? 'main' : `worker ${++workerNo}`) : undefined;
       if (thread) this.builder.threadInfo(thread, { pid });
-      const iso = new IsolateLog({ builder: this.builder, native: this.native, thread, timeline: this.timeline });
-      return { path: t.path, worker: t.worker, thread, iso, offset: 0, rest: undefined, mapsApplied: false, records: 0 };
+      // A live read's resolver outlives the read whose signal it would take.
+      const native = new NativeResolver(signal, !this.opts.untrusted);
+      const iso = new IsolateLog({ builder: this.builder, native, thread, timeline: this.timeline });
+      return { path: t.path, worker: t.worker, thread, iso, native, offset: 0, rest: undefined, mapsApplied: false, records: 0 };
     });
   }
 
   /** Feeds a log's complete new lines; false when the log must be read again from the start. */
-  private async feed(log: LogState): Promise<boolean> {
-    const fd = openRegular(log.path);
+  private async feed(log: LogState, whole?: WholeRead): Promise<boolean> {
+    const fd = openRegular(log.path, whole !== undefined);
     if (fd === undefined) return true;
     try {
       const size = fstatSync(fd).size;
       if (size < log.offset) return false;
+      const onLine = this.onLine(log);
       while (log.offset < size) {
+        if (whole?.signal?.aborted) throw new ProfileError(l10n.t('cancelled'), log.path);
         const kept = log.rest?.length ?? 0;
         const buf = Buffer.allocUnsafe(kept + Math.min(STEP, size - log.offset));
         log.rest?.copy(buf, 0);
         const n = readSync(fd, buf, kept, buf.length - kept, log.offset);
         if (n === 0) break;
         // A worker's log that showed no sign of it when the order was set now does: the order changes.
-        if (this.logs.length > 1 && !log.worker && headHas(log.path, log.offset - kept, buf.subarray(0, kept + n))) return false;
+        if (!whole && this.logs.length > 1 && !log.worker && headHas(log.offset - kept, buf.subarray(0, kept + n))) return false;
         log.offset += n;
         const data = buf.subarray(0, kept + n);
-        const pos = await this.lines(log, data);
+        const pos = await splitLines(data, false, 'tail', onLine);
         // Copied: the part left must not hold the whole buffer.
         log.rest = pos < data.length ? Buffer.from(data.subarray(pos)) : undefined;
+        whole?.onRead(log.offset - (log.rest?.length ?? 0));
       }
       return true;
     } finally {
@@ -135,29 +188,72 @@ export class V8LogTail {
     }
   }
 
-  /** The log's lines in `data` to its reader, as loadV8Log reads them; answers where the unfinished line starts. */
-  private lines(log: LogState, data: Buffer): Promise<number> {
+  /** A log's lines to its reader; the saved maps are applied once V8 listed its libraries, so known paths match. */
+  private onLine(log: LogState): (buf: Buffer, start: number, end: number) => void | Promise<void> {
     const seen = (line: string) => {
       if (this.maps && !log.mapsApplied && line.startsWith('shared-library-end')) {
-        this.native.useProcMaps(this.maps);
+        log.native.useProcMaps(this.maps);
         log.mapsApplied = true;
       }
     };
-    return splitLines(data, false, 'tail', (buf, start, end) => {
+    return (buf, start, end) => {
       log.records++;
       return log.iso.lineAt(buf, start, end, seen);
-    });
+    };
   }
 
-  /** The profile so far, as loadV8Log builds it at the end of the logs, made of copies: the readers read on. */
-  private async snapshot(): Promise<Profile> {
+  /**
+   * The profile of the lines fed so far. A whole read's (`cut`: each log's cut-off last line) is built on the builder
+   * itself; a live read's is made of copies, as the readers read on: call-site inference is redone over all calls
+   * seen at each read, and its hits go to this read's copy, never to the builder.
+   */
+  private profile(cut?: string[]): Profile {
+    const final = cut !== undefined;
     const b = this.builder;
     const first = this.logs[0];
     if (!first || first.records === 0) throw new ProfileError(l10n.t('the log is empty'), this.path);
     if (!first.iso.version) throw new ProfileError(l10n.t('not a V8 tick log: it does not start with a v8-version line'), first.path);
-    // Inference is redone over all calls seen at each read: its hits go to this read's copy, never to the builder.
     const inferred: [string, number, number][] = [];
-    for (const log of this.logs) log.iso.finishSoFar((file, line, total) => inferred.push([file, line, total]));
+    const hit = final ? (file: string, line: number, total: number) => b.lineHit(file, line, 0, total) : undefined;
+    for (const log of this.logs) log.iso.finishSoFar(hit ?? ((file, line, total) => inferred.push([file, line, total])));
+    const warnings = final ? b.warnings : [...b.warnings];
+    const seen = new Set(warnings);
+    const warn = (w: string): void => {
+      if (final) return b.warn(w);
+      w = oneLine(w);
+      if (!seen.has(w)) warnings.push(w);
+      seen.add(w);
+    };
+    for (const [i, log] of this.logs.entries()) {
+      if (log.thread) b.threadInfo(log.thread, { samples: log.iso.samples });
+      const tail = cut?.[i];
+      if (tail?.trim())
+        warn(
+          l10n.t(
+            '{0} ends in the middle of a "{1}" record (the log was cut off); that last line was skipped',
+            basename(log.path),
+            tail.split(',')[0].slice(0, 40),
+          ),
+        );
+      for (const n of log.iso.notes(basename(log.path), this.maps !== null)) warn(n);
+    }
+    for (const log of this.logs) for (const w of log.native.warnings) warn(w);
+    const iso = first.iso;
+    const meta = {
+      nodeVersion: `V8 ${iso.version}`,
+      // The wall-clock time of the timeline's 0 (the first tick), when the preload marked the log's clock.
+      ...(iso.clock && !isNaN(iso.firstTs) ? { startTime: iso.clock.epochMs + (iso.firstTs - iso.clock.ts) / 1000 } : {}),
+      durationMs: iso.samples > 1 ? (iso.maxTs - iso.minTs) / 1000 : null,
+      intervalMs: iso.intervalUs / 1000 || undefined,
+    };
+    const noTicks = l10n.t('the log has no ticks: was node run with --prof, and did it run long enough to be sampled?');
+    if (final) {
+      Object.assign(b.meta, meta);
+      if (b.tree.weight === 0) warn(noTicks);
+      const profile = b.build();
+      if (this.timeline && this.timeline.length) profile.timeline = this.timeline.finish();
+      return profile;
+    }
     const lineHits = new Map([...b.lineHits].map(([file, m]) => [file, new Map([...m].map(([line, h]) => [line, { ...h }]))]));
     for (const [file, line, total] of inferred) {
       let m = lineHits.get(file);
@@ -166,35 +262,15 @@ export class V8LogTail {
       if (h) h.total += total;
       else m.set(line, { self: 0, total });
     }
-    const warnings = [...b.warnings];
-    const seen = new Set(warnings);
-    const warn = (w: string): void => {
-      w = oneLine(w);
-      if (!seen.has(w)) warnings.push(w);
-      seen.add(w);
-    };
-    for (const log of this.logs) {
-      if (log.thread) b.threadInfo(log.thread, { samples: log.iso.samples });
-      for (const n of log.iso.notes(basename(log.path), this.maps !== null)) warn(n);
-    }
-    for (const w of this.native.warnings) warn(w);
-    const iso = first.iso;
-    const meta = {
-      ...b.meta,
-      nodeVersion: iso.version ? `V8 ${iso.version}` : undefined,
-      durationMs: iso.samples > 1 ? (iso.maxTs - iso.minTs) / 1000 : null,
-      intervalMs: iso.intervalUs / 1000 || undefined,
-      ...(iso.clock && !isNaN(iso.firstTs) ? { startTime: iso.clock.epochMs + (iso.firstTs - iso.clock.ts) / 1000 } : {}),
-    };
     // The tree copied first: its totals are the copy's, never worked out on the builder's tree that grows on.
     const live = b.tree;
     const tree = live.rewrite((i, p, out) => out.child(p, live.frame[i]));
-    if (tree.weight === 0) warn(l10n.t('the log has no ticks: was node run with --prof, and did it run long enough to be sampled?'));
+    if (tree.weight === 0) warn(noTicks);
     // build() names the one thread of a log read alone by its tree's weight: here the copy's.
     const built = this.logs.length > 1 ? b.build() : undefined;
     const profile: Profile = {
       format: b.format,
-      meta,
+      meta: { ...b.meta, ...meta },
       // The same node ids (a builder's nodes are distinct and made parents first), in a tree of this read's own.
       tree,
       frames: b.frames.frames.map((f) => ({ ...f, ...(f.generated ? { generated: { ...f.generated } } : {}) })),
@@ -204,6 +280,6 @@ export class V8LogTail {
     };
     if (b.deopts.length) profile.deopts = b.deopts.map((d) => ({ ...d }));
     if (this.timeline && this.timeline.length) profile.timeline = this.timeline.finish();
-    return afterImport(this.path, profile, this.opts);
+    return profile;
   }
 }
