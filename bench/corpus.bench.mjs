@@ -82,6 +82,10 @@ function printTable(rows) {
       `max(${h.AGREEMENT_TOLERANCE.abs * 100} points, ${h.AGREEMENT_TOLERANCE.rel * 100} %) of cpu-prof's.`,
   );
   console.log(`Disagreements:\n${h.formatDisagreements(rows)}\n`);
+  // A wrong line is the one answer a profiler must never give: each one named, to be looked at.
+  for (const r of results)
+    for (const w of r.wrongLines)
+      console.log(`Wrong line: ${r.program} ${r.mode}: ${w.name} at ${w.file}:${w.line}, which reads ${JSON.stringify(w.text)}`);
 }
 
 if (!process.argv.includes('table')) {

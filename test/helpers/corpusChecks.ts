@@ -75,8 +75,9 @@ export function wrongLines(functions: readonly JsonFunctionRow[], isOwn: (file: 
     const lines = linesOf(file);
     if (!lines) continue;
     const text = lines[f.line - 1] ?? '';
-    // A nameless function's `=>` may close a parameter list that spans lines.
-    const head = lines.slice(f.line - 1, f.line + 3).join('\n');
+    // A nameless function's `=>` may close a parameter list that spans lines: a destructured one opened by `({` at the
+    // line's end (Babel's output: config-chain.js's `.some(({` holds its `=>` 7 lines down).
+    const head = lines.slice(f.line - 1, f.line + (/\(\s*\{\s*$/.test(text) ? 15 : 3)).join('\n');
     const n = sourceName(f.name);
     // A named row's line holds its name, or declares a function V8 named from elsewhere (`var f = … function (`, a
     // class's `constructor(`); a nameless one's line (or its parameter list's last line) declares a function.
