@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { asCpuProfile, cpuProfileToModel } from '../../core/importers/cpuprofile';
 import { ProfileError, type Profile } from '../../core/model';
 import { addChunkLines, LIVE_INFO_FILE, liveChunkPid, NOTHING_NEW, type LiveInfo } from './cpuChunks';
@@ -8,11 +8,12 @@ import { forgetLiveHeap, loadLiveHeap } from './liveHeap';
 import { ATTACH_HEAP_MODE } from './liveHeapFile';
 import { profilePid, readProcessRecords } from './processRecords';
 import { V8LogTail } from '../../core/importers/v8log/tail';
-import { PerfSlices } from '../../core/importers/perf/slices';
+import { PerfScriptStream } from '../../core/importers/perf/slices';
+import { PERF_STREAM_PART } from '../perfStream';
 import { liveRun } from './liveRun';
 import { liveJitMaps } from './liveJitMaps';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
-import { findRawProfiles, isPerfSliceScript, type OpenedRun } from './runFolder';
+import { findRawProfiles, type OpenedRun } from './runFolder';
 
 /** No more than this much of a chunk file is read at once (a repository-controlled folder may hold anything). */
 const MAX_READ = 64 * 1024 * 1024;
@@ -110,7 +111,8 @@ export async function loadLiveRun(
   opts: RunLoadOptions & { onlyNew?: boolean } = {},
 ): Promise<{ profile: Profile; run: OpenedRun }> {
   const li = readLiveInfo(dir);
-  if (li.mode === 'prof' || li.mode === 'perf') return loadLiveLogs(dir, li, opts, li.mode);
+  if (li.mode === 'perf') return loadLivePerf(dir, li, opts);
+  if (li.mode === 'prof') return loadLiveLogs(dir, li, opts);
   if (li.mode === 'heap' || li.mode === ATTACH_HEAP_MODE) return loadLiveHeap(dir, li, opts);
   const chunks = liveChunks(dir);
   const read = [...(runs.get(dir)?.values() ?? [])].reduce((n, t) => n + t.offset, 0);
@@ -125,23 +127,73 @@ export async function loadLiveRun(
 
 /** Each live prof run's logs, read on from where the last read stopped (v8log/tail.ts). */
 const profTails = new Map<string, Map<string, V8LogTail>>();
-/** Each live perf run's ended slices, each parsed once, in order. */
-const perfRuns = new Map<string, { slices: PerfSlices; done: string[] }>();
+/** Each live perf run's perf script text (perfStream.ts): its name while written and after, and what is parsed of it. */
+const perfRuns = new Map<string, { part: string; final: string; offset: number; stream: PerfScriptStream }>();
+
+/** Reads the bytes of a regular file (never through a symlink) from `offset`, at most MAX_READ. */
+function bytesFrom(path: string, offset: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    const buf = Buffer.allocUnsafe(Math.min(MAX_READ, Math.max(0, st.size - offset)));
+    return buf.subarray(0, buf.length ? readSync(fd, buf, 0, buf.length, offset) : 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A live perf run: the one perf script of its recording writes its text as perf records (perfStream.ts); each read
+ * parses only what was added since the last, its JIT frames named from the code records known then.
+ */
+async function loadLivePerf(
+  dir: string,
+  li: Partial<LiveInfo>,
+  opts: RunLoadOptions & { onlyNew?: boolean },
+): Promise<{ profile: Profile; run: OpenedRun }> {
+  let st = perfRuns.get(dir);
+  if (!st) {
+    let part: string | undefined;
+    try {
+      part = readdirSync(dir).find((n) => PERF_STREAM_PART.test(n));
+    } catch {
+      // the run folder went away
+    }
+    if (!part) throw new ProfileError(NOTHING_NEW, dir);
+    st = { part: join(dir, part), final: join(dir, part.slice(0, -'.part'.length)), offset: 0, stream: new PerfScriptStream() };
+    perfRuns.set(dir, st);
+  }
+  // Renamed into place once perf script ended: the same text, read on.
+  const fresh = bytesFrom(st.part, st.offset) ?? bytesFrom(st.final, st.offset);
+  if (fresh?.length) {
+    const jit = await liveJitMaps(readProcessRecords(dir));
+    st.stream.push(fresh, jit);
+    st.offset += fresh.length;
+  }
+  if (!st.stream.parser.samples || (opts.onlyNew && answered.get(dir) === st.offset)) throw new ProfileError(NOTHING_NEW, dir);
+  answered.set(dir, st.offset);
+  const run = liveRun(dir, li, 'perf');
+  return { profile: await loadRunProfile(run, { ...opts, perfSlices: st.stream.current() }), run };
+}
 
 /**
  * A live prof run: V8 writes each process's tick log as it goes (measured: the ticks of a busy process grow
  * second by second); each read feeds only the lines added since the last to the readers kept for the run, and
- * answers what a whole read of the logs as they are would. A live perf run: the `perf script` of each slice ended
- * so far (launch/perfSlices.ts), each parsed once when it appears, named from the code records known then.
+ * answers what a whole read of the logs as they are would.
  */
 async function loadLiveLogs(
   dir: string,
   li: Partial<LiveInfo>,
   opts: RunLoadOptions & { onlyNew?: boolean },
-  mode: 'prof' | 'perf',
 ): Promise<{ profile: Profile; run: OpenedRun }> {
-  // perf's slice in progress (perf.data) is never read live: only the ended slices' scripts.
-  const logs = findRawProfiles(dir, mode).filter((f) => mode === 'prof' || isPerfSliceScript(basename(f)));
+  const mode = 'prof';
+  const logs = findRawProfiles(dir, mode);
   let size = 0;
   for (const f of logs)
     try {
@@ -152,7 +204,6 @@ async function loadLiveLogs(
   if (!logs.length || (opts.onlyNew && answered.get(dir) === size)) throw new ProfileError(NOTHING_NEW, dir);
   answered.set(dir, size);
   const run = liveRun(dir, li, mode);
-  if (mode === 'perf') return { profile: await loadRunProfile(run, { ...opts, perfSlices: await liveSlices(dir, logs, opts) }), run };
   let tails = profTails.get(dir);
   if (!tails) profTails.set(dir, (tails = new Map()));
   const parts = new Map<string, Profile>();
@@ -169,28 +220,4 @@ async function loadLiveLogs(
   }
   const read = (f: string): Profile => parts.get(f)!;
   return { profile: await loadRunProfile(run, { ...opts, liveParts: { files: logs, pidOf: profilePid, read } }), run };
-}
-
-/** The live perf run's slices so far: those not parsed yet are parsed, in order, and kept. */
-async function liveSlices(dir: string, slices: string[], opts: RunLoadOptions): Promise<Profile> {
-  let st = perfRuns.get(dir);
-  const fresh = slices.filter((f) => !st?.done.includes(f));
-  // The slices' names sort in time: one sorting before one already read means the folder changed under the run.
-  if (!st || (st.done.length && fresh.some((f) => f < st!.done[st!.done.length - 1]))) {
-    perfRuns.set(dir, (st = { slices: new PerfSlices(), done: [] }));
-    fresh.splice(0, fresh.length, ...slices);
-  }
-  if (fresh.length) {
-    const jit = await liveJitMaps(readProcessRecords(dir));
-    try {
-      for (const f of fresh) {
-        await st.slices.add(f, jit, opts);
-        st.done.push(f);
-      }
-    } catch (e) {
-      perfRuns.delete(dir);
-      throw e;
-    }
-  }
-  return st.slices.current();
 }
