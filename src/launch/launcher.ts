@@ -21,6 +21,7 @@ import { runLoadCommand, type LoadRun } from './loadCommand';
 import * as errors from './errors';
 import { LaunchError } from './errors';
 import { CREATE_NEW } from '../core/safeWrite';
+import type { Writable } from 'node:stream';
 
 const DEFAULT_STOP_TIMEOUT = 10_000;
 const DEFAULT_PORT_TIMEOUT = 30_000;
@@ -175,7 +176,8 @@ export class ProfileSession {
     const app = spawn(cmd.command, cmd.args, {
       cwd: cmd.cwd,
       env: cmd.env,
-      stdio: ['pipe', perfOut ?? 'pipe', 'pipe'],
+      // fd 3: perf's control fd (perfStream.ts).
+      stdio: perfOut === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', perfOut, 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
       windowsHide: true,
     });
@@ -215,7 +217,7 @@ export class ProfileSession {
       });
     }
 
-    const stream = perfLiveStream(o) && perfPath && cmd.stdoutFile ? new PerfStreamScripter(o.runDir, perfPath, cmd.stdoutFile) : undefined;
+    const stream = perfLiveStream(o) && perfPath && cmd.stdoutFile ? new PerfStreamScripter(o.runDir, perfPath, cmd.stdoutFile, app.stdio[3] as Writable | null) : undefined;
     stream?.start();
     const mapsTimer = setTimeout(() => void this.node.captureMaps(), 500);
     const pidPoll = o.mode === 'perf' ? setInterval(() => this.node.rememberPerfPids(), 200) : undefined;

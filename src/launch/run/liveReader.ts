@@ -10,6 +10,7 @@ import { profilePid, readProcessRecords } from './processRecords';
 import { V8LogTail } from '../../core/importers/v8log/tail';
 import { PerfScriptStream } from '../../core/importers/perf/slices';
 import { PERF_STREAM_PART } from '../perfStream';
+import { savedJitMaps } from '../../core/importers/perf/jitMaps';
 import { liveRun } from './liveRun';
 import { liveJitMaps } from './liveJitMaps';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
@@ -170,9 +171,11 @@ async function loadLivePerf(
     perfRuns.set(dir, st);
   }
   // Renamed into place once perf script ended: the same text, read on.
-  const fresh = bytesFrom(st.part, st.offset) ?? bytesFrom(st.final, st.offset);
+  const part = bytesFrom(st.part, st.offset);
+  const fresh = part ?? bytesFrom(st.final, st.offset);
   if (fresh?.length) {
-    const jit = await liveJitMaps(readProcessRecords(dir));
+    // Once the run ended its processes' code records are in the run folder (and gone from /tmp and their cwd).
+    const jit = new Map([...(part ? [] : await savedJitMaps(dir)), ...(await liveJitMaps(readProcessRecords(dir)))]);
     st.stream.push(fresh, jit);
     st.offset += fresh.length;
   }
