@@ -129,7 +129,25 @@ export async function loadLiveRun(
 /** Each live prof run's logs, read on from where the last read stopped (v8log/tail.ts). */
 const profTails = new Map<string, Map<string, V8LogTail>>();
 /** Each live perf run's perf script text (perfStream.ts): its name while written and after, and what is parsed of it. */
-const perfRuns = new Map<string, { part: string; final: string; offset: number; stream: PerfScriptStream }>();
+const perfRuns = new Map<
+  string,
+  { part: string; final: string; offset: number; stream: PerfScriptStream; seen: { at: number; size: number }[] }
+>();
+/**
+ * While the run goes on, text is parsed once it is this old: V8 writes its code records (the jitdump, /tmp/perf-<pid>.map)
+ * through a 2 MB buffer, so the record of code that ran a moment ago may not be there yet, and a frame parsed then
+ * stays unnamed (measured: 31 of 1145 samples of a program compiling all along marked ambiguous with no delay).
+ */
+const PERF_TEXT_AGE_MS = 1000;
+
+/** The size of the file the text is parsed up to: what it held PERF_TEXT_AGE_MS ago (all of it once the run ended). */
+function ripeSize(seen: { at: number; size: number }[], size: number, ended: boolean): number {
+  const now = Date.now();
+  seen.push({ at: now, size });
+  if (ended) return size;
+  while (seen.length > 1 && now - seen[1].at >= PERF_TEXT_AGE_MS) seen.shift();
+  return now - seen[0].at >= PERF_TEXT_AGE_MS ? seen[0].size : 0;
+}
 
 /** Reads the bytes of a regular file (never through a symlink) from `offset`, at most MAX_READ. */
 function bytesFrom(path: string, offset: number): Buffer | undefined {
@@ -167,12 +185,13 @@ async function loadLivePerf(
       // the run folder went away
     }
     if (!part) throw new ProfileError(NOTHING_NEW, dir);
-    st = { part: join(dir, part), final: join(dir, part.slice(0, -'.part'.length)), offset: 0, stream: new PerfScriptStream() };
+    st = { part: join(dir, part), final: join(dir, part.slice(0, -'.part'.length)), offset: 0, stream: new PerfScriptStream(), seen: [] };
     perfRuns.set(dir, st);
   }
   // Renamed into place once perf script ended: the same text, read on.
   const part = bytesFrom(st.part, st.offset);
-  const fresh = part ?? bytesFrom(st.final, st.offset);
+  const all = part ?? bytesFrom(st.final, st.offset);
+  const fresh = all?.subarray(0, Math.max(0, ripeSize(st.seen, st.offset + all.length, !part) - st.offset));
   if (fresh?.length) {
     // Once the run ended its processes' code records are in the run folder (and gone from /tmp and their cwd).
     const jit = new Map([...(part ? [] : await savedJitMaps(dir)), ...(await liveJitMaps(readProcessRecords(dir)))]);
