@@ -217,7 +217,10 @@ export class ProfileSession {
       });
     }
 
-    const stream = perfLiveStream(o) && perfPath && cmd.stdoutFile ? new PerfStreamScripter(o.runDir, perfPath, cmd.stdoutFile, app.stdio[3] as Writable | null) : undefined;
+    const stream =
+      perfLiveStream(o) && perfPath && cmd.stdoutFile
+        ? new PerfStreamScripter(o.runDir, perfPath, cmd.stdoutFile, app.stdio[3] as Writable | null)
+        : undefined;
     stream?.start();
     const mapsTimer = setTimeout(() => void this.node.captureMaps(), 500);
     const pidPoll = o.mode === 'perf' ? setInterval(() => this.node.rememberPerfPids(), 200) : undefined;

@@ -20,8 +20,6 @@ import { findOnPath } from './which';
  * it to write what it holds, as the slices' SIGUSR2 did.
  */
 export const PERF_STREAM_OUTPUT = ['-q', '--control', 'fd:3', '-o', '-'];
-/** The text perf script writes while the run goes on, and its name at the end (a slice script's, runFolder.ts). */
-export const PERF_STREAM_PART = /^perf-script-(\d+)\.txt\.part$/;
 
 const POLL_MS = 200;
 /** perf is woken every other poll: the live view reads about once a second. */

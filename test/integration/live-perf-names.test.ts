@@ -53,7 +53,8 @@ function differences(a: Map<string, number>, b: Map<string, number>): string[] {
 /** Share (%) of the samples whose leaf is unnamed: `[unknown]` (what perf's map and the code records both left), or ambiguous. */
 function unnamedShare(p: Profile): number {
   let n = 0;
-  for (const s of functionStats(p.tree, p.frames.length)) if (/^\[(unknown|ambiguous JIT code)\]$/.test(p.frames[s.frame].name)) n += s.self;
+  for (const s of functionStats(p.tree, p.frames.length))
+    if (/^\[(unknown|ambiguous JIT code)\]$/.test(p.frames[s.frame].name)) n += s.self;
   return (100 * n) / (p.tree.total[0] || 1);
 }
 

@@ -218,5 +218,7 @@ test('a live perf run of a program that forks names the code of the child while 
   const final = await loadRunProfile(runDir, { sourceMaps: false, allProcesses: true });
   const share = totalShare(final, 'childHot');
   assert.ok(share > 60, `childHot ${share.toFixed(1)} % of the run`);
-  t.diagnostic(`childHot: ${midShare.toFixed(1)} % of a live view of ${mid.meta.sampleCount} samples, ${share.toFixed(1)} % of the final profile`);
+  t.diagnostic(
+    `childHot: ${midShare.toFixed(1)} % of a live view of ${mid.meta.sampleCount} samples, ${share.toFixed(1)} % of the final profile`,
+  );
 });

@@ -4,7 +4,7 @@ import { TimedJitMap } from '../../core/importers/perf/jitTimeline';
 
 /**
  * The code records of a perf run's processes while they run (read, never moved): each one's jitdump in its cwd and
- * its `/tmp/perf-<pid>.map`. A live slice's JIT frames are named from these as the finished run's are from its
+ * its `/tmp/perf-<pid>.map`. A live perf run's JIT frames are named from these as the finished run's are from its
  * folder's copies, by the code at each address at the sample's time; perf's own name knows no time, so it can be
  * stale where V8 reused an address.
  */

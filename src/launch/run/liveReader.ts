@@ -9,12 +9,11 @@ import { ATTACH_HEAP_MODE } from './liveHeapFile';
 import { profilePid, readProcessRecords } from './processRecords';
 import { V8LogTail } from '../../core/importers/v8log/tail';
 import { PerfScriptStream } from '../../core/importers/perf/slices';
-import { PERF_STREAM_PART } from '../perfStream';
 import { savedJitMaps } from '../../core/importers/perf/jitMaps';
 import { liveRun } from './liveRun';
 import { liveJitMaps } from './liveJitMaps';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
-import { findRawProfiles, type OpenedRun } from './runFolder';
+import { findRawProfiles, PERF_STREAM_PART, type OpenedRun } from './runFolder';
 
 /** No more than this much of a chunk file is read at once (a repository-controlled folder may hold anything). */
 const MAX_READ = 64 * 1024 * 1024;

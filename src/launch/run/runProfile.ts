@@ -73,9 +73,9 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
       : files.every((f) => isPerfSliceScript(basename(f)))
         ? await loadPerfScriptFiles(files, opts)
         : await loadProfile(files[0], {
-          ...opts,
-          mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined),
-        });
+            ...opts,
+            mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined),
+          });
     if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
   } else {
     const parts: MergePart[] = [];
