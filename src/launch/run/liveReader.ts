@@ -11,7 +11,7 @@ import { V8LogTail } from '../../core/importers/v8log/tail';
 import { PerfScriptStream } from '../../core/importers/perf/slices';
 import { savedJitMaps } from '../../core/importers/perf/jitMaps';
 import { liveRun } from './liveRun';
-import { liveJitMaps } from './liveJitMaps';
+import { forgetLiveJitMaps, liveJitMaps } from './liveJitMaps';
 import { loadRunProfile, type RunLoadOptions } from './runProfile';
 import { findRawProfiles, PERF_STREAM_PART, type OpenedRun } from './runFolder';
 
@@ -99,6 +99,7 @@ export function forgetLiveRun(dir: string): void {
   answered.delete(dir);
   profTails.delete(dir);
   perfRuns.delete(dir);
+  forgetLiveJitMaps(dir);
   forgetLiveHeap(dir);
 }
 
@@ -184,6 +185,7 @@ async function loadLivePerf(
       // the run folder went away
     }
     if (!part) throw new ProfileError(NOTHING_NEW, dir);
+    forgetLiveJitMaps(dir);
     st = { part: join(dir, part), final: join(dir, part.slice(0, -'.part'.length)), offset: 0, stream: new PerfScriptStream(), seen: [] };
     perfRuns.set(dir, st);
   }
@@ -192,8 +194,10 @@ async function loadLivePerf(
   const all = part ?? bytesFrom(st.final, st.offset);
   const fresh = all?.subarray(0, Math.max(0, ripeSize(st.seen, st.offset + all.length, !part) - st.offset));
   if (fresh?.length) {
-    // Once the run ended its processes' code records are in the run folder (and gone from /tmp and their cwd).
-    const jit = new Map([...(part ? [] : await savedJitMaps(dir)), ...(await liveJitMaps(readProcessRecords(dir)))]);
+    // Once the run ended its processes' code records are in the run folder (and gone from /tmp and their cwd, or
+    // about to go): those, whole, name the rest.
+    const live = await liveJitMaps(readProcessRecords(dir), dir);
+    const jit = part ? live : new Map([...live, ...(await savedJitMaps(dir))]);
     st.stream.push(fresh, jit);
     st.offset += fresh.length;
   }
