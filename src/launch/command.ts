@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { LaunchMode } from './run/modes';
 import type { LaunchTarget } from './target';
 import { hasLoader, isTypeScriptFile } from './commandLine';
-import { PERF_NODE_FLAGS, perfRecordArgs, perfRecordCommand } from './perf';
+import { PERF_NODE_FLAGS, perfRecordArgs, perfRecordCommand, perfWorkload } from './perf';
 import { nodeOptionsWithPreload, pathWithFirst, writeNodeShim } from './nodeShim';
 import { SOURCE_MAPS_ENV } from './preload/sourceMaps';
 import { RUN_DIR_ENV } from './run/processRecords';
@@ -134,7 +134,11 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
     const workload = ['env', `PATH=${env.PATH}`, command, ...args];
     return {
       command: o.perfPath ?? 'perf',
-      args: [...perfRecordArgs({ hz: o.perfFrequency, live: o.live, output: join(o.runDir, 'perf.data') }), '--', ...workload],
+      args: [
+        ...perfRecordArgs({ hz: o.perfFrequency, live: o.live, output: join(o.runDir, 'perf.data') }),
+        '--',
+        ...perfWorkload(o.live, workload),
+      ],
       cwd: o.target.cwd,
       env,
       nodeArgs,

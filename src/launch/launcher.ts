@@ -21,7 +21,7 @@ import { runLoadCommand, type LoadRun } from './loadCommand';
 import * as errors from './errors';
 import { LaunchError } from './errors';
 import { CREATE_NEW } from '../core/safeWrite';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 const DEFAULT_STOP_TIMEOUT = 10_000;
 const DEFAULT_PORT_TIMEOUT = 30_000;
@@ -170,14 +170,14 @@ export class ProfileSession {
     const t0 = Date.now();
     this.liveStartedAt = startedAt.toISOString();
     this.writeLiveInfo();
-    // A live perf run's recording goes to perf's stdout, a file of the run folder (perfStream.ts); perf gives its
-    // workload its stderr for a stdout, so the app's output all comes on stderr then.
+    // A live perf run's recording goes to perf's stdout, a file of the run folder (perfStream.ts); the app's stdout
+    // comes on fd 4 (perfWorkload).
     const perfOut = cmd.stdoutFile !== undefined ? openSync(cmd.stdoutFile, CREATE_NEW, 0o644) : undefined;
     const app = spawn(cmd.command, cmd.args, {
       cwd: cmd.cwd,
       env: cmd.env,
       // fd 3: perf's control fd (perfStream.ts).
-      stdio: perfOut === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', perfOut, 'pipe', 'pipe'],
+      stdio: perfOut === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', perfOut, 'pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
       windowsHide: true,
     });
@@ -203,7 +203,7 @@ export class ProfileSession {
 
     app.stdin?.on('error', () => {});
     for (const [stream, kind] of [
-      [app.stdout, 'stdout'],
+      [perfOut === undefined ? app.stdout : (app.stdio[4] as Readable | null), 'stdout'],
       [app.stderr, 'stderr'],
     ] as const) {
       stream?.setEncoding('utf8');

@@ -131,6 +131,14 @@ export function perfLiveStream(o: { mode: string; live?: boolean }): boolean {
 }
 
 /**
+ * The workload of `perf record -- …`. A live run's perf writes its recording to its stdout and gives the workload its
+ * stderr for a stdout; the app's own stdout comes on fd 4 (launcher.ts), and perf's control fd (3) is not the app's.
+ */
+export function perfWorkload(live: boolean | undefined, workload: string[]): string[] {
+  return live ? ['/bin/sh', '-c', 'exec "$@" >&4 3>&- 4>&-', 'sh', ...workload] : workload;
+}
+
+/**
  * `perf record`'s own arguments, before `--` and the workload: the rate, call graphs, the clock, the output (a live
  * run's is perf's stdout, the pipe format, which the launcher points at `output`).
  */
@@ -160,7 +168,7 @@ export function perfRecordCommand(opts: {
   const flags = PERF_NODE_FLAGS.filter((f) => !opts.nodeArgs.includes(f));
   return {
     command: opts.perfPath ?? 'perf',
-    args: [...perfRecordArgs(opts), '--', opts.node, ...flags, ...opts.nodeArgs, opts.program, ...opts.args],
+    args: [...perfRecordArgs(opts), '--', ...perfWorkload(opts.live, [opts.node, ...flags, ...opts.nodeArgs, opts.program, ...opts.args])],
   };
 }
 

@@ -222,3 +222,33 @@ test('a live perf run of a program that forks names the code of the child while 
     `childHot: ${midShare.toFixed(1)} % of a live view of ${mid.meta.sampleCount} samples, ${share.toFixed(1)} % of the final profile`,
   );
 });
+
+test(
+  "a live perf run keeps the app's stdout and stderr apart (perf writes its recording to its own stdout)",
+  { timeout: 60_000 },
+  async (t) => {
+    const pre = await preflightPerf();
+    if (!pre.ok) return t.skip(pre.message);
+    const ws = mkdtempSync(join(tmpdir(), 'nf-live-perf-out-'));
+    t.after(() => rmSync(ws, { recursive: true, force: true }));
+    writeFileSync(join(ws, 'out.js'), "console.log('to-stdout'); console.error('to-stderr');\n");
+    const seen: { stdout: string; stderr: string } = { stdout: '', stderr: '' };
+    const session = new ProfileSession({
+      target: { program: join(ws, 'out.js'), args: [], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
+      mode: 'perf',
+      runDir: createRunDir(join(ws, 'runs'), 'perf'),
+      preloadPath: join(repoRoot, 'dist', 'preload-stop.js'),
+      live: true,
+      onOutput: (text, kind) => {
+        if (kind === 'stdout' || kind === 'stderr') seen[kind] += text;
+      },
+    });
+    const result = await session.run();
+    await cleanupPerfMaps(result.perfPids);
+    assert.equal(result.error, undefined, result.error?.message);
+    assert.match(seen.stdout, /to-stdout/);
+    assert.doesNotMatch(seen.stdout, /to-stderr/);
+    assert.match(seen.stderr, /to-stderr/);
+    assert.doesNotMatch(seen.stderr, /to-stdout/);
+  },
+);
