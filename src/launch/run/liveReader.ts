@@ -29,24 +29,10 @@ const runs = new Map<string, Map<string, Tail>>();
 /** Bytes of chunks read of each run when it was last answered: a read that finds nothing new says so. */
 const answered = new Map<string, number>();
 
-/** Reads the bytes of a regular file (never through a symlink) from `offset`, at most MAX_READ. */
+/** The text of a regular file from `offset` (bytesFrom), and the file's size. */
 function readFrom(path: string, offset: number): { text: string; size: number } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-  } catch {
-    return undefined;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return undefined;
-    const want = Math.min(MAX_READ, Math.max(0, st.size - offset));
-    const buf = Buffer.alloc(want);
-    const n = want ? readSync(fd, buf, 0, want, offset) : 0;
-    return { text: buf.toString('utf8', 0, n), size: st.size };
-  } finally {
-    closeSync(fd);
-  }
+  const r = bytesFrom(path, offset);
+  return r && { text: r.bytes.toString('utf8'), size: r.size };
 }
 
 function readLiveInfo(dir: string): Partial<LiveInfo> {
@@ -149,8 +135,8 @@ function ripeSize(seen: { at: number; size: number }[], size: number, ended: boo
   return now - seen[0].at >= PERF_TEXT_AGE_MS ? seen[0].size : 0;
 }
 
-/** Reads the bytes of a regular file (never through a symlink) from `offset`, at most MAX_READ. */
-function bytesFrom(path: string, offset: number): Buffer | undefined {
+/** Reads the bytes of a regular file (never through a symlink) from `offset`, at most MAX_READ, and its size. */
+function bytesFrom(path: string, offset: number): { bytes: Buffer; size: number } | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
@@ -161,7 +147,7 @@ function bytesFrom(path: string, offset: number): Buffer | undefined {
     const st = fstatSync(fd);
     if (!st.isFile()) return undefined;
     const buf = Buffer.allocUnsafe(Math.min(MAX_READ, Math.max(0, st.size - offset)));
-    return buf.subarray(0, buf.length ? readSync(fd, buf, 0, buf.length, offset) : 0);
+    return { bytes: buf.subarray(0, buf.length ? readSync(fd, buf, 0, buf.length, offset) : 0), size: st.size };
   } finally {
     closeSync(fd);
   }
@@ -190,8 +176,8 @@ async function loadLivePerf(
     perfRuns.set(dir, st);
   }
   // Renamed into place once perf script ended: the same text, read on.
-  const part = bytesFrom(st.part, st.offset);
-  const all = part ?? bytesFrom(st.final, st.offset);
+  const part = bytesFrom(st.part, st.offset)?.bytes;
+  const all = part ?? bytesFrom(st.final, st.offset)?.bytes;
   const fresh = all?.subarray(0, Math.max(0, ripeSize(st.seen, st.offset + all.length, !part) - st.offset));
   if (fresh?.length) {
     // Once the run ended its processes' code records are in the run folder (and gone from /tmp and their cwd, or
