@@ -3,7 +3,7 @@ import type * as Inspector from 'node:inspector';
 import type * as V8 from 'node:v8';
 import { isMainThread, threadId } from 'node:worker_threads';
 import { writeOnceAtEnd } from './signals';
-import { HeapPositions, type SamplingProfile } from './heapPositions';
+import { dropOwnCalls, HeapPositions, type SamplingProfile } from './heapPositions';
 import { NOT_PROFILED_NO_INSPECTOR, recordNotProfiled, RUN_DIR_ENV } from '../run/processRecords';
 import { streamJson } from '../../core/jsonStream';
 import { createNewFileSyncFrom, replaceFileSync } from '../../core/safeWrite';
@@ -111,6 +111,7 @@ function copyLive(session: Inspector.Session, dir: string, note: HeapProfileNote
       if (err) return;
       try {
         const live = { ...note, durationMs: Date.now() - (note.startTime ?? Date.now()) };
+        dropOwnCalls(r.profile as unknown as SamplingProfile);
         replaceFileSync(join(dir, liveHeapFileName(process.pid, threadId)), JSON.stringify({ ...r.profile, [HEAP_NOTE_KEY]: live }));
       } catch {
         // a full disk: the live view keeps its last copy, the profile at exit is written as ever
