@@ -34,7 +34,8 @@ import { V8LogTail } from '../../src/core/importers/v8log/tail';
 import { loadPerfScriptFiles, PerfSlices } from '../../src/core/importers/perf';
 import { savedJitMaps } from '../../src/core/importers/perf/jitMaps';
 import { functionStats } from '../../src/core/model/views';
-import type { Frame, Profile } from '../../src/core/model';
+import type { Profile } from '../../src/core/model';
+import { frameKey, stackPath, stackWeights } from '../helpers/profileCanon';
 import { repoRoot } from '../helpers/paths';
 
 // Code made as it runs (new functions each round), so later bytes of the log hold code events the ticks need.
@@ -50,19 +51,11 @@ const end = Date.now() + Number(process.argv[2]);
 })();
 `;
 
-// The tier is part of a frame: without it, a function's rows of two tiers are one key, and which one a Map keeps
-// depends on the order the frames were met (which differs when the logs are read in turns).
-const key = (f: Frame): string => `${f.name}|${f.file}|${f.line}|${f.column}|${f.category}|${f.tier ?? ''}`;
-
 /** What a profile says, free of ids: weight by stack, functions' self/total, the Timeline, line hits, samples. */
 function canon(p: Profile) {
-  const stacks = new Map<string, number>();
-  const path = (frames: readonly number[]) => frames.map((f) => key(p.frames[f])).join(';');
-  p.tree.forEachStack((stack, self) => {
-    if (self) stacks.set(path(stack), (stacks.get(path(stack)) ?? 0) + self);
-  });
+  const stacks = stackWeights(p);
   const fns = new Map<string, [number, number]>();
-  for (const s of functionStats(p.tree, p.frames.length)) if (s.total) fns.set(key(p.frames[s.frame]), [s.self, s.total]);
+  for (const s of functionStats(p.tree, p.frames.length)) if (s.total) fns.set(frameKey(p.frames[s.frame]), [s.self, s.total]);
   const tl = p.timeline;
   const lines: string[] = [];
   for (const [file, m] of p.lineHits) for (const [line, h] of m) lines.push(`${file}:${line} ${h.self} ${h.total.toFixed(6)}`);
@@ -70,7 +63,7 @@ function canon(p: Profile) {
     samples: p.tree.total[0],
     stacks: [...stacks].sort(),
     functions: [...fns].sort(),
-    timeline: tl ? [...tl.nodes].map((n, i) => `${path(p.tree.stack(n))}@${tl.times[i].toFixed(6)}`) : [],
+    timeline: tl ? [...tl.nodes].map((n, i) => `${stackPath(p, p.tree.stack(n))}@${tl.times[i].toFixed(6)}`) : [],
     lines: lines.sort(),
     threads: p.threads.map((t) => `${t.name} ${t.samples}`).sort(),
   };

@@ -15,7 +15,8 @@ import { LIVE_INFO_FILE } from '../../src/launch/run/cpuChunks';
 import { forgetLiveRun, loadLiveRun } from '../../src/launch/run/liveReader';
 import { liveRun } from '../../src/launch/run/liveRun';
 import { loadRunProfile } from '../../src/launch/run/runProfile';
-import type { Frame, Profile } from '../../src/core/model';
+import type { Profile } from '../../src/core/model';
+import { frameKey, stackWeights } from '../helpers/profileCanon';
 
 const WITH_WORKER = `
 const { Worker, isMainThread } = require('node:worker_threads');
@@ -28,17 +29,10 @@ if (isMainThread) setTimeout(() => new Worker(__filename), 800);
 if (isMainThread) process.on('exit', () => require('node:fs').copyFileSync('/proc/self/maps', 'proc-maps-' + process.pid + '.txt'));
 `;
 
-// The tier is part of a frame: without it two tiers' rows of one function would be one key, whichever came last.
-const key = (f: Frame): string => `${f.name}|${f.file}|${f.line}|${f.column}|${f.category}|${f.tier ?? ''}`;
-
 function canon(p: Profile) {
-  const stacks = new Map<string, number>();
-  const path = (frames: readonly number[]) => frames.map((f) => key(p.frames[f])).join(';');
-  p.tree.forEachStack((stack, self) => {
-    if (self) stacks.set(path(stack), (stacks.get(path(stack)) ?? 0) + self);
-  });
+  const stacks = stackWeights(p);
   const fns: string[] = [];
-  for (const s of functionStats(p.tree, p.frames.length)) if (s.total) fns.push(`${key(p.frames[s.frame])} ${s.self} ${s.total}`);
+  for (const s of functionStats(p.tree, p.frames.length)) if (s.total) fns.push(`${frameKey(p.frames[s.frame])} ${s.self} ${s.total}`);
   const lines: string[] = [];
   for (const [file, m] of p.lineHits) for (const [line, h] of m) lines.push(`${file}:${line} ${h.self} ${h.total.toFixed(6)}`);
   return {

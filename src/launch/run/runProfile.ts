@@ -2,6 +2,7 @@ import { basename, join } from 'node:path';
 import { loadProfile } from '../../core/importers';
 import type { ImportOptions } from '../../core/importers';
 import { loadPerfScriptFiles } from '../../core/importers/perf';
+import { parseLogName } from '../../core/importers/v8log/siblings';
 import * as l10n from '@vscode/l10n';
 import { isEpochMs, mergeProfiles, ProfileBuilder, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../../core/model';
 import { packTimeline } from '../../core/model/packedTimeline';
@@ -14,17 +15,16 @@ import { findRawProfiles, isPerfSliceScript, openRun, type OpenedRun, type RunPr
 import { mapsFileName, NOT_PROFILED_NO_INSPECTOR, profilePid } from './processRecords';
 import { readRunRequests } from './runRequests';
 
-const TICK_LOG = /^isolate-.*-v8\.log$/;
-
 /**
  * The files to read, one tick log per process: the v8log reader reads a process's isolates' logs together from any
- * one of them (v8log/tail.ts), so reading each of them counted every sample of the process once per isolate.
+ * one of them (`siblingLogs`, by `parseLogName`'s pid), so reading each of them counted every sample of the process
+ * once per isolate.
  */
-export function oneLogPerProcess(files: string[], pidOf: (name: string) => number | undefined = profilePid): string[] {
+export function oneLogPerProcess(files: string[]): string[] {
   const read = new Set<number>();
   return files.filter((f) => {
-    const pid = pidOf(basename(f));
-    if (pid === undefined || !TICK_LOG.test(basename(f))) return true;
+    const pid = parseLogName(f)?.pid;
+    if (pid === undefined) return true;
     if (read.has(pid)) return false;
     read.add(pid);
     return true;
@@ -100,7 +100,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
     if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
   } else {
     const parts: MergePart[] = [];
-    const readable = oneLogPerProcess(files, pidOf);
+    const readable = oneLogPerProcess(files);
     const chosen = readable.filter((f) => opts.pid === undefined || pidOf(basename(f)) === opts.pid);
     // The processes are read one after another: each one's samples and times fill the memory the one before let go.
     let lent = chosen.length > 1 ? new ReusedArrays() : undefined;
