@@ -326,7 +326,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       if (v.processes) v.processes.update(st.info);
       else if (v.ui) mountProcesses(v.ui.tabs);
       v.transforms?.onHost(m);
-      if (!v.requests) mountRequests?.();
+      mountRequests?.();
       v.requests?.refresh();
       // The call-tree transforms decide the Timeline's samples (the range only marks them): redraw when they change.
       const calls = JSON.stringify(m.transforms);
