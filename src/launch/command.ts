@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { LaunchMode } from './run/modes';
 import type { LaunchTarget } from './target';
 import { hasLoader, isTypeScriptFile } from './commandLine';
-import { PERF_NODE_FLAGS, perfRecordArgs, perfRecordCommand } from './perf';
+import { PERF_NODE_FLAGS, perfRecordArgs, perfRecordCommand, perfWorkload } from './perf';
 import { nodeOptionsWithPreload, pathWithFirst, writeNodeShim } from './nodeShim';
 import { SOURCE_MAPS_ENV } from './preload/sourceMaps';
 import { RUN_DIR_ENV } from './run/processRecords';
@@ -31,7 +31,7 @@ export interface BuildOptions {
   heapSamples?: HeapSamples;
   /** False: the preload records no HTTP request (nodeFlame.trackRequests, `--no-requests`). */
   trackRequests?: boolean;
-  /** Watched live: the preload writes its profile in chunks as it goes (run/cpuChunks.ts), perf in slices (perfSlices.ts). */
+  /** Watched live: the preload writes its profile in chunks as it goes (run/cpuChunks.ts), perf streams its recording (perfStream.ts). */
   live?: boolean;
 }
 
@@ -44,6 +44,8 @@ export interface LaunchCommand {
   nodeArgs: string[];
   /** The `node` shim folder of a command run, removed once the run ends. */
   shimDir?: string;
+  /** A live perf run: the file perf's stdout goes to (perf writes its recording there, `-o -`). */
+  stdoutFile?: string;
 }
 
 /** `--logfile`'s value: V8 expands `%p` (pid) and `%t` (time) in it, and reads `%%` as one `%`. */
@@ -132,12 +134,16 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
     const workload = ['env', `PATH=${env.PATH}`, command, ...args];
     return {
       command: o.perfPath ?? 'perf',
-      // Not in slices (perfLiveSlices): a slice after the first lacks the mappings of the processes the command forked.
-      args: [...perfRecordArgs({ hz: o.perfFrequency, live: false, output: join(o.runDir, 'perf.data') }), '--', ...workload],
+      args: [
+        ...perfRecordArgs({ hz: o.perfFrequency, live: o.live, output: join(o.runDir, 'perf.data') }),
+        '--',
+        ...perfWorkload(o.live, workload),
+      ],
       cwd: o.target.cwd,
       env,
       nodeArgs,
       shimDir,
+      ...(o.live ? { stdoutFile: join(o.runDir, 'perf.data') } : {}),
     };
   }
   return { command, args, cwd: o.target.cwd, env, nodeArgs, shimDir };
@@ -169,7 +175,7 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
       program,
       args,
     });
-    return { command: perf.command, args: perf.args, cwd, env, nodeArgs };
+    return { command: perf.command, args: perf.args, cwd, env, nodeArgs, ...(o.live ? { stdoutFile: join(o.runDir, 'perf.data') } : {}) };
   }
   return { command: o.node, args: [...nodeArgs, program, ...args], cwd, env, nodeArgs };
 }

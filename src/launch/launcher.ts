@@ -1,11 +1,11 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { RunResult, SessionOptions, SessionState } from './launchOptions';
 import { buildLaunchCommand, type LaunchCommand } from './command';
-import { perfLiveSlices, preflightPerf } from './perf';
-import { PerfSliceScripter } from './perfSlices';
+import { perfLiveStream, preflightPerf } from './perf';
+import { PerfStreamScripter } from './perfStream';
 import { collectRun } from './collect';
 import { findPortInText, waitForPort } from './ports';
 import { descendantPids, groupAlive, signalGroup, signalPid } from './processTree';
@@ -20,6 +20,8 @@ import { LineTail, parseRequestCount } from './lineTail';
 import { runLoadCommand, type LoadRun } from './loadCommand';
 import * as errors from './errors';
 import { LaunchError } from './errors';
+import { CREATE_NEW } from '../core/safeWrite';
+import type { Readable, Writable } from 'node:stream';
 
 const DEFAULT_STOP_TIMEOUT = 10_000;
 const DEFAULT_PORT_TIMEOUT = 30_000;
@@ -168,14 +170,19 @@ export class ProfileSession {
     const t0 = Date.now();
     this.liveStartedAt = startedAt.toISOString();
     this.writeLiveInfo();
+    // A live perf run's recording goes to perf's stdout, a file of the run folder (perfStream.ts); the app's stdout
+    // comes on fd 4 (perfWorkload).
+    const perfOut = cmd.stdoutFile !== undefined ? openSync(cmd.stdoutFile, CREATE_NEW, 0o644) : undefined;
     const app = spawn(cmd.command, cmd.args, {
       cwd: cmd.cwd,
       env: cmd.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // fd 3: perf's control fd (perfStream.ts).
+      stdio: perfOut === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', perfOut, 'pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
       windowsHide: true,
     });
     this.app = app;
+    if (perfOut !== undefined) closeSync(perfOut);
     const spawnError = new Promise<Error>((resolve) => app.once('error', resolve));
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
       app.once('exit', (code, signal) => {
@@ -196,7 +203,7 @@ export class ProfileSession {
 
     app.stdin?.on('error', () => {});
     for (const [stream, kind] of [
-      [app.stdout, 'stdout'],
+      [perfOut === undefined ? app.stdout : (app.stdio[4] as Readable | null), 'stdout'],
       [app.stderr, 'stderr'],
     ] as const) {
       stream?.setEncoding('utf8');
@@ -210,9 +217,11 @@ export class ProfileSession {
       });
     }
 
-    const slices =
-      perfLiveSlices(o) && perfPath ? new PerfSliceScripter(o.runDir, perfPath, () => (this.running ? app.pid : undefined)) : undefined;
-    slices?.start();
+    const stream =
+      perfLiveStream(o) && perfPath && cmd.stdoutFile
+        ? new PerfStreamScripter(o.runDir, perfPath, cmd.stdoutFile, app.stdio[3] as Writable | null)
+        : undefined;
+    stream?.start();
     const mapsTimer = setTimeout(() => void this.node.captureMaps(), 500);
     const pidPoll = o.mode === 'perf' ? setInterval(() => this.node.rememberPerfPids(), 200) : undefined;
     const loadDone = o.loadCommand ? this.runLoad(o.loadCommand, exited) : Promise.resolve(undefined);
@@ -237,8 +246,8 @@ export class ProfileSession {
     clearTimeout(this.killTimer);
     this.appTail.flush();
     const load = await loadDone;
-    // perf has renamed its last slice: scripted while the app's JIT maps are still in /tmp.
-    await slices?.finish();
+    // perf has ended its recording: the rest scripted while the app's JIT maps are still in /tmp.
+    await stream?.finish();
     this.setState('done');
 
     const { records, profiles, diskFull, nodePid, mapsFile } = await collectRun({

@@ -5,7 +5,7 @@ import { formatJitLoads, readJitDump } from '../core/importers/perf/jitDump';
 import * as l10n from '@vscode/l10n';
 import { findOnPath, isExecutable } from './which';
 import { createNewFile } from '../core/safeWrite';
-import { PERF_SWITCH_OUTPUT } from './perfSlices';
+import { PERF_STREAM_OUTPUT } from './perfStream';
 
 /** 999 Hz rather than 1000, so sampling does not beat in step with millisecond timers. */
 export const DEFAULT_PERF_HZ = 999;
@@ -123,19 +123,28 @@ function probe(perfPath: string): Promise<PerfPreflight> {
 }
 
 /**
- * Whether a perf run is recorded in slices for the live view: a live run of a program, not of a command. perf writes
- * the memory mappings of the processes it did not start itself (those a shell or npm forks) into its first slice
- * only, so `perf script` of any later slice names none of their code (seen: every frame of a second slice
- * `[unknown]`); a command's perf run is shown at its end, whole.
+ * Whether a perf run streams its recording for the live view (perfStream.ts): a live perf run. perf writes the pipe
+ * format to its stdout, which the launcher points at the run folder's perf.data.
  */
-export function perfLiveSlices(o: { mode: string; live?: boolean; target: { command?: string[] } }): boolean {
-  return o.mode === 'perf' && !!o.live && !o.target.command?.length;
+export function perfLiveStream(o: { mode: string; live?: boolean }): boolean {
+  return o.mode === 'perf' && !!o.live;
 }
 
-/** `perf record`'s own arguments, before `--` and the workload: the rate, call graphs, the clock, a live run's slices, the output. */
+/**
+ * The workload of `perf record -- …`. A live run's perf writes its recording to its stdout and gives the workload its
+ * stderr for a stdout; the app's own stdout comes on fd 4 (launcher.ts), and perf's control fd (3) is not the app's.
+ */
+export function perfWorkload(live: boolean | undefined, workload: string[]): string[] {
+  return live ? ['/bin/sh', '-c', 'exec "$@" >&4 3>&- 4>&-', 'sh', ...workload] : workload;
+}
+
+/**
+ * `perf record`'s own arguments, before `--` and the workload: the rate, call graphs, the clock, the output (a live
+ * run's is perf's stdout, the pipe format, which the launcher points at `output`).
+ */
 export function perfRecordArgs(opts: { hz?: number; live?: boolean; output: string }): string[] {
   const hz = Math.max(1, Math.round(opts.hz ?? DEFAULT_PERF_HZ));
-  return ['record', '-F', String(hz), '-g', ...PERF_RECORD_CLOCK, ...(opts.live ? PERF_SWITCH_OUTPUT : []), '-o', opts.output];
+  return ['record', '-F', String(hz), '-g', ...PERF_RECORD_CLOCK, ...(opts.live ? PERF_STREAM_OUTPUT : ['-o', opts.output])];
 }
 
 /**
@@ -146,7 +155,7 @@ export function perfRecordCommand(opts: {
   perfPath?: string;
   hz?: number;
   output: string;
-  /** A live run: perf ends a slice of the recording every second (perfSlices.ts). */
+  /** A live run: perf writes its recording to its stdout (perfStream.ts). */
   live?: boolean;
   node: string;
   nodeArgs: string[];
@@ -159,7 +168,7 @@ export function perfRecordCommand(opts: {
   const flags = PERF_NODE_FLAGS.filter((f) => !opts.nodeArgs.includes(f));
   return {
     command: opts.perfPath ?? 'perf',
-    args: [...perfRecordArgs(opts), '--', opts.node, ...flags, ...opts.nodeArgs, opts.program, ...opts.args],
+    args: [...perfRecordArgs(opts), '--', ...perfWorkload(opts.live, [opts.node, ...flags, ...opts.nodeArgs, opts.program, ...opts.args])],
   };
 }
 

@@ -104,7 +104,7 @@ setInterval(() => work(), 5);
       assert.equal((info.load as { exitCode: number }).exitCode, 0);
       const main = (info.profiles as string[])[0];
       assert.ok(main, `a profile in ${dir}: ${readdirSync(dir).join(', ')}`);
-      // The run opens as its run folder, whatever its files (one log, a live perf run's slices).
+      // The run opens as its run folder, whatever its files (one log, a live perf run's script).
       const label = basename(dir);
       // A live run's view carries the run folder's name from its first update: the final view is the one painted
       // after the run ended (a live view taken early may not hold the /auth handler yet).

@@ -42,7 +42,7 @@ test('profile --live prints the top functions every second, without escape codes
   t.diagnostic(`${tables.length} tables; samples ${samples.join(', ')}\n${tables[tables.length - 1]}`);
 });
 
-test('profile --live --mode perf: the table from the slices scripted so far, counted in samples', { timeout: 90_000 }, async (t) => {
+test('profile --live --mode perf: the table from the recording scripted so far, counted in samples', { timeout: 90_000 }, async (t) => {
   const pre = await preflightPerf();
   if (!pre.ok) return t.skip(pre.message);
   const ws = mkdtempSync(join(tmpdir(), 'nf-cli-live-perf-'));
@@ -54,8 +54,8 @@ test('profile --live --mode perf: the table from the slices scripted so far, cou
     { cwd: ws, encoding: 'utf8', timeout: 80_000, env: { ...process.env, NODE_FLAME_LANG: 'en' } },
   );
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
-  // A slice is drawn once perf script (niced, ~0.5 s of CPU each) has read it: on a loaded machine (a CI run beside
-  // other tests) the first came after 5 s, so the run is 8 s and one table while it runs is the claim.
+  // Samples are drawn once the one perf script (niced) has scripted them and they are 1 s old: on a loaded machine
+  // (a CI run beside other tests) the first table came late, so the run is 8 s and one table while it runs is the claim.
   const tables = r.stdout.split('\n\n').filter((b) => b.includes('live · '));
   assert.ok(tables.length >= 1, `${tables.length} tables:\n${r.stdout}`);
   // perf weighs samples by their period: the head counts samples (~1 a ms of CPU), not nanoseconds.

@@ -25,13 +25,12 @@ import { cleanupPerfMaps, preflightPerf } from '../../src/launch/perf';
 import { createRunDir } from '../../src/launch/run/runFolder';
 import { forgetLiveRun, loadLiveRun } from '../../src/launch/run/liveReader';
 import { liveRun } from '../../src/launch/run/liveRun';
-import { liveJitMaps } from '../../src/launch/run/liveJitMaps';
-import { readProcessRecords } from '../../src/launch/run/processRecords';
 import { loadRunProfile } from '../../src/launch/run/runProfile';
 import { LIVE_INFO_FILE } from '../../src/launch/run/cpuChunks';
 import { loadProfile } from '../../src/core/importers';
 import { V8LogTail } from '../../src/core/importers/v8log/tail';
-import { loadPerfScriptFiles, PerfSlices } from '../../src/core/importers/perf';
+import { loadPerfScriptFiles } from '../../src/core/importers/perf';
+import { PerfScriptStream } from '../../src/core/importers/perf/slices';
 import { savedJitMaps } from '../../src/core/importers/perf/jitMaps';
 import { functionStats } from '../../src/core/model/views';
 import type { Profile } from '../../src/core/model';
@@ -187,81 +186,68 @@ test(
   },
 );
 
-test('a live perf run read incrementally: each ended slice parsed once, the reads equal a whole read', { timeout: 150_000 }, async (t) => {
-  const pre = await preflightPerf();
-  if (!pre.ok) return t.skip(pre.message);
-  const ws = mkdtempSync(join(tmpdir(), 'nf-live-inc-perf-'));
-  t.after(() => rmSync(ws, { recursive: true, force: true }));
-  const program = join(ws, 'busy.js');
-  writeFileSync(program, BUSY);
-  const runDir = createRunDir(join(ws, 'runs'), 'perf');
-  const mirror = join(ws, 'mirror');
-  const session = new ProfileSession({
-    target: { program, args: ['10000'], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
-    mode: 'perf',
-    runDir,
-    preloadPath: join(repoRoot, 'dist', 'preload-stop.js'),
-    live: true,
-  });
-  const done = session.run();
-  const isSlice = (n: string) => /^perf-script-\d+\.txt$/.test(n);
-  const scripted = () => readdirSync(runDir).filter(isSlice).length;
-  while (!session.running) await new Promise((r) => setTimeout(r, 50));
-  while (scripted() < 1 && session.running) await new Promise((r) => setTimeout(r, 100));
-  let compared = 0;
-  let seen = 0;
-  const costs: string[] = [];
-  const until = Date.now() + 40_000;
-  while (session.running && compared < 4 && Date.now() < until) {
-    const n = scripted();
-    if (n === seen) {
-      await new Promise((r) => setTimeout(r, 150));
-      continue;
+test(
+  'a live perf run read incrementally: its one script parsed as it grows, each read equal to a whole read',
+  { timeout: 150_000 },
+  async (t) => {
+    const pre = await preflightPerf();
+    if (!pre.ok) return t.skip(pre.message);
+    const ws = mkdtempSync(join(tmpdir(), 'nf-live-inc-perf-'));
+    t.after(() => rmSync(ws, { recursive: true, force: true }));
+    const program = join(ws, 'busy.js');
+    writeFileSync(program, BUSY);
+    const runDir = createRunDir(join(ws, 'runs'), 'perf');
+    const session = new ProfileSession({
+      target: { program, args: ['6000'], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
+      mode: 'perf',
+      runDir,
+      preloadPath: join(repoRoot, 'dist', 'preload-stop.js'),
+      live: true,
+    });
+    const result = await session.run();
+    assert.equal(result.error, undefined, result.error?.message);
+    await cleanupPerfMaps(result.perfPids);
+    const scripts = readdirSync(runDir).filter((n) => /^perf-script-\d+\.txt$/.test(n));
+    assert.equal(scripts.length, 1, 'one script for the run');
+    const text = readFileSync(join(runDir, scripts[0]));
+    // The text as the live reader meets it: cut at arbitrary bytes (mid-line, mid-sample), each cut parsed on from the
+    // last. After each, the profile so far equals a whole read of the text up to the last ended sample.
+    const cuts = [0.13, 0.31, 0.5, 0.77, 0.93, 1].map((x) => Math.floor(x * text.length) - (x < 1 ? 7 : 0));
+    const stream = new PerfScriptStream();
+    let from = 0;
+    let compared = 0;
+    const costs: string[] = [];
+    for (const cut of cuts) {
+      // Each pass its own code records: a timed map is read forward in time (jitTimeline.ts).
+      const jit = await savedJitMaps(runDir);
+      let c0 = cpuMs();
+      stream.push(text.subarray(from, cut), jit);
+      const inc = stream.current();
+      const incMs = cpuMs() - c0;
+      from = cut;
+      // A sample ends at a blank line: the text up to the last one is what a whole read of "so far" holds.
+      const ended = text.subarray(0, cut).lastIndexOf('\n\n');
+      const prefix = join(ws, `prefix-${compared}.txt`);
+      writeFileSync(prefix, text.subarray(0, cut === text.length ? cut : ended + 2));
+      c0 = cpuMs();
+      const whole = await loadPerfScriptFiles([prefix], {}, await savedJitMaps(runDir));
+      const wholeMs = cpuMs() - c0;
+      assert.deepEqual(
+        canon(inc),
+        canon(whole),
+        `cut ${compared} (${cut} of ${text.length} bytes): the incremental read is the whole read`,
+      );
+      costs.push(`${Math.round((100 * cut) / text.length)} %: ${incMs.toFixed(0)} vs ${wholeMs.toFixed(0)} ms`);
+      if (cut === text.length)
+        assert.ok(
+          incMs < wholeMs * 0.6,
+          `the last ${text.length - cuts[cuts.length - 2]} bytes read on: ${incMs.toFixed(0)} ms, whole: ${wholeMs.toFixed(0)} ms`,
+        );
+      compared++;
     }
-    seen = n;
-    // A slice's script is renamed into place once whole (launch/perfSlices.ts): each one there is copied.
-    mirrorRun(runDir, mirror, () => false);
-    let c0 = cpuMs();
-    const inc = (await loadLiveRun(mirror, { sourceMaps: false, allProcesses: true })).profile;
-    const incMs = cpuMs() - c0;
-    const jitMaps = await liveJitMaps(readProcessRecords(mirror));
-    c0 = cpuMs();
-    const whole = await wholeRead(mirror, 'perf', { jitMaps });
-    const wholeMs = cpuMs() - c0;
-    assert.deepEqual(canon(inc), canon(whole), `read ${compared}: the incremental read is the whole read`);
-    costs.push(`${n} slices: ${incMs.toFixed(0)} vs ${wholeMs.toFixed(0)} ms`);
-    compared++;
-  }
-  assert.ok(compared >= 2, `${compared} moments compared`);
-  const result = await done;
-  assert.equal(result.error, undefined, result.error?.message);
-  forgetLiveRun(mirror);
-  t.diagnostic(`perf: ${compared} reads equal; CPU incremental vs whole: ${costs.join('; ')}`);
-
-  // The cost: every slice but the last read, then the last one added, against a whole read of them all.
-  const slices = readdirSync(runDir)
-    .filter(isSlice)
-    .sort()
-    .map((n) => join(runDir, n));
-  assert.ok(slices.length >= 4, `${slices.length} slices`);
-  // Each pass its own code records: a timed map is read forward in time (jitTimeline.ts).
-  const jit = await savedJitMaps(runDir);
-  const jitAll = await savedJitMaps(runDir);
-  const reader = new PerfSlices();
-  for (const f of slices.slice(0, -1)) await reader.add(f, jit);
-  reader.current();
-  let c0 = cpuMs();
-  await reader.add(slices[slices.length - 1], jit);
-  const onward = reader.current();
-  const incMs = cpuMs() - c0;
-  c0 = cpuMs();
-  const all = await loadPerfScriptFiles(slices, {}, jitAll);
-  const wholeMs = cpuMs() - c0;
-  await cleanupPerfMaps(result.perfPids);
-  assert.deepEqual(canon(onward), canon(all), 'the slices added one by one are the whole read');
-  t.diagnostic(`perf: the last of ${slices.length} slices read on: ${incMs.toFixed(0)} ms CPU, all read: ${wholeMs.toFixed(0)} ms`);
-  assert.ok(incMs < wholeMs * 0.6, `read on: ${incMs.toFixed(0)} ms, whole: ${wholeMs.toFixed(0)} ms of ${slices.length} slices`);
-});
+    t.diagnostic(`perf: ${compared} reads equal; CPU read on vs whole: ${costs.join('; ')}`);
+  },
+);
 
 // A worker started mid-run: its isolate's log joins the process's, and the reads still equal whole reads.
 const WITH_WORKER = `

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatJitLoads, parseJitLoads, readJitDump } from '../../src/core/importers/perf/jitDump';
+import { formatJitLoads, parseJitLoads, readJitDump, readJitDumpFrom } from '../../src/core/importers/perf/jitDump';
 import { JitMap } from '../../src/core/importers/perf/jitMaps';
 import { JitFrameNamer } from '../../src/core/importers/perf/jitNamer';
 import { TimedJitMap } from '../../src/core/importers/perf/jitTimeline';
@@ -65,6 +65,38 @@ test('a jitdump read back: loads and moves, in order, the code bytes skipped; th
     // Cut short mid-record: what came before stays.
     writeFileSync(file, jitdump([{ ts: 1, addr: A, size: 0x400, name: 'JS:~g /g.js:1:1' }]).subarray(0, 60));
     assert.deepEqual(await readJitDump(file), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a jitdump read on while it is written: cut anywhere, the reads from each last end give the whole read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nf-jitdump-on-'));
+  try {
+    const file = join(dir, 'jit-1.dump');
+    // A record with 2 MB of code: past the reader's 1 MB chunk, skipped by seeking.
+    const whole = jitdump([
+      { ts: 1000, addr: A, size: 0x40, name: 'JS:*callerA /a.js:9:18' },
+      { ts: 2000, addr: A + 0x100, size: 0x200000, name: 'JS:~big /a.js:1:1' },
+      { ts: 3000, addr: A + 0x1000, size: 0x80, from: A },
+      { ts: 4000, addr: A + 0x300000, size: 0x30, name: 'JS:~late /b.js:2:1' },
+    ]);
+    writeFileSync(file, whole);
+    const all = (await readJitDump(file))!;
+    assert.equal(all.length, 4);
+    const big = 40 + 56 + 'JS:*callerA /a.js:9:18'.length + 1 + 0x40;
+    const cuts = [10, 40, 41, 80, big - 1, big, big + 30, big + 200, 1 << 20, whole.length - 100, whole.length - 1];
+    for (const [a, b] of cuts.flatMap((x) => cuts.filter((y) => y > x).map((y) => [x, y]))) {
+      writeFileSync(file, whole.subarray(0, a));
+      const r1 = await readJitDumpFrom(file, 0);
+      writeFileSync(file, whole.subarray(0, b));
+      const r2 = r1 && (await readJitDumpFrom(file, r1.end));
+      writeFileSync(file, whole);
+      const r3 = await readJitDumpFrom(file, r2?.end ?? r1?.end ?? 0);
+      const got = [...(r1?.loads ?? []), ...(r2?.loads ?? []), ...(r3?.loads ?? [])];
+      assert.deepEqual(got, all, `cut at ${a} then ${b}`);
+      assert.equal(r3?.end, whole.length, `cut at ${a} then ${b}: read to the end`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

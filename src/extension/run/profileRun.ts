@@ -61,9 +61,9 @@ export async function profileTarget(
     heapInterval: clampSetting('heapSamplingInterval', cfg.get('heapSamplingInterval')),
     heapSamples: cfg.get<string>('heapSamples', 'allocated') === 'live' ? 'live' : 'allocated',
     trackRequests: cfg.get<boolean>('trackRequests', true) !== false,
-    // perf is not live in the editor: a full e2e run saw a live perf run's /auth handler drawn as (anonymous) app.js:1
-    // (the slices' JIT names, not yet understood); `node-flame profile --live --mode perf` keeps it on request.
-    live: mode !== 'perf',
+    // perf too: its one perf script follows the recording (launch/perfStream.ts); test live-perf-express: the /auth
+    // handler named app.js:23 in a live view and the final one (a sliced run once drew it as app.js:1 in an e2e).
+    live: true,
     onOutput: (text, kind) => terminal.write(text, kind === 'info' ? 'info' : kind === 'load' ? 'load' : undefined),
     onState: (st) => progress?.report({ message: stateMessage(st, session.port) }),
   });
@@ -83,7 +83,7 @@ export async function profileTarget(
   s.log.info(`profile ${mode}: ${target.program} → ${runDir}`);
   // Its page loads while the app runs (a second per webview in code-server), not after the app exits.
   const reserved = await s.viewer
-    .reserve(label, 'nodeFlame.stop', { live: mode !== 'perf' })
+    .reserve(label, 'nodeFlame.stop', { live: true })
     .catch((e: Error) => void s.log.warn(`no panel reserved: ${e.message}`));
   let marks = 0;
   const live = reserved?.live

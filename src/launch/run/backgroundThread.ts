@@ -9,7 +9,7 @@ let yielded = false;
 
 /**
  * Lowers the priority of the calling thread only (Linux keeps a niceness per thread; `/proc/thread-self` names it):
- * a live run's reader re-reads what the run wrote so far (a prof run's logs, a perf run's slice scripts, whole), which
+ * a live run's reader re-reads what the run wrote so far (a prof run's logs, a perf run's script text), which
  * on a busy machine comes out of the app's CPU (a 14 s live perf run's CLI took 1.5-4.4 s of CPU, 0.23 s without
  * live). Niced, the live view waits instead of the app; at load 2.5-3 the app's req/s did not measurably change either way.
  */

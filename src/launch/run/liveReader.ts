@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { asCpuProfile, cpuProfileToModel } from '../../core/importers/cpuprofile';
 import { ProfileError, type Profile } from '../../core/model';
 import { addChunkLines, LIVE_INFO_FILE, liveChunkPid, NOTHING_NEW, type LiveInfo } from './cpuChunks';
@@ -8,11 +8,12 @@ import { forgetLiveHeap, loadLiveHeap } from './liveHeap';
 import { ATTACH_HEAP_MODE } from './liveHeapFile';
 import { profilePid, readProcessRecords } from './processRecords';
 import { V8LogTail } from '../../core/importers/v8log/tail';
-import { PerfSlices } from '../../core/importers/perf/slices';
+import { PerfScriptStream } from '../../core/importers/perf/slices';
+import { savedJitMaps } from '../../core/importers/perf/jitMaps';
 import { liveRun } from './liveRun';
-import { liveJitMaps } from './liveJitMaps';
+import { forgetLiveJitMaps, liveJitMaps } from './liveJitMaps';
 import { loadRunProfile, oneLogPerProcess, type RunLoadOptions } from './runProfile';
-import { findRawProfiles, isPerfSliceScript, type OpenedRun } from './runFolder';
+import { findRawProfiles, PERF_STREAM_PART, type OpenedRun } from './runFolder';
 
 /** No more than this much of a chunk file is read at once (a repository-controlled folder may hold anything). */
 const MAX_READ = 64 * 1024 * 1024;
@@ -28,24 +29,10 @@ const runs = new Map<string, Map<string, Tail>>();
 /** Bytes of chunks read of each run when it was last answered: a read that finds nothing new says so. */
 const answered = new Map<string, number>();
 
-/** Reads the bytes of a regular file (never through a symlink) from `offset`, at most MAX_READ. */
+/** The text of a regular file from `offset` (bytesFrom), and the file's size. */
 function readFrom(path: string, offset: number): { text: string; size: number } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-  } catch {
-    return undefined;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return undefined;
-    const want = Math.min(MAX_READ, Math.max(0, st.size - offset));
-    const buf = Buffer.alloc(want);
-    const n = want ? readSync(fd, buf, 0, want, offset) : 0;
-    return { text: buf.toString('utf8', 0, n), size: st.size };
-  } finally {
-    closeSync(fd);
-  }
+  const r = bytesFrom(path, offset);
+  return r && { text: r.bytes.toString('utf8'), size: r.size };
 }
 
 function readLiveInfo(dir: string): Partial<LiveInfo> {
@@ -98,6 +85,7 @@ export function forgetLiveRun(dir: string): void {
   answered.delete(dir);
   profTails.delete(dir);
   perfRuns.delete(dir);
+  forgetLiveJitMaps(dir);
   forgetLiveHeap(dir);
 }
 
@@ -110,7 +98,8 @@ export async function loadLiveRun(
   opts: RunLoadOptions & { onlyNew?: boolean } = {},
 ): Promise<{ profile: Profile; run: OpenedRun }> {
   const li = readLiveInfo(dir);
-  if (li.mode === 'prof' || li.mode === 'perf') return loadLiveLogs(dir, li, opts, li.mode);
+  if (li.mode === 'perf') return loadLivePerf(dir, li, opts);
+  if (li.mode === 'prof') return loadLiveLogs(dir, li, opts);
   if (li.mode === 'heap' || li.mode === ATTACH_HEAP_MODE) return loadLiveHeap(dir, li, opts);
   const chunks = liveChunks(dir);
   const read = [...(runs.get(dir)?.values() ?? [])].reduce((n, t) => n + t.offset, 0);
@@ -125,23 +114,97 @@ export async function loadLiveRun(
 
 /** Each live prof run's logs, read on from where the last read stopped (v8log/tail.ts). */
 const profTails = new Map<string, Map<string, V8LogTail>>();
-/** Each live perf run's ended slices, each parsed once, in order. */
-const perfRuns = new Map<string, { slices: PerfSlices; done: string[] }>();
+/** Each live perf run's perf script text (perfStream.ts): its name while written and after, and what is parsed of it. */
+const perfRuns = new Map<
+  string,
+  { part: string; final: string; offset: number; stream: PerfScriptStream; seen: { at: number; size: number }[] }
+>();
+/**
+ * While the run goes on, text is parsed once it is this old: V8 writes its code records (the jitdump, /tmp/perf-<pid>.map)
+ * through a 2 MB buffer, so the record of code that ran a moment ago may not be there yet, and a frame parsed then
+ * stays unnamed (measured: 31 of 1145 samples of a program compiling all along marked ambiguous with no delay).
+ */
+const PERF_TEXT_AGE_MS = 1000;
+
+/** The size of the file the text is parsed up to: what it held PERF_TEXT_AGE_MS ago (all of it once the run ended). */
+function ripeSize(seen: { at: number; size: number }[], size: number, ended: boolean): number {
+  const now = Date.now();
+  seen.push({ at: now, size });
+  if (ended) return size;
+  while (seen.length > 1 && now - seen[1].at >= PERF_TEXT_AGE_MS) seen.shift();
+  return now - seen[0].at >= PERF_TEXT_AGE_MS ? seen[0].size : 0;
+}
+
+/** Reads the bytes of a regular file (never through a symlink) from `offset`, at most MAX_READ, and its size. */
+function bytesFrom(path: string, offset: number): { bytes: Buffer; size: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    const buf = Buffer.allocUnsafe(Math.min(MAX_READ, Math.max(0, st.size - offset)));
+    return { bytes: buf.subarray(0, buf.length ? readSync(fd, buf, 0, buf.length, offset) : 0), size: st.size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A live perf run: the one perf script of its recording writes its text as perf records (perfStream.ts); each read
+ * parses only what was added since the last, its JIT frames named from the code records known then.
+ */
+async function loadLivePerf(
+  dir: string,
+  li: Partial<LiveInfo>,
+  opts: RunLoadOptions & { onlyNew?: boolean },
+): Promise<{ profile: Profile; run: OpenedRun }> {
+  let st = perfRuns.get(dir);
+  if (!st) {
+    let part: string | undefined;
+    try {
+      part = readdirSync(dir).find((n) => PERF_STREAM_PART.test(n));
+    } catch {
+      // the run folder went away
+    }
+    if (!part) throw new ProfileError(NOTHING_NEW, dir);
+    forgetLiveJitMaps(dir);
+    st = { part: join(dir, part), final: join(dir, part.slice(0, -'.part'.length)), offset: 0, stream: new PerfScriptStream(), seen: [] };
+    perfRuns.set(dir, st);
+  }
+  // Renamed into place once perf script ended: the same text, read on.
+  const part = bytesFrom(st.part, st.offset)?.bytes;
+  const all = part ?? bytesFrom(st.final, st.offset)?.bytes;
+  const fresh = all?.subarray(0, Math.max(0, ripeSize(st.seen, st.offset + all.length, !part) - st.offset));
+  if (fresh?.length) {
+    // Once the run ended its processes' code records are in the run folder (and gone from /tmp and their cwd, or
+    // about to go): those, whole, name the rest.
+    const live = await liveJitMaps(readProcessRecords(dir), dir);
+    const jit = part ? live : new Map([...live, ...(await savedJitMaps(dir))]);
+    st.stream.push(fresh, jit);
+    st.offset += fresh.length;
+  }
+  if (!st.stream.parser.samples || (opts.onlyNew && answered.get(dir) === st.offset)) throw new ProfileError(NOTHING_NEW, dir);
+  answered.set(dir, st.offset);
+  const run = liveRun(dir, li, 'perf');
+  return { profile: await loadRunProfile(run, { ...opts, perfSlices: st.stream.current() }), run };
+}
 
 /**
  * A live prof run: V8 writes each process's tick log as it goes (measured: the ticks of a busy process grow
  * second by second); each read feeds only the lines added since the last to the readers kept for the run, and
- * answers what a whole read of the logs as they are would. A live perf run: the `perf script` of each slice ended
- * so far (launch/perfSlices.ts), each parsed once when it appears, named from the code records known then.
+ * answers what a whole read of the logs as they are would.
  */
 async function loadLiveLogs(
   dir: string,
   li: Partial<LiveInfo>,
   opts: RunLoadOptions & { onlyNew?: boolean },
-  mode: 'prof' | 'perf',
 ): Promise<{ profile: Profile; run: OpenedRun }> {
-  // perf's slice in progress (perf.data) is never read live: only the ended slices' scripts.
-  const logs = findRawProfiles(dir, mode).filter((f) => mode === 'prof' || isPerfSliceScript(basename(f)));
+  const mode = 'prof';
+  const logs = findRawProfiles(dir, mode);
   let size = 0;
   for (const f of logs)
     try {
@@ -152,7 +215,6 @@ async function loadLiveLogs(
   if (!logs.length || (opts.onlyNew && answered.get(dir) === size)) throw new ProfileError(NOTHING_NEW, dir);
   answered.set(dir, size);
   const run = liveRun(dir, li, mode);
-  if (mode === 'perf') return { profile: await loadRunProfile(run, { ...opts, perfSlices: await liveSlices(dir, logs, opts) }), run };
   let tails = profTails.get(dir);
   if (!tails) profTails.set(dir, (tails = new Map()));
   const parts = new Map<string, Profile>();
@@ -169,28 +231,4 @@ async function loadLiveLogs(
   }
   const read = (f: string): Profile => parts.get(f)!;
   return { profile: await loadRunProfile(run, { ...opts, liveParts: { files: logs, pidOf: profilePid, read } }), run };
-}
-
-/** The live perf run's slices so far: those not parsed yet are parsed, in order, and kept. */
-async function liveSlices(dir: string, slices: string[], opts: RunLoadOptions): Promise<Profile> {
-  let st = perfRuns.get(dir);
-  const fresh = slices.filter((f) => !st?.done.includes(f));
-  // The slices' names sort in time: one sorting before one already read means the folder changed under the run.
-  if (!st || (st.done.length && fresh.some((f) => f < st!.done[st!.done.length - 1]))) {
-    perfRuns.set(dir, (st = { slices: new PerfSlices(), done: [] }));
-    fresh.splice(0, fresh.length, ...slices);
-  }
-  if (fresh.length) {
-    const jit = await liveJitMaps(readProcessRecords(dir));
-    try {
-      for (const f of fresh) {
-        await st.slices.add(f, jit, opts);
-        st.done.push(f);
-      }
-    } catch (e) {
-      perfRuns.delete(dir);
-      throw e;
-    }
-  }
-  return st.slices.current();
 }

@@ -301,15 +301,19 @@ export function openRun(dir: string, maxBytes = MAX_RUN_JSON_BYTES): OpenedRun |
   return info ? { dir, info } : undefined;
 }
 
-/** A name the profilers give their raw output: V8 logs, CPU and heap profiles, perf.data (a live run's slices scripted). */
+/** A name the profilers give their raw output: V8 logs, CPU and heap profiles, perf.data (a live run's recording scripted). */
 export function isRawProfileName(n: string): boolean {
   return /^isolate-.*-v8\.log$|\.(?:cpu|heap)profile$|^perf\.data$/.test(n) || isPerfSliceScript(n);
 }
 
 /**
- * `perf-script-<stamp>.txt`: the `perf script` output of one slice of a live perf run (`perf.data.<stamp>`, which
- * `perf record --switch-output` names by the time it ended, so the names sort in time order).
+ * `perf-script-<stamp>.txt`: the `perf script` output of a live perf run's recording (perfStream.ts: one, named by
+ * when it started), or of one slice of an older live run (`perf record --switch-output` named its slices
+ * `perf.data.<stamp>` by the time each ended, so the names sort in time order).
  */
+/** The text a live perf run's perf script writes while the run goes on, renamed `perf-script-<stamp>.txt` at the end. */
+export const PERF_STREAM_PART = /^perf-script-(\d+)\.txt\.part$/;
+
 export function isPerfSliceScript(n: string): boolean {
   return /^perf-script-\d+\.txt$/.test(n);
 }
@@ -333,7 +337,7 @@ export function findRawProfiles(runDir: string, mode: LaunchMode, pid?: number):
     }
   };
   if (mode === 'perf') {
-    // A live run's slices, each scripted as it ended, are the recording (its perf.data, if any, is the slice in progress).
+    // A live run's script is its recording read (its perf.data is the pipe format perf wrote, read only without a script).
     const slices = names.filter((n) => isPerfSliceScript(n) && nonEmpty(n)).sort();
     const files = slices.length ? slices : names.filter((n) => n === 'perf.data' && nonEmpty(n));
     return files.map((n) => join(runDir, n));

@@ -55,7 +55,7 @@ export interface RunLoadOptions extends ImportOptions {
   allProcesses?: boolean;
   /** A run read while it is recorded (liveReader.ts): its files and how each is read, in place of run.json's. */
   liveParts?: { files: string[]; pidOf: (name: string) => number | undefined; read: (file: string) => Profile };
-  /** A live perf run's slices as read so far (liveReader.ts), in place of reading them here. */
+  /** A live perf run's recording as read so far (liveReader.ts), in place of reading its files here. */
   perfSlices?: Profile;
 }
 
@@ -73,7 +73,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
         ? findRawProfiles(runDir, mode)
         : [];
   // A ProfileError, so the import worker passes it on as the reader's own words (not as a crash).
-  if (!files.length)
+  if (!files.length && !opts.perfSlices)
     throw new ProfileError(
       l10n.t('The run folder {0} holds no profile: the run may have ended before any process wrote one.', runDir),
       runDir,
@@ -91,12 +91,14 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   if (mode === 'perf' || files.every((f) => pidOf(basename(f)) === undefined)) {
     // perf.data holds every process already, each thread with its pid.
     const nodePid = info.nodePid;
-    profile = files.every((f) => isPerfSliceScript(basename(f)))
-      ? (opts.perfSlices ?? (await loadPerfScriptFiles(files, opts)))
-      : await loadProfile(files[0], {
-          ...opts,
-          mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined),
-        });
+    profile = opts.perfSlices
+      ? opts.perfSlices
+      : files.every((f) => isPerfSliceScript(basename(f)))
+        ? await loadPerfScriptFiles(files, opts)
+        : await loadProfile(files[0], {
+            ...opts,
+            mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined),
+          });
     if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
   } else {
     const parts: MergePart[] = [];

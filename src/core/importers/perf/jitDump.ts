@@ -26,6 +26,14 @@ export const MAX_JITDUMP_BYTES = 64 * 1024 ** 3;
 
 /** Reads the loads and moves of a jitdump in file order (V8 writes them in time order); a truncated tail is dropped. */
 export async function readJitDump(path: string): Promise<JitLoad[] | null> {
+  return (await readJitDumpFrom(path, 0))?.loads ?? null;
+}
+
+/**
+ * The loads and moves of a jitdump from byte `from` on (0: the whole file; else where the last read's `end` said),
+ * and `end`, the byte after its last whole record: a jitdump V8 is still writing is read on from there.
+ */
+export async function readJitDumpFrom(path: string, from: number): Promise<{ loads: JitLoad[]; end: number } | null> {
   // A path in a folder someone else made may be a FIFO or a device: only a regular file is read.
   const opened = await openNamedFile(path, { maxBytes: MAX_JITDUMP_BYTES }).catch(() => null);
   if (!opened) return null;
@@ -51,7 +59,15 @@ export async function readJitDump(path: string): Promise<JitLoad[] | null> {
     // A dump written on a big-endian machine says so by its magic; not met on the platforms perf mode runs on.
     if (magic !== MAGIC) return null;
     at = buf.readUInt32LE(8);
+    if (from > at) {
+      pos = from;
+      buf = Buffer.alloc(0);
+      at = 0;
+    }
     const out: JitLoad[] = [];
+    // The file offset of buf[at], and the end of the last whole record.
+    const offsetOf = (i: number) => pos - buf.length + i;
+    let end = offsetOf(at);
     for (;;) {
       at = await need(at, 16);
       if (at + 16 > buf.length) break;
@@ -86,10 +102,15 @@ export async function readJitDump(path: string): Promise<JitLoad[] | null> {
         pos += next - buf.length;
         buf = Buffer.alloc(0);
         at = 0;
-        if ((await fh.stat()).size < pos) break;
+        if ((await fh.stat()).size < pos) {
+          // cut off: read again from its start next time
+          if (id === JIT_CODE_LOAD || id === JIT_CODE_MOVE) out.pop();
+          break;
+        }
       }
+      end = offsetOf(at);
     }
-    return out;
+    return { loads: out, end };
   } finally {
     await fh.close().catch(() => undefined);
   }

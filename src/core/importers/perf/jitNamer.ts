@@ -62,13 +62,19 @@ export class JitFrameNamer {
   private tsNs = 0;
   private thread = '';
   /** Sample headers are read only where a jitdump needs each sample's time. */
-  private readonly timed: boolean;
+  private timed: boolean;
   readonly stats: JitNamingStats = sumNamingStats([]);
 
   constructor(
-    private readonly saved: Map<number, SavedJit>,
+    private saved: Map<number, SavedJit>,
     private readonly native: NativeDebugSymbols = new Map(),
   ) {
+    this.timed = [...saved.values()].some((j) => j.timed);
+  }
+
+  /** The code records to name the lines pushed from now on with (a live run's, grown since). */
+  setMaps(saved: Map<number, SavedJit>): void {
+    this.saved = saved;
     this.timed = [...saved.values()].some((j) => j.timed);
   }
 

@@ -17,7 +17,7 @@ export class TimedJitMap {
   private readonly names: string[] = [];
   private next = 0;
 
-  constructor(private readonly loads: JitLoad[]) {
+  constructor(private loads: JitLoad[]) {
     // V8 writes in time order from one thread at a time; a stable sort guards against a worker's late write.
     let sorted = true;
     for (let i = 1; i < loads.length && sorted; i++) sorted = loads[i - 1].ts <= loads[i].ts;
@@ -40,6 +40,11 @@ export class TimedJitMap {
 
   get size(): number {
     return this.loads.length;
+  }
+
+  /** Loads written since (a jitdump read on while V8 writes it), after those known: queries go on in time order. */
+  extend(loads: JitLoad[]): void {
+    for (const l of loads) this.loads.push(l);
   }
 
   /** The name of the code at `addr` at time `tsNs` (CLOCK_MONOTONIC ns), or null when no code was known there then. */

@@ -46,3 +46,28 @@ export class PerfSlices {
     return p;
   }
 }
+
+/**
+ * One `perf script` text read while perf script writes it (a live perf run streams its whole recording through one,
+ * launch/perfStream.ts): each `push` parses only the bytes added since the last, named from the code records known
+ * by then (perf itself loads /tmp/perf-<pid>.map once per process, so code compiled later is left to these), and
+ * `current` answers the samples ended so far.
+ */
+export class PerfScriptStream {
+  readonly parser = new PerfScriptParser();
+  private readonly namer = new JitFrameNamer(new Map());
+
+  push(chunk: Buffer, jit: Map<number, SavedJit>): void {
+    this.namer.setMaps(jit);
+    this.parser.push(this.namer.push(chunk));
+  }
+
+  current(): Profile {
+    const p = this.parser.current();
+    const naming = namingWarnings(this.namer.stats);
+    const seen = new Set(p.warnings);
+    for (const w of naming) if (!seen.has(w)) p.warnings.push(w);
+    if (naming.length) p.meta.unnamed = [...(p.meta.unnamed ?? []), ...naming];
+    return p;
+  }
+}
