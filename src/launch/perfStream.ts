@@ -1,11 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, fstatSync, openSync, readSync, renameSync, unlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { perfScriptArgs } from '../core/importers/perf';
 import { CREATE_NEW } from '../core/safeWrite';
-import { findOnPath } from './which';
+import { Backlog, Pace, Unanswered, niceOf } from './backlogPace';
 
 /**
  * A live perf run: `perf record -o -` writes the pipe format of its recording to its stdout, a regular file of the run
@@ -28,12 +27,9 @@ const PING_EVERY = 2;
 const STEP = 4 << 20;
 /**
  * Measured on 2 shared cores: at the app's priority, perf script took about a third of a busy app's samples (CPU)
- * while it ran; niced, the live view waits instead of the app.
+ * while it ran; so it starts niced and is raised only while it is behind (`Pace`). It was SCHED_IDLE in session 14,
+ * which no unprivileged process may leave, and which got no CPU at all where no core was free.
  */
-const BACKGROUND_NICE = 19;
-/** `chrt`, which starts a program under SCHED_IDLE (util-linux; no privilege needed to lower one's own policy). */
-let IDLE_POLICY: string | undefined;
-void findOnPath('chrt').then((p) => (IDLE_POLICY = p));
 
 /** `perf-script-<yyyymmddhhmmssmmm>.txt`: named by when it started, as perf names a slice by when it ended. */
 function stamp(d = new Date()): string {
@@ -52,6 +48,9 @@ export class PerfStreamScripter {
   private waiting = false;
   private failed = false;
   private polls = 0;
+  private readonly backlog = new Backlog();
+  private readonly unanswered = new Unanswered();
+  private pace: Pace | undefined;
   private readonly part: string;
   private readonly out: string;
   /** Bytes of perf.data fed to perf script so far. */
@@ -72,7 +71,12 @@ export class PerfStreamScripter {
     this.part = `${this.out}.part`;
   }
 
-  /** Starts perf script, in the background (SCHED_IDLE and nice 19), and the follower; perf.data may still be empty. */
+  /** The nice value perf script runs at now (19 to 0: `Pace`). */
+  get nice(): number | undefined {
+    return this.pace?.nice;
+  }
+
+  /** Starts perf script, niced, and the follower; perf.data may still be empty. */
   start(): void {
     try {
       this.inFd = openSync(this.dataFile, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
@@ -81,10 +85,7 @@ export class PerfStreamScripter {
       this.failed = true;
       return;
     }
-    const idle = IDLE_POLICY;
-    const args = perfScriptArgs('-');
-    const [cmd, argv] = idle ? [idle, ['--idle', '0', this.perfPath, ...args]] : [this.perfPath, args];
-    const child = spawn(cmd, argv, { stdio: ['pipe', this.outFd, 'ignore'] });
+    const child = spawn(this.perfPath, perfScriptArgs('-'), { stdio: ['pipe', this.outFd, 'ignore'] });
     this.child = child;
     this.exited = new Promise((resolve) => {
       child.on('error', () => resolve(-1));
@@ -93,15 +94,17 @@ export class PerfStreamScripter {
     // perf script ended early (it failed): what it wrote is not the recording; the end reads perf.data instead.
     child.stdin?.on('error', () => (this.failed = true));
     child.stdin?.on('drain', () => (this.waiting = false));
-    if (child.pid)
-      try {
-        setPriority(child.pid, BACKGROUND_NICE);
-      } catch {
-        // not allowed here: it runs at the app's priority
-      }
+    if (child.pid) this.pace = new Pace(Date.now(), niceOf(child.pid));
     this.timer = setInterval(() => {
       if (++this.polls % PING_EVERY === 0 && this.control?.writable) this.control.write('ping\n');
       this.follow();
+      if (this.inFd === undefined || this.outFd === undefined) return;
+      const now = Date.now();
+      const size = fstatSync(this.inFd).size;
+      this.backlog.grew(now, size);
+      // Behind: perf.data it has not taken (what is not yet written to its pipe), or input it took and has not answered.
+      const notTaken = this.backlog.age(now, this.offset - (child.stdin?.writableLength ?? 0));
+      this.pace?.update(now, Math.max(notTaken, this.unanswered.age(now, this.offset, fstatSync(this.outFd).size)));
     }, POLL_MS);
   }
 
@@ -129,14 +132,8 @@ export class PerfStreamScripter {
     clearInterval(this.timer);
     this.control?.destroy();
     const child = this.child;
-    if (child?.pid) {
-      try {
-        setPriority(child.pid, 0);
-      } catch {
-        // only a privileged process may raise a priority: it stays niced
-      }
-      if (IDLE_POLICY) spawnSync(IDLE_POLICY, ['--other', '--pid', '0', String(child.pid)], { stdio: 'ignore' });
-    }
+    // Only a privileged process may raise a priority: elsewhere it stays niced.
+    if (child?.pid) niceOf(child.pid)(0);
     const stdin = child?.stdin;
     if (stdin && !this.failed) {
       for (;;) {

@@ -30,6 +30,8 @@ export interface JsSelf {
   lines: Map<string, JsLine>;
   /** Threads (the export's `thread …` levels, or the whole profile when it has none) that ran JavaScript. */
   jsThreads: number;
+  /** Those threads' names, with their JavaScript samples and the first such sample's innermost function. */
+  jsThreadNames: string[];
 }
 
 const GC = /^\((garbage collector|gc)\)$|^GC\b|^v8::internal::Heap::/;
@@ -68,6 +70,7 @@ export function jsSelf(p: CpuProfileLike): JsSelf {
   };
   const lines = new Map<string, JsLine>();
   const threads = new Set<number | undefined>();
+  const perThread = new Map<number | undefined, { samples: number; first: string }>();
   let js = 0;
   for (const s of p.samples) {
     const i = info(s);
@@ -80,9 +83,15 @@ export function jsSelf(p: CpuProfileLike): JsSelf {
     l.samples++;
     lines.set(key, l);
     threads.add(i.thread);
+    const t = perThread.get(i.thread) ?? { samples: 0, first: `${f.functionName} ${key}` };
+    t.samples++;
+    perThread.set(i.thread, t);
     js++;
   }
-  return { all: p.samples.length, js, lines, jsThreads: threads.size };
+  const jsThreadNames = [...perThread].map(
+    ([id, t]) => `${id === undefined ? '(whole profile)' : byId.get(id)!.callFrame.functionName}: ${t.samples} (${t.first})`,
+  );
+  return { all: p.samples.length, js, lines, jsThreads: threads.size, jsThreadNames };
 }
 
 export interface AgreementRow {

@@ -81,7 +81,9 @@ for (const program of SMALL_CORPUS) {
         assert.ok(r.processesRan > 0, 'the recorder saw the program start');
         assert.equal(r.processesFound, r.processesRan, JSON.stringify(r.ran));
       });
-      await check('every JS thread is in the run', () => assert.equal(r.threadsFound, r.threadsRan, JSON.stringify(r.ran)));
+      await check('every JS thread is in the run', () =>
+        assert.equal(r.threadsFound, r.threadsRan, `${JSON.stringify(r.ran)}\nfound: ${JSON.stringify(r.self?.jsThreadNames)}`),
+      );
       await check('hot functions are found', () => assert.deepEqual(r.missingHot, []));
       await check("reported lines declare the function (program's own code)", () =>
         assert.equal(r.wrongLines.length, 0, some(r.wrongLines.map((w) => `${w.name} ${w.file}:${w.line}: ${w.text}`))),

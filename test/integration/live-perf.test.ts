@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ProfileSession } from '../../src/launch/launcher';
 import { cleanupPerfMaps, preflightPerf } from '../../src/launch/perf';
@@ -55,10 +56,16 @@ function scriptSamples(text: string): number {
   return n;
 }
 
-async function runPerf(ws: string, program: string, live: boolean, onRunning?: (runDir: string, s: ProfileSession) => Promise<void>) {
+async function runPerf(
+  ws: string,
+  program: string,
+  live: boolean,
+  onRunning?: (runDir: string, s: ProfileSession) => Promise<void>,
+  ms = 9000,
+) {
   const runDir = createRunDir(join(ws, live ? 'live' : 'plain'), 'perf');
   const session = new ProfileSession({
-    target: { program, args: ['9000'], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
+    target: { program, args: [String(ms)], cwd: ws, env: {}, nodeArgs: [], nodePath: process.execPath },
     mode: 'perf',
     runDir,
     preloadPath: join(repoRoot, 'dist', 'preload-stop.js'),
@@ -70,9 +77,17 @@ async function runPerf(ws: string, program: string, live: boolean, onRunning?: (
   const watch = setInterval(() => {
     if (!exitedAt && !session.running && session.command) exitedAt = Date.now();
   }, 10);
-  await onRunning?.(runDir, session);
+  try {
+    await onRunning?.(runDir, session);
+  } catch (e) {
+    // A failed check ends the app: the run's timers would otherwise keep the test runner waiting.
+    session.stop();
+    throw e;
+  } finally {
+    await done;
+    clearInterval(watch);
+  }
   const result = await done;
-  clearInterval(watch);
   assert.equal(result.error, undefined, result.error?.message);
   const t0 = Date.now();
   const final = await loadRunProfile(runDir, { sourceMaps: false, allProcesses: true });
@@ -252,3 +267,65 @@ test(
     assert.doesNotMatch(seen.stderr, /to-stdout/);
   },
 );
+
+// CI ran this beside other busy programs: perf script, niced, got no CPU until the app ended and the live view drew
+// nothing. Behind by a second, it steps up (launch/backlogPace.ts) where the system lets it.
+test('a live perf run on a machine with no free core still shows the app while it runs', { timeout: 120_000 }, async (t) => {
+  const pre = await preflightPerf();
+  if (!pre.ok) return t.skip(pre.message);
+  const ws = mkdtempSync(join(tmpdir(), 'nf-live-perf-busy-'));
+  t.after(() => rmSync(ws, { recursive: true, force: true }));
+  const program = join(ws, 'busy.js');
+  writeFileSync(program, BUSY);
+  // As many spinning programs as cores, at the app's priority.
+  const spinners = Array.from({ length: availableParallelism() }, () =>
+    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  );
+  t.after(() => spinners.forEach((s) => s.kill('SIGKILL')));
+  let firstMs = 0;
+  let seen: Profile | undefined;
+  let niceSeen = 19;
+  await runPerf(
+    ws,
+    program,
+    true,
+    async (runDir, session) => {
+      while (!session.running) await new Promise((r) => setTimeout(r, 50));
+      const t0 = Date.now();
+      while (session.running && !seen) {
+        const r = await loadLiveRun(runDir, { sourceMaps: false }).catch(() => undefined);
+        if (r && session.running && r.profile.meta.sampleCount! > 0) seen = r.profile;
+        niceSeen = Math.min(niceSeen, ...perfScriptNice());
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      firstMs = Date.now() - t0;
+      // Measured with every core busy: perf script niced printed nothing for the app's 9 s; stepping up, the first view
+      // came 6–7 s after the start (perf script's start-up alone, naming libnode's symbols, took 1.5 s at half a core).
+    },
+    15_000,
+  );
+  spinners.forEach((s) => s.kill('SIGKILL'));
+  forgetLiveRun(join(ws, 'live'));
+  assert.ok(seen, 'a live view while the app ran, with every core busy');
+  const hot = totalShare(seen, 'hotLoop');
+  assert.ok(hot > 40, `hotLoop on ${hot.toFixed(1)} % of the first live view`);
+  t.diagnostic(
+    `${availableParallelism()} spinners: first live view ${firstMs} ms after start (${seen.meta.sampleCount} samples, hotLoop ${hot.toFixed(1)} %); perf script's nice went down to ${niceSeen}`,
+  );
+});
+
+/** Nice values of the perf script processes running now (field 19 of /proc/<pid>/stat). */
+function perfScriptNice(): number[] {
+  const out: number[] = [];
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('perf\0script\0-i\0-')) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      out.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return out;
+}
