@@ -62,3 +62,21 @@ for (const mode of ['cpu-prof', 'heap']) {
     },
   );
 }
+
+// With no files named, `node --test` finds them itself: its command was all the profiler's flags
+// (`node --prof --logfile=… --test`), which said nothing of which process it was.
+test('prof: node --test with no files is named `node --test`, not by the profiler’s flags', { timeout: 90_000 }, async () => {
+  const r = await runCli(['profile', '--mode', 'prof', '--no-report', '--out', join(work, 'runs-prof'), '--', 'node', '--test'], {
+    cwd: work,
+    killAfterMs: 60_000,
+    env: { NODE_TEST_CONTEXT: undefined },
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const rep = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'report', runDirOf(r), '--format', 'json'], {
+    encoding: 'utf8',
+  });
+  assert.equal(rep.status, 0, rep.stderr);
+  const commands = (JSON.parse(rep.stdout) as Report).processes.map((p) => p.command);
+  assert.ok(commands.includes('node --test'), JSON.stringify(commands));
+  assert.ok(!commands.some((c) => /--prof|--logfile/.test(c)), JSON.stringify(commands));
+});

@@ -35,10 +35,11 @@ function shortCommand(p: RunProcess | undefined): string {
   if (!p) return '';
   // node's own path and flags say little; the script and its arguments say which process it is.
   const script = p.command.findIndex((w, i) => i > 0 && !w.startsWith('-') && !p.command[i - 1].match(/^(-r|--require|--import)$/));
-  if (script <= 0) return p.command.map((w, i) => (i === 0 ? basename(w) : w)).join(' ');
   // Except the flags that make node something else than the script's process: `node --test a.test.js` runs the
   // tests in a child whose command is `a.test.js`, and `node --watch app.js` restarts `app.js`.
-  const role = p.command.slice(1, script).filter((w) => ROLE_FLAGS.has(w));
+  const role = p.command.slice(1, script > 0 ? script : undefined).filter((w) => ROLE_FLAGS.has(w));
+  // `node --test` with no files: the profiler's own flags (`--prof --logfile=…`) were all the rest said.
+  if (script <= 0) return role.length ? ['node', ...role].join(' ') : p.command.map((w, i) => (i === 0 ? basename(w) : w)).join(' ');
   return [...(role.length ? ['node', ...role] : []), basename(p.command[script]), ...p.command.slice(script + 1)].join(' ');
 }
 
