@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { ProfileSession } from '../../src/launch/launcher';
 import { cleanupPerfMaps, preflightPerf } from '../../src/launch/perf';
 import { createRunDir } from '../../src/launch/run/runFolder';
@@ -17,6 +17,7 @@ import { savedJitMaps } from '../../src/core/importers/perf/jitMaps';
 import { functionStats } from '../../src/core/model/views';
 import type { Profile } from '../../src/core/model';
 import { repoRoot } from '../helpers/paths';
+import { differences, selfByFunction } from '../helpers/profileCanon';
 
 const CHURN = `
 function steady() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); return x; }
@@ -32,23 +33,6 @@ let n = 0;
   if (Date.now() < end) setImmediate(tick);
 })();
 `;
-
-/** Self weight by function (name, file, line). */
-function selfByFunction(p: Profile): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const s of functionStats(p.tree, p.frames.length)) {
-    const f = p.frames[s.frame];
-    const key = `${f.name} ${f.file ? basename(f.file) : ''}:${f.line ?? ''}`;
-    out.set(key, (out.get(key) ?? 0) + s.self);
-  }
-  return out;
-}
-
-/** Keys whose weights differ between two views, with both weights. */
-function differences(a: Map<string, number>, b: Map<string, number>): string[] {
-  const keys = new Set([...a.keys(), ...b.keys()]);
-  return [...keys].filter((k) => (a.get(k) ?? 0) !== (b.get(k) ?? 0)).map((k) => `${k}: ${a.get(k) ?? 0} vs ${b.get(k) ?? 0}`);
-}
 
 /** Share (%) of the samples whose leaf is unnamed: `[unknown]` (what perf's map and the code records both left), or ambiguous. */
 function unnamedShare(p: Profile): number {

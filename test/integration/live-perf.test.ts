@@ -15,8 +15,8 @@ import { loadRunProfile } from '../../src/launch/run/runProfile';
 import { functionStats } from '../../src/core/model/views';
 import type { Profile } from '../../src/core/model';
 import { loadPerfData } from '../../src/core/importers/perf';
-import { basename } from 'node:path';
 import { repoRoot } from '../helpers/paths';
+import { differences, selfByFunction } from '../helpers/profileCanon';
 
 const BUSY = `
 function hotLoop() { let x = 0; for (let i = 0; i < 3e5; i++) x += Math.sqrt(i) * Math.sin(i); return x; }
@@ -30,23 +30,6 @@ function totalShare(p: Profile, name: string): number {
   const stats = functionStats(p.tree, p.frames.length);
   const all = p.tree.total[0] || 1;
   return (100 * stats.filter((s) => p.frames[s.frame].name.includes(name)).reduce((n, s) => Math.max(n, s.total), 0)) / all;
-}
-
-/** Self weight by function (name, file, line). */
-function selfByFunction(p: Profile): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const s of functionStats(p.tree, p.frames.length)) {
-    const f = p.frames[s.frame];
-    const key = `${f.name} ${f.file ? basename(f.file) : ''}:${f.line ?? ''}`;
-    out.set(key, (out.get(key) ?? 0) + s.self);
-  }
-  return out;
-}
-
-/** Keys whose weights differ between two views, with both weights. */
-function differences(a: Map<string, number>, b: Map<string, number>): string[] {
-  const keys = new Set([...a.keys(), ...b.keys()]);
-  return [...keys].filter((k) => (a.get(k) ?? 0) !== (b.get(k) ?? 0)).map((k) => `${k}: ${a.get(k) ?? 0} vs ${b.get(k) ?? 0}`);
 }
 
 /** Samples in a `perf script` text: each sample's header is a line that is neither a frame (indented) nor a comment. */

@@ -27,26 +27,28 @@ interface Report {
   functions: { name: string; self: number }[];
 }
 
+/** `profile` of a `node --test` command in `mode`, then `report --format json` of its run folder. */
+async function profileReport(mode: string, out: string, command: string[]) {
+  const r = await runCli(['profile', '--mode', mode, '--no-report', '--out', out, '--', ...command], {
+    cwd: work,
+    killAfterMs: 60_000,
+    // Inside a test file, node:test would skip the nested run's files.
+    env: { NODE_TEST_CONTEXT: undefined },
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const rep = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'report', runDirOf(r), '--format', 'json'], {
+    encoding: 'utf8',
+  });
+  assert.equal(rep.status, 0, rep.stderr);
+  return { report: JSON.parse(rep.stdout) as Report, rep };
+}
+
 for (const mode of ['cpu-prof', 'heap']) {
   test(
     `${mode}: node --test's runner process is named as run without the inspector; the test file's process is profiled`,
     { timeout: 90_000 },
     async () => {
-      const r = await runCli(
-        ['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--', 'node', '--test', 'busy.test.js'],
-        {
-          cwd: work,
-          killAfterMs: 60_000,
-          // Inside a test file, node:test would skip the nested run's files.
-          env: { NODE_TEST_CONTEXT: undefined },
-        },
-      );
-      assert.equal(r.code, 0, r.stderr);
-      const rep = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'report', runDirOf(r), '--format', 'json'], {
-        encoding: 'utf8',
-      });
-      assert.equal(rep.status, 0, rep.stderr);
-      const report = JSON.parse(rep.stdout) as Report;
+      const { report, rep } = await profileReport(mode, join(work, 'runs'), ['node', '--test', 'busy.test.js']);
       const runner = report.processes.find((p) => p.command === 'node --test busy.test.js');
       const file = report.processes.find((p) => p !== runner && /busy\.test\.js/.test(p.command));
       console.log(`${mode}: ${report.processes.map((p) => `${p.command} ${p.samples}`).join(', ')}; ${rep.stderr.trim()}`);
@@ -66,17 +68,8 @@ for (const mode of ['cpu-prof', 'heap']) {
 // With no files named, `node --test` finds them itself: its command was all the profiler's flags
 // (`node --prof --logfile=… --test`), which said nothing of which process it was.
 test('prof: node --test with no files is named `node --test`, not by the profiler’s flags', { timeout: 90_000 }, async () => {
-  const r = await runCli(['profile', '--mode', 'prof', '--no-report', '--out', join(work, 'runs-prof'), '--', 'node', '--test'], {
-    cwd: work,
-    killAfterMs: 60_000,
-    env: { NODE_TEST_CONTEXT: undefined },
-  });
-  assert.equal(r.code, 0, r.stderr);
-  const rep = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'report', runDirOf(r), '--format', 'json'], {
-    encoding: 'utf8',
-  });
-  assert.equal(rep.status, 0, rep.stderr);
-  const commands = (JSON.parse(rep.stdout) as Report).processes.map((p) => p.command);
+  const { report } = await profileReport('prof', join(work, 'runs-prof'), ['node', '--test']);
+  const commands = report.processes.map((p) => p.command);
   assert.ok(commands.includes('node --test'), JSON.stringify(commands));
   assert.ok(!commands.some((c) => /--prof|--logfile/.test(c)), JSON.stringify(commands));
 });
