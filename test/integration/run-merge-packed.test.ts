@@ -83,6 +83,31 @@ test(
     assert.equal(run.meta.startTime, unpacked.meta.startTime);
     assert.equal(run.meta.durationMs, unpacked.meta.durationMs);
 
+    // A merge written the plain way: every part's samples on the run's axis, stably sorted by time (ties to the earlier
+    // part); the run's timeline has each of them, on a node of the same call stack under that part's thread level.
+    const origin0 = run.meta.startTime!;
+    const want = parts
+      .flatMap((p, j) => [...p.profile.timeline!.times].map((t, i) => ({ t: t + (p.startMs! - origin0), j, i })))
+      .sort((a, b) => a.t - b.t || a.j - b.j || a.i - b.i);
+    const got = run.timeline!;
+    assert.equal(got.times.length, want.length, 'every sample of every process, once');
+    const stacks = new Map<string, string>();
+    const stackOf = (p: Profile, node: number, key: string) => {
+      let s = stacks.get(key);
+      if (s !== undefined) return s;
+      const names: string[] = [];
+      for (let n = node; n > 0; n = p.tree.parent[n]) names.push(p.frames[p.tree.frame[n]].name);
+      stacks.set(key, (s = names.reverse().join(';')));
+      return s;
+    };
+    for (let o = 0; o < want.length; o++) {
+      const w = want[o];
+      const part = parts[w.j];
+      assert.equal(got.times[o], w.t, `time at ${o}`);
+      const own = stackOf(part.profile, part.profile.timeline!.nodes[w.i], `${w.j}:${part.profile.timeline!.nodes[w.i]}`);
+      assert.equal(stackOf(run, got.nodes[o], `run:${got.nodes[o]}`), `thread ${part.thread};${own}`, `stack at ${o}`);
+    }
+
     // The same parts packed: whole µs in 2-byte steps (V8's deltas), 2-byte nodes; merged, the same profile.
     const packed = parts.map((p) => ({ ...p, packed: packTimeline(p.profile.timeline!, p.profile.tree.count) }));
     for (const p of packed) {

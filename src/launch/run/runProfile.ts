@@ -102,33 +102,9 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
           });
     if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
   } else {
-    const parts: MergePart[] = [];
     const readable = oneLogPerProcess(files);
     const chosen = readable.filter((f) => opts.pid === undefined || pidOf(basename(f)) === opts.pid);
-    // The processes are read one after another: each one's samples and times fill the memory the one before let go.
-    let lent = chosen.length > 1 ? new ReusedArrays() : undefined;
-    for (const [i, f] of chosen.entries()) {
-      const pid = pidOf(basename(f));
-      const tid = (/\.(\d+)\.\d+\.(?:cpu|heap)profile$/.exec(f) ?? /live-(?:heap-)?\d+-(\d+)\.(?:jsonl|heapprofile)$/.exec(f))?.[1];
-      // Progress over the whole run: each file its share of it.
-      const onProgress = opts.onProgress && ((x: number) => opts.onProgress!((i + x) / chosen.length));
-      const p = opts.liveParts ? opts.liveParts.read(f) : await loadProfile(f, { ...opts, onProgress, ...(lent ? { lent } : {}) });
-      const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${meta(pid).command}`.trim();
-      // Several parts are merged, and all of them are held until then: each timeline packed as soon as it is read.
-      const tl = p.timeline;
-      const packed = chosen.length > 1 && tl ? packTimeline(tl, p.tree.count) : undefined;
-      if (packed && tl) {
-        p.timeline = undefined;
-        // Packed, the part no longer reads its timeline's arrays (unless they are kept as they are): lent again.
-        // A .cpuprofile's timeline arrays are its own (the reader's lists); the last one's are not lent again.
-        const own = lent && !opts.liveParts && p.format === 'cpuprofile' && i < chosen.length - 1;
-        if (own && packed.nodes !== tl.nodes) lent!.give(tl.nodes.buffer);
-        if (own && packed.steps) lent!.give(tl.times.buffer);
-      }
-      parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid), ...(packed ? { packed } : {}) });
-    }
-    // What is still lent is not held through the merge.
-    lent = undefined;
+    const parts = await readParts(chosen, opts, (pid) => meta(pid).command);
     if (!parts.length)
       throw new ProfileError(l10n.t('The run folder {0} holds no profile of process {1}.', runDir, String(opts.pid)), runDir);
     const origin = await placeOnRunClock(runDir, info, parts);
@@ -163,6 +139,38 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   const requests = await readRunRequests(runDir, profile, info);
   if (requests) profile.requests = requests;
   return profile;
+}
+
+/**
+ * The run's processes read one after another, each timeline packed as soon as it is read. A function of its own so
+ * that what the reading used (the lent arrays, the last process's unpacked timeline) is let go before the merge.
+ */
+async function readParts(chosen: string[], opts: RunLoadOptions, commandOf: (pid: number) => string): Promise<MergePart[]> {
+  const parts: MergePart[] = [];
+  // The processes are read one after another: each one's samples and times fill the memory the one before let go.
+  const lent = chosen.length > 1 ? new ReusedArrays() : undefined;
+  const pidOf = opts.liveParts?.pidOf ?? profilePid;
+  for (const [i, f] of chosen.entries()) {
+    const pid = pidOf(basename(f));
+    const tid = (/\.(\d+)\.\d+\.(?:cpu|heap)profile$/.exec(f) ?? /live-(?:heap-)?\d+-(\d+)\.(?:jsonl|heapprofile)$/.exec(f))?.[1];
+    // Progress over the whole run: each file its share of it.
+    const onProgress = opts.onProgress && ((x: number) => opts.onProgress!((i + x) / chosen.length));
+    const p = opts.liveParts ? opts.liveParts.read(f) : await loadProfile(f, { ...opts, onProgress, ...(lent ? { lent } : {}) });
+    const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${commandOf(pid)}`.trim();
+    // Several parts are merged, and all of them are held until then: each timeline packed as soon as it is read.
+    const tl = p.timeline;
+    const packed = chosen.length > 1 && tl ? packTimeline(tl, p.tree.count) : undefined;
+    if (packed && tl) {
+      p.timeline = undefined;
+      // Packed, the part no longer reads its timeline's arrays (unless they are kept as they are): lent again.
+      // A .cpuprofile's timeline arrays are its own (the reader's lists); the last one's are not lent again.
+      const own = lent && !opts.liveParts && p.format === 'cpuprofile' && i < chosen.length - 1;
+      if (own && packed.nodes !== tl.nodes) lent.give(tl.nodes.buffer);
+      if (own && packed.steps) lent.give(tl.times.buffer);
+    }
+    parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid), ...(packed ? { packed } : {}) });
+  }
+  return parts;
 }
 
 /**
