@@ -71,11 +71,6 @@ export class PerfStreamScripter {
     this.part = `${this.out}.part`;
   }
 
-  /** The nice value perf script runs at now (19 to 0: `Pace`). */
-  get nice(): number | undefined {
-    return this.pace?.nice;
-  }
-
   /** Starts perf script, niced, and the follower; perf.data may still be empty. */
   start(): void {
     try {

@@ -268,7 +268,7 @@ test('a live perf run on a machine with no free core still shows the app while i
   let firstMs = 0;
   let seen: Profile | undefined;
   let niceSeen = 19;
-  await runPerf(
+  const { runDir } = await runPerf(
     ws,
     program,
     true,
@@ -289,7 +289,7 @@ test('a live perf run on a machine with no free core still shows the app while i
     15_000,
   );
   spinners.forEach((s) => s.kill('SIGKILL'));
-  forgetLiveRun(join(ws, 'live'));
+  forgetLiveRun(runDir);
   assert.ok(seen, 'a live view while the app ran, with every core busy');
   const hot = totalShare(seen, 'hotLoop');
   assert.ok(hot > 40, `hotLoop on ${hot.toFixed(1)} % of the first live view`);

@@ -104,7 +104,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   } else {
     const readable = oneLogPerProcess(files);
     const chosen = readable.filter((f) => opts.pid === undefined || pidOf(basename(f)) === opts.pid);
-    const parts = await readParts(chosen, opts, (pid) => meta(pid).command);
+    const parts = await readParts(chosen, opts, pidOf, (pid) => meta(pid).command);
     if (!parts.length)
       throw new ProfileError(l10n.t('The run folder {0} holds no profile of process {1}.', runDir, String(opts.pid)), runDir);
     const origin = await placeOnRunClock(runDir, info, parts);
@@ -145,11 +145,15 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
  * The run's processes read one after another, each timeline packed as soon as it is read. A function of its own so
  * that what the reading used (the lent arrays, the last process's unpacked timeline) is let go before the merge.
  */
-async function readParts(chosen: string[], opts: RunLoadOptions, commandOf: (pid: number) => string): Promise<MergePart[]> {
+async function readParts(
+  chosen: string[],
+  opts: RunLoadOptions,
+  pidOf: (name: string) => number | undefined,
+  commandOf: (pid: number) => string,
+): Promise<MergePart[]> {
   const parts: MergePart[] = [];
   // The processes are read one after another: each one's samples and times fill the memory the one before let go.
   const lent = chosen.length > 1 ? new ReusedArrays() : undefined;
-  const pidOf = opts.liveParts?.pidOf ?? profilePid;
   for (const [i, f] of chosen.entries()) {
     const pid = pidOf(basename(f));
     const tid = (/\.(\d+)\.\d+\.(?:cpu|heap)profile$/.exec(f) ?? /live-(?:heap-)?\d+-(\d+)\.(?:jsonl|heapprofile)$/.exec(f))?.[1];
