@@ -1,4 +1,5 @@
 import { classifyJsFile, type Frame, type Tier } from '../../model';
+import { fileUrlToPathAnyOs } from '../../paths';
 import { AMBIGUOUS_JIT } from './jitNamer';
 
 /** V8's code-kind marker in perf map names (`JS:*fib`): see V8's `ComputeMarker`. */
@@ -99,7 +100,10 @@ function perfMapFrame(sym: string): Frame {
     tier = mark;
     rest = rest.slice(1);
   }
-  const { name, file, line, column } = splitLocation(rest);
+  const loc = splitLocation(rest);
+  const { name, line, column } = loc;
+  // An ES module's script is named by its URL: the same path cpu-prof's frames give (its importer converts too).
+  const file = fileUrlToPathAnyOs(loc.file);
   const cls = classifyJsFile(file);
   return {
     name: name || '(anonymous)',

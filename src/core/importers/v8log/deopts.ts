@@ -1,5 +1,6 @@
 import type { ProfileBuilder } from '../../model';
 import type { CodeMap } from './codeMap';
+import { fileUrlToPathAnyOs } from '../../paths';
 import { fixUtf8, own, parseAddress, unescapeField } from './fields';
 import { codeFrame, isJs } from './frames';
 
@@ -30,7 +31,7 @@ export function readDeopt(line: string, code: CodeMap, builder: ProfileBuilder):
     timeMs: ts / 1000,
     kind: own(f[6]),
     reason: own(unescapeField(fixUtf8(f.slice(8).join(',')))),
-    file: loc ? own(loc[1]) : '',
+    file: loc ? own(fileUrlToPathAnyOs(loc[1])) : '',
     line: loc ? +loc[2] : 0,
     column: loc ? +loc[3] : 0,
   });

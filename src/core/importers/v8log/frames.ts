@@ -1,5 +1,6 @@
 import { classifyJsFile, evalFrame, type Frame, type Tier } from '../../model';
 import type { CodeInfo } from './codeMap';
+import { fileUrlToPathAnyOs } from '../../paths';
 import { parseJsName } from './fields';
 import type { Library } from './native';
 
@@ -20,6 +21,8 @@ export function isJs(info: CodeInfo): boolean {
 export function codeFrame(info: CodeInfo, tier?: Tier): Frame {
   if (isJs(info)) {
     const p = parseJsName(info.name);
+    // An ES module's script is named by its URL: the same path cpu-prof's frames give (its importer converts too).
+    p.file = fileUrlToPathAnyOs(p.file);
     const t = tier ?? tierOf(info.tierMark) ?? 'unknown';
     // eval / new Function: a position and no script name (builtins have neither).
     if (!p.file && p.line > 0)

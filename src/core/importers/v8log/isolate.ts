@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { ProfileBuilder, Tier } from '../../model';
 import { CallSites, type CallPair, type InferenceResult, type Pending, type Site } from './callSites';
 import { CodeMap, type CodeInfo } from './codeMap';
+import { fileUrlToPathAnyOs } from '../../paths';
 import { fixUtf8, LineFields, own, parseAddress, unescapeField } from './fields';
 import { logClockMark } from './clock';
 import { readDeopt } from './deopts';
@@ -322,7 +323,8 @@ export class IsolateLog {
     const id = +line.slice(c1 + 1, c2);
     if (c3 < 0 || !(id >= 0)) return this.bad('script-source');
     // Each line is a string of its own (not a slice of a read chunk): the text may stay a slice of it, uncopied.
-    this.resolver.addScript(id, own(unescapeField(fixUtf8(line.slice(c2 + 1, c3)))), line.slice(c3 + 1));
+    // Named as codeFrame names its functions' files (an ES module's URL as its path): lines and lookups by name agree.
+    this.resolver.addScript(id, own(fileUrlToPathAnyOs(unescapeField(fixUtf8(line.slice(c2 + 1, c3))))), line.slice(c3 + 1));
   }
 
   private codeSourceInfo(line: string): void {
