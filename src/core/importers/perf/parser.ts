@@ -311,13 +311,28 @@ export class PerfScriptParser {
 
   private profileInto(b: ProfileBuilder, last: boolean): Profile {
     const nodeOf = new Int32Array(this.aggCount);
+    let all = 0;
+    let optimized = 0;
     for (const head of this.stacks.values()) {
       for (let a: StackAgg | undefined = head; a; a = a.next) {
         // Reversed in place only when the parser is done with its stacks.
         const frames = last ? a.frames.reverse() : a.frames.slice().reverse();
         nodeOf[a.id] = b.sample(frames, a.weight, a.timeMs, this.threadNames[a.thread]);
+        all += a.weight;
+        const tier = frames.length ? b.frames.get(frames[frames.length - 1]).tier : undefined;
+        if (tier === 'turbofan' || tier === 'maglev') optimized += a.weight;
       }
     }
+    // perf-<pid>.map names a code object, not the functions V8 inlined into it: in perf mode their time is the
+    // compiler's caller's own (measured: a loop inlined 4 deep read 87 % self in its caller here, 85 % in the loop in
+    // prof mode, which reads V8's inlining tables). Said once per profile where it weighs.
+    if (all > 0 && optimized / all >= OPTIMIZED_NOTE_SHARE)
+      b.warn(
+        l10n.t(
+          "{0} of the samples ran in optimized JavaScript (TurboFan or Maglev code): perf sees only the function that was compiled, so the time of functions V8 inlined into it counts as that function's own. The prof mode (--mode prof) names inlined functions separately",
+          `${((optimized / all) * 100).toFixed(1)} %`,
+        ),
+      );
     this.threadNames.forEach((name, id) => b.threadInfo(name, { ...this.threadInfos[id] }));
     this.timeline(nodeOf, b);
     if (this.skipped) b.warn(l10n.t('{0} lines were not perf script samples and were skipped', String(this.skipped)));
@@ -329,6 +344,9 @@ export class PerfScriptParser {
     return b.build();
   }
 }
+
+/** The share of samples in optimized code from which perf mode says that inlined functions are not told apart. */
+const OPTIMIZED_NOTE_SHARE = 0.1;
 
 function sameFrames(a: Int32Array, b: Int32Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
