@@ -110,6 +110,12 @@ const str = (x: unknown): string => (typeof x === 'string' ? x : '');
 const finite = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
 const whole = (x: unknown): number | undefined => (Number.isSafeInteger(x) ? (x as number) : undefined);
 
+function allNumbers(xs: unknown[]): boolean {
+  for (let i = 0; i < xs.length; i++) if (typeof xs[i] !== 'number') return false;
+  return true;
+}
+const goodTick = (t: { line: number; ticks: number }) => t && Number.isInteger(t.line) && t.line > 0 && (finite(t.ticks) ?? 0) > 0;
+
 export function asCpuProfile(json: unknown, path: string): CpuProfile {
   let p = json as Partial<CpuProfile> & { profile?: CpuProfile };
   // The inspector's `Profiler.stop` result wraps the profile.
@@ -140,17 +146,16 @@ export function asCpuProfile(json: unknown, path: string): CpuProfile {
         columnNumber: whole(cf.columnNumber),
         scriptId,
       };
+    // A field is written only when it changes: adding an absent one, even as undefined, gives each of 100k nodes a
+    // new hidden class and a bigger property store, and the tree's walk then reads them megamorphic.
     const kids = n.children;
-    n.children = Array.isArray(kids)
-      ? kids.every((c) => typeof c === 'number')
-        ? kids
-        : kids.filter((c) => typeof c === 'number')
-      : undefined;
-    n.parent = finite(n.parent);
-    n.hitCount = Math.max(0, finite(n.hitCount) ?? 0);
+    if (kids !== undefined)
+      n.children = Array.isArray(kids) ? (allNumbers(kids) ? kids : kids.filter((c) => typeof c === 'number')) : undefined;
+    if (n.parent !== undefined) n.parent = finite(n.parent);
+    const hits = n.hitCount;
+    if (!(typeof hits === 'number' && hits > 0 && hits < Infinity) && !Object.is(hits, 0)) n.hitCount = Math.max(0, finite(hits) ?? 0);
     const ticks = n.positionTicks;
-    const goodTick = (t: { line: number; ticks: number }) => t && Number.isInteger(t.line) && t.line > 0 && (finite(t.ticks) ?? 0) > 0;
-    n.positionTicks = Array.isArray(ticks) ? (ticks.every(goodTick) ? ticks : ticks.filter(goodTick)) : undefined;
+    if (ticks !== undefined) n.positionTicks = Array.isArray(ticks) ? (ticks.every(goodTick) ? ticks : ticks.filter(goodTick)) : undefined;
   }
   p.startTime = finite(p.startTime);
   p.endTime = finite(p.endTime);
@@ -171,9 +176,10 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     ...(source ? { source } : {}),
   });
   // Model tree node per cpuprofile node, parents first; `(root)` folds into the model root.
+  const frameOf = frameCache(b);
   const placed = placeCpuTree(p.nodes, (n, parentModel) => {
-    const f = cpuFrame(n.callFrame);
-    return f ? b.tree.child(parentModel, b.frame(f)) : parentModel;
+    const f = frameOf(n.callFrame);
+    return f >= 0 ? b.tree.child(parentModel, f) : parentModel;
   });
   if (!placed) throw new ProfileError(l10n.t('not a .cpuprofile: the call tree has no root'), source);
 
@@ -246,9 +252,12 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     }
   }
 
+  const pathOfUrl = new Map<string, string>();
   for (const n of p.nodes) {
     if (!n.positionTicks?.length) continue;
-    const file = fileUrlToPathAnyOs(n.callFrame.url ?? '');
+    const url = n.callFrame.url ?? '';
+    let file = pathOfUrl.get(url);
+    if (file === undefined) pathOfUrl.set(url, (file = fileUrlToPathAnyOs(url)));
     // positionTicks are the leaf's executing line, so they are self (and, at that line, total) hits.
     for (const pt of n.positionTicks) {
       if (pt.ticks <= MAX_COUNT) b.lineHit(file, pt.line, pt.ticks, pt.ticks);
@@ -260,6 +269,31 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
   const profile = b.build();
   if (timeline) profile.timeline = timeline;
   return profile;
+}
+
+/**
+ * cpuFrame and the interning of its frame, once per distinct call frame: a profile's 100k nodes hold a few thousand call
+ * frames (V8 makes a node per call path), and each node's URL decoding, classing and interning was a third of the
+ * model's build. The frame id (-1 for `(root)`) comes at a call frame's first use, so frames get the ids they always had.
+ */
+function frameCache(b: ProfileBuilder): (cf: CallFrame) => number {
+  // URL, then name, then line: most lookups end in a list of one; a file's many `(anonymous)` are told apart by line.
+  const byUrl = new Map<string, Map<string, Map<number | undefined, { column?: number; scriptId?: string | number; id: number }[]>>>();
+  return (cf) => {
+    const url = cf.url ?? '';
+    const name = cf.functionName ?? '';
+    let byName = byUrl.get(url);
+    if (!byName) byUrl.set(url, (byName = new Map()));
+    let byLine = byName.get(name);
+    if (!byLine) byName.set(name, (byLine = new Map()));
+    let known = byLine.get(cf.lineNumber);
+    if (!known) byLine.set(cf.lineNumber, (known = []));
+    for (const k of known) if (k.column === cf.columnNumber && k.scriptId === cf.scriptId) return k.id;
+    const f = cpuFrame(cf);
+    const id = f ? b.frame(f) : -1;
+    known.push({ column: cf.columnNumber, scriptId: cf.scriptId, id });
+    return id;
+  };
 }
 
 const SAMPLE_BLOCK = 1 << 16;
