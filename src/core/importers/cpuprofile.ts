@@ -3,31 +3,14 @@ import * as l10n from '@vscode/l10n';
 import { Category, classifyJsFile, evalFrame, Frame, Profile, ProfileBuilder, ProfileError } from '../model';
 import { fileUrlToPathAnyOs } from '../paths';
 import { readCpuProfileStream } from './cpuprofileStream';
-import { placeCpuTree } from './cpuprofileTree';
+import { CpuNodeTable, finite, repairNode, type CallFrame, type CpuNode } from './cpuprofileNodes';
+import { placeCpuTreeArrays } from './cpuprofileTree';
 import { MAX_DELTA } from './jsonScan';
 import type { Importer } from './types';
 
-interface CallFrame {
-  functionName?: string;
-  url?: string;
-  lineNumber?: number;
-  columnNumber?: number;
-  /** A string in V8's output; one per compiled source. */
-  scriptId?: string | number;
-}
-
-interface CpuNode {
-  id: number;
-  callFrame: CallFrame;
-  hitCount?: number;
-  children?: number[];
-  /** Older Chrome exports link upwards instead of listing children. */
-  parent?: number;
-  positionTicks?: { line: number; ticks: number }[];
-}
-
 interface CpuProfile {
-  nodes: CpuNode[];
+  /** A CpuNodeTable when read by the streaming reader. */
+  nodes: CpuNode[] | CpuNodeTable;
   startTime?: number;
   endTime?: number;
   /** Typed arrays when read by the streaming reader. */
@@ -106,57 +89,20 @@ export async function readJson(
 }
 
 const MAX_COUNT = Number.MAX_SAFE_INTEGER;
-const str = (x: unknown): string => (typeof x === 'string' ? x : '');
-const finite = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
-const whole = (x: unknown): number | undefined => (Number.isSafeInteger(x) ? (x as number) : undefined);
-
-function allNumbers(xs: unknown[]): boolean {
-  for (let i = 0; i < xs.length; i++) if (typeof xs[i] !== 'number') return false;
-  return true;
-}
-const goodTick = (t: { line: number; ticks: number }) => t && Number.isInteger(t.line) && t.line > 0 && (finite(t.ticks) ?? 0) > 0;
+const isNodes = (x: unknown): x is CpuNode[] | CpuNodeTable => Array.isArray(x) || x instanceof CpuNodeTable;
 
 export function asCpuProfile(json: unknown, path: string): CpuProfile {
   let p = json as Partial<CpuProfile> & { profile?: CpuProfile };
   // The inspector's `Profiler.stop` result wraps the profile.
-  if (p && typeof p === 'object' && !Array.isArray(p.nodes) && p.profile && typeof p.profile === 'object') p = p.profile;
-  if (!p || typeof p !== 'object' || !Array.isArray(p.nodes) || p.nodes.length === 0) {
+  if (p && typeof p === 'object' && !isNodes(p.nodes) && p.profile && typeof p.profile === 'object') p = p.profile;
+  if (!p || typeof p !== 'object' || !isNodes(p.nodes) || p.nodes.length === 0) {
     throw new ProfileError(l10n.t('not a .cpuprofile: no "nodes" array'), path);
   }
-  for (const n of p.nodes) {
-    if (!n || typeof n !== 'object' || typeof n.id !== 'number' || !n.callFrame || typeof n.callFrame !== 'object') {
-      throw new ProfileError(l10n.t('not a .cpuprofile: a node lacks "id" or "callFrame"'), path);
-    }
-    // Damaged or hand-edited files: each field the model reads gets the type it expects, or goes. A call frame that
-    // has them already (V8's always do) is kept, not copied: a big profile's 100k nodes would be held twice at the peak.
-    // Nothing given is changed: a live run's merger hands out its own call frames.
-    const cf = n.callFrame;
-    const scriptId = typeof cf.scriptId === 'string' || typeof cf.scriptId === 'number' ? String(cf.scriptId).slice(0, 20) : undefined;
-    if (
-      typeof cf.functionName !== 'string' ||
-      typeof cf.url !== 'string' ||
-      whole(cf.lineNumber) !== cf.lineNumber ||
-      whole(cf.columnNumber) !== cf.columnNumber ||
-      scriptId !== cf.scriptId
-    )
-      n.callFrame = {
-        functionName: str(cf.functionName),
-        url: str(cf.url),
-        lineNumber: whole(cf.lineNumber),
-        columnNumber: whole(cf.columnNumber),
-        scriptId,
-      };
-    // A field is written only when it changes: adding an absent one, even as undefined, gives each of 100k nodes a
-    // new hidden class and a bigger property store, and the tree's walk then reads them megamorphic.
-    const kids = n.children;
-    if (kids !== undefined)
-      n.children = Array.isArray(kids) ? (allNumbers(kids) ? kids : kids.filter((c) => typeof c === 'number')) : undefined;
-    if (n.parent !== undefined) n.parent = finite(n.parent);
-    const hits = n.hitCount;
-    if (!(typeof hits === 'number' && hits > 0 && hits < Infinity) && !Object.is(hits, 0)) n.hitCount = Math.max(0, finite(hits) ?? 0);
-    const ticks = n.positionTicks;
-    if (ticks !== undefined) n.positionTicks = Array.isArray(ticks) ? (ticks.every(goodTick) ? ticks : ticks.filter(goodTick)) : undefined;
-  }
+  // Damaged or hand-edited files: each field the model reads gets the type it expects, or goes (the streaming reader's
+  // table has had its nodes repaired one by one as they came).
+  let bad = p.nodes instanceof CpuNodeTable && p.nodes.bad;
+  if (Array.isArray(p.nodes)) for (let i = 0; i < p.nodes.length && !bad; i++) bad = !repairNode(p.nodes[i]);
+  if (bad) throw new ProfileError(l10n.t('not a .cpuprofile: a node lacks "id" or "callFrame"'), path);
   p.startTime = finite(p.startTime);
   p.endTime = finite(p.endTime);
   return p as CpuProfile;
@@ -176,9 +122,17 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     ...(source ? { source } : {}),
   });
   // Model tree node per cpuprofile node, parents first; `(root)` folds into the model root.
-  const frameOf = frameCache(b);
-  const placed = placeCpuTree(p.nodes, (n, parentModel) => {
-    const f = frameOf(n.callFrame);
+  const table = p.nodes instanceof CpuNodeTable ? p.nodes : CpuNodeTable.of(p.nodes);
+  // A call frame is made a frame (URL decoded, classed, interned) once, when the walk first reaches it: the ids come
+  // in the order they always did, and 100k nodes share a few thousand call frames.
+  const frameIds = new Int32Array(table.frames.length).fill(-2);
+  const placed = placeCpuTreeArrays(table, (i, parentModel) => {
+    const c = table.frameOf[i];
+    let f = frameIds[c];
+    if (f === -2) {
+      const frame = cpuFrame(table.frames[c]);
+      frameIds[c] = f = frame ? b.frame(frame) : -1;
+    }
     return f >= 0 ? b.tree.child(parentModel, f) : parentModel;
   });
   if (!placed) throw new ProfileError(l10n.t('not a .cpuprofile: the call tree has no root'), source);
@@ -245,21 +199,21 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     timeline = { nodes, times };
   } else {
     // Without a sample list, hit counts are all there is.
-    for (const n of p.nodes) {
-      if (!n.hitCount) continue;
-      if (n.hitCount <= MAX_COUNT) b.tree.addSelf(Math.max(0, placed.modelOf(n.id)), n.hitCount);
+    for (let i = 0; i < table.count; i++) {
+      const hits = table.hitCounts[i];
+      if (!hits) continue;
+      if (hits <= MAX_COUNT) b.tree.addSelf(Math.max(0, placed.modelOf(table.ids[i])), hits);
       else absurd++;
     }
   }
 
   const pathOfUrl = new Map<string, string>();
-  for (const n of p.nodes) {
-    if (!n.positionTicks?.length) continue;
-    const url = n.callFrame.url ?? '';
+  for (let k = 0; k < table.tickNodes.length; k++) {
+    const url = table.frames[table.frameOf[table.tickNodes[k]]].url ?? '';
     let file = pathOfUrl.get(url);
     if (file === undefined) pathOfUrl.set(url, (file = fileUrlToPathAnyOs(url)));
     // positionTicks are the leaf's executing line, so they are self (and, at that line, total) hits.
-    for (const pt of n.positionTicks) {
+    for (const pt of table.ticks[k]) {
       if (pt.ticks <= MAX_COUNT) b.lineHit(file, pt.line, pt.ticks, pt.ticks);
       else absurd++;
     }
@@ -269,31 +223,6 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
   const profile = b.build();
   if (timeline) profile.timeline = timeline;
   return profile;
-}
-
-/**
- * cpuFrame and the interning of its frame, once per distinct call frame: a profile's 100k nodes hold a few thousand call
- * frames (V8 makes a node per call path), and each node's URL decoding, classing and interning was a third of the
- * model's build. The frame id (-1 for `(root)`) comes at a call frame's first use, so frames get the ids they always had.
- */
-function frameCache(b: ProfileBuilder): (cf: CallFrame) => number {
-  // URL, then name, then line: most lookups end in a list of one; a file's many `(anonymous)` are told apart by line.
-  const byUrl = new Map<string, Map<string, Map<number | undefined, { column?: number; scriptId?: string | number; id: number }[]>>>();
-  return (cf) => {
-    const url = cf.url ?? '';
-    const name = cf.functionName ?? '';
-    let byName = byUrl.get(url);
-    if (!byName) byUrl.set(url, (byName = new Map()));
-    let byLine = byName.get(name);
-    if (!byLine) byName.set(name, (byLine = new Map()));
-    let known = byLine.get(cf.lineNumber);
-    if (!known) byLine.set(cf.lineNumber, (known = []));
-    for (const k of known) if (k.column === cf.columnNumber && k.scriptId === cf.scriptId) return k.id;
-    const f = cpuFrame(cf);
-    const id = f ? b.frame(f) : -1;
-    known.push({ column: cf.columnNumber, scriptId: cf.scriptId, id });
-    return id;
-  };
 }
 
 const SAMPLE_BLOCK = 1 << 16;
