@@ -81,6 +81,7 @@ type SameFrames = Map<string, Map<string, Map<number | undefined, { column?: num
 
 /** Nodes in arrays (see the top of this file); `frames` holds each distinct call frame once, `frameOf` a node's. */
 export class CpuNodeTable implements CpuTreeArrays, Sink {
+  readonly bulk = true;
   /** The elements given (push), nodes or not. */
   length = 0;
   count = 0;

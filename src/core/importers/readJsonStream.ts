@@ -26,7 +26,7 @@ export async function readJsonStream(
   try {
     fh = await open(path, 'r');
     // One buffer read into again and again: the scanner copies what it keeps, and no chunk is left for the GC.
-    const buf = Buffer.allocUnsafe(opts.chunkSize ?? 1 << 20);
+    const buf = Buffer.allocUnsafe(opts.chunkSize ?? 1 << 18);
     for (;;) {
       opts.signal?.throwIfAborted();
       const { bytesRead } = await fh.read(buf, 0, buf.length, null);
