@@ -71,32 +71,43 @@ function denseWalk(t: CpuTreeArrays, size: number, place: (i: number, parentMode
   // The last link set wins; children are listed in the order a node was first linked (the Map walk's order).
   const parent = new Int32Array(size).fill(-1);
   const linked = new Uint8Array(size);
-  const order: number[] = [];
-  const link = (c: number, par: number): void => {
-    if (!linked[c]) {
-      linked[c] = 1;
-      order.push(c);
-    }
-    parent[c] = isNode(par) ? par : -1;
-  };
+  // Each id is linked once at most: `order` fits in `size`.
+  const order = new Int32Array(size);
+  let on = 0;
   for (let i = 0; i < count; i++) {
     const id = ids[i];
     const par = parents[i];
-    if (par === par) link(id, par);
-    for (let k = childStart[i]; k < childStart[i + 1]; k++) {
+    if (par === par) {
+      if (!linked[id]) {
+        linked[id] = 1;
+        order[on++] = id;
+      }
+      parent[id] = isNode(par) ? par : -1;
+    }
+    const end = childStart[i + 1];
+    for (let k = childStart[i]; k < end; k++) {
       const c = children[k];
-      if (isNode(c)) link(c, id);
+      if (!isNode(c)) continue;
+      if (!linked[c]) {
+        linked[c] = 1;
+        order[on++] = c;
+      }
+      // isNode(id) holds: every id is a node here.
+      parent[c] = id;
     }
   }
   const start = new Int32Array(size + 1);
-  for (const c of order) if (parent[c] >= 0) start[parent[c] + 1]++;
+  for (let o = 0; o < on; o++) if (parent[order[o]] >= 0) start[parent[order[o]] + 1]++;
   for (let i = 0; i < size; i++) start[i + 1] += start[i];
   const fill = start.slice(0, size);
-  const kid = new Int32Array(order.length);
-  for (const c of order) if (parent[c] >= 0) kid[fill[parent[c]]++] = c;
+  const kid = new Int32Array(on);
+  for (let o = 0; o < on; o++) {
+    const c = order[o];
+    if (parent[c] >= 0) kid[fill[parent[c]]++] = c;
+  }
 
   const modelOf = new Int32Array(size).fill(-1);
-  const queue = new Int32Array(count + order.length);
+  const queue = new Int32Array(count + on);
   let qn = 0;
   for (let i = 0; i < count; i++) if (parent[ids[i]] < 0) queue[qn++] = ids[i];
   if (qn === 0) return undefined;

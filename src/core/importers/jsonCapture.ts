@@ -213,9 +213,20 @@ function parseObjectsUpTo(out: { push(x: unknown): unknown }, b: Buffer, i: numb
   if (q < 0 || q - i > 64) return -1;
   const k = b.lastIndexOf(Buffer.concat([COMMA_AFTER_OBJECT, b.subarray(i, q + 1)]));
   if (k <= i) return -1;
+  let text: string;
+  if (i > 0) {
+    // The brackets are written over the bytes either side for the while (a comma or bracket before, the comma after):
+    // `[${text}]` would copy the text into a new string again (a second copy of the file's nodes in all).
+    const before = b[i - 1];
+    b[i - 1] = 0x5b;
+    b[k + 1] = 0x5d;
+    text = b.toString('utf8', i - 1, k + 2);
+    b[i - 1] = before;
+    b[k + 1] = 0x2c;
+  } else text = `[${b.toString('utf8', i, k + 1)}]`;
   let items: unknown[];
   try {
-    items = JSON.parse(`[${b.toString('utf8', i, k + 1)}]`) as unknown[];
+    items = JSON.parse(text) as unknown[];
   } catch {
     return -1;
   }
