@@ -63,16 +63,39 @@ export function placeCpuTreeArrays(t: CpuTreeArrays, place: (i: number, parentMo
   return dense && max <= 4 * t.count + 65536 ? denseWalk(t, max + 1, place) : mapWalk(t, place);
 }
 
+// The dense walk's passes are functions of their own: each runs once over 100k nodes, and in one big function V8
+// optimized a pass, left it at the loop's end for want of type feedback on the next, and ran that one interpreted again.
 function denseWalk(t: CpuTreeArrays, size: number, place: (i: number, parentModel: number) => number): PlacedTree | undefined {
-  const { count, ids, parents, childStart, children } = t;
+  const { count, ids } = t;
   const at = new Int32Array(size).fill(-1);
   for (let i = 0; i < count; i++) at[ids[i]] = i;
-  const isNode = (x: number): boolean => Number.isInteger(x) && x >= 0 && x < size && at[x] >= 0;
   // The last link set wins; children are listed in the order a node was first linked (the Map walk's order).
   const parent = new Int32Array(size).fill(-1);
-  const linked = new Uint8Array(size);
   // Each id is linked once at most: `order` fits in `size`.
   const order = new Int32Array(size);
+  const on = linkAll(t, at, parent, order);
+  const { start, kid } = childLists(order, on, parent, size);
+  const modelOf = new Int32Array(size).fill(-1);
+  const queue = new Int32Array(count + on);
+  let qn = 0;
+  for (let i = 0; i < count; i++) if (parent[ids[i]] < 0) queue[qn++] = ids[i];
+  if (qn === 0) return undefined;
+  for (let qi = 0; qi < qn; qi++) {
+    const id = queue[qi];
+    if (modelOf[id] >= 0) continue;
+    const par = parent[id];
+    modelOf[id] = place(at[id], par >= 0 && modelOf[par] >= 0 ? modelOf[par] : 0);
+    for (let k = start[id]; k < start[id + 1]; k++) queue[qn++] = kid[k];
+  }
+  return { modelOf: (id) => (Number.isInteger(id) && id >= 0 && id < size ? modelOf[id] : -1), dense: modelOf };
+}
+
+/** Sets each node's parent from the `parent` and `children` links; `order` gets the ids in the order first linked. */
+function linkAll(t: CpuTreeArrays, at: Int32Array, parent: Int32Array, order: Int32Array): number {
+  const { count, ids, parents, childStart, children } = t;
+  const size = at.length;
+  const isNode = (x: number): boolean => Number.isInteger(x) && x >= 0 && x < size && at[x] >= 0;
+  const linked = new Uint8Array(size);
   let on = 0;
   for (let i = 0; i < count; i++) {
     const id = ids[i];
@@ -96,6 +119,11 @@ function denseWalk(t: CpuTreeArrays, size: number, place: (i: number, parentMode
       parent[c] = id;
     }
   }
+  return on;
+}
+
+/** Each node's children, in link order: those of `id` are kid[start[id] .. start[id + 1]). */
+function childLists(order: Int32Array, on: number, parent: Int32Array, size: number): { start: Int32Array; kid: Int32Array } {
   const start = new Int32Array(size + 1);
   for (let o = 0; o < on; o++) if (parent[order[o]] >= 0) start[parent[order[o]] + 1]++;
   for (let i = 0; i < size; i++) start[i + 1] += start[i];
@@ -105,20 +133,7 @@ function denseWalk(t: CpuTreeArrays, size: number, place: (i: number, parentMode
     const c = order[o];
     if (parent[c] >= 0) kid[fill[parent[c]]++] = c;
   }
-
-  const modelOf = new Int32Array(size).fill(-1);
-  const queue = new Int32Array(count + on);
-  let qn = 0;
-  for (let i = 0; i < count; i++) if (parent[ids[i]] < 0) queue[qn++] = ids[i];
-  if (qn === 0) return undefined;
-  for (let qi = 0; qi < qn; qi++) {
-    const id = queue[qi];
-    if (modelOf[id] >= 0) continue;
-    const par = parent[id];
-    modelOf[id] = place(at[id], par >= 0 && modelOf[par] >= 0 ? modelOf[par] : 0);
-    for (let k = start[id]; k < start[id + 1]; k++) queue[qn++] = kid[k];
-  }
-  return { modelOf: (id) => (Number.isInteger(id) && id >= 0 && id < size ? modelOf[id] : -1), dense: modelOf };
+  return { start, kid };
 }
 
 function mapWalk(t: CpuTreeArrays, place: (i: number, parentModel: number) => number): PlacedTree | undefined {
