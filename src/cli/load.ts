@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { sourceLines } from '../core/namedFiles';
 import type { LineReader } from '../core/exporters/markdown';
-import { loadProfile, sniffFormat, type ImportOptions } from '../core/importers';
+import { afterImport, sniffFormat, type ImportOptions } from '../core/importers';
 import type { Profile } from '../core/model';
 
 /**
@@ -10,8 +10,10 @@ import type { Profile } from '../core/model';
  * the server's, and a file under the current folder with the same path tail stands for each.
  */
 export async function loadForCli(file: string, opts: ImportOptions = {}): Promise<Profile> {
-  const { format } = await sniffFormat(file);
-  return loadProfile(file, format === 'pprof' ? { ...opts, pathMapping: { roots: [process.cwd()] } } : opts);
+  // loadProfile, with the format sniffed once, not twice (each sniff opens the file and reads and decodes its head).
+  const importer = await sniffFormat(file);
+  const o = importer.format === 'pprof' ? { ...opts, pathMapping: { roots: [process.cwd()] } } : opts;
+  return afterImport(file, await importer.load(file, o), o);
 }
 
 /** `key=value` → `{ key: value }`; undefined when there is no `=` or no key. */

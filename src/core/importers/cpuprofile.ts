@@ -3,31 +3,14 @@ import * as l10n from '@vscode/l10n';
 import { Category, classifyJsFile, evalFrame, Frame, Profile, ProfileBuilder, ProfileError } from '../model';
 import { fileUrlToPathAnyOs } from '../paths';
 import { readCpuProfileStream } from './cpuprofileStream';
-import { placeCpuTree } from './cpuprofileTree';
+import { CpuNodeTable, finite, repairNode, type CallFrame, type CpuNode } from './cpuprofileNodes';
+import { placeCpuTreeArrays } from './cpuprofileTree';
 import { MAX_DELTA } from './jsonScan';
 import type { Importer } from './types';
 
-interface CallFrame {
-  functionName?: string;
-  url?: string;
-  lineNumber?: number;
-  columnNumber?: number;
-  /** A string in V8's output; one per compiled source. */
-  scriptId?: string | number;
-}
-
-interface CpuNode {
-  id: number;
-  callFrame: CallFrame;
-  hitCount?: number;
-  children?: number[];
-  /** Older Chrome exports link upwards instead of listing children. */
-  parent?: number;
-  positionTicks?: { line: number; ticks: number }[];
-}
-
 interface CpuProfile {
-  nodes: CpuNode[];
+  /** A CpuNodeTable when read by the streaming reader. */
+  nodes: CpuNode[] | CpuNodeTable;
   startTime?: number;
   endTime?: number;
   /** Typed arrays when read by the streaming reader. */
@@ -106,52 +89,20 @@ export async function readJson(
 }
 
 const MAX_COUNT = Number.MAX_SAFE_INTEGER;
-const str = (x: unknown): string => (typeof x === 'string' ? x : '');
-const finite = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
-const whole = (x: unknown): number | undefined => (Number.isSafeInteger(x) ? (x as number) : undefined);
+const isNodes = (x: unknown): x is CpuNode[] | CpuNodeTable => Array.isArray(x) || x instanceof CpuNodeTable;
 
 export function asCpuProfile(json: unknown, path: string): CpuProfile {
   let p = json as Partial<CpuProfile> & { profile?: CpuProfile };
   // The inspector's `Profiler.stop` result wraps the profile.
-  if (p && typeof p === 'object' && !Array.isArray(p.nodes) && p.profile && typeof p.profile === 'object') p = p.profile;
-  if (!p || typeof p !== 'object' || !Array.isArray(p.nodes) || p.nodes.length === 0) {
+  if (p && typeof p === 'object' && !isNodes(p.nodes) && p.profile && typeof p.profile === 'object') p = p.profile;
+  if (!p || typeof p !== 'object' || !isNodes(p.nodes) || p.nodes.length === 0) {
     throw new ProfileError(l10n.t('not a .cpuprofile: no "nodes" array'), path);
   }
-  for (const n of p.nodes) {
-    if (!n || typeof n !== 'object' || typeof n.id !== 'number' || !n.callFrame || typeof n.callFrame !== 'object') {
-      throw new ProfileError(l10n.t('not a .cpuprofile: a node lacks "id" or "callFrame"'), path);
-    }
-    // Damaged or hand-edited files: each field the model reads gets the type it expects, or goes. A call frame that
-    // has them already (V8's always do) is kept, not copied: a big profile's 100k nodes would be held twice at the peak.
-    // Nothing given is changed: a live run's merger hands out its own call frames.
-    const cf = n.callFrame;
-    const scriptId = typeof cf.scriptId === 'string' || typeof cf.scriptId === 'number' ? String(cf.scriptId).slice(0, 20) : undefined;
-    if (
-      typeof cf.functionName !== 'string' ||
-      typeof cf.url !== 'string' ||
-      whole(cf.lineNumber) !== cf.lineNumber ||
-      whole(cf.columnNumber) !== cf.columnNumber ||
-      scriptId !== cf.scriptId
-    )
-      n.callFrame = {
-        functionName: str(cf.functionName),
-        url: str(cf.url),
-        lineNumber: whole(cf.lineNumber),
-        columnNumber: whole(cf.columnNumber),
-        scriptId,
-      };
-    const kids = n.children;
-    n.children = Array.isArray(kids)
-      ? kids.every((c) => typeof c === 'number')
-        ? kids
-        : kids.filter((c) => typeof c === 'number')
-      : undefined;
-    n.parent = finite(n.parent);
-    n.hitCount = Math.max(0, finite(n.hitCount) ?? 0);
-    const ticks = n.positionTicks;
-    const goodTick = (t: { line: number; ticks: number }) => t && Number.isInteger(t.line) && t.line > 0 && (finite(t.ticks) ?? 0) > 0;
-    n.positionTicks = Array.isArray(ticks) ? (ticks.every(goodTick) ? ticks : ticks.filter(goodTick)) : undefined;
-  }
+  // Damaged or hand-edited files: each field the model reads gets the type it expects, or goes (the streaming reader's
+  // table has had its nodes repaired one by one as they came).
+  let bad = p.nodes instanceof CpuNodeTable && p.nodes.bad;
+  if (Array.isArray(p.nodes)) for (let i = 0; i < p.nodes.length && !bad; i++) bad = !repairNode(p.nodes[i]);
+  if (bad) throw new ProfileError(l10n.t('not a .cpuprofile: a node lacks "id" or "callFrame"'), path);
   p.startTime = finite(p.startTime);
   p.endTime = finite(p.endTime);
   return p as CpuProfile;
@@ -171,9 +122,18 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     ...(source ? { source } : {}),
   });
   // Model tree node per cpuprofile node, parents first; `(root)` folds into the model root.
-  const placed = placeCpuTree(p.nodes, (n, parentModel) => {
-    const f = cpuFrame(n.callFrame);
-    return f ? b.tree.child(parentModel, b.frame(f)) : parentModel;
+  const table = p.nodes instanceof CpuNodeTable ? p.nodes : CpuNodeTable.of(p.nodes);
+  // A call frame is made a frame (URL decoded, classed, interned) once, when the walk first reaches it: the ids come
+  // in the order they always did, and 100k nodes share a few thousand call frames.
+  const frameIds = new Int32Array(table.frames.length).fill(-2);
+  const placed = placeCpuTreeArrays(table, (i, parentModel) => {
+    const c = table.frameOf[i];
+    let f = frameIds[c];
+    if (f === -2) {
+      const frame = cpuFrame(table.frames[c]);
+      frameIds[c] = f = frame ? b.frame(frame) : -1;
+    }
+    return f >= 0 ? b.tree.child(parentModel, f) : parentModel;
   });
   if (!placed) throw new ProfileError(l10n.t('not a .cpuprofile: the call tree has no root'), source);
 
@@ -239,18 +199,21 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
     timeline = { nodes, times };
   } else {
     // Without a sample list, hit counts are all there is.
-    for (const n of p.nodes) {
-      if (!n.hitCount) continue;
-      if (n.hitCount <= MAX_COUNT) b.tree.addSelf(Math.max(0, placed.modelOf(n.id)), n.hitCount);
+    for (let i = 0; i < table.count; i++) {
+      const hits = table.hitCounts[i];
+      if (!hits) continue;
+      if (hits <= MAX_COUNT) b.tree.addSelf(Math.max(0, placed.modelOf(table.ids[i])), hits);
       else absurd++;
     }
   }
 
-  for (const n of p.nodes) {
-    if (!n.positionTicks?.length) continue;
-    const file = fileUrlToPathAnyOs(n.callFrame.url ?? '');
+  const pathOfUrl = new Map<string, string>();
+  for (let k = 0; k < table.tickNodes.length; k++) {
+    const url = table.frames[table.frameOf[table.tickNodes[k]]].url ?? '';
+    let file = pathOfUrl.get(url);
+    if (file === undefined) pathOfUrl.set(url, (file = fileUrlToPathAnyOs(url)));
     // positionTicks are the leaf's executing line, so they are self (and, at that line, total) hits.
-    for (const pt of n.positionTicks) {
+    for (const pt of table.ticks[k]) {
       if (pt.ticks <= MAX_COUNT) b.lineHit(file, pt.line, pt.ticks, pt.ticks);
       else absurd++;
     }

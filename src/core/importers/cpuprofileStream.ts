@@ -1,13 +1,15 @@
 import * as l10n from '@vscode/l10n';
+import { CpuNodeTable } from './cpuprofileNodes';
 import type { Schema } from './jsonScan';
 import type { LentArrays } from './numberList';
 import { readJsonStream } from './readJsonStream';
 
 // A .cpuprofile can pass V8's ~512 MB string limit, and one JSON.parse of it holds the whole file as a string plus
-// a JS number per sample: the nodes are JSON.parse'd a chunk's worth at a time, `samples` and `timeDeltas` go
+// a JS number per sample: the nodes are JSON.parse'd a chunk's worth at a time into a table of arrays, `samples` and `timeDeltas` go
 // straight into typed arrays, and every other value is skipped unread.
 const profileKeys: Schema = {
-  nodes: { each: 'keep' },
+  // Each node goes to the table as it is parsed (see cpuprofileNodes.ts).
+  nodes: { each: 'keep', sink: () => new CpuNodeTable() },
   samples: 'nums',
   // The deltas are only ever summed: read as the times themselves (µs from the start), no array of deltas is kept.
   timeDeltas: { sums: 'timeSums' },

@@ -15,67 +15,137 @@ export interface PlacedTree {
 }
 
 /**
+ * The links of a profile's nodes in arrays, node by node (index i): its id, its `parent` (NaN for none) and its
+ * `children`, those of node i at children[childStart[i] .. childStart[i + 1]). Read from arrays, a walk of 100k nodes
+ * does not go back to 100k objects spread over the heap, pass after pass.
+ */
+export interface CpuTreeArrays {
+  readonly count: number;
+  readonly ids: ArrayLike<number>;
+  readonly parents: ArrayLike<number>;
+  readonly childStart: ArrayLike<number>;
+  readonly children: ArrayLike<number>;
+}
+
+/** The links of `nodes` as arrays; a `parent` that is no number is none, `children` that are no array none. */
+export function treeArraysOf(nodes: CpuTreeNode[]): CpuTreeArrays {
+  const ids: number[] = [];
+  const parents: number[] = [];
+  const childStart: number[] = [0];
+  const children: number[] = [];
+  for (const n of nodes) {
+    ids.push(n.id);
+    parents.push(typeof n.parent === 'number' ? n.parent : NaN);
+    if (Array.isArray(n.children)) for (const c of n.children) children.push(c);
+    childStart.push(children.length);
+  }
+  return { count: nodes.length, ids, parents, childStart, children };
+}
+
+/**
  * Walks the tree from its roots (nodes without a parent among the nodes), calling `place` with each node and its
  * parent's model node; returns undefined when there is no root. A cycle, or a node twice, is walked once.
  */
 export function placeCpuTree<N extends CpuTreeNode>(nodes: N[], place: (n: N, parentModel: number) => number): PlacedTree | undefined {
-  let max = 0;
-  let dense = true;
-  for (const n of nodes) {
-    if (!Number.isSafeInteger(n.id) || n.id < 0) dense = false;
-    else if (n.id > max) max = n.id;
-  }
-  return dense && max <= 4 * nodes.length + 65536 ? denseWalk(nodes, max + 1, place) : mapWalk(nodes, place);
+  return placeCpuTreeArrays(treeArraysOf(nodes), (i, parentModel) => place(nodes[i], parentModel));
 }
 
-function denseWalk<N extends CpuTreeNode>(nodes: N[], size: number, place: (n: N, parentModel: number) => number): PlacedTree | undefined {
+/** placeCpuTree over the nodes' links in arrays; `place` gets the node's index. */
+export function placeCpuTreeArrays(t: CpuTreeArrays, place: (i: number, parentModel: number) => number): PlacedTree | undefined {
+  let max = 0;
+  let dense = true;
+  const ids = t.ids;
+  for (let i = 0; i < t.count; i++) {
+    const id = ids[i];
+    if (!Number.isSafeInteger(id) || id < 0) dense = false;
+    else if (id > max) max = id;
+  }
+  return dense && max <= 4 * t.count + 65536 ? denseWalk(t, max + 1, place) : mapWalk(t, place);
+}
+
+// The dense walk's passes are functions of their own: each runs once over 100k nodes, and in one big function V8
+// optimized a pass, left it at the loop's end for want of type feedback on the next, and ran that one interpreted again.
+function denseWalk(t: CpuTreeArrays, size: number, place: (i: number, parentModel: number) => number): PlacedTree | undefined {
+  const { count, ids } = t;
   const at = new Int32Array(size).fill(-1);
-  for (let i = 0; i < nodes.length; i++) at[nodes[i].id] = i;
-  const isNode = (x: number): boolean => Number.isInteger(x) && x >= 0 && x < size && at[x] >= 0;
+  for (let i = 0; i < count; i++) at[ids[i]] = i;
   // The last link set wins; children are listed in the order a node was first linked (the Map walk's order).
   const parent = new Int32Array(size).fill(-1);
-  const linked = new Uint8Array(size);
-  const order: number[] = [];
-  const link = (c: number, par: number): void => {
-    if (!linked[c]) {
-      linked[c] = 1;
-      order.push(c);
-    }
-    parent[c] = isNode(par) ? par : -1;
-  };
-  for (const n of nodes) {
-    if (typeof n.parent === 'number') link(n.id, n.parent);
-    for (const c of n.children ?? []) if (isNode(c)) link(c, n.id);
-  }
-  const start = new Int32Array(size + 1);
-  for (const c of order) if (parent[c] >= 0) start[parent[c] + 1]++;
-  for (let i = 0; i < size; i++) start[i + 1] += start[i];
-  const fill = start.slice(0, size);
-  const kid = new Int32Array(order.length);
-  for (const c of order) if (parent[c] >= 0) kid[fill[parent[c]]++] = c;
-
+  // Each id is linked once at most: `order` fits in `size`.
+  const order = new Int32Array(size);
+  const on = linkAll(t, at, parent, order);
+  const { start, kid } = childLists(order, on, parent, size);
   const modelOf = new Int32Array(size).fill(-1);
-  const queue = new Int32Array(nodes.length + order.length);
+  const queue = new Int32Array(count + on);
   let qn = 0;
-  for (const n of nodes) if (parent[n.id] < 0) queue[qn++] = n.id;
+  for (let i = 0; i < count; i++) if (parent[ids[i]] < 0) queue[qn++] = ids[i];
   if (qn === 0) return undefined;
   for (let qi = 0; qi < qn; qi++) {
     const id = queue[qi];
     if (modelOf[id] >= 0) continue;
     const par = parent[id];
-    modelOf[id] = place(nodes[at[id]], par >= 0 && modelOf[par] >= 0 ? modelOf[par] : 0);
+    modelOf[id] = place(at[id], par >= 0 && modelOf[par] >= 0 ? modelOf[par] : 0);
     for (let k = start[id]; k < start[id + 1]; k++) queue[qn++] = kid[k];
   }
   return { modelOf: (id) => (Number.isInteger(id) && id >= 0 && id < size ? modelOf[id] : -1), dense: modelOf };
 }
 
-function mapWalk<N extends CpuTreeNode>(nodes: N[], place: (n: N, parentModel: number) => number): PlacedTree | undefined {
-  const byId = new Map<number, N>();
-  for (const n of nodes) byId.set(n.id, n);
+/** Sets each node's parent from the `parent` and `children` links; `order` gets the ids in the order first linked. */
+function linkAll(t: CpuTreeArrays, at: Int32Array, parent: Int32Array, order: Int32Array): number {
+  const { count, ids, parents, childStart, children } = t;
+  const size = at.length;
+  const isNode = (x: number): boolean => Number.isInteger(x) && x >= 0 && x < size && at[x] >= 0;
+  const linked = new Uint8Array(size);
+  let on = 0;
+  for (let i = 0; i < count; i++) {
+    const id = ids[i];
+    const par = parents[i];
+    if (par === par) {
+      if (!linked[id]) {
+        linked[id] = 1;
+        order[on++] = id;
+      }
+      parent[id] = isNode(par) ? par : -1;
+    }
+    const end = childStart[i + 1];
+    for (let k = childStart[i]; k < end; k++) {
+      const c = children[k];
+      if (!isNode(c)) continue;
+      if (!linked[c]) {
+        linked[c] = 1;
+        order[on++] = c;
+      }
+      // isNode(id) holds: every id is a node here.
+      parent[c] = id;
+    }
+  }
+  return on;
+}
+
+/** Each node's children, in link order: those of `id` are kid[start[id] .. start[id + 1]). */
+function childLists(order: Int32Array, on: number, parent: Int32Array, size: number): { start: Int32Array; kid: Int32Array } {
+  const start = new Int32Array(size + 1);
+  for (let o = 0; o < on; o++) if (parent[order[o]] >= 0) start[parent[order[o]] + 1]++;
+  for (let i = 0; i < size; i++) start[i + 1] += start[i];
+  const fill = start.slice(0, size);
+  const kid = new Int32Array(on);
+  for (let o = 0; o < on; o++) {
+    const c = order[o];
+    if (parent[c] >= 0) kid[fill[parent[c]]++] = c;
+  }
+  return { start, kid };
+}
+
+function mapWalk(t: CpuTreeArrays, place: (i: number, parentModel: number) => number): PlacedTree | undefined {
+  const { count, ids, parents, childStart, children } = t;
+  // The index of the last node of each id (the one a walk places).
+  const byId = new Map<number, number>();
+  for (let i = 0; i < count; i++) byId.set(ids[i], i);
   const parentOf = new Map<number, number>();
-  for (const n of nodes) {
-    if (typeof n.parent === 'number') parentOf.set(n.id, n.parent);
-    for (const c of n.children ?? []) if (byId.has(c)) parentOf.set(c, n.id);
+  for (let i = 0; i < count; i++) {
+    const par = parents[i];
+    if (par === par) parentOf.set(ids[i], par);
+    for (let k = childStart[i]; k < childStart[i + 1]; k++) if (byId.has(children[k])) parentOf.set(children[k], ids[i]);
   }
   const modelNode = new Map<number, number>();
   const kids = new Map<number, number[]>();
@@ -84,7 +154,8 @@ function mapWalk<N extends CpuTreeNode>(nodes: N[], place: (n: N, parentModel: n
     if (!k) kids.set(par, (k = []));
     k.push(c);
   }
-  const queue: number[] = nodes.filter((n) => !parentOf.has(n.id) || !byId.has(parentOf.get(n.id)!)).map((n) => n.id);
+  const queue: number[] = [];
+  for (let i = 0; i < count; i++) if (!parentOf.has(ids[i]) || !byId.has(parentOf.get(ids[i])!)) queue.push(ids[i]);
   if (queue.length === 0) return undefined;
   for (let qi = 0; qi < queue.length; qi++) {
     const id = queue[qi];

@@ -176,7 +176,15 @@ export function valueAt(b: Buffer, i: number, end: number, at: number): unknown 
  * for thousands of nodes instead of one each. The index after them, or -1 when not even one element ends in `b`. The
  * elements are only delimited (wholeElements); JSON.parse judges them and the commas. `at`: where `b` starts in the file.
  */
-export function parseWhole(out: { push(x: unknown): unknown }, chooser: Marks | undefined, b: Buffer, i: number, at: number): number {
+export function parseWhole(
+  out: { push(x: unknown): unknown; bulk?: boolean },
+  chooser: Marks | undefined,
+  b: Buffer,
+  i: number,
+  at: number,
+): number {
+  const fast = chooser || !out.bulk ? -1 : parseObjectsUpTo(out, b, i);
+  if (fast >= 0) return fast;
   const whole = wholeElements(b, i, chooser, at);
   if (!whole) return -1;
   let items: unknown[];
@@ -187,6 +195,43 @@ export function parseWhole(out: { push(x: unknown): unknown }, chooser: Marks | 
   }
   for (const x of items) out.push(x);
   return whole.end;
+}
+
+const COMMA_AFTER_OBJECT = Buffer.from('},');
+
+/**
+ * parseWhole without delimiting each element byte by byte (a third of its time on a profile's nodes): objects of one
+ * kind start with the same key, so the last `},{"<the first element's first key>"` in `b` likely ends an element, and
+ * one JSON.parse tells. It succeeds only if it did: a cut inside a string leaves the string open, and one inside an
+ * object leaves a brace open. The index past the elements parsed, or -1 (no such cut, or it failed: parseWhole judges).
+ * Only for a sink whose array fills chunk after chunk (`bulk`): the search runs from the chunk's end, and a small array
+ * among other values (a trace event's nodes) would search, and parse, past its end.
+ */
+function parseObjectsUpTo(out: { push(x: unknown): unknown }, b: Buffer, i: number): number {
+  if (b[i] !== 0x7b || b[i + 1] !== 0x22) return -1;
+  const q = b.indexOf(0x22, i + 2);
+  if (q < 0 || q - i > 64) return -1;
+  const k = b.lastIndexOf(Buffer.concat([COMMA_AFTER_OBJECT, b.subarray(i, q + 1)]));
+  if (k <= i) return -1;
+  let text: string;
+  if (i > 0) {
+    // The brackets are written over the bytes either side for the while (a comma or bracket before, the comma after):
+    // `[${text}]` would copy the text into a new string again (a second copy of the file's nodes in all).
+    const before = b[i - 1];
+    b[i - 1] = 0x5b;
+    b[k + 1] = 0x5d;
+    text = b.toString('utf8', i - 1, k + 2);
+    b[i - 1] = before;
+    b[k + 1] = 0x2c;
+  } else text = `[${b.toString('utf8', i, k + 1)}]`;
+  let items: unknown[];
+  try {
+    items = JSON.parse(text) as unknown[];
+  } catch {
+    return -1;
+  }
+  for (const x of items) out.push(x);
+  return k + 1;
 }
 
 /** Where the next word that makes an element wanted lies (see Sink.mark). */

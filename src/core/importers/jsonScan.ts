@@ -41,6 +41,8 @@ export interface Sink {
    * of the elements that start in a chunk (`at`: where `b` starts in the file); one the chunk cuts is always read.
    */
   mark?(b: Buffer, from: number, at: number): number;
+  /** The array is big, its elements objects of one kind (a profile's nodes): parsed a chunk's worth at a time unscanned (parseWhole). */
+  readonly bulk?: boolean;
 }
 
 export { CorruptJson } from './jsonCapture';
