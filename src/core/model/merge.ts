@@ -78,7 +78,7 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
       b.warn(l10n.t("the processes' start times are not known: each process's samples are timed from its own first sample"));
     const origin = known ? Math.min(originMs ?? Infinity, ...timed.map((t) => t.startMs!)) : 0;
     const offsets = timed.map((t) => (known ? t.startMs! - origin : 0));
-    // Packed when it can be (see mergedTimes.ts); a run whose processes' own clocks are too far apart is merged again.
+    // Packed when it can be (see mergedTimes.ts); a run of too many gaps of over 71 minutes is merged again, unpacked.
     const byNode = offsetsByNode(timed, offsets);
     b.timeline = (byNode && mergeTimelines(timed, offsets, byNode)) || mergeTimelines(timed, offsets)!;
     if (known) b.meta.startTime = origin;
