@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { addLineHits } from './processes';
 import { ProfileBuilder, type LineHits, type Profile, type ProfileMeta } from './profile';
 import { timelineSource, type TimelineSource } from './packedTimeline';
+import { MAX_PACKED_US, PACKED_BASE_BELOW, PACKED_BLOCK_BITS, packedTimeline, WIDE_US } from './mergedTimes';
 
 /** One profile of a run (one process, or one thread of it) and the thread level it gets in the merge. */
 export interface MergePart {
@@ -77,7 +78,9 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
       b.warn(l10n.t("the processes' start times are not known: each process's samples are timed from its own first sample"));
     const origin = known ? Math.min(originMs ?? Infinity, ...timed.map((t) => t.startMs!)) : 0;
     const offsets = timed.map((t) => (known ? t.startMs! - origin : 0));
-    b.timeline = mergeTimelines(timed, offsets);
+    // Packed when it can be (see mergedTimes.ts); a run of too many gaps of over 71 minutes is merged again, unpacked.
+    const byNode = offsetsByNode(timed, offsets);
+    b.timeline = (byNode && mergeTimelines(timed, offsets, byNode)) || mergeTimelines(timed, offsets)!;
     if (known) b.meta.startTime = origin;
     b.meta.durationMs = Math.max(b.meta.durationMs ?? 0, ...timed.map((t, i) => offsets[i] + t.durationMs));
   }
@@ -89,12 +92,26 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
 /**
  * The parts' samples in time order, each shifted by its offset, on their merged nodes (ties: the earlier part first).
  * A packed part's times are its whole µs summed as they are read: the same `µs / 1000` its reader made, plus its offset.
+ * With `byNode` (see offsetsByNode), the merged times are packed (mergedTimes.ts): undefined when a part is not
+ * packed, or too many samples are not within four bytes of µs of their block's base.
  */
-function mergeTimelines(parts: { tl: TimelineSource; nodes: Int32Array }[], offsets: number[]): Timeline {
+function mergeTimelines(
+  parts: { tl: TimelineSource; nodes: Int32Array }[],
+  offsets: number[],
+  byNode?: { usOfNode: Float64Array; msOfNode: Float64Array },
+): Timeline | undefined {
   const k = parts.length;
   const total = parts.reduce((s, p) => s + p.tl.length, 0);
+  if (byNode && !parts.every((p) => p.tl.steps)) return undefined;
   const nodes = new Uint32Array(total);
-  const times = new Float64Array(total);
+  const usOut = byNode ? new Uint32Array(total) : undefined;
+  const blockUs = new Float64Array(byNode ? (total >>> PACKED_BLOCK_BITS) + 1 : 0);
+  const times = new Float64Array(byNode ? 0 : total);
+  const offUs = new Float64Array(parts.map((_, j) => Math.round(offsets[j] * 1000)));
+  let base = 0;
+  // A few gaps of hours are held aside; a run that is mostly such gaps keeps its times.
+  const wide = new Map<number, number>();
+  const maxWide = Math.max(1 << 16, total >>> 8);
   const weighted = parts.some((p) => p.tl.weights);
   const weights = weighted ? new Float64Array(total) : undefined;
   const srcNodes = parts.map((p) => p.tl.nodes);
@@ -124,7 +141,14 @@ function mergeTimelines(parts: { tl: TimelineSource; nodes: Int32Array }[], offs
   for (let o = 0; o < total; o++) {
     const i = at[best]++;
     nodes[o] = moved[best][srcNodes[best][i]];
-    times[o] = next[best];
+    if (usOut) {
+      const v = us[best] + offUs[best];
+      if ((o & BLOCK_MASK) === 0) base = blockUs[o >>> PACKED_BLOCK_BITS] = v - PACKED_BASE_BELOW;
+      const d = v - base;
+      if (d >= 0 && d <= MAX_PACKED_US) usOut[o] = d;
+      else if (holdWide(wide, o, v, maxWide)) usOut[o] = WIDE_US;
+      else return undefined;
+    } else times[o] = next[best];
     if (weights) weights[o] = parts[best].tl.weights?.[i] ?? 1;
     if (i + 1 >= len[best]) next[best] = Infinity;
     else {
@@ -146,5 +170,38 @@ function mergeTimelines(parts: { tl: TimelineSource; nodes: Int32Array }[], offs
     }
     best = w;
   }
+  if (usOut && byNode) return packedTimeline(nodes, { us: usOut, blockUs, ...byNode, wide }, weights);
   return weights ? { nodes, times, weights } : { nodes, times };
+}
+
+const BLOCK_MASK = (1 << PACKED_BLOCK_BITS) - 1;
+
+/** Holds a sample's µs aside (see PackedTimes.wide), unless `max` are already. */
+function holdWide(wide: Map<number, number>, o: number, us: number, max: number): boolean {
+  if (wide.size >= max) return false;
+  wide.set(o, us);
+  return true;
+}
+
+/**
+ * The offset (ms, and whole µs) of each merged node's part, or undefined when two parts that are shifted differently
+ * share a node (parts of one thread name) or an offset is not a finite number.
+ */
+function offsetsByNode(parts: { nodes: Int32Array }[], offsets: number[]): { usOfNode: Float64Array; msOfNode: Float64Array } | undefined {
+  if (!offsets.every((o) => Number.isFinite(o) && Math.abs(o) < 2 ** 40)) return undefined;
+  let size = 0;
+  for (const p of parts) for (let n = 0; n < p.nodes.length; n++) size = Math.max(size, p.nodes[n] + 1);
+  const msOfNode = new Float64Array(size);
+  const usOfNode = new Float64Array(size);
+  const set = new Uint8Array(size);
+  for (const [j, p] of parts.entries())
+    for (let n = 0; n < p.nodes.length; n++) {
+      const node = p.nodes[n];
+      if (!set[node]) {
+        set[node] = 1;
+        msOfNode[node] = offsets[j];
+        usOfNode[node] = Math.round(offsets[j] * 1000);
+      } else if (!Object.is(msOfNode[node], offsets[j])) return undefined;
+    }
+  return { usOfNode, msOfNode };
 }

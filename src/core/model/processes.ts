@@ -1,5 +1,6 @@
 import type { LineHits, ProcessMeta, Profile, Thread } from './profile';
 import { linesStillThere } from './transforms';
+import { packedTimeAt, PACKED_BLOCK_BITS, WIDE_US, wideUs, type PackedTimes } from './mergedTimes';
 
 /**
  * One row of the viewer's process and thread picker, in display order. Choosing a row chooses every thread
@@ -268,9 +269,11 @@ export function eachThreadsSamples(profile: Profile, groups: readonly (readonly 
   const gaps = new Float64Array(k);
   const first = new Float64Array(k);
   const last = new Float64Array(k);
-  const { nodes: src, times } = tl;
+  const src = tl.nodes;
   const n = src.length;
-  groupGaps(src, times, movedTo, group, gapMs, count, gaps, first, last);
+  const packed = tl.packed;
+  if (packed) packedGroupGaps(src, packed, movedTo, group, gapMs, count, gaps, first, last);
+  else groupGaps(src, tl.times, movedTo, group, gapMs, count, gaps, first, last);
   const cut = (g: number): Uint32Array => {
     const out = new Uint32Array(count[g]);
     for (let i = 0, o = 0; i < n; i++) {
@@ -313,4 +316,45 @@ function groupGaps(
     else if (at - last[g] > gapMs) gaps[g] += at - last[g];
     last[g] = at;
   }
+}
+
+/**
+ * groupGaps over a merged run's packed times (mergedTimes.ts), the same sums: a step is compared on the run's axis in
+ * whole µs first (within a µs of the times' own step, for the rounding of each process's offset), and only a step
+ * that may be a gap has its two times read to be compared and added as groupGaps does.
+ */
+function packedGroupGaps(
+  src: Uint32Array,
+  packed: PackedTimes,
+  movedTo: Int32Array,
+  group: Int32Array,
+  gapMs: number,
+  count: Float64Array,
+  gaps: Float64Array,
+  first: Float64Array,
+  last: Float64Array,
+): void {
+  const size = movedTo.length;
+  const { us, blockUs, wide } = packed;
+  const lastUs = new Float64Array(count.length);
+  const maybe = gapMs * 1000 - 2;
+  // `first` and `last` hold sample indices until the end.
+  for (let i = 0; i < src.length; i++) {
+    const node = src[i];
+    if (node >= size || movedTo[node] < 0) continue;
+    const g = group[node];
+    const d = us[i];
+    const v = d === WIDE_US ? wideUs(wide, i) : blockUs[i >>> PACKED_BLOCK_BITS] + d;
+    if (count[g]++ === 0) first[g] = i;
+    else if (v - lastUs[g] > maybe) addGap(packed, src, last[g], i, gapMs, gaps, g);
+    last[g] = i;
+    lastUs[g] = v;
+  }
+  for (let g = 0; g < count.length; g++)
+    if (count[g]) [first[g], last[g]] = [packedTimeAt(packed, src, first[g]), packedTimeAt(packed, src, last[g])];
+}
+
+function addGap(packed: PackedTimes, src: Uint32Array, from: number, to: number, gapMs: number, gaps: Float64Array, g: number): void {
+  const [before, at] = [packedTimeAt(packed, src, from), packedTimeAt(packed, src, to)];
+  if (at - before > gapMs) gaps[g] += at - before;
 }

@@ -3,6 +3,7 @@ import { CallTree } from './callTree';
 import { Frame, FrameTable } from './frame';
 import type { SampleType, WeightUnit } from './units';
 import type { RequestLog } from './requests';
+import { sampleCount, type PackedTimes } from './mergedTimes';
 
 export type ProfileFormat = 'cpuprofile' | 'v8log' | 'perf' | 'folded' | 'pprof' | 'heapprofile' | 'chrome-trace' | 'speedscope';
 
@@ -121,9 +122,10 @@ export interface Profile {
   warnings: string[];
   /**
    * Optional per-sample timeline: leaf node per sample and its timestamp (ms from start), in time order;
-   * `weights` when a sample weighs other than 1 (perf periods).
+   * `weights` when a sample weighs other than 1 (perf periods). `packed`: a merged run's times held narrow until
+   * `times` is first read (see mergedTimes.ts); not enumerable, and gone once `times` is read.
    */
-  timeline?: { nodes: Uint32Array; times: Float64Array; weights?: Float64Array };
+  timeline?: { nodes: Uint32Array; times: Float64Array; weights?: Float64Array; packed?: PackedTimes };
   /** Deoptimizations, in log order, when the log has them. */
   deopts?: Deopt[];
   /** Each thread's own line hits, by thread name, when several profiles were merged (a run's processes). */
@@ -226,7 +228,8 @@ export class ProfileBuilder {
       warnings: this.warnings,
     };
     if (this.deopts.length) profile.deopts = this.deopts;
-    if (timeline && timeline.times.length) profile.timeline = timeline;
+    // A merged run's packed times are not unpacked to be counted.
+    if (timeline && sampleCount(timeline)) profile.timeline = timeline;
     return profile;
   }
 }

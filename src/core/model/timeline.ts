@@ -3,21 +3,21 @@ import { activityIndexOf } from './activityIndex';
 import { CallTree } from './callTree';
 import { CATEGORIES, type Category } from './frame';
 import type { LineHits, Profile } from './profile';
+import { lastTime, sampleCount } from './mergedTimes';
 
 /** Times are ms from the profile's first sample, as importers keep them in `Profile.timeline`. */
 export type Timeline = NonNullable<Profile['timeline']>;
 
 /** Why a profile has no time axis, or undefined when it has one. */
 export function noTimeReason(profile: Profile): 'folded' | 'threads' | 'none' | undefined {
-  if (profile.timeline && profile.timeline.times.length > 0) return undefined;
+  if (profile.timeline && sampleCount(profile.timeline) > 0) return undefined;
   if (profile.format === 'folded') return 'folded';
   return profile.threads.length > 1 ? 'threads' : 'none';
 }
 
 /** The last sample's time (ms; times are in order), or undefined for a profile without sample times. */
 export function lastSampleTime(profile: Profile): number | undefined {
-  const times = profile.timeline?.times;
-  return times?.length ? times[times.length - 1] : undefined;
+  return profile.timeline && lastTime(profile.timeline);
 }
 
 /** The span the samples cover: from 0 to the last sample's end (the profile's duration when longer). */

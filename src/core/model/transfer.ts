@@ -1,6 +1,7 @@
 import { CallTree } from './callTree';
 import { CATEGORIES, type Category, type Frame, type Tier } from './frame';
 import type { LineHits, Profile } from './profile';
+import { packedTimeline, type PackedTimes } from './mergedTimes';
 
 /**
  * A Profile laid out for `postMessage`: numbers in typed arrays whose buffers are transferred (not
@@ -26,7 +27,8 @@ export interface PackedProfile {
   hitLines: Float64Array;
   hitSelf: Float64Array;
   hitTotal: Float64Array;
-  timeline?: { nodes: Uint32Array; times: Float64Array; weights?: Float64Array };
+  /** `times`, or a merged run's times as they are held (`packed`, see mergedTimes.ts): not unpacked to be sent. */
+  timeline?: { nodes: Uint32Array; times?: Float64Array; packed?: PackedTimes; weights?: Float64Array };
   deopts?: Profile['deopts'];
   /** Profile.threadLineHits, each thread's packed like the profile's own. */
   threadLineHits?: { thread: string; hits: PackedLineHits }[];
@@ -148,10 +150,12 @@ export function packProfile(p: Profile, { handOver = false } = {}): { packed: Pa
   // A view at the start of a longer buffer goes too: the readers reserve their arrays' capacity from the file's
   // size, and the pages past the view were never written, so they hold no memory.
   const own = <T extends Uint32Array | Float64Array>(a: T): T => (handOver && a.byteOffset === 0 ? a : (a.slice() as T));
+  const pt = p.timeline?.packed;
   if (p.timeline)
     packed.timeline = {
       nodes: own(p.timeline.nodes),
-      times: own(p.timeline.times),
+      // The small per-block and per-node arrays and the few wide samples are copied by the post.
+      ...(pt ? { packed: { ...pt, us: own(pt.us) } } : { times: own(p.timeline.times) }),
       ...(p.timeline.weights ? { weights: own(p.timeline.weights) } : {}),
     };
   if (p.deopts) packed.deopts = p.deopts;
@@ -168,8 +172,8 @@ export function packProfile(p: Profile, { handOver = false } = {}): { packed: Pa
     packed.hitSelf,
     packed.hitTotal,
   ];
-  if (packed.timeline)
-    arrays.push(packed.timeline.nodes, packed.timeline.times, ...(packed.timeline.weights ? [packed.timeline.weights] : []));
+  const tl = packed.timeline;
+  if (tl) arrays.push(tl.nodes, tl.packed ? tl.packed.us : tl.times!, ...(tl.weights ? [tl.weights] : []));
   for (const { hits } of packed.threadLineHits ?? []) arrays.push(hits.hitStart, hits.hitLines, hits.hitSelf, hits.hitTotal);
   // A buffer listed twice fails the post: two handed-over arrays may share one.
   return { packed, transfer: [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))] };
@@ -202,7 +206,9 @@ export function unpackProfile(x: PackedProfile): Profile {
     lineHits,
     warnings: x.warnings,
   };
-  if (x.timeline) p.timeline = x.timeline;
+  const tl = x.timeline;
+  if (tl?.packed) p.timeline = packedTimeline(tl.nodes, tl.packed, tl.weights);
+  else if (tl?.times) p.timeline = { nodes: tl.nodes, times: tl.times, ...(tl.weights ? { weights: tl.weights } : {}) };
   if (x.deopts) p.deopts = x.deopts;
   if (x.requests) p.requests = x.requests;
   if (x.threadLineHits) p.threadLineHits = new Map(x.threadLineHits.map((t) => [t.thread, unpackLineHits(t.hits)]));

@@ -1,4 +1,5 @@
 import type { ProcessMeta, Profile } from './profile';
+import { sampleCount, sampleTime } from './mergedTimes';
 
 /** A process at or above this idle share that started others only waited for them (npm, npx, nodemon, a shell). */
 export const WAITING_IDLE_SHARE = 0.9;
@@ -65,7 +66,7 @@ function timeIdleShares(profile: Profile, top: Int32Array, idleAbove: Uint8Array
   const tl = profile.timeline;
   const interval = profile.meta.intervalMs;
   const out = new Map<number, number>();
-  if (!tl || tl.times.length < 2 || !(interval && interval > 0)) return out;
+  if (!tl || sampleCount(tl) < 2 || !(interval && interval > 0)) return out;
   const pidOfTop = new Map<number, number>();
   for (const th of profile.threads) {
     const node = level.get(th.name);
@@ -81,23 +82,26 @@ function timeIdleShares(profile: Profile, top: Int32Array, idleAbove: Uint8Array
     if (k < 0) k = pids.push(pid) - 1;
     pidAt[node] = k;
   }
+  // Each process's first and last sample (indices: the times of those two only are read, packed or not).
   const first = new Float64Array(pids.length);
   const last = new Float64Array(pids.length);
   const busy = new Float64Array(pids.length);
   const seen = new Uint8Array(pids.length);
-  spans(tl.nodes, tl.times, pidAt, idleAbove, first, last, busy, seen);
-  for (let k = 0; k < pids.length; k++)
-    if (seen[k] && last[k] > first[k]) out.set(pids[k], Math.max(0, 1 - (busy[k] * interval) / (last[k] - first[k])));
+  spans(tl.nodes, pidAt, idleAbove, first, last, busy, seen);
+  for (let k = 0; k < pids.length; k++) {
+    if (!seen[k]) continue;
+    const [from, to] = [sampleTime(tl, first[k]), sampleTime(tl, last[k])];
+    if (to > from) out.set(pids[k], Math.max(0, 1 - (busy[k] * interval) / (to - from)));
+  }
   return out;
 }
 
 /**
- * Each process's first and last sample time and busy samples, in one pass over tens of millions of samples: a small
- * function of its own, optimized within the first few thousand (a loop in a bigger one ran interpreted far longer).
+ * Each process's first and last sample (their indices) and busy samples, in one pass over tens of millions of samples:
+ * a small function of its own, optimized within the first few thousand (a loop in a bigger one ran interpreted far longer).
  */
 function spans(
   nodes: Uint32Array,
-  times: Float64Array,
   pidAt: Int32Array,
   idleAbove: Uint8Array,
   first: Float64Array,
@@ -110,12 +114,11 @@ function spans(
     const node = nodes[i];
     const k = node < size ? pidAt[node] : -1;
     if (k < 0) continue;
-    const t = times[i];
     if (!seen[k]) {
       seen[k] = 1;
-      first[k] = t;
+      first[k] = i;
     }
-    last[k] = t;
+    last[k] = i;
     if (!idleAbove[node]) busy[k]++;
   }
 }
