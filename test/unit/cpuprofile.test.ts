@@ -115,6 +115,30 @@ test('a profile without samples falls back to hit counts', () => {
   assert.equal(p.timeline, undefined);
 });
 
+test("ticks above a function's declaration are code V8 inlined into it: a warning, nothing moved", () => {
+  const NOTE = /at least (\S+ %) of the samples ran in functions V8 inlined into their caller, most of them in work \(\/app\/x\.js:10\)/;
+  assert.deepEqual(cpuProfileToModel(structuredClone(small)).warnings, [], 'ticks on its own lines: no warning');
+  // `work` (line 10) with ticks on line 3: 2 of the 6 samples, and so with hit counts alone.
+  const inlined = structuredClone(small);
+  inlined.nodes[1].positionTicks = [
+    { line: 3, ticks: 2 },
+    { line: 12, ticks: 1 },
+  ];
+  const p = cpuProfileToModel(structuredClone(inlined));
+  assert.equal(p.warnings.length, 1);
+  assert.equal(NOTE.exec(p.warnings[0])?.[1], '33.3 %');
+  assert.equal(functionStats(p.tree, p.frames.length).find((s) => p.frames[s.frame].name === 'work')!.self, 4, 'not re-attributed');
+  assert.match(cpuProfileToModel({ nodes: structuredClone(inlined.nodes) }).warnings[0], NOTE);
+  // Below a tenth of the samples it is not said.
+  inlined.nodes[1].positionTicks = [
+    { line: 3, ticks: 1 },
+    { line: 12, ticks: 2 },
+  ];
+  inlined.samples = [...inlined.samples, ...Array<number>(6).fill(2)];
+  inlined.timeDeltas = [...inlined.timeDeltas, ...Array<number>(6).fill(10)];
+  assert.deepEqual(cpuProfileToModel(inlined).warnings, []);
+});
+
 test('importer: sniffs content, reads the inspector wrapper, and round-trips our own export', async () => {
   const text = JSON.stringify(small);
   assert.equal(cpuprofileImporter.sniff(Buffer.from(text), 'whatever.txt'), true);
