@@ -159,7 +159,11 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
     [RUN_DIR_ENV]: o.runDir,
     ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1', ...(o.live ? { [LIVE_ENV]: '1' } : {}) } : {}),
     [LAUNCHER_ENV]: launcherToken(),
-    // No NODE_OPTIONS here: a fork that sets its own execArgv needs the preload too.
+    // A child started from process.execPath with its own arguments (execFileSync(process.execPath, [script])) has
+    // neither the command line's flags nor a fork's execArgv: the preload reaches it here, so it is recorded (and
+    // profiled in-process in cpu-prof and heap modes) instead of silently missing. The main process loads it once.
+    NODE_OPTIONS: nodeOptionsWithPreload(o.preloadPath, o.target.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS),
+    // A fork that sets its own execArgv needs the preload and the flags too.
     ...forkFlagsEnv([...profilerNodeArgs(o.mode, o.runDir), `--require=${o.preloadPath}`]),
     ...heapEnv(o),
   };
