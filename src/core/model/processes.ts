@@ -338,14 +338,11 @@ function packedGroupGaps(
   const { us, blockUs, wide } = packed;
   const lastUs = new Float64Array(count.length);
   const maybe = gapMs * 1000 - 2;
-  // Each node's group, -1 for a node left out: one read a sample where there were two.
-  const groupOf = new Int32Array(size);
-  for (let node = 0; node < size; node++) groupOf[node] = movedTo[node] < 0 ? -1 : group[node];
   // `first` and `last` hold sample indices until the end.
   for (let i = 0; i < src.length; i++) {
     const node = src[i];
-    const g = node < size ? groupOf[node] : -1;
-    if (g < 0) continue;
+    if (node >= size || movedTo[node] < 0) continue;
+    const g = group[node];
     const d = us[i];
     const v = d === WIDE_US ? wideUs(wide, i) : blockUs[i >>> PACKED_BLOCK_BITS] + d;
     if (count[g]++ === 0) first[g] = i;
