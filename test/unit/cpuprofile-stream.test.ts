@@ -173,3 +173,25 @@ test('mutated profiles: where JSON.parse reads one the stream gives the same Pro
   assert.ok(agreed > 30, `${agreed} mutated files both read`);
   assert.ok(sizes.size > 80, `chunk sizes tried: ${[...sizes].join(' ')}`);
 });
+
+test('the steps the reader notes for a packed timeline are the ones packTimeline finds itself', async () => {
+  const { packTimeline } = await import('../../src/core/model/packedTimeline');
+  const nodes = [
+    { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1, scriptId: '0' }, children: [2] },
+    { id: 2, callFrame: { functionName: 'work', url: 'file:///a.js', lineNumber: 1, columnNumber: 1, scriptId: '1' } },
+  ];
+  const cases: [string, number[]][] = [
+    ['short steps', [1234, 1000, 0, 65535, 7, 999]],
+    ['a step past 65,535 µs', [5, 1000, 70000, 3]],
+    ['a fraction', [5, 1000.5, 3, 4]],
+  ];
+  for (const [what, timeDeltas] of cases) {
+    const samples = timeDeltas.map((_, i) => (i % 2 ? 2 : 1));
+    const path = file(JSON.stringify({ nodes, startTime: 0, endTime: 80000, samples, timeDeltas }));
+    const p = await cpuprofileImporter.load(path, { packing: true });
+    const tl = p.timeline!;
+    const noted = packTimeline(tl, p.tree.count);
+    const found = packTimeline({ ...tl, times: new Float64Array(tl.times) }, p.tree.count);
+    assert.deepEqual(noted, found, what);
+  }
+});

@@ -6,6 +6,7 @@ import { readCpuProfileStream } from './cpuprofileStream';
 import { CpuNodeTable, finite, repairNode, type CallFrame, type CpuNode } from './cpuprofileNodes';
 import { placeCpuTreeArrays } from './cpuprofileTree';
 import { MAX_DELTA } from './jsonScan';
+import { noteSteps } from '../model/packedTimeline';
 import type { Importer } from './types';
 
 interface CpuProfile {
@@ -109,7 +110,8 @@ export function asCpuProfile(json: unknown, path: string): CpuProfile {
 }
 
 /** Builds the model from a parsed `.cpuprofile`; exported for the inspector (attach) path. */
-export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
+/** `noting`: the timeline will be packed (a run's process), so the steps between its times are noted (noteSteps). */
+export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false): Profile {
   const startUs = typeof p.startTime === 'number' ? p.startTime : 0;
   const endUs = typeof p.endTime === 'number' ? p.endTime : startUs;
   const b = new ProfileBuilder('cpuprofile', {
@@ -165,8 +167,16 @@ export function cpuProfileToModel(p: CpuProfile, source?: string): Profile {
       // within a block or two, where this loop, part of a big function, ran mostly interpreted (a number object made
       // per sample: tens of MB of garbage per million samples).
       const state = new Float64Array([0, 0]);
-      for (let from = 0; from < n; from += SAMPLE_BLOCK)
-        unknown += placeSamples(samples, sums, toModel, nodes, times, count, time, from, Math.min(n, from + SAMPLE_BLOCK), state);
+      // The sums are whole µs as the fast path reads them: their steps are noted before placeSamples divides them.
+      const first = sums[0];
+      const steps = noting && first >= 0 && first === Math.floor(first) ? new Uint16Array(n) : undefined;
+      let sum = first;
+      for (let from = 0; from < n; from += SAMPLE_BLOCK) {
+        const to = Math.min(n, from + SAMPLE_BLOCK);
+        if (steps && sum === sum) sum = stepsOf(sums, steps, from, to, sum);
+        unknown += placeSamples(samples, sums, toModel, nodes, times, count, time, from, to, state);
+      }
+      if (steps && sum <= 2 ** 50) noteSteps(times, steps);
       prevNode = state[0];
       prevTime = state[1];
     }
@@ -277,6 +287,21 @@ function warnInlined(b: ProfileBuilder, table: CpuNodeTable, inlinedBy: Float64A
 }
 
 /**
+ * The steps between sums `from` to `to` into `steps` (`prev`: the sum before `from`, the first sum itself at 0), as
+ * packTimeline would find them. Returns the last sum, or NaN when a step is not a whole number of µs in 0..65535.
+ */
+function stepsOf(sums: Float64Array, steps: Uint16Array, from: number, to: number, prev: number): number {
+  for (let i = from; i < to; i++) {
+    const s = sums[i];
+    const d = s - prev;
+    if ((d & 0xffff) !== d) return NaN;
+    steps[i] = d;
+    prev = s;
+  }
+  return prev;
+}
+
+/**
  * Samples `from` to `to` of the streaming reader's arrays, as cpuProfileToModel's loop places them: each sample's model
  * node and time (in place over `samples` and `sums`), and its node's count and time. `state`: the previous sample's node and its time (ms), carried from
  * block to block. Returns the samples on no known node.
@@ -322,7 +347,7 @@ export const cpuprofileImporter: Importer = {
     opts.signal?.throwIfAborted();
     const json = await readCpuProfileStream(path, opts);
     opts.signal?.throwIfAborted();
-    const profile = cpuProfileToModel(asCpuProfile(json, path), path);
+    const profile = cpuProfileToModel(asCpuProfile(json, path), path, opts.packing);
     opts.onProgress?.(1);
     return profile;
   },

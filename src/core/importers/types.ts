@@ -33,6 +33,8 @@ export interface ImportOptions {
    * back once done with a profile's timeline (a run's processes, see runProfile.ts).
    */
   lent?: LentArrays;
+  /** The caller packs the timeline (packTimeline, a run's processes): a .cpuprofile's reader notes its steps as it reads. */
+  packing?: boolean;
 }
 
 export interface Importer {

@@ -97,8 +97,11 @@ function timeIdleShares(profile: Profile, top: Int32Array, idleAbove: Uint8Array
 }
 
 /**
- * Each process's first and last sample (their indices) and busy samples, in one pass over tens of millions of samples:
- * a small function of its own, optimized within the first few thousand (a loop in a bigger one ran interpreted far longer).
+ * Each process's first and last sample (their indices) and busy samples. The pass over tens of millions of samples
+ * only counts and notes the last index, by a code per node (process and idle or busy; one more for the samples of no
+ * process), with no branch a sample; the first samples are found after it, from the start until each process has one.
+ * A small function of its own, optimized within the first few thousand samples (a loop in a bigger one ran interpreted
+ * far longer).
  */
 function spans(
   nodes: Uint32Array,
@@ -110,16 +113,38 @@ function spans(
   seen: Uint8Array,
 ): void {
   const size = pidAt.length;
+  const none = 2 * first.length;
+  const code = new Int32Array(size);
+  for (let node = 0; node < size; node++) code[node] = pidAt[node] < 0 ? none : 2 * pidAt[node] + (idleAbove[node] ? 1 : 0);
+  const count = new Float64Array(none + 1);
+  const lastOf = new Float64Array(none + 1);
+  countCodes(nodes, code, none, count, lastOf);
+  let left = 0;
+  for (let k = 0; k < first.length; k++) {
+    if (count[2 * k] + count[2 * k + 1] === 0) continue;
+    seen[k] = 1;
+    left++;
+    busy[k] = count[2 * k];
+    last[k] = Math.max(count[2 * k] ? lastOf[2 * k] : -1, count[2 * k + 1] ? lastOf[2 * k + 1] : -1);
+  }
+  const found = new Uint8Array(first.length);
+  for (let i = 0; left > 0 && i < nodes.length; i++) {
+    const node = nodes[i];
+    const c = node < size ? code[node] : none;
+    if (c === none || found[c >> 1]) continue;
+    found[c >> 1] = 1;
+    first[c >> 1] = i;
+    left--;
+  }
+}
+
+function countCodes(nodes: Uint32Array, code: Int32Array, none: number, count: Float64Array, lastOf: Float64Array): void {
+  const size = code.length;
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
-    const k = node < size ? pidAt[node] : -1;
-    if (k < 0) continue;
-    if (!seen[k]) {
-      seen[k] = 1;
-      first[k] = i;
-    }
-    last[k] = i;
-    if (!idleAbove[node]) busy[k]++;
+    const c = node < size ? code[node] : none;
+    count[c]++;
+    lastOf[c] = i;
   }
 }
 

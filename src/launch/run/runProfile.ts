@@ -159,7 +159,9 @@ async function readParts(
     const tid = (/\.(\d+)\.\d+\.(?:cpu|heap)profile$/.exec(f) ?? /live-(?:heap-)?\d+-(\d+)\.(?:jsonl|heapprofile)$/.exec(f))?.[1];
     // Progress over the whole run: each file its share of it.
     const onProgress = opts.onProgress && ((x: number) => opts.onProgress!((i + x) / chosen.length));
-    const p = opts.liveParts ? opts.liveParts.read(f) : await loadProfile(f, { ...opts, onProgress, ...(lent ? { lent } : {}) });
+    const p = opts.liveParts
+      ? opts.liveParts.read(f)
+      : await loadProfile(f, { ...opts, onProgress, ...(lent ? { lent, packing: true } : {}) });
     const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${commandOf(pid)}`.trim();
     // Several parts are merged, and all of them are held until then: each timeline packed as soon as it is read.
     const tl = p.timeline;
