@@ -76,3 +76,42 @@ export function leftovers(mark: string): string {
     .filter((l) => l.trim() && !l.includes('pgrep'))
     .join('\n');
 }
+
+/**
+ * `node-flame profile --mode <mode> --format json -o <work>/<name>.json --out <work>/runs [extra] -- <command>` in `work`,
+ * as a user runs it: the JSON report it wrote and what it said on stderr (its warnings).
+ */
+export async function profileJson<R>(
+  work: string,
+  mode: string,
+  name: string,
+  command: string[],
+  extra: string[] = [],
+): Promise<{ report: R; stderr: string }> {
+  const out = join(work, `${name}.json`);
+  const r = await runCli(
+    ['profile', '--mode', mode, '--format', 'json', '-o', out, '--out', join(work, 'runs'), ...extra, '--', ...command],
+    {
+      cwd: work,
+      killAfterMs: 100_000,
+    },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  return { report: JSON.parse(readFileSync(out, 'utf8')) as R, stderr: r.stderr };
+}
+
+/**
+ * A `Math.sqrt` loop in `area()`, reached four calls deep (caller → arrow → method → get big → area), which TurboFan
+ * inlines into the caller: `caller` is the code that calls `arrow()` for 2 s (tests perf-inlined, cpuprof-inlined).
+ */
+export function inlinedLoopProgram(caller: string): string {
+  return `class Shape {
+  constructor(n) { this.n = n; }
+  area() { let s = 0; for (let i = 0; i < this.n; i++) s += Math.sqrt(i); return s; }
+  get big() { return this.area() > 10; }
+}
+const obj = { method() { return new Shape(3000).big; } };
+const arrow = () => obj.method();
+${caller}
+`;
+}

@@ -3,42 +3,26 @@
 // (lines above a function's own declaration cannot be its own); without inlining it says nothing.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonReport } from '../../src/core/exporters/json';
-import { runCli } from '../helpers/cli';
+import { inlinedLoopProgram, profileJson } from '../helpers/cli';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-cpuinl-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 writeFileSync(
   join(work, 'inl2.js'),
-  `class Shape {
-  constructor(n) { this.n = n; }
-  area() { let s = 0; for (let i = 0; i < this.n; i++) s += Math.sqrt(i); return s; }
-  get big() { return this.area() > 10; }
-}
-const obj = { method() { return new Shape(3000).big; } };
-const arrow = () => obj.method();
-function work() { let c = 0; for (let k = 0; k < 50; k++) if (arrow()) c++; return c; }
+  inlinedLoopProgram(`function work() { let c = 0; for (let k = 0; k < 50; k++) if (arrow()) c++; return c; }
 const end = Date.now() + 2000;
-while (Date.now() < end) work();
-`,
+while (Date.now() < end) work();`),
 );
 // The same program in a child process: a run folder of two profiles, the warning from the child's.
 writeFileSync(join(work, 'parent.js'), `require('node:child_process').fork(require('node:path').join(__dirname, 'inl2.js'));\n`);
 
 const NOTE = /at least (\S+) % of the samples ran in functions V8 inlined into their caller, most of them in (\S+) \((.*?)\)/;
 
-async function profile(name: string, command: string[]): Promise<{ report: JsonReport; stderr: string }> {
-  const out = join(work, `${name}.json`);
-  const r = await runCli(['profile', '--mode', 'cpu-prof', '--format', 'json', '-o', out, '--out', join(work, 'runs'), '--', ...command], {
-    cwd: work,
-    killAfterMs: 100_000,
-  });
-  assert.equal(r.code, 0, r.stderr);
-  return { report: JSON.parse(readFileSync(out, 'utf8')) as JsonReport, stderr: r.stderr };
-}
+const profile = (name: string, command: string[]) => profileJson<JsonReport>(work, 'cpu-prof', name, command);
 
 const self = (r: JsonReport, name: string) => r.functions.find((f) => f.name === name)?.self ?? 0;
 

@@ -25,7 +25,9 @@ test('diff of the guide app before (pbkdf2Sync) and after (async pbkdf2): pbkdf2
     const { changes } = JSON.parse(r.stdout) as { changes: { name: string; before: number; after: number; delta: number }[] };
     assert.equal(changes[0].name, 'pbkdf2Sync', JSON.stringify(changes.slice(0, 5)));
     assert.ok(changes[0].before > 0.5, `pbkdf2Sync had most busy samples before: ${changes[0].before}`);
-    assert.ok(changes[0].after < 0.05, `and about none after: ${changes[0].after}`);
+    // The fixed app still hashes once with pbkdf2Sync in /newUser (~50 ms): 5.07 % of one short after-profile in CI
+    // (session 16), as e2e compare saw 6.07 % in session 15. Before, it is most of the busy samples.
+    assert.ok(changes[0].after < 0.1, `and about none after: ${changes[0].after}`);
     const text = spawnSync(process.execPath, [cli, 'diff', before, after], { encoding: 'utf8' });
     assert.match(text.stdout, /pbkdf2Sync/);
   } finally {

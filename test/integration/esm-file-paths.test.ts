@@ -3,12 +3,12 @@
 // with a space read `esm%20app`, a path that does not exist. Every mode now gives the path.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonReport } from '../../src/core/exporters/json';
 import { preflightPerf } from '../../src/launch/perf';
-import { runCli } from '../helpers/cli';
+import { profileJson } from '../helpers/cli';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-esm-paths-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -30,13 +30,7 @@ for (const mode of ['cpu-prof', 'prof', 'perf'] as const)
       const pre = await preflightPerf();
       if (!pre.ok) return t.skip(pre.message);
     }
-    const out = join(work, `${mode}.json`);
-    const r = await runCli(['profile', '--mode', mode, '--format', 'json', '-o', out, '--out', join(work, 'runs'), '--', 'node', app], {
-      cwd: join(work, 'esm app'),
-      killAfterMs: 100_000,
-    });
-    assert.equal(r.code, 0, r.stderr);
-    const report = JSON.parse(readFileSync(out, 'utf8')) as JsonReport;
+    const { report } = await profileJson<JsonReport>(join(work, 'esm app'), mode, mode, ['node', app]);
     const fib = report.functions.find((f) => f.name === 'fib');
     assert.ok(fib, `fib is in the ${mode} report`);
     assert.equal(fib.file, app);

@@ -3,28 +3,20 @@
 // difference is perf's, not a fault, but a user comparing the two modes must be told: perf says so where it weighs.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonReport } from '../../src/core/exporters/json';
 import { preflightPerf } from '../../src/launch/perf';
-import { runCli } from '../helpers/cli';
+import { inlinedLoopProgram, profileJson } from '../helpers/cli';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-inlined-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 writeFileSync(
   join(work, 'inlined.js'),
-  `class Shape {
-  constructor(n) { this.n = n; }
-  area() { let s = 0; for (let i = 0; i < this.n; i++) s += Math.sqrt(i); return s; }
-  get big() { return this.area() > 10; }
-}
-const obj = { method() { return new Shape(3000).big; } };
-const arrow = () => obj.method();
-async function asyncWork() { for (let k = 0; k < 50; k++) { arrow(); await null; } }
+  inlinedLoopProgram(`async function asyncWork() { for (let k = 0; k < 50; k++) { arrow(); await null; } }
 const end = Date.now() + 2000;
-(async () => { while (Date.now() < end) await asyncWork(); })();
-`,
+(async () => { while (Date.now() < end) await asyncWork(); })();`),
 );
 writeFileSync(
   join(work, 'native.js'),
@@ -36,15 +28,7 @@ while (Date.now() < end) pbkdf2Sync('secret', 'salt', 20000, 64, 'sha512');
 
 const NOTE = /of the samples ran in optimized JavaScript .*perf sees only the function that was compiled/;
 
-async function profile(mode: string, app: string): Promise<{ report: JsonReport; stderr: string }> {
-  const out = join(work, `${mode}-${app}.json`);
-  const r = await runCli(['profile', '--mode', mode, '--format', 'json', '-o', out, '--out', join(work, 'runs'), '--', 'node', app], {
-    cwd: work,
-    killAfterMs: 100_000,
-  });
-  assert.equal(r.code, 0, r.stderr);
-  return { report: JSON.parse(readFileSync(out, 'utf8')) as JsonReport, stderr: r.stderr };
-}
+const profile = (mode: string, app: string) => profileJson<JsonReport>(work, mode, `${mode}-${app}`, ['node', app]);
 
 const self = (r: JsonReport, name: string) => r.functions.find((f) => f.name === name)?.self ?? 0;
 

@@ -4,10 +4,10 @@
 // cpu-prof and heap modes, recorded and named in a warning in prof mode (Node refuses --prof in NODE_OPTIONS).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli';
+import { profileJson } from '../helpers/cli';
 import type { JsonFunctionRow } from '../helpers/corpusChecks';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-plain-spawn-'));
@@ -29,30 +29,13 @@ console.log(execFileSync(process.execPath, [require('node:path').join(__dirname,
 
 for (const mode of ['cpu-prof', 'prof', 'heap'] as const)
   test(`${mode}: a child run with execFileSync(process.execPath) is in the run`, { timeout: 120_000 }, async () => {
-    const r = await runCli(
-      [
-        'profile',
-        '--mode',
-        mode,
-        '--format',
-        'json',
-        '--top',
-        '1000',
-        '-o',
-        join(work, `${mode}.json`),
-        '--out',
-        join(work, 'runs'),
-        '--',
-        'node',
-        'parent.js',
-      ],
-      { cwd: work, killAfterMs: 100_000 },
+    const { report, stderr } = await profileJson<{ functions: JsonFunctionRow[]; processes?: { pid: number; command: string }[] }>(
+      work,
+      mode,
+      mode,
+      ['node', 'parent.js'],
+      ['--top', '1000'],
     );
-    assert.equal(r.code, 0, r.stderr);
-    const report = JSON.parse(readFileSync(join(work, `${mode}.json`), 'utf8')) as {
-      functions: JsonFunctionRow[];
-      processes?: { pid: number; command: string }[];
-    };
     const commands = (report.processes ?? []).map((p) => p.command);
     assert.equal(commands.length, 2, `both processes are in the run: ${JSON.stringify(commands)}`);
     assert.ok(
@@ -62,9 +45,9 @@ for (const mode of ['cpu-prof', 'prof', 'heap'] as const)
     const child = report.functions.filter((f) => f.file?.endsWith('child.js')).length;
     if (mode === 'prof') {
       // Recorded, not profiled: said, not silent.
-      assert.match(r.stderr, /\(child\.js\) left no profile/);
+      assert.match(stderr, /\(child\.js\) left no profile/);
     } else {
       assert.ok(child > 0, `the child's code is in the ${mode} profile`);
-      assert.doesNotMatch(r.stderr, /left no profile/);
+      assert.doesNotMatch(stderr, /left no profile/);
     }
   });
