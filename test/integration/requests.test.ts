@@ -333,8 +333,20 @@ test(
   { timeout: 180000 },
   async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'nf-cpu-'));
+    // The app's own clock too: process.cpuUsage() around each request, saved at exit (cpu.json, as clockedExpressApp).
     const app = `const { pbkdf2Sync } = require('crypto');
-require('http').createServer((q, s) => s.end(String(pbkdf2Sync('password', 'salt', 10000, 512, 'sha512').length))).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));`;
+const cpu = { '/hash': { n: 0, us: 0 } };
+const save = () => require('fs').writeFileSync(require('path').join(__dirname, 'cpu.json'), JSON.stringify(cpu));
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { save(); process.exit(0); });
+process.on('exit', save);
+require('http').createServer((q, s) => {
+  const c0 = process.cpuUsage();
+  const out = String(pbkdf2Sync('password', 'salt', 10000, 512, 'sha512').length);
+  const d = process.cpuUsage(c0);
+  cpu['/hash'].n++;
+  cpu['/hash'].us += d.user + d.system;
+  s.end(out);
+}).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));`;
     writeFileSync(join(cwd, 'hash.js'), app);
     const base = { mode: 'cpu-prof' as const, cwd, app: 'hash.js', paths: ['/hash'], amount: 30 };
     // This thread's CPU mask is what the CLI, the app and the load inherit; put back after.
@@ -344,8 +356,10 @@ require('http').createServer((q, s) => s.end(String(pbkdf2Sync('password', 'salt
     let hog: ReturnType<typeof spawn> | undefined;
     try {
       const quiet = await profileServer(base);
+      const quietClock = clockMs(cwd, '/hash');
       hog = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
       const busy = await profileServer(base);
+      const busyClock = clockMs(cwd, '/hash');
       const [q, b] = [route(await jsonReport(quiet.runDir), 'GET /hash'), route(await jsonReport(busy.runDir), 'GET /hash')];
       // The stretches' CPU readings left out: what samples × interval gives.
       const withoutCpu = async (run: ServerRun) => {
@@ -359,6 +373,7 @@ require('http').createServer((q, s) => s.end(String(pbkdf2Sync('password', 'salt
       console.log(
         JSON.stringify({
           cpuMsPerRequest: { quiet: q.cpuMsPerRequest, busy: b.cpuMsPerRequest },
+          appsClock: { quiet: quietClock, busy: busyClock },
           samplesTimesInterval: { quiet: qWall.cpuMsPerRequest, busy: wall.cpuMsPerRequest },
           p50: [q.p50, b.p50],
         }),
@@ -370,7 +385,10 @@ require('http').createServer((q, s) => s.end(String(pbkdf2Sync('password', 'salt
         wall.cpuMsPerRequest > 1.2 * q.cpuMsPerRequest,
         `samples × interval counts the wait: ${wall.cpuMsPerRequest} vs ${q.cpuMsPerRequest}`,
       );
-      within(b.cpuMsPerRequest, q.cpuMsPerRequest, 0.2, '/hash CPU ms per request, busy vs quiet');
+      // Held to the app's own CPU clock of the same requests, not to the quiet run: sharing one CPU with a busy loop can
+      // itself cost the hash more CPU (CI-3, session 16: 53.3 vs 41.4 ms quiet, while samples × interval read 92.8).
+      within(q.cpuMsPerRequest, quietClock, 0.2, "/hash CPU ms per request (quiet) vs the app's clock");
+      within(b.cpuMsPerRequest, busyClock, 0.2, "/hash CPU ms per request (sharing a CPU) vs the app's clock");
     } finally {
       hog?.kill();
       spawnSync('taskset', ['-p', mask, String(process.pid)]);
