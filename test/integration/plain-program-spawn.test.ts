@@ -1,8 +1,11 @@
 // `profile -- node parent.js` where the program runs a child with execFileSync(process.execPath, [script]): the child
 // has neither the command line's flags nor a fork's execArgv. It was not even recorded: the report showed the parent
-// 100 % in spawnSync, one process, no warning. The preload now reaches it through NODE_OPTIONS: profiled in-process in
-// cpu-prof and heap modes, recorded and named in a warning in prof mode (Node refuses --prof in NODE_OPTIONS).
+// 100 % in spawnSync, one process, no warning. The preload now reaches it through NODE_OPTIONS (profiled in-process in
+// cpu-prof and heap modes), and puts the run's flags in front of the arguments of spawn-like calls of
+// process.execPath, so prof and perf profile it too (Node refuses --prof in NODE_OPTIONS). Async spawn and a spawn
+// through a shell (left alone: recorded, named in a warning under prof) are checked under prof.
 import { test, after } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,27 +30,61 @@ console.log(execFileSync(process.execPath, [require('node:path').join(__dirname,
 `,
 );
 
-for (const mode of ['cpu-prof', 'prof', 'heap'] as const)
-  test(`${mode}: a child run with execFileSync(process.execPath) is in the run`, { timeout: 120_000 }, async () => {
-    const { report, stderr } = await profileJson<{ functions: JsonFunctionRow[]; processes?: { pid: number; command: string }[] }>(
-      work,
-      mode,
-      mode,
-      ['node', 'parent.js'],
-      ['--top', '1000'],
-    );
-    const commands = (report.processes ?? []).map((p) => p.command);
-    assert.equal(commands.length, 2, `both processes are in the run: ${JSON.stringify(commands)}`);
-    assert.ok(
-      commands.some((c) => c.endsWith('child.js')),
-      JSON.stringify(commands),
-    );
-    const child = report.functions.filter((f) => f.file?.endsWith('child.js')).length;
-    if (mode === 'prof') {
-      // Recorded, not profiled: said, not silent.
-      assert.match(stderr, /\(child\.js\) left no profile/);
-    } else {
-      assert.ok(child > 0, `the child's code is in the ${mode} profile`);
+const hasPerf = (() => {
+  try {
+    execFileSync('perf', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+for (const mode of ['cpu-prof', 'prof', 'heap', 'perf'] as const)
+  test(
+    `${mode}: a child run with execFileSync(process.execPath) is in the run`,
+    { timeout: 120_000, skip: mode === 'perf' && !hasPerf && 'no perf' },
+    async () => {
+      const { report, stderr } = await profileJson<{ functions: JsonFunctionRow[]; processes?: { pid: number; command: string }[] }>(
+        work,
+        mode,
+        mode,
+        ['node', 'parent.js'],
+        ['--top', '1000'],
+      );
+      const commands = (report.processes ?? []).map((p) => p.command);
+      assert.equal(commands.length, 2, `both processes are in the run: ${JSON.stringify(commands)}`);
+      assert.ok(
+        commands.some((c) => c.endsWith('child.js')),
+        JSON.stringify(commands),
+      );
+      const child = report.functions.filter((f) => f.file?.endsWith('child.js'));
+      assert.ok(child.length > 0, `the child's code is in the ${mode} profile`);
       assert.doesNotMatch(stderr, /left no profile/);
-    }
-  });
+      if (mode !== 'heap') {
+        const spin = child.find((f) => f.name === 'childSpin');
+        assert.ok(spin && spin.total > 0.3, `childSpin named, most of the child's time: ${JSON.stringify(child.slice(0, 3))}`);
+      }
+    },
+  );
+
+test('prof: async spawn of process.execPath is profiled; one through a shell is recorded and said', { timeout: 120_000 }, async () => {
+  writeFileSync(
+    join(work, 'async.js'),
+    `const { spawn, execSync } = require('node:child_process');
+const path = require('node:path');
+execSync(JSON.stringify(process.execPath) + ' ' + JSON.stringify(path.join(__dirname, 'child.js')));
+spawn(process.execPath, [path.join(__dirname, 'child.js')], { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 1));
+`,
+  );
+  const { report, stderr } = await profileJson<{ functions: JsonFunctionRow[]; processes?: { pid: number; command: string }[] }>(
+    work,
+    'prof',
+    'prof-async',
+    ['node', 'async.js'],
+    ['--top', '1000'],
+  );
+  const commands = (report.processes ?? []).map((p) => p.command);
+  assert.equal(commands.filter((c) => c.endsWith('child.js')).length, 2, JSON.stringify(commands));
+  assert.equal((stderr.match(/\(child\.js\) left no profile/g) ?? []).length, 1, stderr);
+  assert.ok(report.functions.some((f) => f.name === 'childSpin' && f.file?.endsWith('child.js')));
+});

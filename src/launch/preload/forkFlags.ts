@@ -38,7 +38,34 @@ function runFlags(): string[] {
 
 let patched = false;
 
-/** Makes `child_process.fork` with an explicit execArgv start its child with the run's profiler flags. */
+/** The options object of a spawn-like call's arguments (the first object after the file that is not an array). */
+function optionsAt(args: unknown[]): number {
+  return args.findIndex((a, k) => k > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
+}
+
+type Launcher = (...a: unknown[]) => unknown;
+
+/**
+ * `spawn`-like functions (file, [args], [options]) that start this very node (`process.execPath`) get the run's flags
+ * in front of their arguments: `execFileSync(process.execPath, [script])` was recorded but not profiled under --prof
+ * and perf. Not through a shell (the flags would be split again), nor another executable.
+ */
+function withFlagsForNode(launch: Launcher, flags: readonly string[]): Launcher {
+  return function (this: unknown, ...args: unknown[]) {
+    const o = optionsAt(args);
+    const options = o > 0 ? (args[o] as { shell?: unknown }) : undefined;
+    if (args[0] === process.execPath && !options?.shell) {
+      if (Array.isArray(args[1])) args[1] = withRunFlags(args[1] as string[], flags);
+      else args.splice(1, 0, [...flags]);
+    }
+    return launch.apply(this, args);
+  };
+}
+
+/**
+ * Makes `child_process.fork` with an explicit execArgv, and `spawn`, `spawnSync`, `execFile`, `execFileSync` of
+ * `process.execPath`, start their child with the run's profiler flags.
+ */
 export function keepFlagsInForks(): void {
   const flags = runFlags();
   if (!flags.length || patched) return;
@@ -46,14 +73,20 @@ export function keepFlagsInForks(): void {
   const fork = childProcess.fork;
   const wrapped = function (this: unknown, ...args: unknown[]) {
     // fork(module, [args], [options]): the options object is the last object argument that is not an array.
-    const i = args.findIndex((a, k) => k > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
+    const i = optionsAt(args);
     const options = i > 0 ? (args[i] as childProcess.ForkOptions) : undefined;
     // Only this node: another executable (options.execPath) may not take node's flags.
     if (options && Array.isArray(options.execArgv) && (options.execPath === undefined || options.execPath === process.execPath))
       args[i] = { ...options, execArgv: withRunFlags(options.execArgv, flags) };
     return (fork as (...a: unknown[]) => childProcess.ChildProcess).apply(this, args);
   } as typeof childProcess.fork;
-  (childProcess as { fork: typeof childProcess.fork }).fork = wrapped;
-  // ESM imports of node:child_process (tinypool's `import { fork }`) see the new export only after this.
+  const cp = childProcess as unknown as Record<string, Launcher>;
+  cp.fork = wrapped as unknown as Launcher;
+  // The preload reaches those children through NODE_OPTIONS already (and without the run's environment, it would do
+  // nothing): only the flags NODE_OPTIONS refuses are added.
+  const profiler = flags.filter((f) => !f.startsWith('--require'));
+  if (profiler.length)
+    for (const name of ['spawn', 'spawnSync', 'execFile', 'execFileSync']) cp[name] = withFlagsForNode(cp[name], profiler);
+  // ESM imports of node:child_process (tinypool's `import { fork }`) see the new exports only after this.
   syncBuiltinESMExports();
 }
