@@ -115,12 +115,14 @@ for (const mode of ['prof', 'perf'] as const) {
 }
 
 test(
-  'perf: a node started by its path with arguments of its own (no profiler flags): its frames are said unnamed, in the notification too',
+  'perf: a node started through a shell with arguments of its own (no profiler flags): its frames are said unnamed, in the notification too',
   { timeout: 120_000, skip: noPerf },
   async () => {
     writeFileSync(
       join(work, 'bypass.cjs'),
-      `require('node:child_process').spawnSync(process.execPath, ['--no-warnings', require('node:path').join(__dirname, 'runner.cjs'), 'alpha'], { stdio: 'inherit' });\n`,
+      // Through a shell: spawn-like calls of process.execPath itself get the run's flags from the preload (test
+      // plain-program-spawn), and a plain program run has no node shim on PATH.
+      `require('node:child_process').execSync(JSON.stringify(process.execPath) + ' --no-warnings ' + JSON.stringify(require('node:path').join(__dirname, 'runner.cjs')) + ' alpha', { stdio: 'inherit' });\n`,
     );
     const r = await runCli(['profile', '--mode', 'perf', '--no-report', '--out', join(work, 'runs'), '--', 'node', 'bypass.cjs'], {
       cwd: work,
