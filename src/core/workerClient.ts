@@ -155,7 +155,6 @@ export async function loadResultInWorker(
   try {
     return await w.loadResult(path, opts);
   } finally {
-    // Not awaited: tearing down a heap that held a big file takes tens of ms that the caller need not wait for.
-    void w.terminate();
+    await w.terminate();
   }
 }

@@ -298,6 +298,7 @@ export function createViewer(
     vscode.commands.registerCommand(SHOW_TEXT_COMMAND, (title: string, text: string) => accessibleTexts.show(title, text)),
     // Opens a profile file straight in the viewer: for tests and other features (args: absolute path, show options).
     vscode.commands.registerCommand('nodeFlame.showProfileFile', async (path?: string, opts?: ShowOptions) => {
+      if (path === undefined) void import('../bigImport').then((m) => m.prepareImportWorker());
       path ??= await vscode.window.showInputBox({ prompt: vscode.l10n.t('Path of a profile file to show'), ignoreFocusOut: true });
       if (!path) return;
       try {
