@@ -315,6 +315,7 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       buildUi();
       renderLegend();
       renderSummary(v.ui.summary, st.info, st.strings, pal.colors, revealFrame);
+      mark('uiBuilt');
       break;
     case 'tree':
       if (v.ui) onTree(m, received);

@@ -66,7 +66,10 @@ export class ImportWorker {
     if (m.type === 'progress') return p.onProgress?.(m.fraction);
     if (m.type === 'alive') return p.onAlive?.();
     this.pending = undefined;
-    if (m.type === 'done') return p.resolve({ profile: unpackProfile(m.profile), extra: m.extra });
+    if (m.type === 'done') {
+      const receivedAt = Date.now();
+      return p.resolve({ profile: unpackProfile(m.profile), extra: m.extra, ms: m.ms, receivedAt });
+    }
     if (m.profileError) return p.reject(new ProfileError(m.message, m.file));
     const e = new ImportCrash(`${m.name}: ${m.message}`);
     e.stack = m.stack;

@@ -35,4 +35,7 @@ export interface LoadResult {
   extra?: unknown;
   /** The loader keeps nothing of the profile (a one-off read, not a live run's): its sample arrays go without a copy. */
   handOver?: boolean;
+  /** The worker's own time for the read (ms), and when its answer reached the host (epoch ms): for start-up figures. */
+  ms?: number;
+  receivedAt?: number;
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
-import { ImportCancelled, loadResultInWorker, type WorkerLoadOptions } from '../core/workerClient';
+import { ImportCancelled, ImportWorker, type WorkerLoadOptions } from '../core/workerClient';
 import type { LoadResult } from '../core/workerProtocol';
 
 export interface WorkerImportOptions {
@@ -17,6 +17,35 @@ export interface WorkerImportOptions {
 
 /** An import that reports no progress for this many times the stuck budget is stopped too. */
 const STALL_FACTOR = 10;
+
+/** An unused started worker is ended after this long. */
+const SPARE_MS = 60_000;
+let spare: { worker: ImportWorker; timer: NodeJS.Timeout } | undefined;
+
+// Bundled next to dist/extension.js by scripts/build.mjs.
+const newWorker = () => new ImportWorker(join(__dirname, 'worker.js'), vscode.l10n.bundle);
+
+/**
+ * Starts the import worker while the user picks a file: loading its code takes 0.05–0.15 s (more on a busy machine),
+ * which the read then does not wait for. Unused, it is ended after a minute.
+ */
+export function prepareImportWorker(): void {
+  if (spare) return void spare.timer.refresh();
+  const worker = newWorker();
+  const timer = setTimeout(() => {
+    if (spare?.worker === worker) spare = undefined;
+    void worker.terminate();
+  }, SPARE_MS);
+  spare = { worker, timer };
+}
+
+function takeWorker(): ImportWorker {
+  const s = spare;
+  if (!s) return newWorker();
+  spare = undefined;
+  clearTimeout(s.timer);
+  return s.worker;
+}
 
 /** Raised when the watchdog stopped an import; its message says why, for the tab or the notification. */
 export class ImportTimedOut extends Error {}
@@ -61,14 +90,16 @@ export async function loadInWorker(path: string, opts: WorkerImportOptions): Pro
     };
     arm();
     armStall();
+    const worker = takeWorker();
     try {
-      // Bundled next to dist/extension.js by scripts/build.mjs.
-      return await loadResultInWorker(
-        join(__dirname, 'worker.js'),
-        path,
-        { ...opts.mapping, signal: ac.signal, onProgress, onAlive: arm, untrusted: opts.untrusted, sampleType: opts.sampleType },
-        vscode.l10n.bundle,
-      );
+      return await worker.loadResult(path, {
+        ...opts.mapping,
+        signal: ac.signal,
+        onProgress,
+        onAlive: arm,
+        untrusted: opts.untrusted,
+        sampleType: opts.sampleType,
+      });
     } catch (e) {
       if (e instanceof ImportCancelled && timedOut === 'stalled') {
         const secs = String(Math.round((opts.idleTimeoutMs * STALL_FACTOR) / 1000));
@@ -93,6 +124,8 @@ export async function loadInWorker(path: string, opts: WorkerImportOptions): Pro
       if (e instanceof ImportCancelled) throw new vscode.CancellationError();
       throw e;
     } finally {
+      // Not awaited: tearing down a heap that held a big file takes tens of ms that the caller need not wait for.
+      void worker.terminate();
       clearTimeout(watchdog);
       clearTimeout(stall);
       sub?.dispose();

@@ -92,13 +92,14 @@ export class ProfileStore implements vscode.Disposable {
     return this.loaded.get(id);
   }
 
-  async load(path: string, extra: Partial<LoadedProfile> = {}): Promise<LoadedProfile> {
+  /** `marks`: start-up times (epoch ms) of the read, for the page's figures. */
+  async load(path: string, extra: Partial<LoadedProfile> = {}, marks?: Record<string, number>): Promise<LoadedProfile> {
     // A live run's profile so far is never the file's: the run folder read at its end is another profile.
     const existing = [...this.loaded.values()].find((p) => p.path === path && !p.live);
     if (existing) return existing;
     // The importers load with the first profile, not with the extension.
     const { readProfile } = await import('./readProfile');
-    const { profile, run } = await readProfile(path);
+    const { profile, run } = await readProfile(path, undefined, marks);
     const runDir = extra.runDir ?? run?.dir;
     return this.add(profile, path, { ...extra, ...(run ? { run } : {}), ...(runDir ? { runDir } : {}) });
   }

@@ -38,10 +38,20 @@ test(`editor: a ${MB} MB .cpuprofile: open → painted, zoom, Timeline, range`, 
     await vs.waitForLog(/activated in/, 'nodeFlame', 60_000);
     await vs.runCommand(SHOW);
     const t0 = Date.now();
-    await vs.quickInputAnswer(file);
+    // The path is typed (and the list given 300 ms to settle) before Enter: #33's goal counts from Enter.
+    await vs.quickPickType(file);
+    const tEnter = Date.now();
+    await vs.quickPickAccept();
     const frame = await vs.webviewFrame('body[data-profile="big.cpuprofile"][data-first-paint-ms] svg g.frame', 900_000);
-    opened = Date.now() - t0;
+    const painted = Date.now();
+    opened = painted - t0;
     const d = await frame.evaluate(() => ({ ...document.body.dataset }));
+    const enterMs = painted - tEnter;
+    // The test finds the paint by polling the frames (every 250 ms, and each look takes time under load); the page
+    // notes when its first tree was on screen (two frames after drawing it), on a clock with the test's epoch.
+    const enterPage = Math.round(Number(d.timeOrigin) + Number(d.firstPaintMs) - tEnter);
+    // The parts, on the page's clock (ms since its document started; host.* are the extension host's marks).
+    console.log(`[bench] Enter → painted ${enterPage} ms by the page's clock (${enterMs} ms polled); start-up marks: ${d.startup}`);
 
     const zooms: number[] = [];
     for (let next = 2; zooms.length < 3 && next < 14; next++) {
@@ -90,7 +100,7 @@ test(`editor: a ${MB} MB .cpuprofile: open → painted, zoom, Timeline, range`, 
     const rangeTest = Date.now() - r0;
     const rangePage = await frame.evaluate(() => document.body.dataset.rangeMs);
     console.log(
-      `[bench] editor, ${size} MB .cpuprofile (${made.samples} samples, ${made.nodes} nodes): command → painted ${opened} ms ` +
+      `[bench] editor, ${size} MB .cpuprofile (${made.samples} samples, ${made.nodes} nodes): command → painted ${opened} ms, Enter → painted ${enterPage} ms by the page (${enterMs} polled) ` +
         `(goal ≤ 3000; host prune ${d.hostMs} ms, render ${d.renderMs} ms after the tree arrived); zoom ${zooms.map((z) => z.toFixed(1)).join(' / ')} ms (goal ≤ 100); ` +
         `Timeline of ${made.samples} samples: host ${tlHost.toFixed(1)} ms + canvas ${tlDraw.toFixed(1)} ms, asked → drawn ${tlAsked ?? '?'} ms (goal ≤ 200); ` +
         `range → flame graph ${rangePage ?? '?'} ms in the page (${rangeTest} ms in the test, polling included; root ${ranged} of ${whole}; goal ≤ 200)`,

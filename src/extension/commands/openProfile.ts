@@ -8,6 +8,7 @@ export function registerOpenProfileCommands(services: Services): vscode.Disposab
   return [
     vscode.commands.registerCommand('nodeFlame.openProfile', async (uri?: vscode.Uri) => {
       if (!(uri instanceof vscode.Uri)) {
+        void import('../bigImport').then((m) => m.prepareImportWorker());
         const picked = await vscode.window.showOpenDialog({
           canSelectMany: false,
           openLabel: vscode.l10n.t('Open Profile'),

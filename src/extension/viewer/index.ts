@@ -46,8 +46,12 @@ export function createViewer(
   };
 
   /** Puts the viewer's page into a panel with nobody to answer it yet, and notes when it says 'ready'. */
-  const startPage = async (panel: vscode.WebviewPanel, label: string, waiting?: { text: string; stop: string; command: string }) => {
-    const marks: Record<string, number> = { panel: Date.now() };
+  const startPage = async (
+    panel: vscode.WebviewPanel,
+    label: string,
+    waiting?: { text: string; stop: string; command: string },
+    marks: Record<string, number> = { panel: Date.now() },
+  ) => {
     const { ProfilePanel, setViewerPage } = await loadPanel();
     setViewerPage(panel, context.extensionUri, label, waiting);
     const early: EarlyPage = { ready: false, marks };
@@ -76,9 +80,18 @@ export function createViewer(
     keepOnError = false,
     page?: Page,
   ): Promise<{ p: LoadedProfile; pp?: ProfilePanel }> => {
-    page ??= await startPage(panel, basename(path));
+    // The read starts first: the worker's start and the page's load overlap, and the read is most of the wait.
+    const marks = page?.early.marks ?? { panel: Date.now() };
+    const loading = services().store.load(path, extra, marks);
+    loading.catch(() => undefined); // awaited below, once the page is set
     try {
-      const p = await services().store.load(path, extra);
+      page ??= await startPage(panel, basename(path), undefined, marks);
+    } catch (e) {
+      if (!keepOnError) panel.dispose();
+      throw e;
+    }
+    try {
+      const p = await loading;
       page.early.marks.read = Date.now();
       if (page.closed()) return { p };
       page.stop();
@@ -285,6 +298,7 @@ export function createViewer(
     vscode.commands.registerCommand(SHOW_TEXT_COMMAND, (title: string, text: string) => accessibleTexts.show(title, text)),
     // Opens a profile file straight in the viewer: for tests and other features (args: absolute path, show options).
     vscode.commands.registerCommand('nodeFlame.showProfileFile', async (path?: string, opts?: ShowOptions) => {
+      if (path === undefined) void import('../bigImport').then((m) => m.prepareImportWorker());
       path ??= await vscode.window.showInputBox({ prompt: vscode.l10n.t('Path of a profile file to show'), ignoreFocusOut: true });
       if (!path) return;
       try {

@@ -92,6 +92,7 @@ export class ProfilePanel implements vscode.Disposable {
   }
 
   private firstAnswer(): HostMessage[] {
+    if (this.marks) this.marks.answering = Date.now();
     this.session.findings ??= findingsOf(this.session.profile);
     const answer = this.session.opening(webviewStrings(), { state: this.state, hostMarks: this.marks });
     if (this.marks) this.marks.answered = Date.now();
