@@ -31,6 +31,70 @@ class StackSink implements Sink {
     } else this.bad++;
     this.leaves.push(node);
   }
+
+  /**
+   * Stacks of the plain form (`[` indices of up to 9 digits, no leading zero, split by bare commas `]`) read from the
+   * bytes, each folded once whole: the same nodes push gives the parsed array, without an array per sample.
+   */
+  scan(b: Buffer, i: number): number {
+    const n = b.length;
+    let done = -1;
+    for (;;) {
+      if (b[i] !== 0x5b) return done;
+      let j = i + 1;
+      let k = 0;
+      if (b[j] !== 0x5d)
+        for (;;) {
+          let c = b[j];
+          const from = j;
+          let v = 0;
+          while (c >= 0x30 && c <= 0x39) {
+            v = v * 10 + (c - 0x30);
+            c = b[++j];
+          }
+          // j === n: b[j] is undefined, the stack goes on in the next chunk.
+          if (j === from || j - from > 9 || (b[from] === 0x30 && j > from + 1) || j >= n) return done;
+          if (k === this.stack.length) this.grow();
+          this.stack[k++] = v;
+          j++;
+          if (c === 0x5d) break;
+          if (c !== 0x2c) return done;
+        }
+      else j++;
+      // Samples in a row share most of their stack: the nodes of the part the last one had are known already.
+      const { stack, last, nodes } = this;
+      let q = 0;
+      while (q < k && q < this.lastLength && stack[q] === last[q]) q++;
+      let node = q ? nodes[q - 1] : 0;
+      for (; q < k; q++) {
+        node = nodes[q] = this.tree.child(node, stack[q]);
+        last[q] = stack[q];
+      }
+      this.lastLength = k;
+      this.leaves.push(node);
+      this.length++;
+      done = j;
+      if (b[j] !== 0x2c) return done;
+      i = j + 1;
+    }
+  }
+
+  /** The stack being read; the last one scanned and its nodes (push does not set them: the tree only grows). */
+  private stack = new Int32Array(256);
+  private last = new Int32Array(256);
+  private nodes = new Int32Array(256);
+  private lastLength = 0;
+
+  private grow(): void {
+    const wider = (a: Int32Array) => {
+      const b = new Int32Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.stack = wider(this.stack);
+    this.last = wider(this.last);
+    this.nodes = wider(this.nodes);
+  }
 }
 
 /** An evented profile's open and close events, folded as they come: the time each stack was on top is its self time. */
