@@ -7,6 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { mergeProfiles, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../model';
 import { asCpuProfile, cpuProfileToModel } from './cpuprofile';
+import { CpuNodeTable, type PositionTick } from './cpuprofileNodes';
 import type { Rule, Schema, Sink } from './jsonScan';
 import { LineCounts } from './traceLines';
 import { NumberList } from './numberList';
@@ -29,7 +30,8 @@ interface TraceProfile {
   tid: number | undefined;
   startTime: number | undefined;
   endTime: number | undefined;
-  nodes: unknown[];
+  /** Each chunk's nodes go here as they come (repaired, call frames shared): they die young, as the .cpuprofile reader's do. */
+  nodes: CpuNodeTable;
   samples: NumberList;
   sums: NumberList;
   /** Sample counts by node id and line (the chunks' `lines`), as a .cpuprofile's positionTicks. */
@@ -55,7 +57,7 @@ export class TraceSink implements Sink {
         tid: undefined,
         startTime: undefined,
         endTime: undefined,
-        nodes: [],
+        nodes: new CpuNodeTable(),
         samples: new NumberList(0, false),
         sums: new NumberList(0, true),
         lines: new LineCounts(),
@@ -178,6 +180,22 @@ function sniffTrace(head: Buffer): boolean {
   return /^\[\s*\{/.test(s) && /"ph"\s*:\s*"/.test(s) && /"(pid|ts)"\s*:/.test(s);
 }
 
+/** The chunks' line counts become their nodes' positionTicks, in place of any the nodes had, in node order. */
+function setLineTicks(t: CpuNodeTable, lines: Map<number, PositionTick[]>): void {
+  if (!lines.size) return;
+  const own = new Map<number, PositionTick[]>();
+  for (let k = 0; k < t.tickNodes.length; k++) own.set(t.tickNodes[k], t.ticks[k]);
+  t.tickNodes.length = 0;
+  t.ticks.length = 0;
+  for (let i = 0; i < t.count; i++) {
+    const ticks = lines.get(t.ids[i]) ?? own.get(i);
+    if (ticks) {
+      t.tickNodes.push(i);
+      t.ticks.push(ticks);
+    }
+  }
+}
+
 /** The model of a trace's CPU profiles: one alone as a .cpuprofile is, several merged as a run's processes. */
 export function traceToModel(sink: TraceSink, path: string): Profile {
   const found = [...sink.profiles.values()].filter((p) => p.nodes.length > 0);
@@ -192,12 +210,8 @@ export function traceToModel(sink: TraceSink, path: string): Profile {
   for (const p of found) perPid.set(p.pid, (perPid.get(p.pid) ?? 0) + 1);
   const labels = new Set<string>();
   const parts: MergePart[] = found.map((p) => {
-    const nodes = p.nodes as { id?: unknown; positionTicks?: unknown }[];
-    const lines = p.lines.byNode();
-    for (const n of nodes) {
-      const ticks = obj(n) && typeof n.id === 'number' ? lines.get(n.id) : undefined;
-      if (ticks) n.positionTicks = ticks;
-    }
+    const nodes = p.nodes;
+    setLineTicks(nodes, p.lines.byNode());
     const cpu = asCpuProfile(
       { nodes, samples: p.samples.done(), timeSums: p.sums.done(), startTime: p.startTime, endTime: p.endTime },
       path,

@@ -39,34 +39,35 @@ class StackSink implements Sink {
   scan(b: Buffer, i: number): number {
     const n = b.length;
     let done = -1;
-    for (;;) {
-      if (b[i] !== 0x5b) return done;
+    // Every read is within `b`: one past its end made V8 drop the optimized code, chunk after chunk.
+    while (i < n && b[i] === 0x5b) {
       let j = i + 1;
       let k = 0;
-      if (b[j] !== 0x5d)
+      // How many of the first frames are the last stack's too.
+      let same = 0;
+      if (j < n && b[j] === 0x5d) j++;
+      else
         for (;;) {
-          let c = b[j];
           const from = j;
           let v = 0;
-          while (c >= 0x30 && c <= 0x39) {
+          let c = 0;
+          while (j < n && (c = b[j]) >= 0x30 && c <= 0x39) {
             v = v * 10 + (c - 0x30);
-            c = b[++j];
+            j++;
           }
-          // j === n: b[j] is undefined, the stack goes on in the next chunk.
-          if (j === from || j - from > 9 || (b[from] === 0x30 && j > from + 1) || j >= n) return done;
+          // j === n: the stack goes on in the next chunk.
+          if (j === n || j === from || j - from > 9 || (b[from] === 0x30 && j > from + 1)) return done;
           if (k === this.stack.length) this.grow();
+          if (same === k && k < this.lastLength && this.last[k] === v) same++;
           this.stack[k++] = v;
           j++;
           if (c === 0x5d) break;
           if (c !== 0x2c) return done;
         }
-      else j++;
       // Samples in a row share most of their stack: the nodes of the part the last one had are known already.
       const { stack, last, nodes } = this;
-      let q = 0;
-      while (q < k && q < this.lastLength && stack[q] === last[q]) q++;
-      let node = q ? nodes[q - 1] : 0;
-      for (; q < k; q++) {
+      let node = same ? nodes[same - 1] : 0;
+      for (let q = same; q < k; q++) {
         node = nodes[q] = this.tree.child(node, stack[q]);
         last[q] = stack[q];
       }
@@ -74,9 +75,10 @@ class StackSink implements Sink {
       this.leaves.push(node);
       this.length++;
       done = j;
-      if (b[j] !== 0x2c) return done;
+      if (j === n || b[j] !== 0x2c) return done;
       i = j + 1;
     }
+    return done;
   }
 
   /** The stack being read; the last one scanned and its nodes (push does not set them: the tree only grows). */
