@@ -10,6 +10,7 @@ import { asCpuProfile, cpuProfileToModel } from './cpuprofile';
 import { CpuNodeTable, type PositionTick } from './cpuprofileNodes';
 import type { Rule, Schema, Sink } from './jsonScan';
 import { LineCounts } from './traceLines';
+import { TraceSamples } from './traceSamples';
 import { NumberList } from './numberList';
 import { readJsonStream } from './readJsonStream';
 import type { Importer } from './types';
@@ -32,8 +33,7 @@ interface TraceProfile {
   endTime: number | undefined;
   /** Each chunk's nodes go here as they come (repaired, call frames shared): they die young, as the .cpuprofile reader's do. */
   nodes: CpuNodeTable;
-  samples: NumberList;
-  sums: NumberList;
+  samples: TraceSamples;
   /** Sample counts by node id and line (the chunks' `lines`), as a .cpuprofile's positionTicks. */
   lines: LineCounts;
 }
@@ -98,8 +98,7 @@ export class TraceSink implements Sink {
         startTime: undefined,
         endTime: undefined,
         nodes: new CpuNodeTable(),
-        samples: new NumberList(0, false),
-        sums: new NumberList(0, true),
+        samples: new TraceSamples(),
         lines: new LineCounts(),
       };
       this.profiles.set(key, p);
@@ -172,16 +171,7 @@ export class TraceSink implements Sink {
     const samples = isList(cp?.samples) ? cp.samples : NONE;
     const deltas = isList(data.timeDeltas) ? data.timeDeltas : NONE;
     const lines = isList(data.lines) ? data.lines : NONE;
-    for (let i = 0; i < samples.length; i++) {
-      const s = samples[i];
-      // A sample that names no node counts as unaccounted (as the .cpuprofile reader takes it); a missing delta adds 0.
-      const ok = typeof s === 'number' && Number.isSafeInteger(s);
-      p.samples.push(ok ? s : -1);
-      const d = deltas[i];
-      p.sums.push(typeof d === 'number' && Number.isFinite(d) ? d : 0);
-      const line = lines[i];
-      if (ok && typeof line === 'number' && Number.isInteger(line) && line > 0) p.lines.add(s, line);
-    }
+    p.samples.add(samples, deltas, lines, p.lines);
     const end = num(data.endTime) ?? num(cp?.endTime);
     if (end !== undefined) p.endTime = end;
   }
@@ -262,7 +252,7 @@ export function traceToModel(sink: TraceSink, path: string): Profile {
     const nodes = p.nodes;
     setLineTicks(nodes, p.lines.byNode());
     const cpu = asCpuProfile(
-      { nodes, samples: p.samples.done(), timeSums: p.sums.done(), startTime: p.startTime, endTime: p.endTime },
+      { nodes, samples: p.samples.samples(), timeSums: p.samples.times(), startTime: p.startTime, endTime: p.endTime },
       path,
     );
     const profile = cpuProfileToModel(cpu, path);
