@@ -7,8 +7,10 @@
 import * as l10n from '@vscode/l10n';
 import { mergeProfiles, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../model';
 import { asCpuProfile, cpuProfileToModel } from './cpuprofile';
+import { CpuNodeTable, type PositionTick } from './cpuprofileNodes';
 import type { Rule, Schema, Sink } from './jsonScan';
 import { LineCounts } from './traceLines';
+import { TraceSamples } from './traceSamples';
 import { NumberList } from './numberList';
 import { readJsonStream } from './readJsonStream';
 import type { Importer } from './types';
@@ -29,15 +31,55 @@ interface TraceProfile {
   tid: number | undefined;
   startTime: number | undefined;
   endTime: number | undefined;
-  nodes: unknown[];
-  samples: NumberList;
-  sums: NumberList;
+  /** Each chunk's nodes go here as they come (repaired, call frames shared): they die young, as the .cpuprofile reader's do. */
+  nodes: CpuNodeTable;
+  samples: TraceSamples;
   /** Sample counts by node id and line (the chunks' `lines`), as a .cpuprofile's positionTicks. */
   lines: LineCounts;
 }
 
 const isList = (x: unknown): x is ArrayLike<unknown> => Array.isArray(x) || ArrayBuffer.isView(x);
 const NONE: ArrayLike<unknown> = [];
+
+const ARRAY_END = Buffer.from('}]');
+
+/** An event's nodes, as an array would hold them; one list that each event's nodes take in turn. */
+class EventNodes implements Sink {
+  items: unknown[] = [];
+  get length(): number {
+    return this.items.length;
+  }
+  reset(): this {
+    this.items = [];
+    return this;
+  }
+  push(x: unknown): void {
+    this.items.push(x);
+  }
+  /**
+   * The nodes up to the first `}]` from `i` by one JSON.parse, not delimited byte by byte first (the nodes were a third
+   * of the bench trace), when that parse succeeds: a `}]` that does not end the array leaves a string or a bracket
+   * open. The index of the `]`, or -1 (the general way then delimits and parses them, and judges).
+   */
+  scan(b: Buffer, i: number): number {
+    if (b[i] !== 0x7b || i === 0) return -1;
+    const k = b.indexOf(ARRAY_END, i);
+    if (k < 0) return -1;
+    // The byte before (the array's `[`, or a comma) is written over with a bracket for the while: no second copy of the text.
+    const before = b[i - 1];
+    b[i - 1] = 0x5b;
+    let items: unknown[];
+    try {
+      items = JSON.parse(b.toString('utf8', i - 1, k + 2)) as unknown[];
+    } catch {
+      return -1;
+    } finally {
+      b[i - 1] = before;
+    }
+    for (const x of items) this.items.push(x);
+    return k + 1;
+  }
+}
 
 /** Takes the trace's events one by one and keeps only what the profiles need. */
 export class TraceSink implements Sink {
@@ -55,9 +97,8 @@ export class TraceSink implements Sink {
         tid: undefined,
         startTime: undefined,
         endTime: undefined,
-        nodes: [],
-        samples: new NumberList(0, false),
-        sums: new NumberList(0, true),
+        nodes: new CpuNodeTable(),
+        samples: new TraceSamples(),
         lines: new LineCounts(),
       };
       this.profiles.set(key, p);
@@ -124,24 +165,18 @@ export class TraceSink implements Sink {
 
   private chunk(p: TraceProfile, data: Obj): void {
     const cp = obj(data.cpuProfile);
-    if (Array.isArray(cp?.nodes)) for (const n of cp.nodes) p.nodes.push(n);
+    const nodes = cp?.nodes instanceof EventNodes ? cp.nodes.items : cp?.nodes;
+    if (Array.isArray(nodes)) for (const n of nodes) p.nodes.push(n);
     // Typed arrays as walked (see `schema`); arrays when the event came another way.
     const samples = isList(cp?.samples) ? cp.samples : NONE;
     const deltas = isList(data.timeDeltas) ? data.timeDeltas : NONE;
     const lines = isList(data.lines) ? data.lines : NONE;
-    for (let i = 0; i < samples.length; i++) {
-      const s = samples[i];
-      // A sample that names no node counts as unaccounted (as the .cpuprofile reader takes it); a missing delta adds 0.
-      const ok = typeof s === 'number' && Number.isSafeInteger(s);
-      p.samples.push(ok ? s : -1);
-      const d = deltas[i];
-      p.sums.push(typeof d === 'number' && Number.isFinite(d) ? d : 0);
-      const line = lines[i];
-      if (ok && typeof line === 'number' && Number.isInteger(line) && line > 0) p.lines.add(s, line);
-    }
+    p.samples.add(samples, deltas, lines, p.lines);
     const end = num(data.endTime) ?? num(cp?.endTime);
     if (end !== undefined) p.endTime = end;
   }
+
+  private readonly eventNodes = new EventNodes();
 
   // Each number array of an event is read into one of these in turn (the sink takes its numbers before the next event).
   private readonly lists = [0, 1, 2, 3].map(() => new NumberList(0, false));
@@ -149,7 +184,13 @@ export class TraceSink implements Sink {
   /** What is read of an event: what `push` looks at, its number arrays as typed arrays. */
   eventSchema(): Schema {
     const list = (k: number): Rule => ({ list: () => this.lists[k].reset() });
-    const cpuProfile: Schema = { nodes: { each: 'keep' }, samples: list(0), timeDeltas: list(1), startTime: 'small', endTime: 'small' };
+    const cpuProfile: Schema = {
+      nodes: { each: 'keep', sink: () => this.eventNodes.reset() },
+      samples: list(0),
+      timeDeltas: list(1),
+      startTime: 'small',
+      endTime: 'small',
+    };
     const data: Schema = { cpuProfile: { object: cpuProfile }, timeDeltas: list(2), lines: list(3), startTime: 'small', endTime: 'small' };
     return {
       pid: 'small',
@@ -178,6 +219,22 @@ function sniffTrace(head: Buffer): boolean {
   return /^\[\s*\{/.test(s) && /"ph"\s*:\s*"/.test(s) && /"(pid|ts)"\s*:/.test(s);
 }
 
+/** The chunks' line counts become their nodes' positionTicks, in place of any the nodes had, in node order. */
+function setLineTicks(t: CpuNodeTable, lines: Map<number, PositionTick[]>): void {
+  if (!lines.size) return;
+  const own = new Map<number, PositionTick[]>();
+  for (let k = 0; k < t.tickNodes.length; k++) own.set(t.tickNodes[k], t.ticks[k]);
+  t.tickNodes.length = 0;
+  t.ticks.length = 0;
+  for (let i = 0; i < t.count; i++) {
+    const ticks = lines.get(t.ids[i]) ?? own.get(i);
+    if (ticks) {
+      t.tickNodes.push(i);
+      t.ticks.push(ticks);
+    }
+  }
+}
+
 /** The model of a trace's CPU profiles: one alone as a .cpuprofile is, several merged as a run's processes. */
 export function traceToModel(sink: TraceSink, path: string): Profile {
   const found = [...sink.profiles.values()].filter((p) => p.nodes.length > 0);
@@ -192,14 +249,10 @@ export function traceToModel(sink: TraceSink, path: string): Profile {
   for (const p of found) perPid.set(p.pid, (perPid.get(p.pid) ?? 0) + 1);
   const labels = new Set<string>();
   const parts: MergePart[] = found.map((p) => {
-    const nodes = p.nodes as { id?: unknown; positionTicks?: unknown }[];
-    const lines = p.lines.byNode();
-    for (const n of nodes) {
-      const ticks = obj(n) && typeof n.id === 'number' ? lines.get(n.id) : undefined;
-      if (ticks) n.positionTicks = ticks;
-    }
+    const nodes = p.nodes;
+    setLineTicks(nodes, p.lines.byNode());
     const cpu = asCpuProfile(
-      { nodes, samples: p.samples.done(), timeSums: p.sums.done(), startTime: p.startTime, endTime: p.endTime },
+      { nodes, samples: p.samples.samples(), timeSums: p.samples.times(), startTime: p.startTime, endTime: p.endTime },
       path,
     );
     const profile = cpuProfileToModel(cpu, path);

@@ -43,6 +43,12 @@ export interface Sink {
   mark?(b: Buffer, from: number, at: number): number;
   /** The array is big, its elements objects of one kind (a profile's nodes): parsed a chunk's worth at a time unscanned (parseWhole). */
   readonly bulk?: boolean;
+  /**
+   * Reads the elements from `i` straight from the bytes, as many as it can (those of the plain form it knows, each
+   * whole in `b`), pushing nothing for them: the index just past the last one it read, or -1 when it read none (the
+   * element at `i` then goes the general way). A speedscope file's stacks are most of it, and JSON.parse made an array of each.
+   */
+  scan?(b: Buffer, i: number): number;
 }
 
 export { CorruptJson } from './jsonCapture';
@@ -173,6 +179,12 @@ export class JsonScanner {
       } else if (c === 0x5d && f.st === 'v0') i = this.pop(i);
       else if (f.k === 'arr') {
         const sink = f.sink ? (f.out as Sink) : undefined;
+        const read = sink?.scan ? sink.scan(b, i) : -1;
+        if (read >= 0) {
+          f.st = 'next';
+          i = read;
+          continue;
+        }
         const j =
           f.rule === 'keep'
             ? parseWhole(f.out, sink?.mark ? sink : undefined, b, i, this.base)

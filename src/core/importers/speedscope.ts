@@ -31,6 +31,72 @@ class StackSink implements Sink {
     } else this.bad++;
     this.leaves.push(node);
   }
+
+  /**
+   * Stacks of the plain form (`[` indices of up to 9 digits, no leading zero, split by bare commas `]`) read from the
+   * bytes, each folded once whole: the same nodes push gives the parsed array, without an array per sample.
+   */
+  scan(b: Buffer, i: number): number {
+    const n = b.length;
+    let done = -1;
+    // Every read is within `b`: one past its end made V8 drop the optimized code, chunk after chunk.
+    while (i < n && b[i] === 0x5b) {
+      let j = i + 1;
+      let k = 0;
+      // How many of the first frames are the last stack's too.
+      let same = 0;
+      if (j < n && b[j] === 0x5d) j++;
+      else
+        for (;;) {
+          const from = j;
+          let v = 0;
+          let c = 0;
+          while (j < n && (c = b[j]) >= 0x30 && c <= 0x39) {
+            v = v * 10 + (c - 0x30);
+            j++;
+          }
+          // j === n: the stack goes on in the next chunk.
+          if (j === n || j === from || j - from > 9 || (b[from] === 0x30 && j > from + 1)) return done;
+          if (k === this.stack.length) this.grow();
+          if (same === k && k < this.lastLength && this.last[k] === v) same++;
+          this.stack[k++] = v;
+          j++;
+          if (c === 0x5d) break;
+          if (c !== 0x2c) return done;
+        }
+      // Samples in a row share most of their stack: the nodes of the part the last one had are known already.
+      const { stack, last, nodes } = this;
+      let node = same ? nodes[same - 1] : 0;
+      for (let q = same; q < k; q++) {
+        node = nodes[q] = this.tree.child(node, stack[q]);
+        last[q] = stack[q];
+      }
+      this.lastLength = k;
+      this.leaves.push(node);
+      this.length++;
+      done = j;
+      if (j === n || b[j] !== 0x2c) return done;
+      i = j + 1;
+    }
+    return done;
+  }
+
+  /** The stack being read; the last one scanned and its nodes (push does not set them: the tree only grows). */
+  private stack = new Int32Array(256);
+  private last = new Int32Array(256);
+  private nodes = new Int32Array(256);
+  private lastLength = 0;
+
+  private grow(): void {
+    const wider = (a: Int32Array) => {
+      const b = new Int32Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.stack = wider(this.stack);
+    this.last = wider(this.last);
+    this.nodes = wider(this.nodes);
+  }
 }
 
 /** An evented profile's open and close events, folded as they come: the time each stack was on top is its self time. */

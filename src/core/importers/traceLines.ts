@@ -10,6 +10,11 @@ export class LineCounts {
   private slots = new Int32Array(1024);
 
   add(node: number, line: number): void {
+    // A hot loop's samples come in runs on one line: the run's pair is counted without a lookup.
+    if (node === this.lastNode && line === this.lastLine) {
+      this.count[this.last]++;
+      return;
+    }
     const mask = this.slots.length - 1;
     // Node ids and lines are whole numbers, lines ≥ 1; ids past 2^32 hash by their high part too.
     let h = Math.imul((node | 0) ^ ((node / 4294967296) | 0), 0x9e3779b1) ^ Math.imul(line | 0, 0x85ebca6b);
@@ -21,18 +26,31 @@ export class LineCounts {
         this.line.push(line);
         this.count.push(1);
         if (2 * this.node.length > mask) this.grow();
+        this.remember(node, line, this.node.length - 1);
         return;
       }
       if (this.node[k] === node && this.line[k] === line) {
         this.count[k]++;
+        this.remember(node, line, k);
         return;
       }
     }
   }
 
+  private lastNode = NaN;
+  private lastLine = NaN;
+  private last = 0;
+
+  private remember(node: number, line: number, k: number): void {
+    this.lastNode = node;
+    this.lastLine = line;
+    this.last = k;
+  }
+
   private grow(): void {
     const pairs = this.node.length;
     const { node, line, count } = this;
+    this.lastNode = NaN;
     this.slots = new Int32Array(this.slots.length * 2);
     this.node = [];
     this.line = [];
