@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli';
+import { profileJson } from '../helpers/cli';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-log-writing-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -30,29 +30,7 @@ writeFileSync(
 const LOG_NOTE = /([\d.]+) % of the ticks were V8 writing its own log/;
 
 async function profile(mode: string, app: string): Promise<string> {
-  const r = await runCli(
-    [
-      'profile',
-      '--mode',
-      mode,
-      '--format',
-      'json',
-      '-o',
-      join(work, `${app}.${mode}.json`),
-      '--out',
-      join(work, 'runs'),
-      '--',
-      'node',
-      app,
-    ],
-    {
-      cwd: work,
-      killAfterMs: 100_000,
-      env: { NODE_FLAME_LANG: 'en' },
-    },
-  );
-  assert.equal(r.code, 0, r.stderr);
-  return r.stderr;
+  return (await profileJson(work, mode, `${app}.${mode}`, ['node', app])).stderr;
 }
 
 test('prof: a program that compiles much is told that the log writing is the profiler own', { timeout: 120_000 }, async () => {

@@ -247,7 +247,7 @@ export class V8LogTail {
     if (logging >= LOG_WRITING_NOTE_SHARE)
       warn(
         l10n.t(
-          "{0} of the ticks were V8 writing its own log (the records of the code it compiled, which --prof writes in the app's thread): the profiler's cost, not the app's. The cpu-prof and perf modes pay little of it",
+          "{0} of the ticks were V8 writing its own log (the records of the code it compiled, which the tick profiler writes in the app's thread): the profiler's cost, not the app's. The cpu-prof and perf modes pay little of it",
           `${(logging * 100).toFixed(1)} %`,
         ),
       );
