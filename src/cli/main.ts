@@ -5,10 +5,6 @@ import * as l10n from '@vscode/l10n';
 import { printable } from '../core/chars';
 import { UnsafeRegexError } from '../core/model/transforms';
 import { configureCliLocale } from './locale';
-import { runReport, REPORT } from './report';
-import { runProfile, PROFILE } from './profile';
-import { runDiff, DIFF } from './diff';
-import { runAttach, ATTACH } from './attach';
 import { commandHelp, mainHelp, type CliCommand } from './args';
 import { ProfileError } from '../core/model';
 
@@ -25,13 +21,19 @@ setFlagsFromString('--semi-space-growth-factor=1');
 setFlagsFromString('--interrupt-budget=400000');
 configureCliLocale();
 
-const COMMANDS: { spec: CliCommand; run(argv: string[]): Promise<number> }[] = [
-  { spec: PROFILE, run: runProfile },
-  { spec: ATTACH, run: runAttach },
-  { spec: REPORT, run: runReport },
-  { spec: DIFF, run: runDiff },
+interface Command {
+  spec: CliCommand;
+  run(argv: string[]): Promise<number>;
+}
+// Each command's module is loaded only when it runs (or for --help): `report FILE` then skips the launcher's and the
+// inspector's code and the builtins they pull in (child_process, net, http, worker_threads…).
+const COMMANDS: { name: string; load(): Promise<Command> }[] = [
+  { name: 'profile', load: async () => import('./profile').then((m) => ({ spec: m.PROFILE, run: m.runProfile })) },
+  { name: 'attach', load: async () => import('./attach').then((m) => ({ spec: m.ATTACH, run: m.runAttach })) },
+  { name: 'report', load: async () => import('./report').then((m) => ({ spec: m.REPORT, run: m.runReport })) },
+  { name: 'diff', load: async () => import('./diff').then((m) => ({ spec: m.DIFF, run: m.runDiff })) },
 ];
-const help = () => mainHelp(COMMANDS.map((c) => c.spec));
+const help = async () => mainHelp((await Promise.all(COMMANDS.map((c) => c.load()))).map((c) => c.spec));
 
 /** The version in the package.json beside dist/ (the repository's, or the installed package's). */
 function version(): string {
@@ -40,8 +42,8 @@ function version(): string {
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  const command = COMMANDS.find((c) => c.spec.name === cmd);
-  if (command) return command.run(rest);
+  const command = COMMANDS.find((c) => c.name === cmd);
+  if (command) return (await command.load()).run(rest);
   switch (cmd) {
     case '--version':
     case '-v':
@@ -49,19 +51,19 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case '--help':
     case '-h':
-      process.stdout.write(help());
+      process.stdout.write(await help());
       return 0;
     case 'help': {
       // `node-flame help report` reads like `node-flame report --help`.
-      const of = COMMANDS.find((c) => c.spec.name === rest[0]);
-      process.stdout.write(of ? commandHelp(of.spec) : help());
+      const of = COMMANDS.find((c) => c.name === rest[0]);
+      process.stdout.write(of ? commandHelp((await of.load()).spec) : await help());
       return 0;
     }
     case undefined:
-      process.stderr.write(help());
+      process.stderr.write(await help());
       return 2;
     default:
-      process.stderr.write(l10n.t('node-flame: unknown command "{0}"', cmd) + '\n' + help());
+      process.stderr.write(l10n.t('node-flame: unknown command "{0}"', cmd) + '\n' + (await help()));
       return 2;
   }
 }

@@ -1,7 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import { closeSync, constants, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { lstat, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+// Loaded on first use: a report that does not need it (most do not) skips its load at start-up.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const crypto = () => require('node:crypto') as typeof Crypto;
 
 /**
  * Writing into a folder a repository controls (`.nodeflame/` and its run folders come with a clone): any name
@@ -48,7 +52,7 @@ export class UnsafeDestinationError extends Error {
 }
 
 function tempName(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${crypto().randomBytes(8).toString('hex')}.tmp`);
 }
 
 function writeAllSync(fd: number, data: Buffer): void {

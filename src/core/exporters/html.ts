@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
@@ -10,6 +10,12 @@ import { embedProfile, embedRequests, scriptSafeJson, type EmbeddedProfile } fro
 import { packTimeline, type EmbeddedTimeline } from '../viewer/embedTimeline';
 import { webviewStrings } from '../viewer/strings';
 import { rewriteStrings, sharePaths, shareRoot } from '../viewer/shareable';
+
+// Loaded on first use: a report that does not need it (most do not) skips its load at start-up.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const crypto = () => require('node:crypto') as typeof Crypto;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const zlib = () => require('node:zlib') as typeof Zlib;
 
 /**
  * The folder with the built viewer (webview-offline.js, webview.css, codicon.*). The CLI and the extension run
@@ -23,7 +29,7 @@ export function findViewerAssets(from: string = __dirname): string {
   throw new Error(l10n.t('the viewer bundle (dist/webview-offline.js) was not found next to {0}: build it first (npm run build)', from));
 }
 
-const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const sha256 = (text: string) => `'sha256-${crypto().createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Default colours of a light VS Code theme: the viewer's CSS reads them from the theme it runs in. */
@@ -68,7 +74,7 @@ export function embeddedTimeline(profile: Profile): EmbeddedTimeline | undefined
   const tl = profile.timeline;
   if (!tl || !tl.times.length) return undefined;
   const { header, bytes } = packTimeline(tl);
-  return { ...header, data: gzipSync(bytes).toString('base64') };
+  return { ...header, data: zlib().gzipSync(bytes).toString('base64') };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import {
   Function as PprofFunction,
   Location,
@@ -11,6 +11,10 @@ import {
 } from 'pprof-format';
 import { functionKey, pprofUnitOf, type Frame, type Profile } from '../model';
 import { isThreadFrame } from './json';
+
+// Loaded on first use: a report that does not need it (most do not) skips its load at start-up.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const zlib = () => require('node:zlib') as typeof Zlib;
 
 /** For a state without a name of its own, the name V8's profilers give it (the importers read those back). */
 const SPECIAL: Partial<Record<Frame['category'], string>> = { gc: '(garbage collector)', idle: '(idle)', program: '(program)' };
@@ -120,5 +124,5 @@ export function toPprof(profile: Profile, opts: PprofOptions = {}): Uint8Array {
       ? { periodType: { type: strings.dedup(timeType.type), unit: strings.dedup('nanoseconds') }, period: cols.period }
       : {}),
   });
-  return gzipSync(out.encode());
+  return zlib().gzipSync(out.encode());
 }

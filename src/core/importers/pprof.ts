@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { constants, gunzip, gunzipSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import * as l10n from '@vscode/l10n';
 import { Profile as PprofProfile } from 'pprof-format';
@@ -17,7 +17,9 @@ import { cpuFrame } from './cpuprofile';
 import { scanPprof } from './pprofScan';
 import type { ImportOptions, Importer } from './types';
 
-const gunzipAsync = promisify(gunzip);
+// Loaded on first use: a report that does not need it (most do not) skips its load at start-up.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const zlib = () => require('node:zlib') as typeof Zlib;
 
 /** Wire types each field of `perftools.profiles.Profile` may use (13, `comment`, is packed or not). */
 const PROFILE_FIELDS: Record<number, readonly number[]> = {
@@ -84,7 +86,7 @@ function sniffPprof(head: Buffer): boolean {
   try {
     // The head is a prefix of the stream: a sync flush gives what it holds without wanting the rest.
     // 2 KiB of a gzip bomb still inflates to 2 MB: enough to tell a profile, bounded whatever the file.
-    body = gunzipSync(head.subarray(0, 2048), { finishFlush: constants.Z_SYNC_FLUSH });
+    body = zlib().gunzipSync(head.subarray(0, 2048), { finishFlush: zlib().constants.Z_SYNC_FLUSH });
   } catch {
     return false;
   }
@@ -107,7 +109,7 @@ async function decode(path: string): Promise<PprofProfile> {
   }
   if (isGzip(raw)) {
     try {
-      raw = await gunzipAsync(raw, { maxOutputLength: MAX_PPROF_BYTES });
+      raw = await promisify(zlib().gunzip)(raw, { maxOutputLength: MAX_PPROF_BYTES });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
         throw new ProfileError(

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { CREATE_NEW } from '../safeWrite';
@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { openNamedFile } from '../namedFiles';
 import { readSymbols } from './nm';
 import { FileNames, PackedNames, SymbolTable } from './table';
+
+// Loaded on first use: a report that does not need it (most do not) skips its load at start-up.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const crypto = () => require('node:crypto') as typeof Crypto;
 
 /** Tables kept in memory, least recently used first; bounded, as a long-lived extension host meets many binaries. */
 const memory = new Map<string, Promise<SymbolTable>>();
@@ -132,7 +136,7 @@ async function toDisk(dir: string, file: string, t: SymbolTable): Promise<void> 
     head.writeUInt32LE(MAGIC, 0);
     head.writeUInt32LE(t.size, 4);
     // A fresh name, created exclusively and never through a symlink: with no home the cache is under a shared /tmp.
-    const name = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+    const name = `${file}.${crypto().randomBytes(8).toString('hex')}.tmp`;
     const { offsets, bytes } = t.store;
     const view = (a: Float64Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
     // Written piece by piece: one concatenated buffer would be another copy of all the names.
@@ -176,7 +180,7 @@ export async function symbolsFor(path: string, signal?: AbortSignal, symtab?: bo
   } else {
     p = (async () => {
       const dir = cacheDir();
-      const file = dir ? join(dir, createHash('sha1').update(key).digest('hex') + '.v2.bin') : '';
+      const file = dir ? join(dir, crypto().createHash('sha1').update(key).digest('hex') + '.v2.bin') : '';
       const cached = dir ? await fromDisk(file) : null;
       if (cached) return cached;
       const t = await readSymbols(path, signal, symtab);

@@ -1,7 +1,11 @@
-import { spawn } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { SymbolTable, SymbolTableBuilder } from './table';
+
+// Loaded on first use: a report that does not need it (most do not) skips its load at start-up.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const childProcess = () => require('node:child_process') as typeof ChildProcess;
 
 /** Function-like symbol types in `nm` output: text (t/T), weak (w/W), indirect functions (i). */
 const CODE_TYPES = new Set(['t', 'T', 'w', 'W', 'i']);
@@ -76,7 +80,7 @@ async function inPool<T>(job: () => Promise<T>): Promise<T> {
  */
 function run(args: string[], signal?: AbortSignal): Promise<SymbolTable> {
   return new Promise((resolve, reject) => {
-    const child = spawn('nm', args, { stdio: ['ignore', 'pipe', 'ignore'], signal });
+    const child = childProcess().spawn('nm', args, { stdio: ['ignore', 'pipe', 'ignore'], signal });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`nm did not finish within ${NM_TIMEOUT_MS / 1000} s`));

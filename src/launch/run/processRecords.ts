@@ -2,10 +2,14 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { replaceFileSync } from '../../core/safeWrite';
 import { runIsLive } from './runLiveness';
 import { join } from 'node:path';
-import { isMainThread } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import type { RunProcess } from './runFolder';
 import { wallClockEdge } from './wallClock';
 import { writeBeforeSignalDeath } from '../preload/signals';
+
+// Loaded on first use: a report that does not need it (most do not) skips its load at start-up.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const workerThreads = () => require('node:worker_threads') as typeof WorkerThreads;
 
 /** Set by the launcher to the run folder; every Node process of the run that loads the preload records itself there. */
 export const RUN_DIR_ENV = 'NODE_FLAME_RUN_DIR';
@@ -76,7 +80,7 @@ export function mapsFileName(pid: number): string {
 export function recordThisProcess(): void {
   const runDir = process.env[RUN_DIR_ENV];
   // A worker thread shares its process's pid and record.
-  if (!runDir || !isMainThread) return;
+  if (!runDir || !workerThreads().isMainThread) return;
   const dir = join(runDir, PROCESSES_DIR);
   const rec: ProcessRecord = {
     pid: process.pid,

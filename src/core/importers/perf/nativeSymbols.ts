@@ -1,7 +1,11 @@
-import { execFile } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { offsetToVaddr, readElfLayout, symbolsFor, type ElfLayout, type SymbolTable } from '../../symbols';
+
+// Loaded on first use: a report that does not need it (most do not) skips its load at start-up.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const childProcess = () => require('node:child_process') as typeof ChildProcess;
 
 /**
  * Names for native code perf could not name (a stripped library's static functions): from the debug file
@@ -22,7 +26,7 @@ export type NativeDebugSymbols = Map<string, DebugSymbols>;
 
 function run(cmd: string, args: string[], timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) =>
-    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 16 << 20 }, (err, stdout) => resolve(err ? null : String(stdout))),
+    childProcess().execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 16 << 20 }, (err, stdout) => resolve(err ? null : String(stdout))),
   );
 }
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { dirname } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { ProfileError, type Profile } from '../../model';
@@ -7,6 +7,10 @@ import { PerfScriptParser } from './parser';
 import { savedJitMaps, type SavedJit } from './jitMaps';
 import { AMBIGUOUS_JIT, JitFrameNamer, type JitNamingStats } from './jitNamer';
 import { nativeDebugSymbols, type NativeDebugSymbols } from './nativeSymbols';
+
+// Loaded on first use: a report that does not need it (most do not) skips its load at start-up.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const childProcess = () => require('node:child_process') as typeof ChildProcess;
 
 /** Only what the model uses: no `symoff`, so perf prints less and we parse less. */
 export const PERF_SCRIPT_FIELDS = ['comm', 'pid', 'tid', 'time', 'period', 'event', 'ip', 'sym', 'dso'];
@@ -74,7 +78,7 @@ function runOnce(
   const { signal, onProgress } = opts;
   signal?.throwIfAborted();
   return new Promise<RunResult>((resolve, reject) => {
-    const child = spawn(perfPath, perfScriptArgs(file, fields), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = childProcess().spawn(perfPath, perfScriptArgs(file, fields), { stdio: ['ignore', 'pipe', 'pipe'] });
     const parser = new PerfScriptParser();
     const namer = new JitFrameNamer(maps, native);
     let first = NaN;
