@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installCorpus } from '../helpers/corpusInstall';
@@ -168,10 +168,24 @@ test("Express under a mixed load (perf): requests on perf's monotonic clock, SHA
   );
 });
 
-const FASTIFY_APP = `
+/** The fastify app, with its own CPU clock of /hash's work (process.cpuUsage around it), saved at exit in `dir`/cpu.json. */
+const fastifyApp = (dir: string) => `
 const crypto = require('crypto');
 const fastify = require('fastify')({ logger: false });
-fastify.get('/hash', async () => crypto.pbkdf2Sync('password', 'salt', 10000, 512, 'sha512').length);
+const cpu = {};
+const clocked = (path, work) => {
+  const c0 = process.cpuUsage();
+  const r = work();
+  const d = process.cpuUsage(c0);
+  const a = (cpu[path] ??= { n: 0, us: 0 });
+  a.n++;
+  a.us += d.user + d.system;
+  return r;
+};
+const save = () => require('fs').writeFileSync(${JSON.stringify(join(dir, 'cpu.json'))}, JSON.stringify(cpu));
+for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => { save(); process.exit(0); });
+process.on('exit', save);
+fastify.get('/hash', async () => clocked('/hash', () => crypto.pbkdf2Sync('password', 'salt', 10000, 512, 'sha512').length));
 fastify.get('/user/:id', async (req) => ({ id: req.params.id, name: 'user-' + req.params.id }));
 fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).then(() => console.log('listening'));
 `;
@@ -179,12 +193,17 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).then(() =>
 test('fastify under a mixed load (cpu-prof): /user/:id is one route, /hash holds pbkdf2Sync', { timeout: 240000 }, async () => {
   const corpus = installCorpus(join(repoRoot, 'test', 'corpus'));
   const cwd = mkdtempSync(join(tmpdir(), 'nf-fastify-'));
-  writeFileSync(join(cwd, 'server.js'), FASTIFY_APP);
-  const base = { mode: 'cpu-prof' as const, cwd, app: 'server.js', nodePath: join(corpus.dir, 'node_modules') };
+  // One folder per run, each app with its own clock.
+  const dirs = ['mixed', 'hash', 'user'].map((n) => join(cwd, n));
+  for (const d of dirs) {
+    mkdirSync(d);
+    writeFileSync(join(d, 'server.js'), fastifyApp(d));
+  }
+  const base = { mode: 'cpu-prof' as const, app: 'server.js', nodePath: join(corpus.dir, 'node_modules') };
   const users = ['/user/1', '/user/42', '/user/7', '/user/1234', '/user/99'];
-  const mixed = await profileServer({ ...base, paths: ['/hash', ...users], amount: 360 });
-  const hash = await profileServer({ ...base, paths: ['/hash'], amount: 50 });
-  const user = await profileServer({ ...base, paths: users, amount: 3000 });
+  const mixed = await profileServer({ ...base, cwd: dirs[0], paths: ['/hash', ...users], amount: 360 });
+  const hash = await profileServer({ ...base, cwd: dirs[1], paths: ['/hash'], amount: 50 });
+  const user = await profileServer({ ...base, cwd: dirs[2], paths: users, amount: 3000 });
   const m = await jsonReport(mixed.runDir);
   assert.deepEqual(m.requests!.routes.map((r) => r.key).sort(), ['(no request)', 'GET /hash', 'GET /user/:id']);
   const [h, u] = [route(m, 'GET /hash'), route(m, 'GET /user/:id')];
@@ -197,7 +216,22 @@ test('fastify under a mixed load (cpu-prof): /user/:id is one route, /hash holds
   assert.ok(share >= 0.9, `pbkdf2Sync holds ${share} of /hash's samples`);
   assert.equal(totalOf(await jsonReport(mixed.runDir, ['GET /user/:id']), 'pbkdf2Sync'), 0);
   const [ha, ua] = [route(await jsonReport(hash.runDir), 'GET /hash'), route(await jsonReport(user.runDir), 'GET /user/:id')];
-  within(h.cpuMsPerRequest, ha.cpuMsPerRequest, CPU_TOLERANCE, '/hash CPU ms per request, mixed vs alone');
+  // Mixed against alone, as the app's own clock moved between the two runs (CI-2 of session 17: 53.4 vs 44.3 ms a
+  // request by Node Flame under load), as in the Express case above.
+  const [clockMixed, clockAlone] = [clockMs(dirs[0], '/hash'), clockMs(dirs[1], '/hash')];
+  within(
+    h.cpuMsPerRequest / ha.cpuMsPerRequest,
+    clockMixed / clockAlone,
+    CPU_TOLERANCE,
+    `/hash CPU ms per request, mixed/alone (${h.cpuMsPerRequest} / ${ha.cpuMsPerRequest} ms) against the app's clock (${clockMixed.toFixed(3)} / ${clockAlone.toFixed(3)} ms)`,
+  );
+  console.log(
+    JSON.stringify({
+      fastifyHashCpuMs: { mixed: h.cpuMsPerRequest, alone: ha.cpuMsPerRequest },
+      appsClock: { mixed: clockMixed, alone: clockAlone },
+    }),
+  );
+  within(h.cpuMsPerRequest, clockMixed, CPU_TOLERANCE, "/hash CPU ms per request (mixed) vs the app's clock");
   near(u.cpuMsPerRequest, ua.cpuMsPerRequest, '/user/:id CPU ms per request, mixed vs alone');
   within(m.requests!.all.p90, mixed.load.latency.p90, 0.1, 'mixed p90');
   within(m.requests!.all.p99, mixed.load.latency.p99, 0.1, 'mixed p99');
