@@ -242,7 +242,8 @@ export class V8LogTail {
       for (const n of log.iso.notes(basename(log.path), this.maps !== null)) warn(n);
     }
     for (const log of this.logs) for (const w of log.native.warnings) warn(w);
-    const all = b.tree.weight;
+    // Once, at the end: a walk of the whole tree at each live read would cost what was read before, not what is new.
+    const all = final ? b.tree.weight : 0;
     const logging = all > 0 ? logWritingWeight(b.tree, b.frames.frames) / all : 0;
     if (logging >= LOG_WRITING_NOTE_SHARE)
       warn(
