@@ -54,9 +54,17 @@ test(
       live: true,
     });
     const done = session.run();
+    // A failed check must not leave the app spinning: the runner would wait for it (CI-3 of session 17 hung 23 minutes).
+    t.after(() => {
+      if (session.running) session.stop();
+    });
+    // Each worker's first chunk comes a second or so after it starts, later on a loaded machine (CI-3 of session 17:
+    // one of two after 2.3 s): waited for, up to 15 s, rather than for a fixed time.
+    const workerChunks = () => readdirSync(runDir).filter((f) => /^live-\d+-\d+\.jsonl$/.test(f));
     await new Promise((r) => setTimeout(r, 2300));
+    for (let waited = 0; workerChunks().length < 2 && waited < 15_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
     assert.ok(session.running, 'the app still runs');
-    const workerFiles = readdirSync(runDir).filter((f) => /^live-\d+-\d+\.jsonl$/.test(f));
+    const workerFiles = workerChunks();
     assert.equal(workerFiles.length, 2, `each worker writes its chunks while it runs: ${readdirSync(runDir).join(', ')}`);
     const mid = await loadLiveRun(runDir);
     assert.ok(session.running, 'the live read came while the app ran');
