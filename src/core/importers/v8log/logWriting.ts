@@ -14,27 +14,40 @@ const COMPILING =
  * The weight of samples that were V8 writing its own log: a logger frame anywhere in the stack, or an output function
  * called straight from a compile (the tick log has no C++ callers between them; a compile writes nothing else). On
  * sass compiling 3,000 rules, --prof's ticks were ~12 % that (perf's 1 %): the profiler's cost, not the app's.
+ * One meter per reader: frames only grow, so each is classed once however many live reads weigh the tree.
  */
-export function logWritingWeight(tree: CallTree, frames: readonly Frame[]): number {
-  // Per frame: 1 logger, 2 output, 3 compiling, 0 none; tested once per frame, not per node.
-  const kind = new Int8Array(frames.length).fill(-1);
-  const kindOf = (f: number): number => {
-    if (f < 0) return 0;
-    if (kind[f] < 0) {
-      const name = frames[f].name;
-      kind[f] = LOGGER.test(name) ? 1 : OUTPUT.test(name) ? 2 : COMPILING.test(name) ? 3 : 0;
+export class LogWritingMeter {
+  /** Per frame: 1 logger, 2 output, 3 compiling, 0 none, -1 not yet classed. */
+  private kind = new Int8Array(0);
+  private inLog = new Uint8Array(0);
+
+  weight(tree: CallTree, frames: readonly Frame[]): number {
+    if (this.kind.length < frames.length) {
+      const k = new Int8Array(Math.max(frames.length, this.kind.length * 2)).fill(-1);
+      k.set(this.kind);
+      this.kind = k;
     }
-    return kind[f];
-  };
-  const inLog = new Uint8Array(tree.count);
-  let sum = 0;
-  // Parents have lower ids than their children.
-  for (let i = 1; i < tree.count; i++) {
-    const p = tree.parent[i];
-    const k = kindOf(tree.frame[i]);
-    inLog[i] = inLog[p] === 1 || k === 1 ? 1 : 0;
-    const w = tree.self[i];
-    if (w > 0 && (inLog[i] === 1 || (k === 2 && p > 0 && kindOf(tree.frame[p]) === 3))) sum += w;
+    if (this.inLog.length < tree.count) this.inLog = new Uint8Array(Math.max(tree.count, this.inLog.length * 2));
+    const kind = this.kind;
+    const kindOf = (f: number): number => {
+      if (f < 0) return 0;
+      if (kind[f] < 0) {
+        const name = frames[f].name;
+        kind[f] = LOGGER.test(name) ? 1 : OUTPUT.test(name) ? 2 : COMPILING.test(name) ? 3 : 0;
+      }
+      return kind[f];
+    };
+    const inLog = this.inLog;
+    inLog[0] = 0;
+    let sum = 0;
+    // Parents have lower ids than their children.
+    for (let i = 1; i < tree.count; i++) {
+      const p = tree.parent[i];
+      const k = kindOf(tree.frame[i]);
+      inLog[i] = inLog[p] === 1 || k === 1 ? 1 : 0;
+      const w = tree.self[i];
+      if (w > 0 && (inLog[i] === 1 || (k === 2 && p > 0 && kindOf(tree.frame[p]) === 3))) sum += w;
+    }
+    return sum;
   }
-  return sum;
 }

@@ -10,7 +10,7 @@ import { NativeResolver } from './native';
 import { readProcMaps, type Mapping } from './procMaps';
 import { parseLogName, procMapsBeside, siblingLogs } from './siblings';
 import { TimelineBuilder } from './timeline';
-import { logWritingWeight } from './logWriting';
+import { LogWritingMeter } from './logWriting';
 
 /** Worker isolates compile Node's worker bootstrap script early (in a log's first 4 MiB); the main isolate never does. */
 const WORKER_SCRIPT = Buffer.from('node:internal/main/worker_thread');
@@ -73,6 +73,7 @@ export class V8LogTail {
   private logs: LogState[] = [];
   private key = '';
   private builder!: ProfileBuilder;
+  private logWriting = new LogWritingMeter();
   private timeline: TimelineBuilder | undefined;
   private maps: Mapping[] | null = null;
   /** Whether the proc-maps file was there when the logs were first read (it is written at the process's exit). */
@@ -145,6 +146,7 @@ export class V8LogTail {
     tagged.sort((a, b) => Number(a.worker) - Number(b.worker) || a.path.localeCompare(b.path));
     this.key = paths.join('\0');
     this.builder = new ProfileBuilder('v8log', { durationMs: null, mode: 'prof', source: this.path });
+    this.logWriting = new LogWritingMeter();
     const mapsPath = this.opts.mapsFile ?? procMapsBeside(this.path);
     this.mapsThere = mapsPath !== null && existsSync(mapsPath);
     this.maps = mapsPath ? await readProcMaps(mapsPath) : null;
@@ -242,9 +244,9 @@ export class V8LogTail {
       for (const n of log.iso.notes(basename(log.path), this.maps !== null)) warn(n);
     }
     for (const log of this.logs) for (const w of log.native.warnings) warn(w);
-    // Once, at the end: a walk of the whole tree at each live read would cost what was read before, not what is new.
-    const all = final ? b.tree.weight : 0;
-    const logging = all > 0 ? logWritingWeight(b.tree, b.frames.frames) / all : 0;
+    // At every read, live or whole, so that both say the same (a walk of the tree, as the live copy below is).
+    const all = b.tree.weight;
+    const logging = all > 0 ? this.logWriting.weight(b.tree, b.frames.frames) / all : 0;
     if (logging >= LOG_WRITING_NOTE_SHARE)
       warn(
         l10n.t(
