@@ -94,6 +94,33 @@ test('"Profile Running Process…" on a server started with --inspect: typed add
   }
 });
 
+/**
+ * The guide app under --inspect on two free ports, tried again on new ones when one was taken between the kernel
+ * naming it free and the app binding it (stop 45's CI: the app exited 1 before listening).
+ */
+async function startGuideApp(ws: string): Promise<{ app: ReturnType<typeof spawnGroup>; inspectPort: number; appPort: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const inspectPort = await freePort();
+    let appPort = await freePort();
+    while (appPort === inspectPort) appPort = await freePort();
+    const app = spawnGroup(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, 'app.js'], {
+      cwd: ws,
+      env: { ...process.env, PORT: String(appPort), NODE_PATH: join(repoRoot, 'node_modules') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    app.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const listening = await new Promise<boolean>((resolve) => {
+      app.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && resolve(true));
+      app.once('exit', () => resolve(false));
+    });
+    if (listening) return { app, inspectPort, appPort };
+    const taken = /EADDRINUSE|address already in use/.test(stderr);
+    if (!taken || attempt === 3) throw new Error(`app exited (${app.exitCode}) before listening: ${stderr.slice(-2000)}`);
+    console.log(`[e2e] ports ${inspectPort}/${appPort} were taken; again on new ones`);
+  }
+}
+
 test(
   '"Profile Running Process…" on the guide app started with --inspect=127.0.0.1:<random port>: picked from the list, no dialog, pbkdf2Sync drawn',
   { timeout: 300_000 },
@@ -101,16 +128,7 @@ test(
     const ws = mkdtempSync(join(tmpdir(), 'nf-e2e-attach-inspect-'));
     mkdirSync(join(ws, '.nodeflame'));
     copyFileSync(join(repoRoot, 'examples/express-auth/app.js'), join(ws, 'app.js'));
-    const [inspectPort, appPort] = [await freePort(), await freePort()];
-    const app = spawnGroup(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, 'app.js'], {
-      cwd: ws,
-      env: { ...process.env, PORT: String(appPort), NODE_PATH: join(repoRoot, 'node_modules') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      app.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
-      app.once('exit', (c) => reject(new Error(`app exited (${c}) before listening`)));
-    });
+    const { app, inspectPort, appPort } = await startGuideApp(ws);
     const base = `http://127.0.0.1:${appPort}`;
     assert.equal((await fetch(`${base}/newUser?username=matt&password=password`)).status, 200);
     const vs = await startVSCode({ workspace: ws, name: 'attach-inspect' });

@@ -9,6 +9,7 @@ import type { Schema, Sink } from './jsonScan';
 import { NumberList } from './numberList';
 import { readJsonStream } from './readJsonStream';
 import type { Importer } from './types';
+import { doubled } from '../doubled';
 
 export const SPEEDSCOPE_SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
 
@@ -88,14 +89,9 @@ class StackSink implements Sink {
   private lastLength = 0;
 
   private grow(): void {
-    const wider = (a: Int32Array) => {
-      const b = new Int32Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.stack = wider(this.stack);
-    this.last = wider(this.last);
-    this.nodes = wider(this.nodes);
+    this.stack = doubled(this.stack);
+    this.last = doubled(this.last);
+    this.nodes = doubled(this.nodes);
   }
 }
 

@@ -5,6 +5,7 @@ import type { Importer } from '../types';
 import { parseFoldedFrame } from './frame';
 import { forEachLine } from '../lines';
 import { HASH_SEED, hashStep, MISSING, PartTable } from './partTable';
+import { doubled } from '../../doubled';
 
 export { parseFoldedFrame } from './frame';
 
@@ -170,13 +171,8 @@ class FoldedStacks {
   }
 
   private growParts(): void {
-    const g = (a: Int32Array) => {
-      const b = new Int32Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.ends = g(this.ends);
-    this.nodes = g(this.nodes);
+    this.ends = doubled(this.ends);
+    this.nodes = doubled(this.nodes);
   }
 }
 

@@ -1,3 +1,5 @@
+import { doubled } from '../../doubled';
+
 /** Returned by `PartTable.find` for bytes never added. */
 export const MISSING = -2;
 
@@ -33,11 +35,7 @@ export class PartTable {
 
   add(buf: Buffer, start: number, end: number, h: number, value: number): void {
     const n = end - start;
-    if (4 * this.count === this.entries.length) {
-      const grown = new Int32Array(this.entries.length * 2);
-      grown.set(this.entries);
-      this.entries = grown;
-    }
+    if (4 * this.count === this.entries.length) this.entries = doubled(this.entries);
     while (this.used + n > this.pool.length) {
       const pool = Buffer.allocUnsafe(this.pool.length * 2);
       this.pool.copy(pool, 0, 0, this.used);

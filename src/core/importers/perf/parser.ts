@@ -2,6 +2,7 @@ import { ProfileBuilder, type Profile } from '../../model';
 import * as l10n from '@vscode/l10n';
 import { classifyPerfFrame } from './frames';
 import { FrameKeyTable } from './keyTable';
+import { doubled } from '../../doubled';
 
 /** A callchain-less sample carries its one frame on the header line. */
 const INLINE_FRAME = /^([0-9a-f]+)\s+(\S[^]*)$/i;
@@ -122,11 +123,7 @@ export class PerfScriptParser {
   }
 
   private push1(id: number): void {
-    if (this.depth === this.stack.length) {
-      const bigger = new Int32Array(this.stack.length * 2);
-      bigger.set(this.stack);
-      this.stack = bigger;
-    }
+    if (this.depth === this.stack.length) this.stack = doubled(this.stack);
     this.stack[this.depth++] = id;
     this.hash = Math.imul(this.hash ^ id, 0x01000193);
   }

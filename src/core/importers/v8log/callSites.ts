@@ -1,6 +1,7 @@
 import type { FrameTable, Tier } from '../../model';
 import type { LineStamps } from './lineStamps';
 import { grownLater } from './grownLater';
+import { doubled } from '../../doubled';
 
 /** A line a caller was seen calling a callee from; `weight` is the ticks that saw it. */
 export interface Site {
@@ -83,11 +84,7 @@ export class CallSites {
 
   /** The function a frame stands for, whatever tier ran it; -1 for states (GC, idle). */
   fn(frameId: number): number {
-    if (frameId >= this.fnOfFrame.length) {
-      const grown = new Int32Array(Math.max(frameId + 1, this.fnOfFrame.length * 2));
-      grown.set(this.fnOfFrame);
-      this.fnOfFrame = grown;
-    }
+    if (frameId >= this.fnOfFrame.length) this.fnOfFrame = doubled(this.fnOfFrame, frameId + 1);
     const known = this.fnOfFrame[frameId];
     if (known !== 0) return known < 0 ? -1 : known - 1;
     const f = this.frames.get(frameId);

@@ -1,4 +1,5 @@
 import { grownLater } from './grownLater';
+import { doubled } from '../../doubled';
 
 /**
  * V8's log is CSV without quoting: it escapes `,` as `\x2C`, newlines as `\n`, other control and
@@ -132,9 +133,7 @@ export class LineFields {
   }
 
   private grow(): void {
-    const g = new Int32Array(this.commas.length * 2);
-    g.set(this.commas);
-    this.commas = g;
+    this.commas = doubled(this.commas);
   }
 
   /** `split(',')[i]`, or undefined past the last field. */

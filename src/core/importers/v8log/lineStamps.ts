@@ -1,5 +1,6 @@
 import type { ProfileBuilder } from '../../model';
 import { grownLater } from './grownLater';
+import { doubled } from '../../doubled';
 
 /**
  * A number for each (file, line) and a stamp per number: a stack counts each line once, and a stack of a real program
@@ -40,11 +41,7 @@ export class LineStamps {
       }
       out[k] = id;
     }
-    if (this.count > this.seen.length) {
-      const grown = new Int32Array(Math.max(this.count, this.seen.length * 2));
-      grown.set(this.seen);
-      this.seen = grown;
-    }
+    if (this.count > this.seen.length) this.seen = doubled(this.seen, this.count);
     return out;
   }
 

@@ -1,5 +1,6 @@
 import type { CodeInfo, SourcePositions } from './codeMap';
 import { grownLater } from './grownLater';
+import { doubled } from '../../doubled';
 
 /** `script-source` text, kept escaped until a line number is needed from it. */
 export class Script {
@@ -70,14 +71,9 @@ function push(a: number, b: number, c: number): void {
 
 /** Apart from `push`, so the hot scan that inlines it stays small for the optimizing compiler. */
 function growCols(): void {
-  const grow = (x: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-    const g = new Int32Array(x.length * 2);
-    g.set(x);
-    return g;
-  };
-  cols.a = grow(cols.a);
-  cols.b = grow(cols.b);
-  cols.c = grow(cols.c);
+  cols.a = doubled(cols.a);
+  cols.b = doubled(cols.b);
+  cols.c = doubled(cols.c);
 }
 
 /**
@@ -186,11 +182,7 @@ export function lineStarts(escaped: string): Int32Array {
     const c = escaped.charCodeAt(i + 1);
     const len = c === 120 /* x */ ? 4 : c === 117 /* u */ ? 6 : 2;
     if (c === 110 /* n */) {
-      if (n === starts.length) {
-        const grown = new Int32Array(n * 2);
-        grown.set(starts);
-        starts = grown;
-      }
+      if (n === starts.length) starts = doubled(starts);
       starts[n++] = i - shift + 1;
     }
     shift += len - 1;

@@ -1,4 +1,5 @@
 import { grownLater } from './grownLater';
+import { doubled } from '../../doubled';
 
 /**
  * The fields of one `tick` line, read in place from the log's bytes. A tick of a real program (tsc) holds ~65
@@ -27,11 +28,7 @@ export class TickFields {
     let cs = this.commas;
     for (let i = start; i < end; i++) {
       if (buf[i] !== 44) continue;
-      if (n === cs.length) {
-        const grown = new Int32Array(cs.length * 2);
-        grown.set(cs);
-        this.commas = cs = grown;
-      }
+      if (n === cs.length) this.commas = cs = doubled(cs);
       cs[n++] = i;
     }
     this.n = n;
