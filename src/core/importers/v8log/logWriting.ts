@@ -1,4 +1,5 @@
 import type { CallTree, Frame } from '../../model';
+import { doubled } from '../../doubled';
 
 /** Classes of V8's own log writer: the tick log of --prof, perf's JIT maps. */
 const LOGGER =
@@ -17,28 +18,21 @@ const COMPILING =
  * One meter per reader: frames only grow, so each is classed once however many live reads weigh the tree.
  */
 export class LogWritingMeter {
-  /** Per frame: 1 logger, 2 output, 3 compiling, 0 none, -1 not yet classed. */
-  private kind = new Int8Array(0);
-  private inLog = new Uint8Array(0);
+  /** Per frame: 1 logger, 2 output, 3 compiling, 4 none; 0 not yet classed. */
+  private kind = new Int32Array(0);
 
   weight(tree: CallTree, frames: readonly Frame[]): number {
-    if (this.kind.length < frames.length) {
-      const k = new Int8Array(Math.max(frames.length, this.kind.length * 2)).fill(-1);
-      k.set(this.kind);
-      this.kind = k;
-    }
-    if (this.inLog.length < tree.count) this.inLog = new Uint8Array(Math.max(tree.count, this.inLog.length * 2));
+    if (this.kind.length < frames.length) this.kind = doubled(this.kind, frames.length);
     const kind = this.kind;
     const kindOf = (f: number): number => {
-      if (f < 0) return 0;
-      if (kind[f] < 0) {
+      if (f < 0) return 4;
+      if (kind[f] === 0) {
         const name = frames[f].name;
-        kind[f] = LOGGER.test(name) ? 1 : OUTPUT.test(name) ? 2 : COMPILING.test(name) ? 3 : 0;
+        kind[f] = LOGGER.test(name) ? 1 : OUTPUT.test(name) ? 2 : COMPILING.test(name) ? 3 : 4;
       }
       return kind[f];
     };
-    const inLog = this.inLog;
-    inLog[0] = 0;
+    const inLog = new Uint8Array(tree.count);
     let sum = 0;
     // Parents have lower ids than their children.
     for (let i = 1; i < tree.count; i++) {

@@ -73,7 +73,7 @@ export class V8LogTail {
   private logs: LogState[] = [];
   private key = '';
   private builder!: ProfileBuilder;
-  private logWriting = new LogWritingMeter();
+  private logWriting!: LogWritingMeter;
   private timeline: TimelineBuilder | undefined;
   private maps: Mapping[] | null = null;
   /** Whether the proc-maps file was there when the logs were first read (it is written at the process's exit). */
