@@ -144,24 +144,33 @@ export async function loadReport(run: ServerRun, from: number, routes: string[] 
 export function clockedExpressApp(dir: string): void {
   const app = readFileSync(join(repoRoot, 'examples', 'express-auth', 'app.js'), 'utf8');
   const clock = `const app = express();
-const cpu = {};
+${appClockSource(dir)}
 let seen = 0;
 app.use((req, res, next) => {
   if (seen++ === 0) return next();
   const c0 = process.cpuUsage();
-  res.on('finish', () => {
-    const d = process.cpuUsage(c0);
-    const a = (cpu[req.path] ??= { n: 0, us: 0 });
-    a.n++;
-    a.us += d.user + d.system;
-  });
+  res.on('finish', () => addCpu(req.path, c0));
   next();
-});
+});`;
+  assert.ok(app.includes('const app = express();'));
+  writeFileSync(join(dir, 'app.js'), app.replace('const app = express();', clock));
+}
+
+/**
+ * App source for its own CPU clock: `addCpu(path, c0)` adds the CPU since `c0` (a process.cpuUsage()) to a request of
+ * `path`; the sums are saved in `dir`/cpu.json at exit, SIGINT or SIGTERM (read by appClock).
+ */
+export function appClockSource(dir: string): string {
+  return `const cpu = {};
+const addCpu = (path, c0) => {
+  const d = process.cpuUsage(c0);
+  const a = (cpu[path] ??= { n: 0, us: 0 });
+  a.n++;
+  a.us += d.user + d.system;
+};
 const save = () => require('fs').writeFileSync(${JSON.stringify(join(dir, 'cpu.json'))}, JSON.stringify(cpu));
 for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => { save(); process.exit(0); });
 process.on('exit', save);`;
-  assert.ok(app.includes('const app = express();'));
-  writeFileSync(join(dir, 'app.js'), app.replace('const app = express();', clock));
 }
 
 /** The clocked app's CPU per path: requests and µs. */

@@ -8,6 +8,7 @@ import { installCorpus } from '../helpers/corpusInstall';
 import { cli, repoRoot } from '../helpers/paths';
 import {
   afterSetup,
+  appClockSource,
   clockedExpressApp,
   clockMs,
   jsonReport,
@@ -172,19 +173,13 @@ test("Express under a mixed load (perf): requests on perf's monotonic clock, SHA
 const fastifyApp = (dir: string) => `
 const crypto = require('crypto');
 const fastify = require('fastify')({ logger: false });
-const cpu = {};
+${appClockSource(dir)}
 const clocked = (path, work) => {
   const c0 = process.cpuUsage();
   const r = work();
-  const d = process.cpuUsage(c0);
-  const a = (cpu[path] ??= { n: 0, us: 0 });
-  a.n++;
-  a.us += d.user + d.system;
+  addCpu(path, c0);
   return r;
 };
-const save = () => require('fs').writeFileSync(${JSON.stringify(join(dir, 'cpu.json'))}, JSON.stringify(cpu));
-for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => { save(); process.exit(0); });
-process.on('exit', save);
 fastify.get('/hash', async () => clocked('/hash', () => crypto.pbkdf2Sync('password', 'salt', 10000, 512, 'sha512').length));
 fastify.get('/user/:id', async (req) => ({ id: req.params.id, name: 'user-' + req.params.id }));
 fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).then(() => console.log('listening'));
@@ -367,18 +362,13 @@ test(
   { timeout: 180000 },
   async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'nf-cpu-'));
-    // The app's own clock too: process.cpuUsage() around each request, saved at exit (cpu.json, as clockedExpressApp).
+    // The app's own clock too: process.cpuUsage() around each request, saved at exit (cpu.json, appClockSource).
     const app = `const { pbkdf2Sync } = require('crypto');
-const cpu = { '/hash': { n: 0, us: 0 } };
-const save = () => require('fs').writeFileSync(require('path').join(__dirname, 'cpu.json'), JSON.stringify(cpu));
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { save(); process.exit(0); });
-process.on('exit', save);
+${appClockSource(cwd)}
 require('http').createServer((q, s) => {
   const c0 = process.cpuUsage();
   const out = String(pbkdf2Sync('password', 'salt', 10000, 512, 'sha512').length);
-  const d = process.cpuUsage(c0);
-  cpu['/hash'].n++;
-  cpu['/hash'].us += d.user + d.system;
+  addCpu('/hash', c0);
   s.end(out);
 }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));`;
     writeFileSync(join(cwd, 'hash.js'), app);
