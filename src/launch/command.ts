@@ -22,6 +22,11 @@ export interface BuildOptions {
   preloadPath: string;
   /** The node executable to run. */
   node: string;
+  /**
+   * The node executable by its path, for the `node` shim of a plain program's prof or perf run (a bare name would find
+   * the shim itself on PATH); without it, no shim.
+   */
+  shimNode?: string;
   /** TypeScript loader args for a .ts program (see loader.ts). */
   loader?: string[];
   perfPath?: string;
@@ -152,9 +157,11 @@ function buildCommandRun(o: BuildOptions, words: string[]): LaunchCommand {
 export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
   if (o.target.command?.length) return buildCommandRun(o, o.target.command);
   const nodeArgs = buildNodeArgs(o);
+  const shimDir = plainRunShim(o);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...o.target.env,
+    ...(shimDir ? { PATH: pathWithFirst(shimDir, o.target.env.PATH ?? process.env.PATH) } : {}),
     [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE),
     [RUN_DIR_ENV]: o.runDir,
     ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1', ...(o.live ? { [LIVE_ENV]: '1' } : {}) } : {}),
@@ -178,8 +185,33 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
       nodeArgs,
       program,
       args,
+      // perf puts its own folders first on PATH for its workload, ahead of the shim (see buildCommandRun).
+      ...(shimDir ? { workloadPath: env.PATH } : {}),
     });
-    return { command: perf.command, args: perf.args, cwd, env, nodeArgs, ...(o.live ? { stdoutFile: join(o.runDir, 'perf.data') } : {}) };
+    return {
+      command: perf.command,
+      args: perf.args,
+      cwd,
+      env,
+      nodeArgs,
+      ...(shimDir ? { shimDir } : {}),
+      ...(o.live ? { stdoutFile: join(o.runDir, 'perf.data') } : {}),
+    };
   }
-  return { command: o.node, args: [...nodeArgs, program, ...args], cwd, env, nodeArgs };
+  return { command: o.node, args: [...nodeArgs, program, ...args], cwd, env, nodeArgs, ...(shimDir ? { shimDir } : {}) };
+}
+
+/**
+ * A plain program's prof or perf run puts the `node` shim first on PATH too: a Node process its code starts by name
+ * through a shell (`execSync('node worker.js')`, an npm script) gets the profiler flags, which Node refuses in
+ * NODE_OPTIONS. Best effort: where no private folder can hold the shim, the run goes on without it (such a child is
+ * then recorded and said to have left no profile, as before).
+ */
+function plainRunShim(o: BuildOptions): string | undefined {
+  if (!o.shimNode || (o.mode !== 'prof' && o.mode !== 'perf')) return undefined;
+  try {
+    return writeNodeShim(o.shimNode, profilerNodeArgs(o.mode, o.runDir), o.runDir);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,6 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, statSync } from 'node:fs';
-import { basename, relative } from 'node:path';
+import { basename, relative, resolve as resolvePath } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { RunResult, SessionOptions, SessionState } from './launchOptions';
 import { buildLaunchCommand, type LaunchCommand } from './command';
@@ -121,7 +121,7 @@ export class ProfileSession {
     this.o.onOutput?.(text + '\n', 'info');
   }
 
-  private async preflight(): Promise<{ node: string; version: string; perfPath?: string }> {
+  private async preflight(): Promise<{ node: string; version: string; perfPath?: string; shimNode?: string }> {
     const t = this.o.target;
     if (!existsSync(t.cwd) || !statSync(t.cwd).isDirectory()) throw errors.cwdNotFound(t.cwd);
     if (!t.command && !existsSync(t.program)) throw errors.programNotFound(t.program);
@@ -129,15 +129,22 @@ export class ProfileSession {
     const node = t.command ? (t.nodePath ?? (await findOnPath('node', t.env.PATH ?? process.env.PATH))) : t.nodePath || 'node';
     if (!node) throw errors.nodeNotFound('node', 'ENOENT');
     const version = await nodeVersion(node);
-    if (this.o.mode !== 'perf') return { node, version };
+    // A plain prof or perf run's shim names node by its path (see plainRunShim); none if it is not found.
+    const shimNode =
+      !t.command && (this.o.mode === 'prof' || this.o.mode === 'perf')
+        ? node.includes('/')
+          ? resolvePath(t.cwd, node)
+          : await findOnPath(node, t.env.PATH ?? process.env.PATH)
+        : undefined;
+    if (this.o.mode !== 'perf') return { node, version, shimNode };
     const perf = await preflightPerf(this.o.perfPreflight);
     if (!perf.ok) throw new LaunchError('perf-preflight', perf.message);
-    return { node, version, perfPath: perf.perfPath };
+    return { node, version, perfPath: perf.perfPath, shimNode };
   }
 
   /** Runs to the end; rejects only when nothing could be started (bad program, node, perf). */
   async run(): Promise<RunResult> {
-    const { node, version, perfPath } = await this.preflight();
+    const { node, version, perfPath, shimNode } = await this.preflight();
     const o = this.o;
     const cmd = buildLaunchCommand({
       target: o.target,
@@ -145,6 +152,7 @@ export class ProfileSession {
       runDir: o.runDir,
       preloadPath: o.preloadPath,
       node,
+      shimNode,
       loader: o.loader,
       perfPath,
       perfFrequency: o.perfFrequency,

@@ -161,14 +161,18 @@ export function perfRecordCommand(opts: {
   nodeArgs: string[];
   program: string;
   args: string[];
+  /** PATH for the workload, set again by `env` in front of it: perf puts its own folders first. */
+  workloadPath?: string;
 }): {
   command: string;
   args: string[];
 } {
   const flags = PERF_NODE_FLAGS.filter((f) => !opts.nodeArgs.includes(f));
+  const words = [opts.node, ...flags, ...opts.nodeArgs, opts.program, ...opts.args];
+  const workload = opts.workloadPath !== undefined ? ['env', `PATH=${opts.workloadPath}`, ...words] : words;
   return {
     command: opts.perfPath ?? 'perf',
-    args: [...perfRecordArgs(opts), '--', ...perfWorkload(opts.live, [opts.node, ...flags, ...opts.nodeArgs, opts.program, ...opts.args])],
+    args: [...perfRecordArgs(opts), '--', ...perfWorkload(opts.live, workload)],
   };
 }
 

@@ -88,3 +88,33 @@ spawn(process.execPath, [path.join(__dirname, 'child.js')], { stdio: 'inherit' }
   assert.equal((stderr.match(/\(child\.js\) left no profile/g) ?? []).length, 1, stderr);
   assert.ok(report.functions.some((f) => f.name === 'childSpin' && f.file?.endsWith('child.js')));
 });
+
+// A plain program's prof and perf runs put the `node` shim first on PATH, as a command's run does: a child its code
+// starts through a shell by the name `node` gets the profiler flags (before: recorded, "left no profile" under prof,
+// its JavaScript unnamed under perf).
+for (const mode of ['prof', 'perf'] as const)
+  test(
+    `${mode}: a child started through a shell as \`node child.js\` is profiled`,
+    { timeout: 120_000, skip: mode === 'perf' && !hasPerf && 'no perf' },
+    async () => {
+      writeFileSync(
+        join(work, 'shell.js'),
+        `require('node:child_process').execSync('node child.js', { cwd: __dirname, stdio: 'inherit' });\n`,
+      );
+      const { report, stderr } = await profileJson<{ functions: JsonFunctionRow[]; processes?: { pid: number; command: string }[] }>(
+        work,
+        mode,
+        `${mode}-shell`,
+        ['node', 'shell.js'],
+        ['--top', '1000'],
+      );
+      const commands = (report.processes ?? []).map((p) => p.command);
+      assert.ok(
+        commands.some((c) => c.endsWith('child.js')),
+        JSON.stringify(commands),
+      );
+      assert.doesNotMatch(stderr, /left no profile/);
+      const spin = report.functions.find((f) => f.name === 'childSpin' && f.file?.endsWith('child.js'));
+      assert.ok(spin && spin.total > 0.3, `childSpin named, most of the run's time: ${JSON.stringify(spin)}`);
+    },
+  );
