@@ -175,13 +175,15 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
     ...heapEnv(o),
   };
   const { program, args, cwd } = o.target;
+  // By its path: a bare `node` would be looked up on the child's PATH, where the shim is first.
+  const node = shimDir && o.shimNode ? o.shimNode : o.node;
   if (o.mode === 'perf') {
     const perf = perfRecordCommand({
       perfPath: o.perfPath,
       hz: o.perfFrequency,
       output: join(o.runDir, 'perf.data'),
       live: o.live,
-      node: o.node,
+      node,
       nodeArgs,
       program,
       args,
@@ -198,7 +200,7 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
       ...(o.live ? { stdoutFile: join(o.runDir, 'perf.data') } : {}),
     };
   }
-  return { command: o.node, args: [...nodeArgs, program, ...args], cwd, env, nodeArgs, ...(shimDir ? { shimDir } : {}) };
+  return { command: node, args: [...nodeArgs, program, ...args], cwd, env, nodeArgs, ...(shimDir ? { shimDir } : {}) };
 }
 
 /**
