@@ -51,6 +51,8 @@ export interface LaunchCommand {
   shimDir?: string;
   /** A live perf run: the file perf's stdout goes to (perf writes its recording there, `-o -`). */
   stdoutFile?: string;
+  /** The command line run.json keeps, when it is not `command` and `args`: node as the run named it (see plainRunShim). */
+  recorded?: string[];
 }
 
 /** `--logfile`'s value: V8 expands `%p` (pid) and `%t` (time) in it, and reads `%%` as one `%`. */
@@ -175,9 +177,8 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
     ...heapEnv(o),
   };
   const { program, args, cwd } = o.target;
-  // By its path: a bare `node` would be looked up on the child's PATH, where the shim is first.
-  const node = shimDir && o.shimNode ? o.shimNode : o.node;
-  if (o.mode === 'perf') {
+  const line = (node: string, workloadPath?: string): string[] => {
+    if (o.mode !== 'perf') return [node, ...nodeArgs, program, ...args];
     const perf = perfRecordCommand({
       perfPath: o.perfPath,
       hz: o.perfFrequency,
@@ -187,20 +188,23 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
       nodeArgs,
       program,
       args,
-      // perf puts its own folders first on PATH for its workload, ahead of the shim (see buildCommandRun).
-      ...(shimDir ? { workloadPath: env.PATH } : {}),
+      ...(workloadPath !== undefined ? { workloadPath } : {}),
     });
-    return {
-      command: perf.command,
-      args: perf.args,
-      cwd,
-      env,
-      nodeArgs,
-      ...(shimDir ? { shimDir } : {}),
-      ...(o.live ? { stdoutFile: join(o.runDir, 'perf.data') } : {}),
-    };
-  }
-  return { command: node, args: [...nodeArgs, program, ...args], cwd, env, nodeArgs, ...(shimDir ? { shimDir } : {}) };
+    return [perf.command, ...perf.args];
+  };
+  // With the shim, node by its path: a bare `node` would be looked up on the child's PATH, where the shim is first;
+  // perf puts its own folders first on PATH for its workload, ahead of the shim (see buildCommandRun). run.json keeps
+  // the line as the run named node (a shared page says `node app.js`, not where node was found).
+  const [command, ...words] = shimDir && o.shimNode ? line(o.shimNode, env.PATH) : line(o.node);
+  return {
+    command,
+    args: words,
+    cwd,
+    env,
+    nodeArgs,
+    ...(shimDir ? { shimDir, recorded: line(o.node) } : {}),
+    ...(o.mode === 'perf' && o.live ? { stdoutFile: join(o.runDir, 'perf.data') } : {}),
+  };
 }
 
 /**

@@ -278,7 +278,7 @@ export class ProfileSession {
     const info: RunInfo = {
       version: 1,
       mode: o.mode,
-      command: [cmd.command, ...cmd.args],
+      command: cmd.recorded ?? [cmd.command, ...cmd.args],
       cwd: cmd.cwd,
       nodeVersion: version,
       startedAt: startedAt.toISOString(),

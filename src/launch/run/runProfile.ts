@@ -134,7 +134,9 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   if (mode && mode !== 'perf') warnLostProfiles(profile, listed, files, pidOf, (pid) => byPid.get(pid)?.notProfiled);
   if (opts.pid === undefined) profile = leaveOutWaiting(profile, !opts.allProcesses);
   if (mode) profile.meta.mode ??= mode;
-  if (info.command) profile.meta.command ??= info.command.join(' ');
+  // run.json's line wins over a perf header's (perf's own argv): the same line, but with node as the run named it where
+  // the launcher ran it by its path (a plain run's shim, launch/command.ts).
+  if (info.command) profile.meta.command = info.command.join(' ');
   profile.meta.source = runDir;
   const requests = await readRunRequests(runDir, profile, info);
   if (requests) profile.requests = requests;
