@@ -70,8 +70,12 @@ test(
     );
     writeFileSync(join(dir, 'first.js'), `console.log('PATH0=' + process.env.PATH.split(':')[0]);\n`);
     // The survivor: a shell in its own session (no Node process, so not recorded, not killed), which starts
-    // `node` by name after the run ended, with the run's PATH, NODE_OPTIONS and NODE_FLAME_RUN_DIR.
-    const script = `node first.js; setsid sh -c 'sleep 2; node survivor.js' >/dev/null 2>&1 < /dev/null &`;
+    // `node` by name after the run ended, with the run's PATH, NODE_OPTIONS and NODE_FLAME_RUN_DIR. The first shell
+    // waits until the survivor is in its own session: the run kills what is left in the app's group when the first
+    // shell ends, and a forked child not yet detached was killed with it (the test failed 3 runs in 5 under load).
+    const script =
+      `node first.js; setsid sh -c 'touch detached; sleep 2; node survivor.js' >/dev/null 2>&1 < /dev/null & ` +
+      `while [ ! -e detached ]; do sleep 0.05; done`;
     const r = await runCli(['profile', '--mode', 'cpu-prof', '--out', join(dir, 'runs'), '--', 'sh', '-c', script], {
       cwd: dir,
       killAfterMs: 60_000,
