@@ -8,6 +8,7 @@ import type { Profile } from '../model';
 import { findFindings } from '../findings';
 import { embedProfile, embedRequests, scriptSafeJson, type EmbeddedProfile } from '../viewer/embed';
 import { packTimeline, type EmbeddedTimeline } from '../viewer/embedTimeline';
+import { sampleCount } from '../model/mergedTimes';
 import { webviewStrings } from '../viewer/strings';
 import { rewriteStrings, sharePaths, shareRoot } from '../viewer/shareable';
 
@@ -72,7 +73,7 @@ export interface HtmlOptions {
 /** The profile's per-sample times for the page's Timeline, gzipped: a million samples take about a megabyte. */
 export function embeddedTimeline(profile: Profile): EmbeddedTimeline | undefined {
   const tl = profile.timeline;
-  if (!tl || !tl.times.length) return undefined;
+  if (!tl || !sampleCount(tl)) return undefined;
   const { header, bytes } = packTimeline(tl);
   return { ...header, data: zlib().gzipSync(bytes).toString('base64') };
 }

@@ -1,5 +1,5 @@
 import type { CallTree, Frame, Profile } from '../model';
-import { timeGaps, type GroupSamples, type TimeGaps } from '../model/processes';
+import { timelineGaps, type GroupSamples, type TimeGaps } from '../model/processes';
 import { functionStats } from '../model/views';
 import type { Finding } from './types';
 
@@ -190,8 +190,8 @@ export class FindingContext {
   /** The gaps over IDLE_GAP_MS between the samples, and their span; undefined without a timeline or under two samples. */
   idleGaps(): TimeGaps | undefined {
     if (this.samples) return this.samples.gaps;
-    const times = this.profile.timeline?.times;
-    return times && timeGaps(times, IDLE_GAP_MS);
+    const tl = this.profile.timeline;
+    return tl && timelineGaps(tl, IDLE_GAP_MS);
   }
 
   /** Samples with the function on the stack (all its frames: tiers, columns). */

@@ -7,6 +7,8 @@ import { CpuNodeTable, finite, repairNode, type CallFrame, type CpuNode } from '
 import { placeCpuTreeArrays } from './cpuprofileTree';
 import { MAX_DELTA } from './jsonScan';
 import { noteSteps } from '../model/packedTimeline';
+import { packedTimeline, PACKED_BLOCK_BITS, WIDE_US } from '../model/mergedTimes';
+import { packedSumAt, unpackSums, type PackedSums } from './numberList';
 import type { Importer } from './types';
 
 interface CpuProfile {
@@ -17,8 +19,11 @@ interface CpuProfile {
   /** Typed arrays when read by the streaming reader. */
   samples?: ArrayLike<number>;
   timeDeltas?: ArrayLike<number>;
-  /** The streaming reader's form of `timeDeltas`: their running sums (µs from the start), damaged deltas as 0. */
-  timeSums?: Float64Array;
+  /**
+   * The streaming reader's form of `timeDeltas`: their running sums (µs from the start), damaged deltas as 0; packed
+   * (PackedSums) when it was asked to and they are whole µs.
+   */
+  timeSums?: Float64Array | PackedSums;
 }
 
 const isList = (x: unknown): x is ArrayLike<unknown> => Array.isArray(x) || ArrayBuffer.isView(x);
@@ -142,7 +147,16 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
   // A count past 2^53 is not even exact, and two near 1e308 add up to Infinity.
   let absurd = 0;
   const samples: ArrayLike<unknown> = isList(p.samples) ? p.samples : [];
-  const sums = p.timeSums instanceof Float64Array ? p.timeSums : undefined;
+  const toModel = placed.dense;
+  let sums = p.timeSums instanceof Float64Array ? p.timeSums : undefined;
+  // Packed sums become the timeline's packed times (its times read back as `µs / 1000`, the same numbers): when they
+  // cover the samples, which are the streaming reader's, and no caller packs the timeline its own way (noting).
+  let packedSums = p.timeSums && !(p.timeSums instanceof Float64Array) ? p.timeSums : undefined;
+  const sumCount = packedSums?.us.length ?? 0;
+  if (packedSums && !(samples instanceof Int32Array && samples.length > 0 && sumCount >= samples.length && toModel && !noting)) {
+    sums = unpackSums(packedSums);
+    packedSums = undefined;
+  }
   const deltas: ArrayLike<unknown> = sums ?? (isList(p.timeDeltas) ? p.timeDeltas : []);
   let timeline: Profile['timeline'];
   if (samples.length > 0) {
@@ -150,8 +164,7 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
     // The streaming reader's Int32Array of node ids becomes the timeline's model nodes in place, and its running
     // sums of the deltas the times: no second array of either.
     const nodes = samples instanceof Int32Array ? new Uint32Array(samples.buffer, samples.byteOffset, n) : new Uint32Array(n);
-    const times = sums && sums.length >= n ? sums.subarray(0, n) : new Float64Array(n);
-    const toModel = placed.dense;
+    const times = packedSums ? new Float64Array(0) : sums && sums.length >= n ? sums.subarray(0, n) : new Float64Array(n);
     // Sample i happens at start + Σ deltas[0..i]; it stands for the time until the next one. Its node's count and time
     // are summed in the same pass, in sample order (each sample's time once the next one's is known), then added once:
     // the same sums as one addSelf per sample, at a fraction of the calls and with one pass over tens of millions.
@@ -161,8 +174,14 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
     let unknown = 0;
     let prevNode = 0;
     let prevTime = 0;
-    const streamed = samples instanceof Int32Array && sums && times.buffer === sums.buffer && toModel;
-    if (streamed) {
+    const streamed = samples instanceof Int32Array && ((sums && times.buffer === sums.buffer) || packedSums) && toModel;
+    if (packedSums && streamed) {
+      const state = new Float64Array([0, 0]);
+      for (let from = 0; from < n; from += SAMPLE_BLOCK)
+        unknown += placePackedSamples(samples, packedSums, toModel, nodes, count, time, from, Math.min(n, from + SAMPLE_BLOCK), state);
+      prevNode = state[0];
+      prevTime = state[1];
+    } else if (streamed && sums) {
       // The streaming reader's arrays go through a small function of their own, a block at a time: it is optimized
       // within a block or two, where this loop, part of a big function, ran mostly interpreted (a number object made
       // per sample: tens of MB of garbage per million samples).
@@ -199,14 +218,21 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
       prevNode = node;
       prevTime = at;
     }
-    const tail = Math.max(times[n - 1], Number.isFinite(endUs - startUs) ? (endUs - startUs) / 1000 : 0);
+    const lastAt = packedSums ? packedSumAt(packedSums, n - 1) / 1000 : times[n - 1];
+    const tail = Math.max(lastAt, Number.isFinite(endUs - startUs) ? (endUs - startUs) / 1000 : 0);
     time[prevNode] += Math.max(0, tail - prevTime);
     for (let k = 0; k < count.length; k++) if (count[k]) b.tree.addSelf(k, count[k], time[k]);
     if (unknown) b.warn(l10n.t('{0} samples point at nodes the profile does not define; counted as unaccounted', unknown));
-    if (deltas.length !== n) b.warn(l10n.t('the profile has {0} samples but {1} time deltas; times are approximate', n, deltas.length));
-    if (n > 1) b.meta.intervalMs = times[n - 1] / (n - 1) || undefined;
-    if (b.meta.durationMs === null) b.meta.durationMs = times[n - 1];
-    timeline = { nodes, times };
+    const deltaCount = packedSums ? sumCount : deltas.length;
+    if (deltaCount !== n) b.warn(l10n.t('the profile has {0} samples but {1} time deltas; times are approximate', n, deltaCount));
+    if (n > 1) b.meta.intervalMs = lastAt / (n - 1) || undefined;
+    if (b.meta.durationMs === null) b.meta.durationMs = lastAt;
+    if (packedSums) {
+      // One process on its own axis: no offsets (see PackedTimes), one array of zeros for both.
+      const zeros = new Float64Array(b.tree.count);
+      const { blockUs, wide } = packedSums;
+      timeline = packedTimeline(nodes, { us: packedSums.us.subarray(0, n), blockUs, usOfNode: zeros, msOfNode: zeros, wide });
+    } else timeline = { nodes, times };
   } else {
     // Without a sample list, hit counts are all there is.
     for (let i = 0; i < table.count; i++) {
@@ -340,12 +366,48 @@ function placeSamples(
   return unknown;
 }
 
+/** placeSamples over packed sums: the times are not written, they stay packed. */
+function placePackedSamples(
+  samples: Int32Array,
+  sums: PackedSums,
+  toModel: Int32Array,
+  nodes: Uint32Array,
+  count: Float64Array,
+  time: Float64Array,
+  from: number,
+  to: number,
+  state: Float64Array,
+): number {
+  const { us, blockUs } = sums;
+  let unknown = 0;
+  let prevNode = state[0];
+  let prevTime = state[1];
+  const known = toModel.length;
+  for (let i = from; i < to; i++) {
+    const d = us[i];
+    const at = (d === WIDE_US ? packedSumAt(sums, i) : blockUs[i >>> PACKED_BLOCK_BITS] + d) / 1000;
+    const s = samples[i];
+    const m = s >= 0 && s < known ? toModel[s] : -1;
+    if (m < 0) unknown++;
+    const node = m < 0 ? 0 : m;
+    nodes[i] = node;
+    if (i > 0) time[prevNode] += Math.max(0, at - prevTime);
+    count[node]++;
+    prevNode = node;
+    prevTime = at;
+  }
+  state[0] = prevNode;
+  state[1] = prevTime;
+  return unknown;
+}
+
 export const cpuprofileImporter: Importer = {
   format: 'cpuprofile',
   sniff: (head) => sniffCpuProfile(head),
   load: async (path, opts) => {
     opts.signal?.throwIfAborted();
-    const json = await readCpuProfileStream(path, opts);
+    // A caller that packs the timeline its own way (noting its steps) is given the times as ever.
+    const json = await readCpuProfileStream(path, { ...opts, packTimes: !opts.packing });
     opts.signal?.throwIfAborted();
     const profile = cpuProfileToModel(asCpuProfile(json, path), path, opts.packing);
     opts.onProgress?.(1);

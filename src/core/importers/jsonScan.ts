@@ -14,8 +14,11 @@ export type Rule =
   | 'small'
   /** An array of numbers, read into an Int32Array (a Float64Array from the first value that is no int32). */
   | 'nums'
-  /** An array of numbers read as its running sums into a Float64Array stored under `sums` instead (time deltas as times). */
-  | { sums: string }
+  /**
+   * An array of numbers read as its running sums into a Float64Array stored under `sums` instead (time deltas as times);
+   * `packed`: as PackedSums (numberList.ts) while the sums are whole numbers.
+   */
+  | { sums: string; packed?: boolean }
   /**
    * An array of numbers read into the list `list()` gives (emptied by it), stored as the list's typed array: a sink's
    * elements each hold a few short arrays (a trace event's samples), which its lists take in turn, none made per element.
@@ -229,7 +232,12 @@ export class JsonScanner {
     if ((rule === 'nums' || sums !== undefined || list) && c === 0x5b) {
       const out = list
         ? list()
-        : new NumberList(this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0, sums !== undefined, this.lent);
+        : new NumberList(
+            this.size > 0 ? Math.ceil((this.size - this.base) / 2) + 1 : 0,
+            sums !== undefined,
+            this.lent,
+            typeof rule === 'object' && 'packed' in rule && rule.packed === true,
+          );
       into[sums ?? key] = out;
       this.stack.push({ k: 'nums', out, into, key: sums ?? key, st: 'v0' });
       return true;
@@ -332,7 +340,7 @@ export class JsonScanner {
 
   private pop(i: number): number {
     const f = this.stack.pop();
-    if (f?.k === 'nums') f.into[f.key] = f.out.done();
+    if (f?.k === 'nums') f.into[f.key] = f.out.stored();
     else if (f?.k === 'obj' && f.sink) f.sink.push(f.into);
     if (this.stack.length === 0) this.state = 'end';
     return i + 1;

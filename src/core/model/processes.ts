@@ -223,6 +223,23 @@ export function timeGaps(times: ArrayLike<number>, gapMs: number): TimeGaps | un
   return { gaps, span: times[times.length - 1] - times[0] };
 }
 
+/** timeGaps of a timeline's times, packed ones (mergedTimes.ts) read where they are: the same numbers, not unpacked. */
+export function timelineGaps(tl: NonNullable<Profile['timeline']>, gapMs: number): TimeGaps | undefined {
+  const p = tl.packed;
+  if (!p) return timeGaps(tl.times, gapMs);
+  const nodes = tl.nodes;
+  if (nodes.length < 2) return undefined;
+  const first = packedTimeAt(p, nodes, 0);
+  let prev = first;
+  let gaps = 0;
+  for (let i = 1; i < nodes.length; i++) {
+    const t = packedTimeAt(p, nodes, i);
+    if (t - prev > gapMs) gaps += t - prev;
+    prev = t;
+  }
+  return { gaps, span: prev - first };
+}
+
 /** A thread group's profile and what its samples say over time, as the findings read them. */
 export interface GroupSamples {
   /** As `selectThreads` gives it, without its timeline when it is a part of a bigger one (`nodes` reads its samples). */
@@ -242,7 +259,7 @@ export function eachThreadsSamples(profile: Profile, groups: readonly (readonly 
   const tl = profile.timeline;
   const alone = (g: readonly string[]): GroupSamples => {
     const p = selectThreads(profile, g);
-    return { profile: p, gaps: p.timeline && timeGaps(p.timeline.times, gapMs), nodes: () => p.timeline?.nodes };
+    return { profile: p, gaps: p.timeline && timelineGaps(p.timeline, gapMs), nodes: () => p.timeline?.nodes };
   };
   // A group of every thread is the profile itself, root samples and all.
   const whole = (g: readonly string[]) => profile.threads.every((th) => g.includes(th.name));

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { Timeline } from '../model/timeline';
+import { sampleCount, sampleTime } from '../model/mergedTimes';
 import { seededRandom } from '../seededRandom';
 
 /**
@@ -60,7 +61,8 @@ class Bytes {
  * the activity graph keeps its shape and a range's shares stay estimates of the real ones.
  */
 export function packTimeline(tl: Timeline, max = MAX_EMBEDDED_SAMPLES): { header: Omit<EmbeddedTimeline, 'data'>; bytes: Uint8Array } {
-  const n = tl.times.length;
+  // Packed times (mergedTimes.ts) are read where they are, not unpacked.
+  const n = sampleCount(tl);
   let keep: number[] | undefined;
   let oneIn: number | undefined;
   if (n > max) {
@@ -86,11 +88,11 @@ export function packTimeline(tl: Timeline, max = MAX_EMBEDDED_SAMPLES): { header
   }
   const out = new Bytes();
   for (let k = 0; k < count; k++) out.varint(tl.nodes[at(k)]);
-  const t0 = count ? tl.times[at(0)] : 0;
+  const t0 = count ? sampleTime(tl, at(0)) : 0;
   // Steps between rounded times: they add up to the rounded time of each sample, so no error piles up.
   let prev = 0;
   for (let k = 0; k < count; k++) {
-    const us = Math.max(prev, Math.round((tl.times[at(k)] - t0) * 1000));
+    const us = Math.max(prev, Math.round((sampleTime(tl, at(k)) - t0) * 1000));
     out.varint(us - prev);
     prev = us;
   }
