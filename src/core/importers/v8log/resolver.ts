@@ -1,5 +1,7 @@
 import type { ProfileBuilder, Tier } from '../../model';
+import type { CallPair, Site } from './callSites';
 import type { CodeEntry, CodeInfo, CodeMap } from './codeMap';
+import { AddressTable } from './addressTable';
 import { codeFrame, isJs, nativeFrame, tierOf } from './frames';
 import type { NativeHit, NativeResolver } from './native';
 import { parseSourcePositions, positionsAt, Script } from './positions';
@@ -20,6 +22,13 @@ export interface Resolved {
   at?: number[];
   /** Per line: its number in the isolate's LineStamps, once a stack used it. */
   lineKeys?: Int32Array;
+  /**
+   * The call-site answers (isolate.ts `call`) of its frames, once asked: per id but the last, the call into the next
+   * id (fixed); for the last, the one callee last asked about. A return address nearly always calls the same callee.
+   */
+  inner?: (Site | CallPair | null)[];
+  lastCallee: number;
+  lastAnswer: Site | CallPair | null;
 }
 
 const EMPTY: string[] = [];
@@ -30,7 +39,7 @@ const NO_LINES: number[] = [];
  * sees one shape where it reads them (fields added later made several, and its compiled code was thrown away again).
  */
 export function resolved(ids: number[], files: string[], lines: number[], js: boolean, lineless?: Tier | 'unknown'): Resolved {
-  return { ids, files, lines, js, lineless, at: undefined, lineKeys: undefined };
+  return { ids, files, lines, js, lineless, at: undefined, lineKeys: undefined, inner: undefined, lastCallee: -1, lastAnswer: null };
 }
 /** An answer kept for a return address, with what it was read from. */
 interface KeptReturn {
@@ -120,7 +129,7 @@ export class AddressResolver {
    * same (`code-source-info` or an inlined function's positions drop them) and of the current epoch. Dropping them
    * all whenever any code changed (tsc: 150 times) had them read again 28 000 times.
    */
-  private readonly returns = new Map<number, KeptReturn>();
+  private readonly returns = new AddressTable<KeptReturn>();
   /** Kept answers given, and kept answers found stale and read again. */
   keptReturnsUsed = 0;
   keptReturnsStale = 0;
@@ -238,7 +247,7 @@ export class AddressResolver {
       if (!st.info) continue;
       const inlined = st.info !== info;
       if (inlined) this.dependOn(info, st.info);
-      const id = inlined ? b.frame(codeFrame(st.info, tier)) : frameId;
+      const id = inlined ? this.inlinedFrame(st.info, tier) : frameId;
       const scriptId = inlined ? this.scriptOf(st.info) : p.scriptId;
       const script = scriptId === undefined ? undefined : this.scripts.get(scriptId);
       if (scriptId !== undefined && !script) this.missedIds.add(scriptId);
@@ -255,6 +264,15 @@ export class AddressResolver {
     }
     if (out.ids.length === 0) out.ids.push(frameId);
     return out;
+  }
+
+  /** The frame of a function inlined into code of `tier`: asked for each offset of each code object it is inlined in. */
+  private inlinedFrame(info: CodeInfo, tier: Tier | undefined): number {
+    if (info.inlinedId !== undefined && info.inlinedId >= 0 && info.inlinedTier === tier) return info.inlinedId;
+    const id = this.b.frame(codeFrame(info, tier));
+    info.inlinedId = id;
+    info.inlinedTier = tier;
+    return id;
   }
 
   private dependOn(outer: CodeInfo, inlined: CodeInfo): void {
