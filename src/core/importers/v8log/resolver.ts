@@ -248,7 +248,7 @@ export class AddressResolver {
       const inlined = st.info !== info;
       if (inlined) this.dependOn(info, st.info);
       const id = inlined ? this.inlinedFrame(st.info, tier) : frameId;
-      const scriptId = inlined ? this.scriptOf(st.info) : p.scriptId;
+      const scriptId = inlined ? this.scriptOf(st.info, id) : p.scriptId;
       const script = scriptId === undefined ? undefined : this.scripts.get(scriptId);
       if (scriptId !== undefined && !script) this.missedIds.add(scriptId);
       if (script && st.scriptOffset >= 0) {
@@ -281,9 +281,10 @@ export class AddressResolver {
     d.add(outer);
   }
 
-  private scriptOf(info: CodeInfo): number | undefined {
+  /** `frameId`: the function's frame (its file is the one its name gives, whatever the tier). */
+  private scriptOf(info: CodeInfo, frameId: number): number | undefined {
     if (info.positions) return info.positions.scriptId;
-    const file = codeFrame(info).file;
+    const file = this.b.frames.get(frameId).file;
     if (!file) return undefined;
     const id = this.scriptsByName.get(file);
     if (id === undefined) this.missedNames.add(file);
