@@ -30,7 +30,7 @@ export interface CodeInfo {
   inlinedId?: number;
   inlinedTier?: Tier;
   /** The address resolver's answers for this code, by code offset (resolver.ts), and the resolver epoch they are of. */
-  answers?: { epoch: number; byOffset: Map<number, Resolved> };
+  answers?: { epoch: number; byOffset: Map<number, Resolved>; byRow: Map<number, Resolved> | undefined };
 }
 
 export interface SourcePositions {

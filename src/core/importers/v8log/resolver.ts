@@ -4,7 +4,7 @@ import type { CodeEntry, CodeInfo, CodeMap } from './codeMap';
 import { AddressTable } from './addressTable';
 import { codeFrame, isJs, nativeFrame, tierOf } from './frames';
 import type { NativeHit, NativeResolver } from './native';
-import { parseSourcePositions, positionsAt, Script } from './positions';
+import { parseSourcePositions, rowAt, Script, stepsAt } from './positions';
 
 /** V8 puts the remapped builtins this far into its code range, rounded to this allocation size. */
 const CODE_RANGE_SPAN = 512 * 1024 * 1024;
@@ -218,7 +218,8 @@ export class AddressResolver {
     const p = info.positions;
     if (!isJs(info)) {
       // Not JS: one answer whatever the offset, and nothing it was read from changes.
-      if (!info.answers) info.answers = { epoch: -1, byOffset: new Map([[LINELESS, resolved([info.frameId], EMPTY, NO_LINES, false)]]) };
+      if (!info.answers)
+        info.answers = { epoch: -1, byOffset: new Map([[LINELESS, resolved([info.frameId], EMPTY, NO_LINES, false)]]), byRow: undefined };
       return info.answers.byOffset.get(LINELESS)!;
     }
     // Baseline (Sparkplug) code comes with an empty position table. Its pc could only be mapped to a
@@ -228,20 +229,31 @@ export class AddressResolver {
     // Machine code frames hold return addresses, which point past the call; bytecode frames do not.
     const off = p ? Math.max(addr - e.start - (isReturn && tier !== 'interpreted' ? 1 : 0), 0) : LINELESS;
     let cache = info.answers;
-    if (!cache || cache.epoch !== this.epoch) info.answers = cache = { epoch: this.epoch, byOffset: new Map() };
+    if (!cache || cache.epoch !== this.epoch) info.answers = cache = { epoch: this.epoch, byOffset: new Map(), byRow: undefined };
     let out = cache.byOffset.get(off);
     if (!out) {
-      out = p ? this.positioned(info, p, tier, off) : resolved([info.frameId], EMPTY, NO_LINES, true, tier ?? 'unknown');
+      out = p ? this.positioned(info, p, tier, off, cache) : resolved([info.frameId], EMPTY, NO_LINES, true, tier ?? 'unknown');
       cache.byOffset.set(off, out);
     }
     return out;
   }
 
-  private positioned(info: CodeInfo, p: NonNullable<CodeInfo['positions']>, tier: Tier | undefined, off: number): Resolved {
+  private positioned(
+    info: CodeInfo,
+    p: NonNullable<CodeInfo['positions']>,
+    tier: Tier | undefined,
+    off: number,
+    cache: NonNullable<CodeInfo['answers']>,
+  ): Resolved {
     const b = this.b;
     const frameId = info.frameId;
-    const steps = positionsAt(p, info, off);
-    if (!steps) return resolved([frameId], EMPTY, NO_LINES, true);
+    const row = rowAt(p, off);
+    if (row < 0) return resolved([frameId], EMPTY, NO_LINES, true);
+    // Offsets between two rows of the table are at the same positions: a leaf's pc is seldom twice the same, its row often is.
+    const rows = (cache.byRow ??= new Map());
+    const known = rows.get(row);
+    if (known) return known;
+    const steps = stepsAt(p, info, row);
     const out = resolved([], [], [], true);
     for (const st of steps) {
       if (!st.info) continue;
@@ -263,6 +275,7 @@ export class AddressResolver {
       out.ids.push(id);
     }
     if (out.ids.length === 0) out.ids.push(frameId);
+    rows.set(row, out);
     return out;
   }
 
