@@ -71,8 +71,13 @@ interface Rest {
   cbLeaf: number;
   /** Idle and GC ticks: the state is the leaf, whatever the pc. */
   fixedLeaf: boolean;
-  /** By pc. */
-  leaves: Map<number, CachedStack>;
+  /**
+   * By pc: the first one met in fields of its own, the others in a map made for a second pc (a compiler's stacks
+   * rarely come twice, and a map per stack was a good part of what the reader allocated per tick).
+   */
+  firstPc: number;
+  first: CachedStack | undefined;
+  leaves: Map<number, CachedStack> | undefined;
   calls: Calls;
   /** The frames the leaf is called by. */
   tail: Resolved | null;
@@ -419,7 +424,7 @@ export class IsolateLog {
     const hash = f.keyHash(withPc);
     let rest = this.restCache.get(hash);
     while (rest && !f.isKey(rest.key, withPc)) rest = rest.sameHash;
-    let s = rest?.leaves.get(pcKey);
+    let s = rest === undefined ? undefined : rest.firstPc === pcKey ? rest.first : rest.leaves?.get(pcKey);
     if (!s) {
       if (this.o.native.loading) return this.o.native.ready().then(() => this.tickAt(buf, start, end));
       const pc = f.address(1);
@@ -434,7 +439,10 @@ export class IsolateLog {
         this.restCount++;
       }
       s = this.withLeaf(rest, pc);
-      rest.leaves.set(pcKey, s);
+      if (rest.first === undefined) {
+        rest.firstPc = pcKey;
+        rest.first = s;
+      } else (rest.leaves ??= new Map()).set(pcKey, s);
       this.counted.push(s);
     } else if (s.count === 0) this.counted.push(s);
     s.count++;
@@ -581,7 +589,9 @@ export class IsolateLog {
       ext,
       cbLeaf,
       fixedLeaf,
-      leaves: new Map(),
+      firstPc: NaN,
+      first: undefined,
+      leaves: undefined,
       calls,
       tail,
       pending: undefined,
