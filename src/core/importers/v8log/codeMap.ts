@@ -1,3 +1,4 @@
+import type { Tier } from '../../model';
 import type { Resolved } from './resolver';
 
 /** One code object V8 announced with `code-creation`. */
@@ -22,8 +23,14 @@ export interface CodeInfo {
   rawPositions?: { scriptId: number; positions: string; inlinings: string; fns: (CodeInfo | undefined)[] };
   /** Frame id of the function itself, interned on first use; -1 until then (a number from the start: one field representation). */
   frameId: number;
+  /**
+   * Frame id of this function inlined into code of tier `inlinedTier`, once asked (resolver.ts); -1 until then, and
+   * again when `code-source-info` arrives (an eval'd function's frame is named by its script id).
+   */
+  inlinedId?: number;
+  inlinedTier?: Tier;
   /** The address resolver's answers for this code, by code offset (resolver.ts), and the resolver epoch they are of. */
-  answers?: { epoch: number; byOffset: Map<number, Resolved> };
+  answers?: { epoch: number; byOffset: Map<number, Resolved>; byRow: Map<number, Resolved> | undefined };
 }
 
 export interface SourcePositions {

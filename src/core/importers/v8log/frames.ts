@@ -1,4 +1,4 @@
-import { classifyJsFile, evalFrame, type Frame, type Tier } from '../../model';
+import { classifyJsFile, evalFrame, type Category, type Frame, type Tier } from '../../model';
 import type { CodeInfo } from './codeMap';
 import { fileUrlToPathAnyOs } from '../../paths';
 import { parseJsName } from './fields';
@@ -17,17 +17,39 @@ export function isJs(info: CodeInfo): boolean {
   return JS_TYPES.has(info.type);
 }
 
+interface Place {
+  file: string;
+  category: Category;
+  pkg?: string;
+}
+
+/** A log names a few hundred files for thousands of functions: each file's path and class, worked out once. */
+const PLACES = new Map<string, Place>();
+
+function placeOf(named: string): Place {
+  let p = PLACES.get(named);
+  if (!p) {
+    // An ES module's script is named by its URL: the same path cpu-prof's frames give (its importer converts too).
+    const file = fileUrlToPathAnyOs(named);
+    p = { file, ...classifyJsFile(file) };
+    // A damaged or endless log could name endless files: past a bound they are worked out each time again.
+    if (PLACES.size >= 4096) PLACES.clear();
+    PLACES.set(named, p);
+  }
+  return p;
+}
+
 /** The frame a code object stands for; `tier` overrides the code's own (inlined callees run in the caller's code). */
 export function codeFrame(info: CodeInfo, tier?: Tier): Frame {
   if (isJs(info)) {
     const p = parseJsName(info.name);
-    // An ES module's script is named by its URL: the same path cpu-prof's frames give (its importer converts too).
-    p.file = fileUrlToPathAnyOs(p.file);
+    const place = placeOf(p.file);
+    p.file = place.file;
     const t = tier ?? tierOf(info.tierMark) ?? 'unknown';
     // eval / new Function: a position and no script name (builtins have neither).
     if (!p.file && p.line > 0)
       return { ...evalFrame(p.name, p.line, p.column, info.positions?.scriptId ?? info.rawPositions?.scriptId), tier: t };
-    const { category, pkg } = classifyJsFile(p.file);
+    const { category, pkg } = place;
     const f: Frame = {
       name: p.name,
       file: p.file,

@@ -71,8 +71,13 @@ interface Rest {
   cbLeaf: number;
   /** Idle and GC ticks: the state is the leaf, whatever the pc. */
   fixedLeaf: boolean;
-  /** By pc. */
-  leaves: Map<number, CachedStack>;
+  /**
+   * By pc: the first one met in fields of its own, the others in a map made for a second pc (a compiler's stacks
+   * rarely come twice, and a map per stack was a good part of what the reader allocated per tick).
+   */
+  firstPc: number;
+  first: CachedStack | undefined;
+  leaves: Map<number, CachedStack> | undefined;
   calls: Calls;
   /** The frames the leaf is called by. */
   tail: Resolved | null;
@@ -270,6 +275,8 @@ export class IsolateLog {
       positions: undefined,
       rawPositions: undefined,
       frameId: -1,
+      inlinedId: -1,
+      inlinedTier: undefined,
       answers: undefined,
     };
     if (!isNaN(info.sfi) && isJs(info)) this.sfis.set(info.sfi, info);
@@ -345,6 +352,7 @@ export class IsolateLog {
       : [];
     e.info.rawPositions = { scriptId: +f.text(2)!, positions: f.text(5)!, inlinings: f.text(6) ?? '', fns };
     e.info.positions = undefined;
+    e.info.inlinedId = -1;
     this.resolver.positionsChanged(e.info);
   }
 
@@ -416,7 +424,7 @@ export class IsolateLog {
     const hash = f.keyHash(withPc);
     let rest = this.restCache.get(hash);
     while (rest && !f.isKey(rest.key, withPc)) rest = rest.sameHash;
-    let s = rest?.leaves.get(pcKey);
+    let s = rest === undefined ? undefined : rest.firstPc === pcKey ? rest.first : rest.leaves?.get(pcKey);
     if (!s) {
       if (this.o.native.loading) return this.o.native.ready().then(() => this.tickAt(buf, start, end));
       const pc = f.address(1);
@@ -431,7 +439,10 @@ export class IsolateLog {
         this.restCount++;
       }
       s = this.withLeaf(rest, pc);
-      rest.leaves.set(pcKey, s);
+      if (rest.first === undefined) {
+        rest.firstPc = pcKey;
+        rest.first = s;
+      } else (rest.leaves ??= new Map()).set(pcKey, s);
       this.counted.push(s);
     } else if (s.count === 0) this.counted.push(s);
     s.count++;
@@ -578,7 +589,9 @@ export class IsolateLog {
       ext,
       cbLeaf,
       fixedLeaf,
-      leaves: new Map(),
+      firstPc: NaN,
+      first: undefined,
+      leaves: undefined,
       calls,
       tail,
       pending: undefined,
@@ -678,9 +691,21 @@ export class IsolateLog {
   }
 
   private call(from: Resolved, k: number, callee: number, c: Calls): void {
-    const caller = from.ids[k];
+    // The answer depends only on the frames and the callee, and CallSites never forgets one: asked once per
+    // return address instead of once per stack (a stack of a real program makes ~20 new calls).
+    let a: Site | CallPair | null;
+    if (k + 1 < from.ids.length) {
+      const inner = (from.inner ??= []);
+      let known: Site | CallPair | null | undefined = inner[k];
+      if (known === undefined) inner[k] = known = this.answer(from, k, callee);
+      a = known;
+    } else if (from.lastCallee === callee) a = from.lastAnswer;
+    else {
+      a = from.lastAnswer = this.answer(from, k, callee);
+      from.lastCallee = callee;
+    }
     if (from.lineless) {
-      const p = this.calls.pair(caller, callee);
+      const p = a as CallPair | null;
       if (p) {
         if (!c.pairs.includes(p)) {
           // Copy on write: a Rest's arrays are shared by its leaves.
@@ -694,13 +719,20 @@ export class IsolateLog {
       if (!c.tiers.includes(from.lineless)) addTier(c, from.lineless);
       return;
     }
-    const at = from.at ? from.at[k] : k < from.lines.length ? k : -1;
-    if (at < 0) return;
-    const s = this.calls.site(caller, callee, from.files[at], from.lines[at]);
+    const s = a as Site | null;
     if (s && s.stamp !== c.stamp && !c.base?.includes(s)) {
       s.stamp = c.stamp;
       c.sites.push(s);
     }
+  }
+
+  /** The pair a frame without a line calls through, or the site a frame with one calls from (null: none). */
+  private answer(from: Resolved, k: number, callee: number): Site | CallPair | null {
+    const caller = from.ids[k];
+    if (from.lineless) return this.calls.pair(caller, callee);
+    const at = from.at ? from.at[k] : k < from.lines.length ? k : -1;
+    if (at < 0) return null;
+    return this.calls.site(caller, callee, from.files[at], from.lines[at]);
   }
 
   /** Plain-words notes on what this isolate's log left out. */

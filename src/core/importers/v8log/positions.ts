@@ -146,8 +146,14 @@ export interface PositionStep {
  * function at its call site, then each inlined callee, the last one at the executing offset.
  */
 export function positionsAt(p: SourcePositions, outer: CodeInfo, codeOffset: number): PositionStep[] | null {
+  const row = rowAt(p, codeOffset);
+  return row < 0 ? null : stepsAt(p, outer, row);
+}
+
+/** The row of the position table in force at `codeOffset` (the last at or before it), or -1 when none is. */
+export function rowAt(p: SourcePositions, codeOffset: number): number {
   const a = p.codeOffsets;
-  if (a.length === 0 || codeOffset < a[0]) return null;
+  if (a.length === 0 || codeOffset < a[0]) return -1;
   let lo = 0;
   let hi = a.length - 1;
   while (lo < hi) {
@@ -155,9 +161,14 @@ export function positionsAt(p: SourcePositions, outer: CodeInfo, codeOffset: num
     if (a[mid] <= codeOffset) lo = mid;
     else hi = mid - 1;
   }
+  return lo;
+}
+
+/** `positionsAt` for the offsets of one row of the table. */
+export function stepsAt(p: SourcePositions, outer: CodeInfo, row: number): PositionStep[] {
   const steps: PositionStep[] = [];
-  let id = p.inlining[lo];
-  let offset = p.scriptOffsets[lo];
+  let id = p.inlining[row];
+  let offset = p.scriptOffsets[row];
   let guard = 0;
   while (id >= 0 && id < p.inlFn.length && guard++ < 64) {
     steps.push({ info: p.fns[p.inlFn[id]], scriptOffset: offset });

@@ -1,8 +1,10 @@
 import type { ProfileBuilder, Tier } from '../../model';
+import type { CallPair, Site } from './callSites';
 import type { CodeEntry, CodeInfo, CodeMap } from './codeMap';
+import { AddressTable } from './addressTable';
 import { codeFrame, isJs, nativeFrame, tierOf } from './frames';
 import type { NativeHit, NativeResolver } from './native';
-import { parseSourcePositions, positionsAt, Script } from './positions';
+import { parseSourcePositions, rowAt, Script, stepsAt } from './positions';
 
 /** V8 puts the remapped builtins this far into its code range, rounded to this allocation size. */
 const CODE_RANGE_SPAN = 512 * 1024 * 1024;
@@ -20,6 +22,13 @@ export interface Resolved {
   at?: number[];
   /** Per line: its number in the isolate's LineStamps, once a stack used it. */
   lineKeys?: Int32Array;
+  /**
+   * The call-site answers (isolate.ts `call`) of its frames, once asked: per id but the last, the call into the next
+   * id (fixed); for the last, the one callee last asked about. A return address nearly always calls the same callee.
+   */
+  inner?: (Site | CallPair | null)[];
+  lastCallee: number;
+  lastAnswer: Site | CallPair | null;
 }
 
 const EMPTY: string[] = [];
@@ -30,7 +39,7 @@ const NO_LINES: number[] = [];
  * sees one shape where it reads them (fields added later made several, and its compiled code was thrown away again).
  */
 export function resolved(ids: number[], files: string[], lines: number[], js: boolean, lineless?: Tier | 'unknown'): Resolved {
-  return { ids, files, lines, js, lineless, at: undefined, lineKeys: undefined };
+  return { ids, files, lines, js, lineless, at: undefined, lineKeys: undefined, inner: undefined, lastCallee: -1, lastAnswer: null };
 }
 /** An answer kept for a return address, with what it was read from. */
 interface KeptReturn {
@@ -120,7 +129,7 @@ export class AddressResolver {
    * same (`code-source-info` or an inlined function's positions drop them) and of the current epoch. Dropping them
    * all whenever any code changed (tsc: 150 times) had them read again 28 000 times.
    */
-  private readonly returns = new Map<number, KeptReturn>();
+  private readonly returns = new AddressTable<KeptReturn>();
   /** Kept answers given, and kept answers found stale and read again. */
   keptReturnsUsed = 0;
   keptReturnsStale = 0;
@@ -209,7 +218,8 @@ export class AddressResolver {
     const p = info.positions;
     if (!isJs(info)) {
       // Not JS: one answer whatever the offset, and nothing it was read from changes.
-      if (!info.answers) info.answers = { epoch: -1, byOffset: new Map([[LINELESS, resolved([info.frameId], EMPTY, NO_LINES, false)]]) };
+      if (!info.answers)
+        info.answers = { epoch: -1, byOffset: new Map([[LINELESS, resolved([info.frameId], EMPTY, NO_LINES, false)]]), byRow: undefined };
       return info.answers.byOffset.get(LINELESS)!;
     }
     // Baseline (Sparkplug) code comes with an empty position table. Its pc could only be mapped to a
@@ -219,27 +229,38 @@ export class AddressResolver {
     // Machine code frames hold return addresses, which point past the call; bytecode frames do not.
     const off = p ? Math.max(addr - e.start - (isReturn && tier !== 'interpreted' ? 1 : 0), 0) : LINELESS;
     let cache = info.answers;
-    if (!cache || cache.epoch !== this.epoch) info.answers = cache = { epoch: this.epoch, byOffset: new Map() };
+    if (!cache || cache.epoch !== this.epoch) info.answers = cache = { epoch: this.epoch, byOffset: new Map(), byRow: undefined };
     let out = cache.byOffset.get(off);
     if (!out) {
-      out = p ? this.positioned(info, p, tier, off) : resolved([info.frameId], EMPTY, NO_LINES, true, tier ?? 'unknown');
+      out = p ? this.positioned(info, p, tier, off, cache) : resolved([info.frameId], EMPTY, NO_LINES, true, tier ?? 'unknown');
       cache.byOffset.set(off, out);
     }
     return out;
   }
 
-  private positioned(info: CodeInfo, p: NonNullable<CodeInfo['positions']>, tier: Tier | undefined, off: number): Resolved {
+  private positioned(
+    info: CodeInfo,
+    p: NonNullable<CodeInfo['positions']>,
+    tier: Tier | undefined,
+    off: number,
+    cache: NonNullable<CodeInfo['answers']>,
+  ): Resolved {
     const b = this.b;
     const frameId = info.frameId;
-    const steps = positionsAt(p, info, off);
-    if (!steps) return resolved([frameId], EMPTY, NO_LINES, true);
+    const row = rowAt(p, off);
+    if (row < 0) return resolved([frameId], EMPTY, NO_LINES, true);
+    // Offsets between two rows of the table are at the same positions: a leaf's pc is seldom twice the same, its row often is.
+    const rows = (cache.byRow ??= new Map());
+    const known = rows.get(row);
+    if (known) return known;
+    const steps = stepsAt(p, info, row);
     const out = resolved([], [], [], true);
     for (const st of steps) {
       if (!st.info) continue;
       const inlined = st.info !== info;
       if (inlined) this.dependOn(info, st.info);
-      const id = inlined ? b.frame(codeFrame(st.info, tier)) : frameId;
-      const scriptId = inlined ? this.scriptOf(st.info) : p.scriptId;
+      const id = inlined ? this.inlinedFrame(st.info, tier) : frameId;
+      const scriptId = inlined ? this.scriptOf(st.info, id) : p.scriptId;
       const script = scriptId === undefined ? undefined : this.scripts.get(scriptId);
       if (scriptId !== undefined && !script) this.missedIds.add(scriptId);
       if (script && st.scriptOffset >= 0) {
@@ -254,7 +275,17 @@ export class AddressResolver {
       out.ids.push(id);
     }
     if (out.ids.length === 0) out.ids.push(frameId);
+    rows.set(row, out);
     return out;
+  }
+
+  /** The frame of a function inlined into code of `tier`: asked for each offset of each code object it is inlined in. */
+  private inlinedFrame(info: CodeInfo, tier: Tier | undefined): number {
+    if (info.inlinedId !== undefined && info.inlinedId >= 0 && info.inlinedTier === tier) return info.inlinedId;
+    const id = this.b.frame(codeFrame(info, tier));
+    info.inlinedId = id;
+    info.inlinedTier = tier;
+    return id;
   }
 
   private dependOn(outer: CodeInfo, inlined: CodeInfo): void {
@@ -263,9 +294,10 @@ export class AddressResolver {
     d.add(outer);
   }
 
-  private scriptOf(info: CodeInfo): number | undefined {
+  /** `frameId`: the function's frame (its file is the one its name gives, whatever the tier). */
+  private scriptOf(info: CodeInfo, frameId: number): number | undefined {
     if (info.positions) return info.positions.scriptId;
-    const file = codeFrame(info).file;
+    const file = this.b.frames.get(frameId).file;
     if (!file) return undefined;
     const id = this.scriptsByName.get(file);
     if (id === undefined) this.missedNames.add(file);
