@@ -4,6 +4,7 @@
 // (typed arrays); each profile (pid and its `id`) becomes a .cpuprofile in the model, several merged as processes are.
 // An event the sink wants is walked key by key (its number arrays read straight into typed arrays, never JS arrays);
 // the others are stepped over unread.
+import { stat } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { mergeProfiles, ProfileError, type MergePart, type ProcessMeta, type Profile } from '../model';
 import { asCpuProfile, cpuProfileToModel } from './cpuprofile';
@@ -88,6 +89,9 @@ export class TraceSink implements Sink {
   readonly threadNames = new Map<string, string>();
   readonly processNames = new Map<number, string>();
 
+  /** `size`: the file's length in bytes (0: not known), which bounds its samples. */
+  constructor(private readonly size = 0) {}
+
   private profile(pid: number, id: string): TraceProfile {
     const key = `${pid}:${id}`;
     let p = this.profiles.get(key);
@@ -98,7 +102,8 @@ export class TraceSink implements Sink {
         startTime: undefined,
         endTime: undefined,
         nodes: new CpuNodeTable(),
-        samples: new TraceSamples(),
+        // A sample takes at least its id and a comma, and a delta most often as many bytes again.
+        samples: new TraceSamples(this.size / 4),
         lines: new LineCounts(),
       };
       this.profiles.set(key, p);
@@ -203,8 +208,8 @@ export class TraceSink implements Sink {
   }
 }
 
-const traceSchema = (): Schema => {
-  const sink = new TraceSink();
+const traceSchema = (size: number): Schema => {
+  const sink = new TraceSink(size);
   return { traceEvents: { each: { object: sink.eventSchema() }, sink: () => sink } };
 };
 
@@ -286,7 +291,8 @@ export async function readChromeTrace(
 ): Promise<Profile> {
   opts.signal?.throwIfAborted();
   const corrupt = (why: string) => l10n.t('not valid JSON, the trace is truncated or corrupt ({0})', why);
-  const json = (await readJsonStream(path, traceSchema(), corrupt, { ...opts, arrayKey: 'traceEvents' })) as { traceEvents?: unknown };
+  const size = (await stat(path).catch(() => undefined))?.size ?? 0;
+  const json = (await readJsonStream(path, traceSchema(size), corrupt, { ...opts, arrayKey: 'traceEvents' })) as { traceEvents?: unknown };
   opts.signal?.throwIfAborted();
   if (!(json.traceEvents instanceof TraceSink)) throw new ProfileError(l10n.t('not a trace: no "traceEvents" array of events'), path);
   const profile = traceToModel(json.traceEvents, path);

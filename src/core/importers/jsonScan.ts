@@ -61,10 +61,52 @@ const BOM = [0xef, 0xbb, 0xbf];
 
 type Obj = Record<string, unknown>;
 type Frame =
-  | { k: 'obj'; into: Obj; schema: Schema; st: 'key0' | 'key' | 'colon' | 'value' | 'next'; key: string | undefined; sink?: Sink }
+  | {
+      k: 'obj';
+      into: Obj;
+      schema: Schema;
+      names: KeyName[];
+      st: 'key0' | 'key' | 'colon' | 'value' | 'next';
+      key: string | undefined;
+      sink?: Sink;
+    }
   | { k: 'arr'; out: unknown[] | Sink; sink: boolean; rule: Rule; st: 'v0' | 'v' | 'next'; walk?: Schema }
   | { k: 'nums'; out: NumberList; into: Obj; key: string; st: 'v0' | 'v' | 'next' };
 type Nums = Frame & { k: 'nums' };
+
+/** The names an object walked by `schema` can hold values under (its rules' keys, and where sums go), with their bytes. */
+interface KeyName {
+  name: string;
+  bytes: Buffer;
+}
+const keyNames = new WeakMap<Schema, KeyName[]>();
+
+function keysOf(schema: Schema): KeyName[] {
+  let names = keyNames.get(schema);
+  if (!names) {
+    const all = new Set<string>();
+    for (const [key, rule] of Object.entries(schema)) {
+      all.add(key);
+      if (typeof rule === 'object' && 'sums' in rule) all.add(rule.sums);
+    }
+    names = [...all].map((name) => ({ name, bytes: Buffer.from(name, 'utf8') }));
+    keyNames.set(schema, names);
+  }
+  return names;
+}
+
+/** The name among `names` whose bytes are `b[from..to)`, or undefined. */
+function namedKey(names: KeyName[], b: Buffer, from: number, to: number): string | undefined {
+  const len = to - from;
+  for (let k = 0; k < names.length; k++) {
+    const x = names[k].bytes;
+    if (x.length !== len) continue;
+    let j = 0;
+    while (j < len && x[j] === b[from + j]) j++;
+    if (j === len) return names[k].name;
+  }
+  return undefined;
+}
 
 /** A push parser over the bytes of one JSON document, read as `schema` says (the top level must be an object). */
 export class JsonScanner {
@@ -138,7 +180,7 @@ export class JsonScanner {
         this.state = 'in';
         if (c === 0x7b) {
           this.root = {};
-          this.stack.push({ k: 'obj', into: this.root, schema: this.schema, st: 'key0', key: undefined });
+          this.stack.push({ k: 'obj', into: this.root, schema: this.schema, names: keysOf(this.schema), st: 'key0', key: undefined });
           i++;
         } else if (c === 0x5b && this.arrayKey !== undefined && Object.hasOwn(this.schema, this.arrayKey)) {
           this.root = {};
@@ -201,7 +243,7 @@ export class JsonScanner {
         }
         f.st = 'next';
         if (f.walk && c === 0x7b) {
-          this.stack.push({ k: 'obj', into: {}, schema: f.walk, st: 'key0', key: undefined, sink: f.out as Sink });
+          this.stack.push({ k: 'obj', into: {}, schema: f.walk, names: keysOf(f.walk), st: 'key0', key: undefined, sink: f.out as Sink });
           i++;
           continue;
         }
@@ -252,7 +294,7 @@ export class JsonScanner {
     if (typeof rule === 'object' && 'object' in rule && c === 0x7b) {
       const obj: Obj = {};
       into[key] = obj;
-      this.stack.push({ k: 'obj', into: obj, schema: rule.object, st: 'key0', key: undefined });
+      this.stack.push({ k: 'obj', into: obj, schema: rule.object, names: keysOf(rule.object), st: 'key0', key: undefined });
       return true;
     }
     // An array element is always kept (as JSON.parse would have it): the indices after it must not shift.
@@ -264,13 +306,17 @@ export class JsonScanner {
 
   private pending: { into: Obj; key: string; sink?: Sink } | undefined;
 
-  /** A key without escapes within the chunk is read in place (most are); any other through a capture. */
+  /**
+   * A key without escapes within the chunk is read in place (most are); any other through a capture. One read in place
+   * is matched by its bytes against the names the object can hold (keysOf): no string is made of it, and one that
+   * matches none becomes undefined, as a key no rule names and no value is stored under is taken.
+   */
   private key(f: Frame & { k: 'obj' }, b: Buffer, i: number): number {
     const stop = Math.min(b.length, i + 256);
     for (let j = i + 1; j < stop; j++) {
       const c = b[j];
       if (c === 0x22) {
-        f.key = b.toString('utf8', i + 1, j);
+        f.key = namedKey(f.names, b, i + 1, j);
         f.st = 'colon';
         return j + 1;
       }

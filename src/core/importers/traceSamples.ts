@@ -5,10 +5,26 @@ import type { LineCounts } from './traceLines';
 
 /** Node ids as int32 while they fit (float64 from the first that does not), times as float64: as NumberList keeps them. */
 export class TraceSamples {
-  private ids: Int32Array | Float64Array = new Int32Array(1024);
-  private sums = new Float64Array(1024);
+  private ids: Int32Array | Float64Array;
+  private sums: Float64Array;
   private total = 0;
   length = 0;
+
+  /**
+   * `capacity`: a guess from the file's size. A large typed array's pages are only committed when written, so room
+   * never filled costs address space, not memory; growing by copying (a million samples) faulted in twice the pages.
+   */
+  constructor(capacity = 0) {
+    const n = Math.max(1024, Math.min(capacity, 1 << 28));
+    try {
+      this.ids = new Int32Array(n);
+      this.sums = new Float64Array(n);
+    } catch {
+      // A system that commits memory as it is reserved (no overcommit) may refuse that much: grow as needed instead.
+      this.ids = new Int32Array(1024);
+      this.sums = new Float64Array(1024);
+    }
+  }
 
   /**
    * One chunk's samples, deltas and lines (typed arrays as walked, arrays when the event came another way). A sample
