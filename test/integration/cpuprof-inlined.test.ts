@@ -34,8 +34,9 @@ test('cpu-prof: time of inlined functions held by their caller is said, with the
   assert.ok(Number(m[1]) >= 10, m[0]);
   assert.equal(m[2], 'work');
   assert.equal(m[3], `${join(work, 'inl2.js')}:8`);
-  // Said, not re-attributed: `work` keeps the loop's time.
-  assert.ok(self(inl.report, 'work') > 0.5, `work's own ${self(inl.report, 'work')}`);
+  // Said, not re-attributed: `work` keeps the time the note says ran inlined in it. How much V8 inlined depends on when
+  // TurboFan got to it: 98 % on a quiet machine, 46 % (the rest in `area` on its own) in a loaded CI run.
+  assert.ok(self(inl.report, 'work') >= Number(m[1]) / 100 - 0.001, `work's own ${self(inl.report, 'work')}, noted ${m[1]} %`);
 
   const plain = await profile('not-inlined', ['node', '--no-turbo-inlining', 'inl2.js']);
   t.diagnostic(`--no-turbo-inlining: area self ${self(plain.report, 'area')}`);

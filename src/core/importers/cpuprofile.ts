@@ -178,7 +178,7 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
     if (packedSums && streamed) {
       const state = new Float64Array([0, 0]);
       for (let from = 0; from < n; from += SAMPLE_BLOCK)
-        unknown += placePackedSamples(samples, packedSums, toModel, nodes, count, time, from, Math.min(n, from + SAMPLE_BLOCK), state);
+        unknown += placeSamples(samples, packedSums, toModel, nodes, undefined, count, time, from, Math.min(n, from + SAMPLE_BLOCK), state);
       prevNode = state[0];
       prevTime = state[1];
     } else if (streamed && sums) {
@@ -329,63 +329,36 @@ function stepsOf(sums: Float64Array, steps: Uint16Array, from: number, to: numbe
 
 /**
  * Samples `from` to `to` of the streaming reader's arrays, as cpuProfileToModel's loop places them: each sample's model
- * node and time (in place over `samples` and `sums`), and its node's count and time. `state`: the previous sample's node and its time (ms), carried from
- * block to block. Returns the samples on no known node.
+ * node (in place over `samples`) and time (in place over `sums`, as `times`; packed sums are not written, they stay
+ * packed), and its node's count and time. `state`: the previous sample's node and its time (ms), carried from block to
+ * block. Returns the samples on no known node.
  */
 function placeSamples(
   samples: Int32Array,
-  sums: Float64Array,
+  sums: Float64Array | PackedSums,
   toModel: Int32Array,
   nodes: Uint32Array,
-  times: Float64Array,
+  times: Float64Array | undefined,
   count: Float64Array,
   time: Float64Array,
   from: number,
   to: number,
   state: Float64Array,
 ): number {
+  const flat = sums instanceof Float64Array ? sums : undefined;
+  const packed = flat ? undefined : (sums as PackedSums);
   let unknown = 0;
   let prevNode = state[0];
   let prevTime = state[1];
   const known = toModel.length;
   for (let i = from; i < to; i++) {
-    const at = sums[i] / 1000;
-    times[i] = at;
-    const s = samples[i];
-    const m = s >= 0 && s < known ? toModel[s] : -1;
-    if (m < 0) unknown++;
-    const node = m < 0 ? 0 : m;
-    nodes[i] = node;
-    if (i > 0) time[prevNode] += Math.max(0, at - prevTime);
-    count[node]++;
-    prevNode = node;
-    prevTime = at;
-  }
-  state[0] = prevNode;
-  state[1] = prevTime;
-  return unknown;
-}
-
-/** placeSamples over packed sums: the times are not written, they stay packed. */
-function placePackedSamples(
-  samples: Int32Array,
-  sums: PackedSums,
-  toModel: Int32Array,
-  nodes: Uint32Array,
-  count: Float64Array,
-  time: Float64Array,
-  from: number,
-  to: number,
-  state: Float64Array,
-): number {
-  const { us, blockUs } = sums;
-  let unknown = 0;
-  let prevNode = state[0];
-  let prevTime = state[1];
-  const known = toModel.length;
-  for (let i = from; i < to; i++) {
-    const d = us[i];
-    const at = (d === WIDE_US ? packedSumAt(sums, i) : blockUs[i >>> PACKED_BLOCK_BITS] + d) / 1000;
+    let at: number;
+    if (flat) at = flat[i] / 1000;
+    else {
+      const d = packed!.us[i];
+      at = (d === WIDE_US ? packedSumAt(packed!, i) : packed!.blockUs[i >>> PACKED_BLOCK_BITS] + d) / 1000;
+    }
+    if (times) times[i] = at;
     const s = samples[i];
     const m = s >= 0 && s < known ? toModel[s] : -1;
     if (m < 0) unknown++;
