@@ -6,7 +6,7 @@ import { CATEGORIES } from '../src/core/viewer/protocol';
 import type { Row } from './details';
 import { fmt } from './dom';
 import { msText } from './transforms';
-import type { Strings } from './tree';
+import { frameLabel, type Strings } from './tree';
 
 export const ROW = 16;
 export const GRAPH_H = 72;
@@ -176,7 +176,8 @@ export function paintChart(
     ctx.fillRect(left, y, Math.max(0.5, bw - 0.5), ROW - 1);
     drawn++;
     if (bw > 30) {
-      const name = frames.get(b.frame[i])?.name ?? '';
+      const f = frames.get(b.frame[i]);
+      const name = f ? frameLabel(f) : '';
       ctx.fillStyle = text;
       ctx.fillText(fitText(ctx, name, bw - 6), left + 3, y + ROW / 2);
     }
@@ -261,7 +262,7 @@ export function boxCard(d: TimelineData, frames: Map<number, FrameInfo>, i: numb
     rows.push([s.category, s[`cat.${f.category}`] ?? f.category]);
   }
   rows.push([s.tlStart, msText(b.start[i])], [s.tlDuration, msText(b.end[i] - b.start[i])]);
-  return { name: f?.name ?? '?', rows };
+  return { name: f ? frameLabel(f) : '?', rows };
 }
 
 /** The stall of a loop-delay track at time `t` (20 ms either side, for the pointer), if there is one. */

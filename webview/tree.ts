@@ -49,8 +49,12 @@ function displayName(frame: number, merged: number, s: Strings, f: FrameInfo | u
   if (frame === SMALL) return fmt(s.smallFrames, merged);
   if (frame < 0) return s.root;
   if (!f) return '?';
+  return frameLabel(f);
+}
+
+/** A frame's name as the views print it: an anonymous function only makes sense with where it is. */
+export function frameLabel(f: FrameInfo): string {
   const name = f.name || '(anonymous)';
-  // Anonymous functions only make sense with where they are.
   if (/^\(?anonymous\)?$/.test(name) && f.file) {
     const base = f.file.split(/[\\/]/).pop();
     return `${name} ${base}${f.line ? `:${f.line}` : ''}`;
