@@ -152,7 +152,11 @@ export class TreeTable {
       swatch.style.backgroundColor = this.host.color(node);
       const name = h('div', { class: 'cell name' }, twisty, swatch, node.name);
       name.style.paddingLeft = `${level * 14 + 4}px`;
-      const loc = f?.file ? `${f.file}${f.line ? `:${f.line}` : ''}${f.column ? `:${f.column}` : ''}` : (f?.lib ?? '');
+      const at = f?.file ? `${f.line ? `:${f.line}` : ''}${f.column ? `:${f.column}` : ''}` : '';
+      const loc = f?.file ? `${f.file}${at}` : (f?.lib ?? '');
+      // A narrow column cut a long path's end, the part that tells files apart: the cell shows the file's name, the
+      // tooltip the whole path.
+      const shown = f?.file ? `${f.file.split(/[\\/]/).pop()}${at}` : loc;
       const row = h(
         'div',
         {
@@ -170,7 +174,7 @@ export class TreeTable {
           pct(node.value, total),
         ),
         name,
-        h('div', { class: 'cell loc', attrs: { role: 'gridcell', title: loc } }, loc),
+        h('div', { class: 'cell loc', attrs: { role: 'gridcell', title: loc } }, shown),
       );
       name.setAttribute('role', 'gridcell');
       row.setAttribute('aria-selected', String(node === this.selected));
