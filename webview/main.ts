@@ -181,6 +181,11 @@ function buildUi(): void {
   showTree(st.kind);
   v.transforms = mountTransforms(app, {
     ...{ post, save, strings: () => s, newGeneration: () => void st.generation++, state: st.persisted, charts, tableBoxes },
+    clearRoutes: () => {
+      st.generation++;
+      v.timeline?.samplesChanged();
+      post({ type: 'routes', routes: null });
+    },
     ...{ flames: v.flames, tables: v.tables, frames: st.frames },
     ...{ tab: () => v.ui.tabs.selectedIndex, kind: () => st.kind, color: colorOf, matchColor: () => pal.match },
     tooltip: (n, ev) => showTooltip(tooltipEl, n, ev, s, st.weights()),

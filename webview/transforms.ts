@@ -19,6 +19,8 @@ export interface TransformsHost {
   selected(): { node: FNode; tree: TreeKind } | undefined;
   /** The sandwich view, opened on a function. */
   sandwich(fn: FunctionKey): void;
+  /** Every sample again instead of the routes the Requests tab picked. */
+  clearRoutes(): void;
 }
 
 const fnName = (k: FunctionKey) => k.name || '(anonymous)';
@@ -33,6 +35,8 @@ export class Transforms {
   stack: Transform[] = [];
   /** The time range the views show, as the host last applied it: a chip before the stack's. */
   range: TimeRange | undefined;
+  /** The Requests tab's routes the views keep, as the host last applied them: a chip first, as the picker's choice is not a step. */
+  routes: string[] = [];
   private readonly bars: HTMLElement[] = [];
   private error = '';
 
@@ -65,6 +69,7 @@ export class Transforms {
   onHost(m: Extract<HostMessage, { type: 'transforms' }>): void {
     this.stack = m.transforms;
     this.range = m.range;
+    this.routes = m.routes ?? [];
     this.host.save({ transforms: m.transforms, range: m.range });
     const s = this.s;
     // A reason without a string of its own (`adjacent`) shows the host's message, in the UI's language too.
@@ -129,12 +134,18 @@ export class Transforms {
     clear(el);
     const crumbs = h('nav', { class: 'xf-crumbs', attrs: { 'aria-label': s.xfTransforms } });
     const root = h('button', { class: 'crumb xf-root', attrs: { type: 'button', title: s.xfClear } }, s.xfComplete);
-    if (!this.stack.length && !this.range) root.setAttribute('aria-current', 'true');
+    if (!this.stack.length && !this.range && !this.routes.length) root.setAttribute('aria-current', 'true');
     root.addEventListener('click', () => {
+      if (this.routes.length) this.host.clearRoutes();
       if (this.range) this.setRange(undefined);
       if (this.stack.length) this.set([]);
     });
     crumbs.append(root);
+    // Without it the bar said "Complete profile" over a flame graph of one route's requests.
+    if (this.routes.length) {
+      const label = fmt(s.xfChipRoutes, this.routes.join(', '));
+      crumbs.append(...this.chip(label, 'routes', !this.range && !this.stack.length, undefined, () => this.host.clearRoutes()));
+    }
     if (this.range) {
       // The range is not a step of the stack: its chip only goes away, with its ×.
       const label = fmt(s.xfChipRange, msText(this.range.from), msText(this.range.to));

@@ -14,6 +14,8 @@ export interface PageParts {
   frames: FrameTable;
   /** The page's generation count, bumped for every new stack (the host bumps its own). */
   newGeneration(): void;
+  /** Every sample again instead of the Requests tab's routes. */
+  clearRoutes(): void;
   state: PersistedState;
   charts: Record<TreeKind, HTMLElement>;
   flames: Record<TreeKind, FlameView>;
@@ -68,6 +70,7 @@ export function mountTransforms(app: HTMLElement, p: PageParts): TransformsUi {
     save: p.save,
     strings: p.strings,
     newGeneration: p.newGeneration,
+    clearRoutes: p.clearRoutes,
     sandwich: openSandwich,
     selected: () => {
       if (p.tab() === 0) {

@@ -82,6 +82,12 @@ test('the Requests tab lists the routes; ticking GET /auth filters the flame gra
       () => drawn(frame),
       (d) => d.root > 0 && d.root < whole.root && d.pbkdf2 >= 0.9 * d.root,
     );
+    // The bar over the flame graph says what it holds (it said "Complete profile" alone).
+    await until(
+      'the routes chip',
+      () => frame.locator('.flame-tab .xf-chip').allInnerTexts(),
+      (c) => c.length === 1 && c[0] === 'Requests: GET /auth',
+    );
     console.log(
       `[e2e] GET /auth: pbkdf2Sync ${((100 * routed.pbkdf2) / routed.root).toFixed(1)} % of ${routed.root} samples (whole run: ${((100 * whole.pbkdf2) / whole.root).toFixed(1)} % of ${whole.root})`,
     );
@@ -109,7 +115,21 @@ test('the Requests tab lists the routes; ticking GET /auth filters the flame gra
     await until(
       'the range chip',
       () => frame.locator('.timeline-tab .xf-chip').allInnerTexts(),
+      (c) => c.length === 2 && c[0] === 'Requests: GET /auth' && /^Time: /.test(c[1]),
+    );
+    // Its × gives every route's samples back: the chip goes, the range stays, and the tab's box is unticked.
+    await tab(frame, 'flame');
+    await frame.locator('.flame-tab .xf-chip[data-kind="routes"] + .xf-remove').click();
+    await until(
+      'the routes chip gone',
+      () => frame.locator('.flame-tab .xf-chip').allInnerTexts(),
       (c) => c.length === 1 && /^Time: /.test(c[0]),
+    );
+    await tab(frame, 'requests');
+    await until(
+      'GET /auth unticked',
+      () => frame.locator('tr[data-route="GET /auth"]').getAttribute('class'),
+      (c) => !c,
     );
     failed = false;
   } finally {

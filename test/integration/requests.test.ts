@@ -242,6 +242,10 @@ test('fastify under a mixed load (cpu-prof): /user/:id is one route, /hash holds
   assert.deepEqual(data.routes, ['GET /hash']);
   const page = offlineViewer(data);
   await page.inflate();
+  // The page opens on the route, and says so over its views (the transforms bar's chip reads this).
+  const opened = page.session.opening({}).find((m) => m.type === 'transforms');
+  assert.ok(opened?.type === 'transforms');
+  assert.deepEqual(opened.routes, ['GET /hash']);
   const [tab] = await answer(page.session, { type: 'requests' }, page.host);
   assert.ok(tab.type === 'requests' && tab.summary, JSON.stringify(tab).slice(0, 300));
   assert.deepEqual(tab.routes, ['GET /hash']);
@@ -249,7 +253,8 @@ test('fastify under a mixed load (cpu-prof): /user/:id is one route, /hash holds
   const shown = JSON.parse(exportProfile(page.session.shownProfile(), 'json')) as JsonReport;
   const pageShare = totalOf(shown, 'pbkdf2Sync');
   assert.ok(Math.abs(pageShare - share) < 0.02, `the page's /hash holds pbkdf2Sync ${pageShare}, the CLI's ${share}`);
-  await answer(page.session, { type: 'routes', routes: [] }, page.host);
+  const [cleared] = await answer(page.session, { type: 'routes', routes: [] }, page.host);
+  assert.ok(cleared.type === 'transforms' && cleared.routes === undefined, 'every sample again: no routes said');
   assert.ok(totalOf(JSON.parse(exportProfile(page.session.shownProfile(), 'json')) as JsonReport, 'pbkdf2Sync') < pageShare);
   console.log(
     JSON.stringify({

@@ -233,6 +233,8 @@ export type HostMessage =
       transforms: Transform[];
       /** The time range the views show (absent: the whole span). */
       range?: TimeRange;
+      /** The HTTP routes whose requests' samples the views keep, as the Requests tab picked them (absent: every sample). */
+      routes?: string[];
       info: ProfileInfo;
       error?: { reason: string; detail: string };
     }

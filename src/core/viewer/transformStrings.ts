@@ -30,6 +30,7 @@ export function transformStrings(): Record<string, string> {
     xfChipDrop: t('Drop: {0}'),
     xfChipExclude: t('Exclude: /{0}/'),
     xfChipRange: t('Time: {0} – {1}'),
+    xfChipRoutes: t('Requests: {0}'),
     regexLength: t('longer than {0} characters'),
     regexNested: t('a repeated group that holds a repetition or an alternation can take exponential time'),
     regexBackreference: t('backreferences are not allowed'),

@@ -208,6 +208,7 @@ export class ViewerSession {
       generation: this.generation,
       transforms: this.transforms,
       ...(this.range ? { range: this.range } : {}),
+      ...(this.routes ? { routes: [...this.routes] } : {}),
       info: this.info(),
       error,
     };
@@ -218,7 +219,7 @@ export class ViewerSession {
     strings: Record<string, string>,
     extra: { state?: PersistedState; offline?: boolean; hostMarks?: Record<string, number> } = {},
   ): HostMessage[] {
-    const stack = this.transforms.length || this.threads || this.range ? [this.transformsMessage()] : [];
+    const stack = this.transforms.length || this.threads || this.range || this.routes ? [this.transformsMessage()] : [];
     return [
       { type: 'init', kind: 'single', info: this.info(), options: this.options, strings, ...extra },
       ...stack,
