@@ -1,6 +1,6 @@
 // A server profiled by `node-flame profile` under autocannon's load (or Node's http2 client's) (a mix of paths), for the Requests tests and bench.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli';
@@ -61,6 +61,18 @@ export interface ServerRun {
   load: LoadResult;
 }
 
+// Each server run's folder goes when the test process ends (its tests read the run folder until then): 514 of them
+// were left in /tmp here after a day of test runs.
+const madeDirs: string[] = [];
+process.once('exit', () => madeDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** A folder in the temp dir that goes when the test process ends. */
+export function scratchDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.push(d);
+  return d;
+}
+
 /**
  * `node-flame profile -m <mode>` of `app` (in `cwd`, listening on $PORT) while autocannon sends `amount` requests,
  * `paths` in turn, over `connections`; `setup` paths are fetched once first. `env` adds to the app's environment.
@@ -78,7 +90,7 @@ export async function profileServer(o: {
   /** The load's client: autocannon (HTTP/1.1, keep-alive), or Node's http2 client (h2c). */
   client?: 'autocannon' | 'http2';
 }): Promise<ServerRun> {
-  const work = mkdtempSync(join(tmpdir(), 'nf-requests-'));
+  const work = scratchDir('nf-requests-');
   const script = join(work, 'load.cjs');
   writeFileSync(script, o.client === 'http2' ? LOAD_HTTP2 : LOAD);
   const port = await freePort();

@@ -17,6 +17,7 @@ import {
   route,
   totalOf,
   type ServerRun,
+  scratchDir,
 } from '../helpers/requestsRun';
 import type { JsonReport } from '../../src/core/exporters/json';
 import { exportProfile } from '../../src/core/exporters';
@@ -187,7 +188,7 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).then(() =>
 
 test('fastify under a mixed load (cpu-prof): /user/:id is one route, /hash holds pbkdf2Sync', { timeout: 240000 }, async () => {
   const corpus = installCorpus(join(repoRoot, 'test', 'corpus'));
-  const cwd = mkdtempSync(join(tmpdir(), 'nf-fastify-'));
+  const cwd = scratchDir('nf-fastify-');
   // One folder per run, each app with its own clock.
   const dirs = ['mixed', 'hash', 'user'].map((n) => join(cwd, n));
   for (const d of dirs) {
@@ -268,7 +269,7 @@ test('fastify under a mixed load (cpu-prof): /user/:id is one route, /hash holds
 });
 
 test('NODE_FLAME_REQUESTS=0 turns request tracking off; a plain http server gets its ids collapsed', { timeout: 120000 }, async () => {
-  const cwd = mkdtempSync(join(tmpdir(), 'nf-plain-'));
+  const cwd = scratchDir('nf-plain-');
   const app = `require('http').createServer((q, s) => s.end(q.url)).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));`;
   writeFileSync(join(cwd, 'plain.js'), app);
   const paths = ['/item/3/part/17', '/item/5/part/2', '/item/0b2f6c1a-58c2-4f0e-9b7a-0d5c3e1f2a44/part/9'];
@@ -321,7 +322,7 @@ require('http2')
 
 for (const [app, code] of Object.entries(HTTP2_APPS))
   test(`http2 (h2c, ${app}) under Node's http2 client: each route's count, status and flame graph`, { timeout: 120000 }, async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'nf-http2-'));
+    const cwd = scratchDir('nf-http2-');
     writeFileSync(join(cwd, app), code);
     const users = ['/user/1', '/user/42', '/user/7', '/user/1234', '/user/99'];
     const run = await profileServer({ mode: 'cpu-prof', cwd, app, client: 'http2', paths: ['/hash', ...users], amount: 180 });
@@ -366,7 +367,7 @@ test(
   'CPU ms per request counts CPU time, not the wait of a descheduled thread (cpu-prof, one CPU shared with a busy loop)',
   { timeout: 180000 },
   async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'nf-cpu-'));
+    const cwd = scratchDir('nf-cpu-');
     // The app's own clock too: process.cpuUsage() around each request, saved at exit (cpu.json, appClockSource).
     const app = `const { pbkdf2Sync } = require('crypto');
 ${appClockSource(cwd)}
@@ -431,7 +432,7 @@ test(
   'a request the client aborts is closed then: status 0, aborted, counted in its route (not left open)',
   { timeout: 120000 },
   async (t) => {
-    const cwd = mkdtempSync(join(tmpdir(), 'nf-abort-'));
+    const cwd = scratchDir('nf-abort-');
     // /slow answers after 400 ms, when its client (which gives up at 100 ms) is gone; its timer's code then is no request's.
     writeFileSync(
       join(cwd, 'server.js'),
