@@ -86,7 +86,7 @@ export function processPicker(info: ProfileInfo, s: Strings, choose: (threads: s
       if (r.waitedIdle !== undefined) {
         const waited = h('span', { class: 'proc-waited' }, fmt(s.procWaited, pct(r.waitedIdle, 1)));
         name.append(' ', waited);
-      }
+      } else if (r.idle !== undefined) name.append(' ', h('span', { class: 'proc-waited proc-idle' }, fmt(s.procIdle, pct(r.idle, 1))));
       const row = h(
         'div',
         {

@@ -1,5 +1,6 @@
 import type { LineHits, ProcessMeta, Profile, Thread } from './profile';
 import { linesStillThere } from './transforms';
+import { idleByPid } from './waiting';
 import { packedTimeAt, PACKED_BLOCK_BITS, WIDE_US, wideUs, type PackedTimes } from './mergedTimes';
 
 /**
@@ -21,7 +22,14 @@ export interface ProcessRow {
   startedAt?: string;
   /** Its idle share, when it only waited for the processes it started (the picker starts without it). */
   waitedIdle?: number;
+  /**
+   * Its idle share, when at least `MOSTLY_IDLE` of its samples were idle and it is not one that waited: a sampler that
+   * samples every thread on a clock (--cpu-prof) gives a process its share of samples for being alive, busy or not.
+   */
+  idle?: number;
 }
+
+export const MOSTLY_IDLE = 0.5;
 
 const LEVEL = 'thread ';
 
@@ -62,6 +70,7 @@ export function processRows(profile: Profile): ProcessRow[] {
     if (!kids.has(parent)) kids.set(parent, []);
     kids.get(parent)!.push(p);
   }
+  const idle = idleByPid(profile);
   const latestFirst = (a: ProcessMeta, b: ProcessMeta) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || b.pid - a.pid;
   const rows: ProcessRow[] = [];
   const seen = new Set<number>();
@@ -79,6 +88,8 @@ export function processRows(profile: Profile): ProcessRow[] {
     seen.add(p.pid);
     const threads = (byPid.get(p.pid) ?? []).sort((a, b) => (a.tid ?? -1) - (b.tid ?? -1));
     const samples = threads.reduce((s, t) => s + t.samples, 0);
+    const own = idle.get(p.pid);
+    const idleShare = own && own.samples > 0 ? own.idle / own.samples : 0;
     rows.push({
       depth,
       pid: p.pid,
@@ -86,7 +97,7 @@ export function processRows(profile: Profile): ProcessRow[] {
       samples,
       threads: threads.map((t) => t.name),
       startedAt: p.startedAt,
-      ...(p.waited ? { waitedIdle: p.waited.idle } : {}),
+      ...(p.waited ? { waitedIdle: p.waited.idle } : idleShare >= MOSTLY_IDLE ? { idle: idleShare } : {}),
     });
     if (threads.length > 1)
       for (const t of threads)

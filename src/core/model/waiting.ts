@@ -20,6 +20,29 @@ export interface WaitingProcess {
 export function waitingProcesses(profile: Profile): WaitingProcess[] {
   const processes = profile.meta.processes ?? [];
   if (processes.length < 2 || profile.threads.length < 2) return [];
+  const { byPid, top, idleAbove, level } = idleSamples(profile);
+  const byTime = timeIdleShares(profile, top, idleAbove, level);
+  const out: WaitingProcess[] = [];
+  let busy = false;
+  for (const [pid, s] of byPid) {
+    const idle = Math.max(s.samples > 0 ? s.idle / s.samples : 0, byTime.get(pid) ?? 0);
+    if (idle >= WAITING_IDLE_SHARE && startedOthers(pid, processes)) out.push({ pid, samples: s.samples, idle });
+    else if (s.samples > 0 && idle < WAITING_IDLE_SHARE) busy = true;
+  }
+  return busy ? out : [];
+}
+
+/** Per process (all its threads): its samples and how many of them were idle. */
+export function idleByPid(profile: Profile): Map<number, { samples: number; idle: number }> {
+  return idleSamples(profile).byPid;
+}
+
+function idleSamples(profile: Profile): {
+  byPid: Map<number, { samples: number; idle: number }>;
+  top: Int32Array;
+  idleAbove: Uint8Array;
+  level: Map<string, number>;
+} {
   const t = profile.tree;
   // Per node: the child of the root it hangs under (its thread's level), and whether an idle frame is at or above it.
   const top = new Int32Array(t.count);
@@ -46,15 +69,7 @@ export function waitingProcesses(profile: Profile): WaitingProcess[] {
     s.idle += node === undefined ? 0 : idleOf[node];
     byPid.set(th.pid, s);
   }
-  const byTime = timeIdleShares(profile, top, idleAbove, level);
-  const out: WaitingProcess[] = [];
-  let busy = false;
-  for (const [pid, s] of byPid) {
-    const idle = Math.max(s.samples > 0 ? s.idle / s.samples : 0, byTime.get(pid) ?? 0);
-    if (idle >= WAITING_IDLE_SHARE && startedOthers(pid, processes)) out.push({ pid, samples: s.samples, idle });
-    else if (s.samples > 0 && idle < WAITING_IDLE_SHARE) busy = true;
-  }
-  return busy ? out : [];
+  return { byPid, top, idleAbove, level };
 }
 
 /**

@@ -13,5 +13,6 @@ export function processStrings(): Record<string, string> {
     procNoSamples: t('no samples'),
     procStarted: t('pid {0}, started {1}'),
     procWaited: t('waited for its child processes ({0} idle): not shown at first'),
+    procIdle: t('{0} of its samples idle'),
   };
 }
