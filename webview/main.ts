@@ -137,7 +137,14 @@ function buildUi(): void {
   // A live view may start before the app served a request: the tab comes with the first update that has some.
   mountRequests = () => {
     if (!v.requests && st.info?.requests)
-      v.requests = requestsTab(st.strings, tabs, post, span, () => (st.generation++, v.timeline?.samplesChanged()));
+      v.requests = requestsTab(
+        st.strings,
+        tabs,
+        post,
+        span,
+        () => (st.generation++, v.timeline?.samplesChanged()),
+        st.info.format === 'v8log',
+      );
   };
   mountRequests();
   tabs.addEventListener('vsc-tabs-select', () => {

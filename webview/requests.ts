@@ -25,8 +25,9 @@ export function requestsTab(
   post: RequestsHost['post'],
   showSpan: (r: { from: number; to: number }) => void,
   routesChanging: () => void,
+  lateTicks = false,
 ): RequestsView {
-  const view = new RequestsView(s, { post, showSpan: (from, to) => showSpan({ from, to }), routesChanging });
+  const view = new RequestsView(s, { post, showSpan: (from, to) => showSpan({ from, to }), routesChanging }, lateTicks);
   tabs.append(tabHeader(s.tabRequests, 'requests'), tabPanel(view.el));
   return view;
 }
@@ -41,6 +42,8 @@ export class RequestsView {
   constructor(
     private readonly s: Strings,
     private readonly host: RequestsHost,
+    /** A --prof log's requests: its ticks' times are when they were written (see rqLateTicks). */
+    private readonly lateTicks = false,
   ) {
     this.el = h('div', { class: 'requests-tab', attrs: { 'aria-live': 'polite' } }, s.rqLoading);
   }
@@ -119,8 +122,8 @@ export class RequestsView {
       h('div', { class: 'toolbar' }, h('span', { class: 'rq-note' }, fmt(s.rqTotals, all.count, ms(all.p50), ms(all.p99))), clearButton),
       h('table', { class: 'rq-routes' }, h('thead', null, head), h('tbody', null, ...rows)),
       h('p', { class: 'rq-note' }, s.rqHint),
-      h('h2', null, s.rqSlowest),
-      h('table', { class: 'rq-slowest' }, h('thead', null, slowHead), h('tbody', null, ...slow)),
     );
+    if (this.lateTicks) this.el.append(h('p', { class: 'rq-note rq-late' }, s.rqLateTicks));
+    this.el.append(h('h2', null, s.rqSlowest), h('table', { class: 'rq-slowest' }, h('thead', null, slowHead), h('tbody', null, ...slow)));
   }
 }

@@ -143,6 +143,9 @@ setInterval(() => work(), 5);
         (r) => assert.ok(r.includes('GET /auth'), `${mode}: the final view's Requests list GET /auth: ${r.join(', ')}`),
       );
       console.log(`[e2e] ${mode}: final view's routes ${routes.join(', ')}`);
+      // Only a tick log's times are when V8 wrote the ticks: the tab says so there, and only there.
+      const late = await frame.locator('.requests-tab .rq-late').count();
+      assert.equal(late, mode === 'prof' ? 1 : 0, `${mode}: the note on tick times`);
       await frame.locator('vscode-tab-header[data-tab="flame"]').dispatchEvent('click');
       assert.equal(leftovers(mark), '', `${mode}: no process left`);
       if (mode === 'perf') assert.ok(!existsSync(`/tmp/perf-${info.nodePid as number}.map`), 'perf JIT map removed from /tmp');

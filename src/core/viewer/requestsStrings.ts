@@ -16,6 +16,9 @@ export function requestsStrings(): Record<string, string> {
     rqHint: t(
       'Tick routes to see only their samples in the flame graph, tables, CodeLens and heat. "(no request)" holds start-up, timers and idle time; its CPU column is its total.',
     ),
+    rqLateTicks: t(
+      "A V8 tick log stamps each tick when V8's profiler thread writes it, not when it was sampled: on a busy machine a short request can hold ticks of the one before it. cpu-prof and perf runs stamp samples when they are taken.",
+    ),
     rqSlowest: t('Slowest requests'),
     rqStatus: t('Status'),
     rqLatency: t('Latency'),
