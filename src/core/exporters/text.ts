@@ -251,5 +251,12 @@ function requestLines(profile: Profile): string[] {
   // An aborted request's latency is only its time until the client gave up: the percentiles are lower bounds then.
   if (r.routes.some((s) => s.aborted))
     out.push('  ' + l10n.t('aborted requests count with their time until the client closed the connection'));
+  if (profile.format === 'v8log')
+    out.push(
+      '  ' +
+        l10n.t(
+          "A V8 tick log stamps each tick when V8's profiler thread writes it, not when it was sampled: on a busy machine a short request can hold ticks of the one before it. cpu-prof and perf runs stamp samples when they are taken.",
+        ),
+    );
   return out;
 }
