@@ -4,12 +4,24 @@ import { SMALL, type FNode } from './tree';
 /** Not where the CPU time goes: merged "small frames" entries, and idle time (a profile of a mostly waiting app). */
 const noPath = (n: FNode) => n.frame === SMALL || n.info?.category === 'idle';
 
-/** Heaviest-child descent from `n`: the leaf the time goes to. */
+/**
+ * A frame's weight less its idle children's: a process level (`thread …`) of a run sampled on a clock is mostly its
+ * idle child when the process waited, and weighing it whole led the first view into npm's start-up instead of the
+ * worker that ran.
+ */
+const busyValue = (n: FNode) => n.value - (n.children ?? []).reduce((sum, c) => sum + (c.info?.category === 'idle' ? c.value : 0), 0);
+
+/** Heaviest-child descent from `n` (by busy weight): the leaf the time goes to. */
 export function heaviestLeaf(n: FNode): FNode {
   let x = n;
   for (;;) {
     let next: FNode | undefined;
-    for (const c of x.children ?? []) if (!noPath(c) && (!next || c.value > next.value)) next = c;
+    let best = -Infinity;
+    for (const c of x.children ?? []) {
+      if (noPath(c)) continue;
+      const v = busyValue(c);
+      if (v > best) [next, best] = [c, v];
+    }
     if (!next) return x;
     x = next;
   }

@@ -33,6 +33,13 @@ test('the heaviest path: the heaviest child at each level down to a leaf; merged
   const idle = { ...node('(idle)', 70, [], 7), info: { name: '(idle)', category: 'idle' } as never };
   const busy = node('pbkdf2Sync', 30);
   assert.equal(heaviestLeaf(node('all', 100, [idle, busy])), busy);
+  // A run's processes: npm waited (its level mostly its idle child) while the worker ran: the worker's path.
+  const idleOf = (v: number) => ({ ...node('(idle)', v, [], 7), info: { name: '(idle)', category: 'idle' } as never });
+  const npmStart = node('Module._load', 3);
+  const npm = node('thread npm run start', 40, [idleOf(37), npmStart]);
+  const countPrimes = node('countPrimes', 20);
+  const worker = node('thread worker.js', 30, [idleOf(8), countPrimes]);
+  assert.equal(heaviestLeaf(node('all', 70, [npm, worker])), countPrimes);
 });
 
 test('the scroll that shows the leaf: flame hangs from the bottom, icicle from the top; the root side kept when it fits', () => {
