@@ -20,11 +20,12 @@ export function changesTable(
   const unit = init.after.unit ?? 'samples';
   const growth = init.changes.some((c) => c.growth !== undefined);
   const lang = document.documentElement.lang || navigator.language;
+  // The rows are in order of their own share's change; Growth stays the sixth column a heap comparison has had.
   const head = h(
     'tr',
     null,
-    ...[s.function, s.location, s.before, s.after, s.delta, ...(growth ? [s.growth] : [])].map((t, i) =>
-      h('th', { class: i >= 2 ? 'num' : '' }, t),
+    ...[s.function, s.location, s.before, s.after, s.delta, ...(growth ? [s.growth] : []), s.ownDelta].map((t, i) =>
+      h('th', { class: i >= 2 ? 'num' : '', attrs: t === s.ownDelta ? { title: s.ownDeltaHint } : {} }, t),
     ),
   );
   const body = h('tbody');
@@ -40,6 +41,7 @@ export function changesTable(
       growth
         ? h('td', { class: 'num growth' }, c.growth === undefined ? '' : `${c.growth > 0 ? '+' : ''}${formatWeight(c.growth, unit, lang)}`)
         : null,
+      h('td', { class: 'num own-delta' }, c.ownDelta === undefined ? '' : signed(c.ownDelta)),
     );
     const sw = h('span', { class: 'swatch' });
     sw.style.backgroundColor = deltaColor(c.delta);

@@ -67,6 +67,7 @@ export function changeRows(changes: FunctionChange[], frames: readonly Frame[], 
     before: c.before,
     after: c.after,
     delta: c.delta,
+    ownDelta: c.afterOwn - c.beforeOwn,
     ...(withGrowth ? { growth: c.afterValue - c.beforeValue } : {}),
     frame: byKey.get(functionKey({ name: c.name, file: c.file, line: c.line, column: 0, category: c.category })) ?? -1,
   }));

@@ -172,6 +172,8 @@ export interface DiffChangeInfo {
   before: number;
   after: number;
   delta: number;
+  /** The change of its own share (its self time and the native code it calls): the rows' order. */
+  ownDelta?: number;
   /** After − before in the profiles' unit (bytes of two heap profiles), when both count the same thing. */
   growth?: number;
   /** A frame of the differential graph for this function (to open its source), or -1. */

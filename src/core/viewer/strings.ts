@@ -86,6 +86,10 @@ export function webviewStrings(): Record<string, string> {
     unchanged: t('unchanged'),
     changes: t('Biggest changes'),
     growth: t('Growth'),
+    ownDelta: t('Self change'),
+    ownDeltaHint: t(
+      "Change of the share spent in the function itself and the native code it calls: the table's order. Change is of its total share, callees included.",
+    ),
     diffHint: t('Width: share of all samples · colour: change of that share, after − before · click: zoom and show source'),
     offline: t('Offline copy: source links are not available here.'),
     findings: t('Findings'),
