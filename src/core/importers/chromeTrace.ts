@@ -11,10 +11,13 @@ import { asCpuProfile, cpuProfileToModel } from './cpuprofile';
 import { CpuNodeTable, type PositionTick } from './cpuprofileNodes';
 import type { Rule, Schema, Sink } from './jsonScan';
 import { LineCounts } from './traceLines';
+import { EventNodes, FrameBytes } from './traceNodes';
 import { TraceSamples } from './traceSamples';
-import { NumberList } from './numberList';
+import { NumberList, packedSumAt } from './numberList';
 import { readJsonStream } from './readJsonStream';
 import type { Importer } from './types';
+import { PACKED_BLOCK_BITS, WIDE_US } from '../model/mergedTimes';
+import type { TimelineSource } from '../model/packedTimeline';
 
 type Obj = Record<string, unknown>;
 const obj = (x: unknown): Obj | undefined => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Obj) : undefined);
@@ -41,46 +44,6 @@ interface TraceProfile {
 
 const isList = (x: unknown): x is ArrayLike<unknown> => Array.isArray(x) || ArrayBuffer.isView(x);
 const NONE: ArrayLike<unknown> = [];
-
-const ARRAY_END = Buffer.from('}]');
-
-/** An event's nodes, as an array would hold them; one list that each event's nodes take in turn. */
-class EventNodes implements Sink {
-  items: unknown[] = [];
-  get length(): number {
-    return this.items.length;
-  }
-  reset(): this {
-    this.items = [];
-    return this;
-  }
-  push(x: unknown): void {
-    this.items.push(x);
-  }
-  /**
-   * The nodes up to the first `}]` from `i` by one JSON.parse, not delimited byte by byte first (the nodes were a third
-   * of the bench trace), when that parse succeeds: a `}]` that does not end the array leaves a string or a bracket
-   * open. The index of the `]`, or -1 (the general way then delimits and parses them, and judges).
-   */
-  scan(b: Buffer, i: number): number {
-    if (b[i] !== 0x7b || i === 0) return -1;
-    const k = b.indexOf(ARRAY_END, i);
-    if (k < 0) return -1;
-    // The byte before (the array's `[`, or a comma) is written over with a bracket for the while: no second copy of the text.
-    const before = b[i - 1];
-    b[i - 1] = 0x5b;
-    let items: unknown[];
-    try {
-      items = JSON.parse(b.toString('utf8', i - 1, k + 2)) as unknown[];
-    } catch {
-      return -1;
-    } finally {
-      b[i - 1] = before;
-    }
-    for (const x of items) this.items.push(x);
-    return k + 1;
-  }
-}
 
 /** Takes the trace's events one by one and keeps only what the profiles need. */
 export class TraceSink implements Sink {
@@ -170,8 +133,9 @@ export class TraceSink implements Sink {
 
   private chunk(p: TraceProfile, data: Obj): void {
     const cp = obj(data.cpuProfile);
-    const nodes = cp?.nodes instanceof EventNodes ? cp.nodes.items : cp?.nodes;
-    if (Array.isArray(nodes)) for (const n of nodes) p.nodes.push(n);
+    const nodes = cp?.nodes;
+    if (nodes instanceof EventNodes) nodes.drain(p.nodes);
+    else if (Array.isArray(nodes)) for (const n of nodes) p.nodes.push(n);
     // Typed arrays as walked (see `schema`); arrays when the event came another way.
     const samples = isList(cp?.samples) ? cp.samples : NONE;
     const deltas = isList(data.timeDeltas) ? data.timeDeltas : NONE;
@@ -181,7 +145,7 @@ export class TraceSink implements Sink {
     if (end !== undefined) p.endTime = end;
   }
 
-  private readonly eventNodes = new EventNodes();
+  private readonly eventNodes = new EventNodes(new FrameBytes());
 
   // Each number array of an event is read into one of these in turn (the sink takes its numbers before the next event).
   private readonly lists = [0, 1, 2, 3].map(() => new NumberList(0, false));
@@ -240,6 +204,36 @@ function setLineTicks(t: CpuNodeTable, lines: Map<number, PositionTick[]>): void
   }
 }
 
+/**
+ * A profile's packed timeline as the merge reads it (TimelineSource's steps), its µs made steps in place: the merge
+ * reads no part's times but this, and each part's timeline unpacked for it was eight bytes a sample more. The profile
+ * is left without a timeline. Undefined when it has none packed.
+ */
+function mergeSource(profile: Profile): TimelineSource | undefined {
+  const tl = profile.timeline;
+  const p = tl?.packed;
+  const n = tl?.nodes.length ?? 0;
+  if (!tl || !p || n === 0) return undefined;
+  const us = p.us;
+  const firstUs = packedSumAt(p, 0);
+  const last = packedSumAt(p, n - 1) / 1000;
+  toSteps(us, p.blockUs, p.wide.size ? p.wide : undefined, n);
+  profile.timeline = undefined;
+  return { length: n, nodes: tl.nodes, steps: us, firstUs, last };
+}
+
+/** Packed sums (see PackedSums) made the steps between them in place, downwards: the sum before each is still there. */
+function toSteps(us: Uint32Array, blockUs: Float64Array, wide: Map<number, number> | undefined, n: number): void {
+  let at = wide && us[n - 1] === WIDE_US ? wide.get(n - 1)! : blockUs[(n - 1) >>> PACKED_BLOCK_BITS] + us[n - 1];
+  for (let i = n - 1; i > 0; i--) {
+    const d = us[i - 1];
+    const before = wide && d === WIDE_US ? wide.get(i - 1)! : blockUs[(i - 1) >>> PACKED_BLOCK_BITS] + d;
+    us[i] = at - before;
+    at = before;
+  }
+  us[0] = 0;
+}
+
 /** The model of a trace's CPU profiles: one alone as a .cpuprofile is, several merged as a run's processes. */
 export function traceToModel(sink: TraceSink, path: string): Profile {
   const found = [...sink.profiles.values()].filter((p) => p.nodes.length > 0);
@@ -268,7 +262,8 @@ export function traceToModel(sink: TraceSink, path: string): Profile {
     for (let k = 2; labels.has(thread); k++) thread = `${thread.replace(/ #\d+$/, '')} #${k}`;
     labels.add(thread);
     const startMs = p.startTime !== undefined ? p.startTime / 1000 : undefined;
-    return { profile, thread, pid: p.pid, tid: p.tid, startMs };
+    const packed = found.length > 1 && p.samples.fitSteps ? mergeSource(profile) : undefined;
+    return { profile, thread, pid: p.pid, tid: p.tid, startMs, ...(packed ? { packed } : {}) };
   });
   let profile: Profile;
   if (parts.length === 1) {

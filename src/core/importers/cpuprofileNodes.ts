@@ -115,6 +115,30 @@ export class CpuNodeTable implements CpuTreeArrays, Sink {
     else this.bad = true;
   }
 
+  /**
+   * A node read from the bytes as it stands (traceNodes.ts): `cf` is repaired, and `shared` its number among frames
+   * several tables share, by which it is found again without a lookup by its fields. `parent`: NaN for none.
+   */
+  pushPlain(id: number, parent: number, cf: CallFrame, shared: number): void {
+    this.length++;
+    if (this.bad) return;
+    this.count++;
+    this.ids.push(id);
+    this.parents.push(parent);
+    this.childStart.push(this.children.length);
+    if (shared >= this.frameOfShared.length) {
+      const grown = new Int32Array(Math.max(2 * this.frameOfShared.length, shared + 1)).fill(-1);
+      grown.set(this.frameOfShared);
+      this.frameOfShared = grown;
+    }
+    let f = this.frameOfShared[shared];
+    if (f < 0) f = this.frameOfShared[shared] = this.frameIndex(cf);
+    this.frameOf.push(f);
+    this.hitCounts.push(0);
+  }
+
+  private frameOfShared = new Int32Array(0);
+
   private add(n: CpuNode): void {
     const i = this.count++;
     this.ids.push(n.id);
