@@ -86,7 +86,8 @@ export class CpuNodeTable implements CpuTreeArrays, Sink {
   length = 0;
   count = 0;
   readonly ids: number[] = [];
-  readonly parents: number[] = [];
+  /** Doubles from the start (a root's parent is NaN): an array that turned so at its first root threw away code using it. */
+  readonly parents: number[] = [NaN].slice(1);
   readonly childStart: number[] = [0];
   readonly children: number[] = [];
   readonly frameOf: number[] = [];

@@ -37,6 +37,11 @@ export class FrameBytes {
       this.end = close + 1;
       return known;
     }
+    return this.parse(b, i, close, text);
+  }
+
+  /** `read` for a frame not seen before (a function apart: the hot path that calls it stays small to optimize). */
+  private parse(b: Buffer, i: number, close: number, text: string): number {
     const end = elementEnd(b, i);
     if (end < 0) return -1;
     let cf: unknown;
@@ -82,7 +87,8 @@ export class EventNodes implements Sink {
   items: unknown[] = [];
   // Kept from event to event (emptying an array gives its room back): `count` of them are this event's.
   private readonly ids: number[] = [];
-  private readonly parents: number[] = [];
+  /** Doubles from the start (see CpuNodeTable.parents). */
+  private readonly parents: number[] = [NaN].slice(1);
   private readonly frames: number[] = [];
   private count = 0;
 
