@@ -16,7 +16,6 @@ import { TraceSamples } from './traceSamples';
 import { NumberList, packedSumAt } from './numberList';
 import { readJsonStream } from './readJsonStream';
 import type { Importer } from './types';
-import { PACKED_BLOCK_BITS, WIDE_US } from '../model/mergedTimes';
 import type { TimelineSource } from '../model/packedTimeline';
 
 type Obj = Record<string, unknown>;
@@ -205,33 +204,16 @@ function setLineTicks(t: CpuNodeTable, lines: Map<number, PositionTick[]>): void
 }
 
 /**
- * A profile's packed timeline as the merge reads it (TimelineSource's steps), its µs made steps in place: the merge
- * reads no part's times but this, and each part's timeline unpacked for it was eight bytes a sample more. The profile
- * is left without a timeline. Undefined when it has none packed.
+ * A profile's packed timeline as the merge reads it (TimelineSource's sums): each part's timeline unpacked for the merge
+ * was eight bytes a sample more. Undefined when it has none packed.
  */
 function mergeSource(profile: Profile): TimelineSource | undefined {
   const tl = profile.timeline;
   const p = tl?.packed;
   const n = tl?.nodes.length ?? 0;
   if (!tl || !p || n === 0) return undefined;
-  const us = p.us;
-  const firstUs = packedSumAt(p, 0);
-  const last = packedSumAt(p, n - 1) / 1000;
-  toSteps(us, p.blockUs, p.wide.size ? p.wide : undefined, n);
-  profile.timeline = undefined;
-  return { length: n, nodes: tl.nodes, steps: us, firstUs, last };
-}
-
-/** Packed sums (see PackedSums) made the steps between them in place, downwards: the sum before each is still there. */
-function toSteps(us: Uint32Array, blockUs: Float64Array, wide: Map<number, number> | undefined, n: number): void {
-  let at = wide && us[n - 1] === WIDE_US ? wide.get(n - 1)! : blockUs[(n - 1) >>> PACKED_BLOCK_BITS] + us[n - 1];
-  for (let i = n - 1; i > 0; i--) {
-    const d = us[i - 1];
-    const before = wide && d === WIDE_US ? wide.get(i - 1)! : blockUs[(i - 1) >>> PACKED_BLOCK_BITS] + d;
-    us[i] = at - before;
-    at = before;
-  }
-  us[0] = 0;
+  const sums = { us: p.us, blockUs: p.blockUs, wide: p.wide };
+  return { length: n, nodes: tl.nodes, sums, firstUs: packedSumAt(sums, 0), last: packedSumAt(sums, n - 1) / 1000 };
 }
 
 /** The model of a trace's CPU profiles: one alone as a .cpuprofile is, several merged as a run's processes. */
@@ -262,7 +244,7 @@ export function traceToModel(sink: TraceSink, path: string): Profile {
     for (let k = 2; labels.has(thread); k++) thread = `${thread.replace(/ #\d+$/, '')} #${k}`;
     labels.add(thread);
     const startMs = p.startTime !== undefined ? p.startTime / 1000 : undefined;
-    const packed = found.length > 1 && p.samples.fitSteps ? mergeSource(profile) : undefined;
+    const packed = found.length > 1 ? mergeSource(profile) : undefined;
     return { profile, thread, pid: p.pid, tid: p.tid, startMs, ...(packed ? { packed } : {}) };
   });
   let profile: Profile;

@@ -17,8 +17,6 @@ export class TraceSamples {
   private readonly wide = new Map<number, number>();
   private sums: Float64Array | undefined;
   private total = 0;
-  /** Every delta added fits a Uint32Array's step (see steps()). */
-  private stepsFit = true;
   length = 0;
 
   /**
@@ -113,10 +111,7 @@ export class TraceSamples {
       this.ids[this.length] = id;
       const d = deltas[i];
       const v = typeof d === 'number' && Number.isFinite(d) ? d : 0;
-      if (v > 0 && v < MAX_DELTA) {
-        this.total += v;
-        if (v > 0xffffffff) this.stepsFit = false;
-      }
+      if (v > 0 && v < MAX_DELTA) this.total += v;
       this.pushSum(this.total);
       const line = lines[i];
       if (ok && typeof line === 'number' && Number.isInteger(line) && line > 0) counts.add(s, line);
@@ -191,10 +186,5 @@ export class TraceSamples {
   /** Each sample's time, µs from the first delta's start: packed while they are whole µs. */
   times(): Float64Array | PackedSums {
     return this.us ? this.packed(this.length) : this.sums!.subarray(0, this.length);
-  }
-
-  /** Whether the steps between the sums (the deltas added) each fit four bytes. */
-  get fitSteps(): boolean {
-    return this.stepsFit;
   }
 }
