@@ -17,10 +17,36 @@ function startsAt(b: Buffer, i: number, word: Buffer): boolean {
   return true;
 }
 
-/** Call frames by their bytes, each parsed and repaired once; shared by the trace's profiles. */
+/**
+ * A hash of a frame's text `b[i, i + len)`: its length, its first and its last 32 bytes (a function's name comes first
+ * in V8's frames, its URL's end and its position last). Texts that differ only between are told apart by their bytes.
+ */
+function hashOf(b: Buffer, i: number, len: number): number {
+  let h = Math.imul(len, 0x9e3779b1);
+  const head = Math.min(len, 32);
+  for (let k = 0; k < head; k++) h = Math.imul(h ^ b[i + k], 0x01000193);
+  for (let k = Math.max(head, len - 32); k < len; k++) h = Math.imul(h ^ b[i + k], 0x01000193);
+  return (h ^ (h >>> 15)) | 0;
+}
+
+/** Whether `text` is `b[i, i + text.length)`, compared from the end (where frames of one file differ). */
+function sameBytes(text: Buffer, b: Buffer, i: number): boolean {
+  for (let k = text.length - 1; k >= 0; k--) if (text[k] !== b[i + k]) return false;
+  return true;
+}
+
+/**
+ * Call frames by their bytes, each parsed and repaired once; shared by the trace's profiles. Found by a hash of their
+ * bytes, not by a string of them: a string made of each node's frame, and its hash, were most of reading the nodes.
+ */
 export class FrameBytes {
   readonly frames: CallFrame[] = [];
-  private readonly byText = new Map<string, number>();
+  /** The text and hash of each frame found by its bytes (an empty text: one that is not). */
+  private readonly texts: Buffer[] = [];
+  private readonly hashes: number[] = [];
+  /** Frame number + 1 by hash, open addressing, at most half full. */
+  private slots = new Int32Array(1024);
+  private stored = 0;
 
   /**
    * The frame whose text starts at `i` (a `{`): its number in `frames` and the index past it, or -1 (it goes on past
@@ -31,17 +57,24 @@ export class FrameBytes {
     // of it left no more open than it did). A frame with a `}` in a string is not found so, and parsed each time.
     const close = b.indexOf(0x7d, i);
     if (close < 0) return -1;
-    const text = b.toString('latin1', i, close + 1);
-    const known = this.byText.get(text);
-    if (known !== undefined) {
-      this.end = close + 1;
-      return known;
+    const len = close + 1 - i;
+    const h = hashOf(b, i, len);
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const k = slots[s] - 1;
+      if (k < 0) break;
+      const text = this.texts[k];
+      if (this.hashes[k] === h && text.length === len && sameBytes(text, b, i)) {
+        this.end = close + 1;
+        return k;
+      }
     }
-    return this.parse(b, i, close, text);
+    return this.parse(b, i, close, h);
   }
 
   /** `read` for a frame not seen before (a function apart: the hot path that calls it stays small to optimize). */
-  private parse(b: Buffer, i: number, close: number, text: string): number {
+  private parse(b: Buffer, i: number, close: number, h: number): number {
     const end = elementEnd(b, i);
     if (end < 0) return -1;
     let cf: unknown;
@@ -53,14 +86,35 @@ export class FrameBytes {
     const node = { id: 0, callFrame: cf } as CpuNode;
     if (!repairNode(node)) return -1;
     const k = this.frames.push(node.callFrame) - 1;
-    if (end === close + 1) this.byText.set(text, k);
+    const found = end === close + 1;
+    this.texts.push(found ? Buffer.from(b.subarray(i, end)) : EMPTY);
+    this.hashes.push(h);
+    if (found) this.slot(k, h);
     this.end = end;
     return k;
+  }
+
+  private slot(k: number, h: number): void {
+    if (2 * ++this.stored > this.slots.length) {
+      const old = this.slots;
+      this.slots = new Int32Array(2 * old.length);
+      for (let s = 0; s < old.length; s++) if (old[s]) this.place(old[s] - 1, this.hashes[old[s] - 1]);
+    }
+    this.place(k, h);
+  }
+
+  private place(k: number, h: number): void {
+    const mask = this.slots.length - 1;
+    let s = h & mask;
+    while (this.slots[s]) s = (s + 1) & mask;
+    this.slots[s] = k + 1;
   }
 
   /** The index past the frame `read` last found. */
   end = 0;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** A plain JSON integer at `i` (no fraction, exponent or leading zero; at most 15 digits), else NaN; `numEnd` after it. */
 let numEnd = 0;
