@@ -151,6 +151,25 @@ export class CpuNodeTable implements CpuTreeArrays, Sink, ScannedNodes {
     return (this.scanner ??= new NodeScanner(this)).scan(b, i);
   }
 
+  /**
+   * A node read from the bytes as it stands (traceNodes.ts): `cf` is repaired, and `shared` its number among frames
+   * several tables share, by which it is found again without a lookup by its fields. `parent`: NaN for none.
+   */
+  pushPlain(id: number, parent: number, cf: CallFrame, shared: number): void {
+    this.length++;
+    if (this.bad) return;
+    if (shared >= this.frameOfShared.length) {
+      const grown = new Int32Array(Math.max(2 * this.frameOfShared.length, shared + 1)).fill(-1);
+      grown.set(this.frameOfShared);
+      this.frameOfShared = grown;
+    }
+    let f = this.frameOfShared[shared];
+    if (f < 0) f = this.frameOfShared[shared] = this.frameIndex(cf);
+    this.node(id, parent, f, 0, undefined);
+  }
+
+  private frameOfShared = new Int32Array(0);
+
   private add(n: CpuNode): void {
     const kids = n.children;
     if (Array.isArray(kids)) for (let k = 0; k < kids.length; k++) this.pushChild(kids[k]);

@@ -68,17 +68,31 @@ type Frame =
       names: KeyName[];
       st: 'key0' | 'key' | 'colon' | 'value' | 'next';
       key: string | undefined;
+      /** The key's rule and where its sums go, found with its name (keysOf). */
+      at: KeyName | undefined;
       sink?: Sink;
     }
   | { k: 'arr'; out: unknown[] | Sink; sink: boolean; rule: Rule; st: 'v0' | 'v' | 'next'; walk?: Schema }
   | { k: 'nums'; out: NumberList; into: Obj; key: string; st: 'v0' | 'v' | 'next' };
 type Nums = Frame & { k: 'nums' };
+// Every frame of a kind is made with the same fields in the same order (`sink`, `walk` undefined when not): five
+// shapes of frame made every read of `f.k` and `f.st` in feed's loop a megamorphic one.
 
 /** The names an object walked by `schema` can hold values under (its rules' keys, and where sums go), with their bytes. */
 interface KeyName {
   name: string;
   bytes: Buffer;
+  /** The schema's rule for the name, if any; its `sums`, if it has them. */
+  rule: Rule | undefined;
+  sums: string | undefined;
 }
+
+/** A name's KeyName in `schema` (bytes left empty): a key read another way than by its bytes. */
+function keyName(schema: Schema, name: string): KeyName {
+  const rule = Object.hasOwn(schema, name) ? schema[name] : undefined;
+  return { name, bytes: EMPTY, rule, sums: typeof rule === 'object' && 'sums' in rule ? rule.sums : undefined };
+}
+const EMPTY = Buffer.alloc(0);
 const keyNames = new WeakMap<Schema, KeyName[]>();
 
 function keysOf(schema: Schema): KeyName[] {
@@ -89,21 +103,21 @@ function keysOf(schema: Schema): KeyName[] {
       all.add(key);
       if (typeof rule === 'object' && 'sums' in rule) all.add(rule.sums);
     }
-    names = [...all].map((name) => ({ name, bytes: Buffer.from(name, 'utf8') }));
+    names = [...all].map((name) => ({ ...keyName(schema, name), bytes: Buffer.from(name, 'utf8') }));
     keyNames.set(schema, names);
   }
   return names;
 }
 
 /** The name among `names` whose bytes are `b[from..to)`, or undefined. */
-function namedKey(names: KeyName[], b: Buffer, from: number, to: number): string | undefined {
+function namedKey(names: KeyName[], b: Buffer, from: number, to: number): KeyName | undefined {
   const len = to - from;
   for (let k = 0; k < names.length; k++) {
     const x = names[k].bytes;
     if (x.length !== len) continue;
     let j = 0;
     while (j < len && x[j] === b[from + j]) j++;
-    if (j === len) return names[k].name;
+    if (j === len) return names[k];
   }
   return undefined;
 }
@@ -180,7 +194,16 @@ export class JsonScanner {
         this.state = 'in';
         if (c === 0x7b) {
           this.root = {};
-          this.stack.push({ k: 'obj', into: this.root, schema: this.schema, names: keysOf(this.schema), st: 'key0', key: undefined });
+          this.stack.push({
+            k: 'obj',
+            into: this.root,
+            schema: this.schema,
+            names: keysOf(this.schema),
+            st: 'key0',
+            key: undefined,
+            at: undefined,
+            sink: undefined,
+          });
           i++;
         } else if (c === 0x5b && this.arrayKey !== undefined && Object.hasOwn(this.schema, this.arrayKey)) {
           this.root = {};
@@ -202,13 +225,21 @@ export class JsonScanner {
         } else if (f.st === 'value') {
           f.st = 'next';
           const key = f.key;
-          const rule = key !== undefined && Object.hasOwn(f.schema, key) ? f.schema[key] : undefined;
+          const at = f.at;
+          const rule = at?.rule;
           // JSON.parse lets the last of a repeated key win; a skipped value still replaces an earlier one.
           if (key !== undefined && Object.hasOwn(f.into, key)) f.into[key] = undefined;
-          if (typeof rule === 'object' && 'sums' in rule && Object.hasOwn(f.into, rule.sums)) f.into[rule.sums] = undefined;
+          const sums = at?.sums;
+          if (sums !== undefined && Object.hasOwn(f.into, sums)) f.into[sums] = undefined;
           const j = this.inline(rule, b, i, f.into, key);
-          if (j >= 0) i = j;
-          else if (this.open(rule, c, f.into, key ?? '', false)) i++;
+          if (j >= 0) {
+            i = j;
+            // As the `next` state takes a comma, without a turn of the loop.
+            if (j < n && b[j] === 0x2c) {
+              f.st = 'key';
+              i++;
+            }
+          } else if (this.open(rule, c, f.into, key ?? '', false)) i++;
           else f.st = 'value';
         } else {
           if (c === 0x2c) f.st = 'key';
@@ -243,7 +274,16 @@ export class JsonScanner {
         }
         f.st = 'next';
         if (f.walk && c === 0x7b) {
-          this.stack.push({ k: 'obj', into: {}, schema: f.walk, names: keysOf(f.walk), st: 'key0', key: undefined, sink: f.out as Sink });
+          this.stack.push({
+            k: 'obj',
+            into: {},
+            schema: f.walk,
+            names: keysOf(f.walk),
+            st: 'key0',
+            key: undefined,
+            at: undefined,
+            sink: f.out as Sink,
+          });
           i++;
           continue;
         }
@@ -288,13 +328,22 @@ export class JsonScanner {
       const out = rule.sink ? rule.sink() : [];
       into[key] = out;
       const walk = rule.sink && typeof rule.each === 'object' && 'object' in rule.each ? rule.each.object : undefined;
-      this.stack.push({ k: 'arr', out, sink: !!rule.sink, rule: rule.each, st: 'v0', ...(walk ? { walk } : {}) });
+      this.stack.push({ k: 'arr', out, sink: !!rule.sink, rule: rule.each, st: 'v0', walk });
       return true;
     }
     if (typeof rule === 'object' && 'object' in rule && c === 0x7b) {
       const obj: Obj = {};
       into[key] = obj;
-      this.stack.push({ k: 'obj', into: obj, schema: rule.object, names: keysOf(rule.object), st: 'key0', key: undefined });
+      this.stack.push({
+        k: 'obj',
+        into: obj,
+        schema: rule.object,
+        names: keysOf(rule.object),
+        st: 'key0',
+        key: undefined,
+        at: undefined,
+        sink: undefined,
+      });
       return true;
     }
     // An array element is always kept (as JSON.parse would have it): the indices after it must not shift.
@@ -316,9 +365,14 @@ export class JsonScanner {
     for (let j = i + 1; j < stop; j++) {
       const c = b[j];
       if (c === 0x22) {
-        f.key = namedKey(f.names, b, i + 1, j);
-        f.st = 'colon';
-        return j + 1;
+        const at = namedKey(f.names, b, i + 1, j);
+        f.key = at?.name;
+        f.at = at;
+        const after = j + 1;
+        // The colon most often follows at once: taken here, not by a turn of feed's loop of its own.
+        const colon = after < b.length && b[after] === 0x3a;
+        f.st = colon ? 'value' : 'colon';
+        return colon ? after + 1 : after;
       }
       if (c === 0x5c || c < 0x20) break;
     }
@@ -412,6 +466,7 @@ export class JsonScanner {
     if (cap.role === 'key' && f.k === 'obj') {
       const k = this.parse(cap.text);
       f.key = typeof k === 'string' ? k : undefined;
+      f.at = typeof k === 'string' ? keyName(f.schema, k) : undefined;
       f.st = 'colon';
       return;
     }

@@ -1,6 +1,9 @@
 // A trace's ProfileChunk events give each sample's line (`lines`): counted by node and line, as a .cpuprofile's
 // positionTicks, in a table of typed arrays (a Map of Maps cost two lookups a sample, a million samples a 120 MB trace).
 
+/** Node ids at or past this are looked up by hash only. */
+const MAX_NODE_CACHE = 1 << 22;
+
 /** Sample counts by (node id, line), each node's lines in the order they first came. */
 export class LineCounts {
   private node: number[] = [];
@@ -15,6 +18,16 @@ export class LineCounts {
       this.count[this.last]++;
       return;
     }
+    // A node's samples are mostly on one line (V8 gives a frame's current line): its last pair, by its id while ids are
+    // small whole numbers (V8 numbers nodes from 1), is counted without hashing.
+    if (node >>> 0 === node && node < this.lastOfNode.length) {
+      const k = this.lastOfNode[node] - 1;
+      if (k >= 0 && this.line[k] === line) {
+        this.count[k]++;
+        this.remember(node, line, k);
+        return;
+      }
+    } else if (node >>> 0 === node && node < MAX_NODE_CACHE) this.growNodes(node);
     const mask = this.slots.length - 1;
     // Node ids and lines are whole numbers, lines ≥ 1; ids past 2^32 hash by their high part too.
     let h = Math.imul((node | 0) ^ ((node / 4294967296) | 0), 0x9e3779b1) ^ Math.imul(line | 0, 0x85ebca6b);
@@ -45,6 +58,16 @@ export class LineCounts {
     this.lastNode = node;
     this.lastLine = line;
     this.last = k;
+    if (node >>> 0 === node && node < this.lastOfNode.length) this.lastOfNode[node] = k + 1;
+  }
+
+  /** Each node's last pair + 1 (0: none yet), by node id. */
+  private lastOfNode = new Int32Array(0);
+
+  private growNodes(node: number): void {
+    const grown = new Int32Array(Math.min(MAX_NODE_CACHE, Math.max(1024, 2 * node + 1)));
+    grown.set(this.lastOfNode);
+    this.lastOfNode = grown;
   }
 
   private grow(): void {

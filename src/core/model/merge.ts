@@ -102,7 +102,7 @@ function mergeTimelines(
 ): Timeline | undefined {
   const k = parts.length;
   const total = parts.reduce((s, p) => s + p.tl.length, 0);
-  if (byNode && !parts.every((p) => p.tl.steps)) return undefined;
+  if (byNode && !parts.every((p) => p.tl.steps || p.tl.sums)) return undefined;
   const nodes = new Uint32Array(total);
   const usOut = byNode ? new Uint32Array(total) : undefined;
   const blockUs = new Float64Array(byNode ? (total >>> PACKED_BLOCK_BITS) + 1 : 0);
@@ -117,6 +117,13 @@ function mergeTimelines(
   const srcNodes = parts.map((p) => p.tl.nodes);
   const srcTimes = parts.map((p) => p.tl.times ?? new Float64Array(0));
   const srcSteps = parts.map((p) => p.tl.steps);
+  const srcSums = parts.map((p) => p.tl.sums);
+  if (k === 2 && usOut && byNode && !weighted && srcSums[0] && srcSums[1]) {
+    const out = { nodes, us: usOut, blockUs, wide, maxWide };
+    return mergeTwoSums(parts[0], parts[1], offsets, offUs, out)
+      ? packedTimeline(nodes, { us: usOut, blockUs, ...byNode, wide })
+      : undefined;
+  }
   const len = new Int32Array(parts.map((p) => p.tl.length));
   const moved = parts.map((p) => p.nodes);
   const at = new Int32Array(k);
@@ -124,7 +131,7 @@ function mergeTimelines(
   const us = new Float64Array(parts.map((p) => p.tl.firstUs));
   // Each part's next time on the merged axis; an exhausted part's is Infinity, so it never wins again.
   const next = new Float64Array(k);
-  for (let j = 0; j < k; j++) next[j] = len[j] === 0 ? Infinity : (srcSteps[j] ? us[j] / 1000 : srcTimes[j][0]) + offsets[j];
+  for (let j = 0; j < k; j++) next[j] = len[j] === 0 ? Infinity : (srcSteps[j] || srcSums[j] ? us[j] / 1000 : srcTimes[j][0]) + offsets[j];
   // A k-way merge over a tournament of losers (each part's times are in order already): a sample costs log2(k)
   // comparisons up one path, where a heap's sift-down costs two per level; 35 M samples of 20 processes pass here.
   const loser = new Int32Array(Math.max(1, k));
@@ -153,7 +160,9 @@ function mergeTimelines(
     if (i + 1 >= len[best]) next[best] = Infinity;
     else {
       const steps = srcSteps[best];
+      const sums = srcSums[best];
       if (steps) next[best] = (us[best] += steps[i + 1]) / 1000 + offsets[best];
+      else if (sums) next[best] = (us[best] = sumAt(sums, i + 1)) / 1000 + offsets[best];
       else next[best] = srcTimes[best][i + 1] + offsets[best];
     }
     // Replay its path: at each match the stored loser plays the part coming up, the earlier of them goes on.
@@ -175,6 +184,67 @@ function mergeTimelines(
 }
 
 const BLOCK_MASK = (1 << PACKED_BLOCK_BITS) - 1;
+
+/**
+ * mergeTimelines's packed loop for two parts that both hold packed sums (a trace's two processes): the same times in
+ * the same order (the earlier first, the first part on a tie), each part's state in locals rather than in arrays by
+ * part and a tournament of one match. False when too many samples are held wide.
+ */
+function mergeTwoSums(
+  a: { tl: TimelineSource; nodes: Int32Array },
+  b: { tl: TimelineSource; nodes: Int32Array },
+  offsets: number[],
+  offUs: Float64Array,
+  out: { nodes: Uint32Array; us: Uint32Array; blockUs: Float64Array; wide: Map<number, number>; maxWide: number },
+): boolean {
+  const sa = a.tl.sums!;
+  const sb = b.tl.sums!;
+  const srcA = a.tl.nodes;
+  const srcB = b.tl.nodes;
+  const movedA = a.nodes;
+  const movedB = b.nodes;
+  const na = a.tl.length;
+  const nb = b.tl.length;
+  const offA = offsets[0];
+  const offB = offsets[1];
+  const offUsA = offUs[0];
+  const offUsB = offUs[1];
+  const { nodes, us, blockUs, wide, maxWide } = out;
+  let ia = 0;
+  let ib = 0;
+  let usA = a.tl.firstUs;
+  let usB = b.tl.firstUs;
+  let nextA = na === 0 ? Infinity : usA / 1000 + offA;
+  let nextB = nb === 0 ? Infinity : usB / 1000 + offB;
+  let base = 0;
+  const total = na + nb;
+  for (let o = 0; o < total; o++) {
+    let v: number;
+    if (nextB < nextA) {
+      nodes[o] = movedB[srcB[ib]];
+      v = usB + offUsB;
+      if (++ib >= nb) nextB = Infinity;
+      else nextB = (usB = sumAt(sb, ib)) / 1000 + offB;
+    } else {
+      nodes[o] = movedA[srcA[ia]];
+      v = usA + offUsA;
+      if (++ia >= na) nextA = Infinity;
+      else nextA = (usA = sumAt(sa, ia)) / 1000 + offA;
+    }
+    if ((o & BLOCK_MASK) === 0) base = blockUs[o >>> PACKED_BLOCK_BITS] = v - PACKED_BASE_BELOW;
+    const d = v - base;
+    if (d >= 0 && d <= MAX_PACKED_US) us[o] = d;
+    else if (holdWide(wide, o, v, maxWide)) us[o] = WIDE_US;
+    else return false;
+  }
+  return true;
+}
+
+/** Sample `i`'s µs of packed sums (see TimelineSource.sums). */
+function sumAt(p: NonNullable<TimelineSource['sums']>, i: number): number {
+  const d = p.us[i];
+  return d === WIDE_US ? p.wide.get(i)! : p.blockUs[i >>> PACKED_BLOCK_BITS] + d;
+}
 
 /** Holds a sample's µs aside (see PackedTimes.wide), unless `max` are already. */
 function holdWide(wide: Map<number, number>, o: number, us: number, max: number): boolean {

@@ -13,8 +13,14 @@ export interface TimelineSource {
   nodes: Uint16Array | Uint32Array;
   /** Whole µs since the sample before (the first sample's own is 0: its time is `firstUs`). */
   steps?: Uint16Array | Uint32Array;
+  /**
+   * Or each sample's whole µs, packed as a reader's running sums are (numberList.ts's PackedSums): `blockUs[i >>>
+   * PACKED_BLOCK_BITS] + us[i]`, or `wide.get(i)` where `us[i]` is WIDE_US. A trace's profiles are merged from them as
+   * they are: no array of steps made of them first.
+   */
+  sums?: { us: Uint32Array; blockUs: Float64Array; wide: Map<number, number> };
   firstUs: number;
-  /** Set when the times are not whole µs in order (steps are then undefined). */
+  /** Set when the times are not whole µs in order (steps and sums are then undefined). */
   times?: Float64Array;
   weights?: Float64Array;
   /** The last sample's time, ms. */
