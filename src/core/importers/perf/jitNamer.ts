@@ -58,7 +58,6 @@ export function sumNamingStats(all: JitNamingStats[]): JitNamingStats {
 export class JitFrameNamer {
   private carry: Buffer = Buffer.alloc(0);
   private mono = false;
-  private pid = -1;
   private tsNs = 0;
   private thread = '';
   /** Sample headers are read only where a jitdump needs each sample's time. */
@@ -111,7 +110,6 @@ export class JitFrameNamer {
         if (h) {
           // Named as the parser names threads (`comm pid/tid`).
           this.thread = `${h[1]} ${h[2]}`;
-          this.pid = Number(h[3]);
           this.tsNs = Number(h[4]) * 1e9 + Number(h[5].padEnd(9, '0').slice(0, 9));
         }
       } else if (hasJit && line.endsWith('.map)')) {
@@ -143,7 +141,9 @@ export class JitFrameNamer {
     if (!saved) return line;
     const addr = parseInt(hex, 16);
     let name: string | null = null;
-    if (saved.timed && this.mono && Number(pidText) === this.pid) {
+    // Another process's code (a child Node forked, sampled before its exec on a copy of its parent's stack) is named
+    // by time too: the parent's code at that time is what the copy holds; by the map it read as ambiguous.
+    if (saved.timed && this.mono) {
       name = saved.timed.find(addr, this.tsNs);
       if (name !== null) this.stats.timed++;
     } else if (saved.timed && !this.mono) this.stats.clockMismatch = true;

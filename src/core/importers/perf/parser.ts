@@ -6,6 +6,10 @@ import { doubled } from '../../doubled';
 
 /** A callchain-less sample carries its one frame on the header line. */
 const INLINE_FRAME = /^([0-9a-f]+)\s+(\S[^]*)$/i;
+/** A frame of V8's code, `sym (/tmp/perf-<pid>.map)` or a jitdump's `(jitted-<pid>-<n>.so)`: whose code it is. */
+const JIT_MAP = /(?:\/perf-(\d+)\.map|jitted-(\d+)-\d+\.so)\)$/;
+const NOT_JIT = -1;
+const UV_SPAWN = -2;
 
 interface StackAgg {
   /** Index in the parser's list of distinct stacks (the timeline refers to stacks by it). */
@@ -24,8 +28,18 @@ interface StackAgg {
  */
 export class PerfScriptParser {
   readonly builder: ProfileBuilder;
-  /** Raw frame text (`sym+off (dso)`) → frame id. */
+  /**
+   * Raw frame text (`sym+off (dso)`) → frame id; for the frames a forked child is told by (JIT code, uv_spawn),
+   * `-2 - i` instead: their frame id and kind are `marked[i]` (so the other frames cost no lookup but the key's).
+   */
   private readonly keys = new FrameKeyTable();
+  private readonly marked: { frame: number; kind: number }[] = [];
+  /** The current sample's pid, and where (depth) its stack met uv_spawn and a JIT frame of another process. */
+  private pid = -1;
+  private spawnAt = -1;
+  private forkedAt = -1;
+  /** Pids that have had samples: a JIT map's pid among them is another process of this recording. */
+  private readonly seenPids = new Set<number>();
   private rest?: Buffer;
   private stack = new Int32Array(512);
   private depth = 0;
@@ -119,7 +133,23 @@ export class PerfScriptParser {
     const h = FrameKeyTable.hash(b, p, end);
     let id = this.keys.find(b, p, end, h);
     if (id === -1) id = this.intern(b, p, end, h);
+    if (id < 0) id = this.note(id);
     this.push1(id);
+  }
+
+  /**
+   * A child a Node process forks (child_process.spawn: uv_spawn) runs, until its exec, on a copy of its parent's
+   * stack: its samples there read as the parent's JavaScript (perf names them from the parent's perf-<pid>.map),
+   * and made the child a thread that ran JavaScript (jest-haste-map's execFile('watchman'), whose exec failed: a
+   * process of one sample, 12 JavaScript frames). Such a stack is cut below uv_spawn, where the child's own code
+   * starts; without uv_spawn, at the first JIT frame of the other process.
+   */
+  private note(key: number): number {
+    const { frame, kind } = this.marked[-2 - key];
+    if (kind === UV_SPAWN) {
+      if (this.spawnAt < 0) this.spawnAt = this.depth;
+    } else if (this.forkedAt < 0 && kind !== this.pid && this.seenPids.has(kind)) this.forkedAt = this.depth;
+    return frame;
   }
 
   private push1(id: number): void {
@@ -137,9 +167,18 @@ export class PerfScriptParser {
       // A process run without the perf flags (started by a path, its own flags): said in the run's notification too.
       (this.builder.meta.unnamed ??= []).push(w);
     }
-    const id = this.builder.frame(classifyPerfFrame(text));
-    this.keys.add(b, start, end, hash, id);
-    return id;
+    const frame = classifyPerfFrame(text);
+    const id = this.builder.frame(frame);
+    const map = JIT_MAP.exec(text);
+    const kind = map ? Number(map[1] ?? map[2]) : frame.name === 'uv_spawn' ? UV_SPAWN : NOT_JIT;
+    if (kind === NOT_JIT) {
+      this.keys.add(b, start, end, hash, id);
+      return id;
+    }
+    this.marked.push({ frame: id, kind });
+    const key = -1 - this.marked.length;
+    this.keys.add(b, start, end, hash, key);
+    return key;
   }
 
   private header(line: string): void {
@@ -173,6 +212,9 @@ export class PerfScriptParser {
       } else this.threadNames[id] = name;
       t = id;
       this.lastThread = id;
+      const info = this.threadInfos[id];
+      this.pid = info.pid ?? info.tid;
+      this.seenPids.add(this.pid);
       this.lastWho = time !== undefined ? line.slice(0, m.timeAt) : '';
     }
     // A period past 2^53 is damage (and enough of them would add up to Infinity): the sample is skipped.
@@ -197,6 +239,8 @@ export class PerfScriptParser {
     this.open = true;
     this.depth = 0;
     this.hash = 0x811c9dc5;
+    this.spawnAt = -1;
+    this.forkedAt = -1;
     if (tail) {
       const f = INLINE_FRAME.exec(tail);
       if (f) {
@@ -204,7 +248,7 @@ export class PerfScriptParser {
         const h = FrameKeyTable.hash(key, 0, key.length);
         let id = this.keys.find(key, 0, key.length, h);
         if (id === -1) id = this.intern(key, 0, key.length, h);
-        this.push1(id);
+        this.push1(id < 0 ? this.marked[-2 - id].frame : id);
         this.finish();
       }
     }
@@ -213,6 +257,7 @@ export class PerfScriptParser {
   private finish(): void {
     this.open = false;
     this.samples++;
+    if (this.forkedAt >= 0) this.cutForked();
     const depth = this.depth;
     const h = Math.imul(this.hash ^ this.thread, 0x01000193) ^ depth;
     let agg = this.stacks.get(h);
@@ -235,6 +280,14 @@ export class PerfScriptParser {
     };
     this.stacks.set(h, agg);
     this.onTimeline(agg.id);
+  }
+
+  /** The forked child's own frames only (see `note`): leaf-first, so its stack ends at uv_spawn. */
+  private cutForked(): void {
+    this.depth = this.spawnAt >= 0 && this.spawnAt < this.forkedAt ? this.spawnAt + 1 : this.forkedAt;
+    let h = 0x811c9dc5;
+    for (let i = 0; i < this.depth; i++) h = Math.imul(h ^ this.stack[i], 0x01000193);
+    this.hash = h;
   }
 
   private onTimeline(agg: number): void {
