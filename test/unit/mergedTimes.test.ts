@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeProfiles, type MergePart, type Profile } from '../../src/core/model';
 import { packTimeline } from '../../src/core/model/packedTimeline';
-import { lastTime, MAX_PACKED_US, PACKED_BLOCK_BITS, sampleCount, WIDE_US } from '../../src/core/model/mergedTimes';
+import { lastTime, MAX_PACKED_US, PACKED_BLOCK_BITS, sampleCount, unpackSome, WIDE_US } from '../../src/core/model/mergedTimes';
 import { eachThreadsSamples } from '../../src/core/model/processes';
 import { lastSampleTime } from '../../src/core/model/timeline';
 import { packProfile, unpackProfile } from '../../src/core/model/transfer';
@@ -128,4 +128,22 @@ test('one process alone on the run axis (its level folded away) has plain times'
   const got: Profile = mergeProfiles(packed, { ...base.meta }, 40);
   assert.equal(got.timeline!.packed, undefined);
   assert.deepEqual(got, mergeProfiles(plain, { ...base.meta }, 40));
+});
+
+test('packed times unpacked ahead a slice at a time (the editor, between messages) are the times read at once', async () => {
+  const { base, packed } = await copies(
+    3,
+    (i, j) => i * 1.001 + 70 * Math.floor(i / 50) + j * 0.013,
+    (j) => 1000.123 + j * (0.2501 + 7_200_000),
+  );
+  const once = mergeProfiles(packed, { ...base.meta }).timeline!;
+  const ahead = mergeProfiles(packed, { ...base.meta }).timeline!;
+  assert.ok(once.packed && ahead.packed, 'both packed');
+  let slices = 1;
+  while (!unpackSome(ahead, 1000)) slices++;
+  assert.equal(slices, Math.ceil(ahead.nodes.length / 1000));
+  assert.equal(ahead.packed, undefined, 'unpacked: the times are the timeline own now');
+  sameTimes(ahead.times, once.times);
+  assert.equal(unpackSome(ahead, 1000), true);
+  assert.equal(unpackSome({ nodes: new Uint32Array(2), times: new Float64Array(2) }, 1), true, 'a plain timeline has nothing to unpack');
 });

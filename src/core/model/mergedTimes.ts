@@ -56,11 +56,17 @@ export function packedTimeAt(p: PackedTimes, nodes: ArrayLike<number>, i: number
  */
 export function packedTimeline(nodes: Uint32Array, packed: PackedTimes, weights?: Float64Array): Timeline {
   let times: Float64Array | undefined;
+  // Unpacked ahead a slice at a time (`unpackSome`), up to `filled`.
+  let partial: Float64Array | undefined;
+  let filled = 0;
   const tl = {
     nodes,
     get times(): Float64Array {
       if (!times) {
-        times = unpackTimes(nodes, packed);
+        const out = partial ?? new Float64Array(packed.us.length);
+        for (let i = filled; i < out.length; i++) out[i] = packedTimeAt(packed, nodes, i);
+        times = out;
+        partial = undefined;
         delete (tl as Timeline).packed;
       }
       return times;
@@ -68,19 +74,35 @@ export function packedTimeline(nodes: Uint32Array, packed: PackedTimes, weights?
     ...(weights ? { weights } : {}),
   } as Timeline;
   Object.defineProperty(tl, 'packed', { value: packed, enumerable: false, configurable: true, writable: false });
+  const some = (max: number): boolean => {
+    if (times) return true;
+    partial ??= new Float64Array(packed.us.length);
+    const end = Math.min(partial.length, filled + max);
+    for (let i = filled; i < end; i++) partial[i] = packedTimeAt(packed, nodes, i);
+    filled = end;
+    if (filled < partial.length) return false;
+    void tl.times;
+    return true;
+  };
+  Object.defineProperty(tl, UNPACK_SOME, { value: some, enumerable: false });
   return tl;
+}
+
+const UNPACK_SOME = Symbol('unpackSome');
+
+/**
+ * Unpacks up to `max` more of a packed timeline's times (the editor does it between messages once a big profile is
+ * shown, so its first Timeline answer does not unpack 19 M times: 200–570 ms of a 222 MB profile's first answer);
+ * true once all are (or the timeline was never packed).
+ */
+export function unpackSome(tl: Timeline, max: number): boolean {
+  const some = (tl as { [UNPACK_SOME]?: (max: number) => boolean })[UNPACK_SOME];
+  return some ? some(max) : true;
 }
 
 /** A wide sample's µs (a function of its own: a Map read in a loop over tens of millions of samples slows all of it). */
 export function wideUs(wide: Map<number, number>, i: number): number {
   return wide.get(i)!;
-}
-
-/** Every sample's time (ms). */
-export function unpackTimes(nodes: Uint32Array, p: PackedTimes): Float64Array {
-  const out = new Float64Array(p.us.length);
-  for (let i = 0; i < out.length; i++) out[i] = packedTimeAt(p, nodes, i);
-  return out;
 }
 
 /** Sample `i`'s time (ms), packed or not, without unpacking the others. */

@@ -3,7 +3,7 @@ import { activityIndexOf } from './activityIndex';
 import { CallTree } from './callTree';
 import { CATEGORIES, type Category } from './frame';
 import type { LineHits, Profile } from './profile';
-import { lastTime, sampleCount } from './mergedTimes';
+import { lastTime, sampleCount, unpackSome } from './mergedTimes';
 
 /** Times are ms from the profile's first sample, as importers keep them in `Profile.timeline`. */
 export type Timeline = NonNullable<Profile['timeline']>;
@@ -171,9 +171,9 @@ export function threadActivities(profile: Profile, from: number, to: number, buc
 }
 
 /**
- * Counts a profile's Timeline index (and each thread lane's) ahead of the first Timeline answer, a slice at a time:
- * each call does up to `max` samples and says whether all is done. The answers are the same with or without it; only
- * the first one is faster.
+ * Counts a profile's Timeline index (and each thread lane's), and unpacks packed sample times, ahead of the first
+ * Timeline answer, a slice at a time: each call does up to `max` samples and says whether all is done. The answers are
+ * the same with or without it; only the first one is faster.
  */
 export function timelineWarmUp(profile: Profile): (max: number) => boolean {
   const tl = profile.timeline;
@@ -181,6 +181,7 @@ export function timelineWarmUp(profile: Profile): (max: number) => boolean {
   let lanes: Lane[] | undefined;
   return (max) => {
     if (!activityIndexOf(profile, tl).step(max)) return false;
+    if (!unpackSome(tl, max)) return false;
     if (profile.threads.length < 2) return true;
     lanes ??= lanesOf(profile, tl);
     return lanes.every((lane) => activityIndexOf(profile, lane).step(max));
