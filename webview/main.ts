@@ -134,17 +134,15 @@ function buildUi(): void {
   };
   const span = (r: TimeRange) => (v.transforms?.setRange(r), (tabs.selectedIndex = TIMELINE_TAB), onTab());
   v.requests = undefined;
+  // A new choice of routes (the tab's boxes, the chip's ×) is a new generation of trees, as a choice of processes is.
+  const routesChanging = () => {
+    st.generation++;
+    v.timeline?.samplesChanged();
+  };
   // A live view may start before the app served a request: the tab comes with the first update that has some.
   mountRequests = () => {
     if (!v.requests && st.info?.requests)
-      v.requests = requestsTab(
-        st.strings,
-        tabs,
-        post,
-        span,
-        () => (st.generation++, v.timeline?.samplesChanged()),
-        st.info.format === 'v8log',
-      );
+      v.requests = requestsTab(st.strings, tabs, post, span, routesChanging, st.info.format === 'v8log');
   };
   mountRequests();
   tabs.addEventListener('vsc-tabs-select', () => {
@@ -189,8 +187,7 @@ function buildUi(): void {
   v.transforms = mountTransforms(app, {
     ...{ post, save, strings: () => s, newGeneration: () => void st.generation++, state: st.persisted, charts, tableBoxes },
     clearRoutes: () => {
-      st.generation++;
-      v.timeline?.samplesChanged();
+      routesChanging();
       post({ type: 'routes', routes: null });
     },
     ...{ flames: v.flames, tables: v.tables, frames: st.frames },

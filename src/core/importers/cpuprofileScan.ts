@@ -332,7 +332,7 @@ function objectEnd(b: Buffer, j: number, n: number): number {
 }
 
 /** Whether `b` holds `w` at `j`. */
-function word(b: Buffer, j: number, w: Uint8Array): boolean {
+export function word(b: Buffer, j: number, w: Uint8Array): boolean {
   if (j + w.length > b.length) return false;
   for (let k = 0; k < w.length; k++) if (b[j + k] !== w[k]) return false;
   return true;

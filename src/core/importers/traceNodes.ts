@@ -5,17 +5,12 @@
 import { elementEnd } from './jsonCapture';
 import { repairNode, type CallFrame, type CpuNode, type CpuNodeTable } from './cpuprofileNodes';
 import type { Sink } from './jsonScan';
+import { word } from './cpuprofileScan';
 
 const ARRAY_END = Buffer.from('}]');
 const ID = Buffer.from('"id":');
 const CALL_FRAME = Buffer.from('"callFrame":');
 const PARENT = Buffer.from('"parent":');
-
-function startsAt(b: Buffer, i: number, word: Buffer): boolean {
-  if (i + word.length > b.length) return false;
-  for (let k = 0; k < word.length; k++) if (b[i + k] !== word[k]) return false;
-  return true;
-}
 
 /**
  * A hash of a frame's text `b[i, i + len)`: its length, its first and its last 32 bytes (a function's name comes first
@@ -201,17 +196,17 @@ export class EventNodes implements Sink {
     let seen = 0;
     let j = i + 1;
     for (;;) {
-      if (startsAt(b, j, ID) && !(seen & 1)) {
+      if (word(b, j, ID) && !(seen & 1)) {
         id = integerAt(b, j + ID.length);
         if (id !== id) return -1;
         seen |= 1;
         j = numEnd;
-      } else if (startsAt(b, j, CALL_FRAME) && !(seen & 2)) {
+      } else if (word(b, j, CALL_FRAME) && !(seen & 2)) {
         frame = b[j + CALL_FRAME.length] === 0x7b ? this.known.read(b, j + CALL_FRAME.length) : -1;
         if (frame < 0) return -1;
         seen |= 2;
         j = this.known.end;
-      } else if (startsAt(b, j, PARENT) && !(seen & 4)) {
+      } else if (word(b, j, PARENT) && !(seen & 4)) {
         parent = integerAt(b, j + PARENT.length);
         if (parent !== parent) return -1;
         seen |= 4;

@@ -56,24 +56,9 @@ export function packedTimeAt(p: PackedTimes, nodes: ArrayLike<number>, i: number
  */
 export function packedTimeline(nodes: Uint32Array, packed: PackedTimes, weights?: Float64Array): Timeline {
   let times: Float64Array | undefined;
-  // Unpacked ahead a slice at a time (`unpackSome`), up to `filled`.
+  // Unpacked a slice at a time (`unpackSome`), up to `filled`; the first read of `times` unpacks the rest.
   let partial: Float64Array | undefined;
   let filled = 0;
-  const tl = {
-    nodes,
-    get times(): Float64Array {
-      if (!times) {
-        const out = partial ?? new Float64Array(packed.us.length);
-        for (let i = filled; i < out.length; i++) out[i] = packedTimeAt(packed, nodes, i);
-        times = out;
-        partial = undefined;
-        delete (tl as Timeline).packed;
-      }
-      return times;
-    },
-    ...(weights ? { weights } : {}),
-  } as Timeline;
-  Object.defineProperty(tl, 'packed', { value: packed, enumerable: false, configurable: true, writable: false });
   const some = (max: number): boolean => {
     if (times) return true;
     partial ??= new Float64Array(packed.us.length);
@@ -81,9 +66,20 @@ export function packedTimeline(nodes: Uint32Array, packed: PackedTimes, weights?
     for (let i = filled; i < end; i++) partial[i] = packedTimeAt(packed, nodes, i);
     filled = end;
     if (filled < partial.length) return false;
-    void tl.times;
+    times = partial;
+    partial = undefined;
+    delete (tl as Timeline).packed;
     return true;
   };
+  const tl = {
+    nodes,
+    get times(): Float64Array {
+      if (!times) some(Infinity);
+      return times!;
+    },
+    ...(weights ? { weights } : {}),
+  } as Timeline;
+  Object.defineProperty(tl, 'packed', { value: packed, enumerable: false, configurable: true, writable: false });
   Object.defineProperty(tl, UNPACK_SOME, { value: some, enumerable: false });
   return tl;
 }
