@@ -58,6 +58,7 @@ export function renderSummary(
     [s.mode, info.mode ?? s.unknown],
     [s.command, info.command ?? s.unknown],
     [s.nodeVersion, info.nodeVersion ?? s.unknown],
+    ...(info.v8Version ? [[s.v8Version, info.v8Version] as [string, string]] : []),
     [s.duration, info.durationMs !== null ? `${(info.durationMs / 1000).toFixed(2)} s` : s.unknown],
     [
       s.interval,

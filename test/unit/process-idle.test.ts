@@ -19,3 +19,9 @@ test("a mostly idle process's row says how much of its samples were idle; a busy
   assert.ok(parent.idle !== undefined && parent.idle > 0.6 && parent.idle < 0.7, `the parent's idle share: ${parent.idle}`);
   assert.equal(child.idle, undefined, 'the child was idle for less than half of its samples');
 });
+
+test("a run's Node.js release is the one run.json recorded (the Summary's row), not a guess from the profile", async () => {
+  const run = await loadRunProfile(join(fixtures, 'process-tree-timeline', 'run'), { sourceMaps: false });
+  assert.equal(run.meta.nodeVersion, 'v20.20.2');
+  assert.equal(run.meta.v8Version, undefined, 'a .cpuprofile does not name V8');
+});

@@ -32,7 +32,8 @@ test('fixture: every tick counted, the hot function found under its escaped file
   const spin = p.frames.find((f) => f.name === 'spin')!;
   assert.match(spin.file, /\/wörk,1\.js$/, 'the \\xf6 and \\x2C escapes in the path');
   assert.equal(spin.line, 2);
-  assert.equal(p.meta.nodeVersion, 'V8 11.3.244.8');
+  assert.equal(p.meta.v8Version, '11.3.244.8');
+  assert.equal(p.meta.nodeVersion, undefined, 'a tick log names V8, not the Node.js release');
   assert.equal(p.meta.intervalMs, 1);
   assert.equal(p.timeline?.nodes.length, tickLines.length, 'one timeline entry per tick');
   assert.ok(

@@ -19,6 +19,8 @@ export interface ProfileMeta {
   /** Where the profile came from, when it came from a file. */
   source?: string;
   nodeVersion?: string;
+  /** The V8 version the profile names (a tick log names V8, not Node.js). */
+  v8Version?: string;
   /** Wall-clock span of the samples; null when the format has no timestamps. */
   durationMs: number | null;
   /** Sampling interval in ms when known (cpuprofile mean delta, --prof interval, perf -F). */

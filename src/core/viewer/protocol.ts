@@ -93,6 +93,7 @@ export interface ProfileInfo {
   mode?: string;
   command?: string;
   nodeVersion?: string;
+  v8Version?: string;
   durationMs: number | null;
   intervalMs?: number;
   /** Heap profiles: average bytes between two samples. */

@@ -68,6 +68,7 @@ export function webviewStrings(): Record<string, string> {
     command: t('Command'),
     format: t('Format'),
     nodeVersion: t('Node.js'),
+    v8Version: t('V8'),
     totalSamples: t('Samples'),
     totalOf: t('Total ({0})'),
     warnings: t('Warnings'),

@@ -323,6 +323,7 @@ export class ViewerSession {
       mode: p.meta.mode,
       command: p.meta.command,
       nodeVersion: p.meta.nodeVersion,
+      ...(p.meta.v8Version ? { v8Version: p.meta.v8Version } : {}),
       durationMs: p.meta.durationMs,
       intervalMs: p.meta.intervalMs,
       intervalBytes: p.meta.intervalBytes,

@@ -137,6 +137,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
   // run.json's line wins over a perf header's (perf's own argv): the same line, but with node as the run named it where
   // the launcher ran it by its path (a plain run's shim, launch/command.ts).
   if (info.command) profile.meta.command = info.command.join(' ');
+  if (info.nodeVersion) profile.meta.nodeVersion = info.nodeVersion;
   profile.meta.source = runDir;
   const requests = await readRunRequests(runDir, profile, info);
   if (requests) profile.requests = requests;

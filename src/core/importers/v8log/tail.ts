@@ -256,7 +256,8 @@ export class V8LogTail {
       );
     const iso = first.iso;
     const meta = {
-      nodeVersion: `V8 ${iso.version}`,
+      // The log names V8 (`-node.38` builds too), not the Node.js release: the run's own record says that one.
+      v8Version: iso.version,
       // The wall-clock time of the timeline's 0 (the first tick), when the preload marked the log's clock.
       ...(iso.clock && !isNaN(iso.firstTs) ? { startTime: iso.clock.epochMs + (iso.firstTs - iso.clock.ts) / 1000 } : {}),
       durationMs: iso.samples > 1 ? (iso.maxTs - iso.minTs) / 1000 : null,
