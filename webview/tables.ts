@@ -2,6 +2,7 @@ import type { WeightUnit } from '../src/core/viewer/protocol';
 import { weightNumber } from './units';
 import { clear, h, pct } from './dom';
 import { SMALL, type FNode, type Strings } from './tree';
+import { shortPaths } from './shortPaths';
 
 const ROW = 22;
 /** Each table's element ids (its head row, its rows) start with its own prefix. */
@@ -28,6 +29,7 @@ export class TreeTable {
   private sortBy: 'total' | 'self' = 'total';
   private filter = '';
   private selected: FNode | undefined;
+  private shortFiles = new Map<string, string>();
   private readonly viewport: HTMLDivElement;
   private readonly spacer: HTMLDivElement;
   private readonly body: HTMLDivElement;
@@ -129,6 +131,7 @@ export class TreeTable {
       }
     };
     walk(this.root, 0);
+    this.shortFiles = shortPaths(filesUnder(this.root));
     this.spacer.style.height = `${this.rows.length * ROW}px`;
     this.paint();
   }
@@ -154,9 +157,9 @@ export class TreeTable {
       name.style.paddingLeft = `${level * 14 + 4}px`;
       const at = f?.file ? `${f.line ? `:${f.line}` : ''}${f.column ? `:${f.column}` : ''}` : '';
       const loc = f?.file ? `${f.file}${at}` : (f?.lib ?? '');
-      // A narrow column cut a long path's end, the part that tells files apart: the cell shows the file's name, the
-      // tooltip the whole path.
-      const shown = f?.file ? `${f.file.split(/[\\/]/).pop()}${at}` : loc;
+      // A narrow column cut a long path's end, the part that tells files apart: the cell shows the file's name (with
+      // the folders that tell same-named files of the tree apart), the tooltip the whole path.
+      const shown = f?.file ? `${this.shortFiles.get(f.file) ?? f.file.split(/[\\/]/).pop()}${at}` : loc;
       const row = h(
         'div',
         {
@@ -241,4 +244,16 @@ export class TreeTable {
     }
     e.preventDefault();
   }
+}
+
+/** The files of a tree's frames, each once. */
+function filesUnder(root: FNode): Set<string> {
+  const out = new Set<string>();
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.info?.file) out.add(n.info.file);
+    if (n.children) for (const c of n.children) stack.push(c);
+  }
+  return out;
 }
