@@ -21,6 +21,11 @@ interface Row {
   level: number;
 }
 
+/** Pixels of indent a level. */
+const INDENT = 14;
+/** The width a row's name keeps however deep it is. */
+const NAME_ROOM = 140;
+
 /** A tree table that only builds the rows in view, so tens of thousands of nodes scroll smoothly. */
 export class TreeTable {
   private root: FNode | undefined;
@@ -30,6 +35,7 @@ export class TreeTable {
   private filter = '';
   private selected: FNode | undefined;
   private shortFiles = new Map<string, string>();
+  private readonly nameHead: HTMLElement;
   private readonly viewport: HTMLDivElement;
   private readonly spacer: HTMLDivElement;
   private readonly body: HTMLDivElement;
@@ -57,7 +63,7 @@ export class TreeTable {
       { class: 'row head', attrs: { role: 'row', id: `${this.id}-head`, 'aria-rowindex': '1' } },
       this.headers.self,
       this.headers.total,
-      h('div', { class: 'cell name', attrs: { role: 'columnheader' } }, s.function),
+      (this.nameHead = h('div', { class: 'cell name', attrs: { role: 'columnheader' } }, s.function)),
       h('div', { class: 'cell loc', attrs: { role: 'columnheader' } }, s.location),
     );
     this.spacer = h('div', { class: 'spacer' });
@@ -145,6 +151,9 @@ export class TreeTable {
     const first = Math.max(0, Math.floor(top / ROW) - 5);
     const last = Math.min(this.rows.length, Math.ceil((top + this.viewport.clientHeight) / ROW) + 5);
     const total = this.host.total();
+    // Express's middleware chain is 30 levels deep: indented without end, a deep row's name was pushed out of its cell.
+    // Past the cap a row keeps the last indent (its level is still told to screen readers), so its name stays readable.
+    const maxIndent = Math.max(4, this.nameHead.clientWidth - NAME_ROOM);
     for (let i = first; i < last; i++) {
       const { node, level } = this.rows[i];
       const f = node.info;
@@ -154,7 +163,12 @@ export class TreeTable {
       const swatch = h('span', { class: 'swatch' });
       swatch.style.backgroundColor = this.host.color(node);
       const name = h('div', { class: 'cell name' }, twisty, swatch, node.name);
-      name.style.paddingLeft = `${level * 14 + 4}px`;
+      const indent = level * INDENT + 4;
+      name.style.paddingLeft = `${Math.min(indent, maxIndent)}px`;
+      if (indent > maxIndent) {
+        name.classList.add('capped');
+        name.style.setProperty('--indent', `${maxIndent}px`);
+      }
       const at = f?.file ? `${f.line ? `:${f.line}` : ''}${f.column ? `:${f.column}` : ''}` : '';
       const loc = f?.file ? `${f.file}${at}` : (f?.lib ?? '');
       // A narrow column cut a long path's end, the part that tells files apart: the cell shows the file's name (with
