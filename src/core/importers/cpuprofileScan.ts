@@ -58,6 +58,7 @@ export class NodeScanner {
     const n = b.length;
     let done = -1;
     const table = this.table;
+    this.known.use(b);
     while (i < n && b[i] === 0x7b) {
       const mark = table.childCount;
       const end = this.node(b, i + 1, n);

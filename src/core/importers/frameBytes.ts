@@ -16,27 +16,32 @@ export class FrameBytes {
   private readonly values: number[] = [];
   /** Each key's last four bytes as a word. */
   private readonly tails: number[] = [];
-  /** The `b` of the last find, and a view of it that reads words. */
+  /** The bytes given to `use`, and a view of them that reads words. */
   private viewOf: Buffer | undefined;
   private view: DataView = new DataView(new ArrayBuffer(0));
-  /** The hash find computed last (0: the text is too short to be remembered). */
-  private h = 0;
   /** The index past the frame find found last. */
   end = 0;
 
   /**
-   * The number of the frame whose bytes `b` holds at `j` (a `{`): the bytes of a whole object seen before are that
-   * object, whatever follows; `end` is then the index past them. -1 when none is (`remember` may then add it).
+   * The bytes find and remember read next, told once for many frames: a new view of each chunk, made in find, was a
+   * branch taken first after find was optimized (it was thrown away and compiled again).
    */
-  find(b: Buffer, j: number, n: number): number {
+  use(b: Buffer): void {
     if (b !== this.viewOf) {
       this.viewOf = b;
       this.view = new DataView(b.buffer, b.byteOffset, b.length);
     }
+  }
+
+  /**
+   * The number of the frame whose bytes `b` (given to `use`) hold at `j` (a `{`): the bytes of a whole object seen
+   * before are that object, whatever follows; `end` is then the index past them. -1 when none is (`remember` may then
+   * add it).
+   */
+  find(b: Buffer, j: number, n: number): number {
     const view = this.view;
     // Candidates are those whose first bytes hash the same (V8's frames are longer: shorter ones are parsed each time).
     const h = j + HASHED <= n ? frameHash(view, j) : 0;
-    this.h = h;
     if (h === 0) return -1;
     const slots = this.slots;
     const mask = slots.length - 1;
@@ -67,8 +72,9 @@ export class FrameBytes {
    * not: it is parsed each time.
    */
   remember(b: Buffer, j: number, to: number, value: number): void {
-    const h = this.h;
-    if (h === 0 || to - j < HASHED) return;
+    if (to - j < HASHED || b !== this.viewOf) return;
+    // Hashed again (new frames are rare) rather than kept from find.
+    const h = frameHash(this.view, j);
     const key = Buffer.from(b.subarray(j, to));
     const e = this.keys.length;
     this.keys.push(key);

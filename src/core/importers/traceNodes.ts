@@ -60,6 +60,7 @@ export class EventNodes implements Sink {
 
   /** The nodes from `i` read as they stand (see the top of the file), else as one JSON.parse (parsed). */
   scan(b: Buffer, i: number): number {
+    this.known.use(b);
     const j = this.plain(b, i);
     return j >= 0 ? j : this.parsed(b, i);
   }
