@@ -11,7 +11,7 @@ import { asCpuProfile, cpuProfileToModel } from './cpuprofile';
 import { CpuNodeTable, type PositionTick } from './cpuprofileNodes';
 import type { Rule, Schema, Sink } from './jsonScan';
 import { LineCounts } from './traceLines';
-import { EventNodes, FrameBytes } from './traceNodes';
+import { EventNodes } from './traceNodes';
 import { TraceSamples } from './traceSamples';
 import { NumberList, packedSumAt } from './numberList';
 import { readJsonStream } from './readJsonStream';
@@ -144,7 +144,7 @@ export class TraceSink implements Sink {
     if (end !== undefined) p.endTime = end;
   }
 
-  private readonly eventNodes = new EventNodes(new FrameBytes());
+  private readonly eventNodes = new EventNodes();
 
   // Each number array of an event is read into one of these in turn (the sink takes its numbers before the next event).
   private readonly lists = [0, 1, 2, 3].map(() => new NumberList(0, false));

@@ -64,6 +64,17 @@ function repairFrame(cf: CallFrame): CallFrame {
   };
 }
 
+/** The call frame `text` holds, repaired; undefined when it is no JSON object. */
+export function parseFrame(text: string): CallFrame | undefined {
+  let cf: unknown;
+  try {
+    cf = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return cf && typeof cf === 'object' ? repairFrame(cf as CallFrame) : undefined;
+}
+
 /**
  * Gives each field of a node the model reads the type it expects, or drops it (damaged or hand-edited files); false
  * when it is no node (no numeric "id" or no "callFrame" object).
@@ -215,14 +226,8 @@ export class CpuNodeTable implements CpuTreeArrays, Sink, ScannedNodes {
 
   /** The index of the call frame `text` holds, parsed and repaired; -1 when it is no JSON object. */
   frameOfText(text: string): number {
-    let cf: unknown;
-    try {
-      cf = JSON.parse(text);
-    } catch {
-      return -1;
-    }
-    if (!cf || typeof cf !== 'object') return -1;
-    return this.frameIndex(repairFrame(cf as CallFrame));
+    const cf = parseFrame(text);
+    return cf ? this.frameIndex(cf) : -1;
   }
 
   /**

@@ -4,6 +4,8 @@
 // its index without a string or an object; only a new one is parsed (100k nodes share a few hundred call frames).
 
 import { goodTick, type PositionTick } from './cpuprofileNodes';
+import { FrameBytes, objectEnd } from './frameBytes';
+import { plain, plainInt } from './numberList';
 
 /** What the scanner adds a node to (CpuNodeTable): its children have been pushed (pushChild) already. */
 export interface ScannedNodes {
@@ -41,18 +43,10 @@ const SEEN_DEOPT = 64;
  * JSON.parse and repairNode. Anything else ends the run: that node goes the general way (JSON.parse, repairNode).
  */
 export class NodeScanner {
-  /** Call frames' bytes seen, by hash (open addressing; entry + 1, 0 for none). */
-  private slots = new Int32Array(1024);
-  private readonly keys: Buffer[] = [];
-  private readonly hashes: number[] = [];
-  private readonly frames: number[] = [];
-  /** The last integer read (int). */
+  /** Call frames' bytes seen, each with its index among the table's frames. */
+  private readonly known = new FrameBytes();
+  /** The last frame index read (callFrame). */
   private v = 0;
-  /** `b` of the last scan, and a view of it that reads four bytes at a time: a call frame is compared by words. */
-  private viewOf: Buffer | undefined;
-  private view: DataView = new DataView(new ArrayBuffer(0));
-  /** Each call frame's bytes (keys) as little-endian int32 words, the last 0 to 3 bytes left out. */
-  private readonly words: Int32Array[] = [];
   /** The last positionTicks read (positionTicks), and the array they are read into. */
   private ticks: PositionTick[] = [];
   private readonly scratch: PositionTick[] = [];
@@ -64,10 +58,7 @@ export class NodeScanner {
     const n = b.length;
     let done = -1;
     const table = this.table;
-    if (b !== this.viewOf) {
-      this.viewOf = b;
-      this.view = new DataView(b.buffer, b.byteOffset, b.length);
-    }
+    this.known.use(b);
     while (i < n && b[i] === 0x7b) {
       const mark = table.childCount;
       const end = this.node(b, i + 1, n);
@@ -99,9 +90,9 @@ export class NodeScanner {
       if (c === 0x69 && word(b, j, ID)) {
         key = SEEN_ID;
         j += ID.length;
-        j = this.int(b, j, n);
+        j = plainInt(b, j, n);
         if (j < 0) return -1;
-        id = this.v;
+        id = plain.value;
       } else if (c === 0x63 && word(b, j, CALL_FRAME)) {
         key = SEEN_FRAME;
         j += CALL_FRAME.length;
@@ -113,9 +104,9 @@ export class NodeScanner {
         j += HIT_COUNT.length;
         // A count below zero is repaired to 0: the general way does that.
         if (j >= n || b[j] === 0x2d) return -1;
-        j = this.int(b, j, n);
+        j = plainInt(b, j, n);
         if (j < 0) return -1;
-        hits = this.v;
+        hits = plain.value;
       } else if (c === 0x63 && word(b, j, CHILDREN)) {
         key = SEEN_KIDS;
         j += CHILDREN.length;
@@ -124,9 +115,9 @@ export class NodeScanner {
       } else if (c === 0x70 && word(b, j, PARENT)) {
         key = SEEN_PARENT;
         j += PARENT.length;
-        j = this.int(b, j, n);
+        j = plainInt(b, j, n);
         if (j < 0) return -1;
-        parent = this.v;
+        parent = plain.value;
       } else if (c === 0x70 && word(b, j, POSITION_TICKS)) {
         key = SEEN_TICKS;
         j += POSITION_TICKS.length;
@@ -169,26 +160,6 @@ export class NodeScanner {
   }
 
   /**
-   * A plain integer at `j` (`-`, then 1 to 15 digits, no leading zero) followed by `,`, `}` or `]`, into `v`: the
-   * index past it, or -1. Such a number is exactly what JSON.parse makes of it (-0 included).
-   */
-  private int(b: Buffer, j: number, n: number): number {
-    const neg = j < n && b[j] === 0x2d;
-    if (neg) j++;
-    const from = j;
-    let v = 0;
-    let c = 0;
-    while (j < n && (c = b[j]) >= 0x30 && c <= 0x39) {
-      v = v * 10 + (c - 0x30);
-      j++;
-    }
-    if (j >= n || j === from || j - from > 15 || (b[from] === 0x30 && j > from + 1)) return -1;
-    if (c !== 0x2c && c !== 0x7d && c !== 0x5d) return -1;
-    this.v = neg ? -v : v;
-    return j;
-  }
-
-  /**
    * positionTicks of the plain form (`[{"line":` integer `,"ticks":` integer `}` ... `]`) into `ticks`, those that
    * repairNode keeps: the index past the `]`, or -1.
    */
@@ -203,13 +174,13 @@ export class NodeScanner {
     }
     for (;;) {
       if (!word(b, j, LINE)) return -1;
-      j = this.int(b, j + LINE.length, n);
+      j = plainInt(b, j + LINE.length, n);
       if (j < 0) return -1;
-      const line = this.v;
+      const line = plain.value;
       if (!word(b, j, TICKS)) return -1;
-      j = this.int(b, j + TICKS.length, n);
+      j = plainInt(b, j + TICKS.length, n);
       if (j < 0 || b[j] !== 0x7d) return -1;
-      const count = this.v;
+      const count = plain.value;
       if (line > 0 && count > 0) ticks.push({ line, ticks: count });
       j++;
       if (j >= n) return -1;
@@ -229,9 +200,9 @@ export class NodeScanner {
     if (j < n && b[j] === 0x5d) return j + 1;
     const table = this.table;
     for (;;) {
-      j = this.int(b, j, n);
+      j = plainInt(b, j, n);
       if (j < 0) return -1;
-      table.pushChild(this.v);
+      table.pushChild(plain.value);
       const c = b[j++];
       if (c === 0x5d) return j;
       if (c !== 0x2c) return -1;
@@ -244,91 +215,20 @@ export class NodeScanner {
    */
   private callFrame(b: Buffer, j: number, n: number): number {
     if (j >= n || b[j] !== 0x7b) return -1;
-    // The bytes of a call frame seen before, whole: the same call frame, whatever follows. Candidates are those whose
-    // first bytes hash the same (V8's are longer than those: shorter ones are parsed each time).
-    const view = this.view;
-    const h = j + HASHED <= n ? frameHash(view, j) : 0;
-    if (h !== 0) {
-      const slots = this.slots;
-      const mask = slots.length - 1;
-      for (let s = h & mask; ; s = (s + 1) & mask) {
-        const e = slots[s] - 1;
-        if (e < 0) break;
-        if (this.hashes[e] !== h) continue;
-        const key = this.keys[e];
-        const len = key.length;
-        if (j + len > n) continue;
-        const words = this.words[e];
-        const nw = words.length;
-        let k = 0;
-        while (k < nw && view.getInt32(j + 4 * k, true) === words[k]) k++;
-        if (k < nw) continue;
-        k *= 4;
-        while (k < len && key[k] === b[j + k]) k++;
-        if (k === len) {
-          this.v = this.frames[e];
-          return j + len;
-        }
-      }
+    const known = this.known;
+    const seen = known.find(b, j, n);
+    if (seen >= 0) {
+      this.v = seen;
+      return known.end;
     }
     const to = objectEnd(b, j, n);
     if (to < 0) return -1;
     const frame = this.table.frameOfText(b.toString('utf8', j, to));
     if (frame < 0) return -1;
-    if (h !== 0 && to - j >= HASHED) this.remember(h, Buffer.from(b.subarray(j, to)), frame);
+    known.remember(b, j, to, frame);
     this.v = frame;
     return to;
   }
-
-  private remember(h: number, key: Buffer, frame: number): void {
-    const e = this.keys.length;
-    this.keys.push(key);
-    const words = new Int32Array(key.length >>> 2);
-    for (let k = 0; k < words.length; k++) words[k] = key.readInt32LE(4 * k);
-    this.words.push(words);
-    this.hashes.push(h);
-    this.frames.push(frame);
-    if (2 * (e + 1) > this.slots.length) {
-      this.slots = new Int32Array(this.slots.length * 2);
-      for (let x = 0; x <= e; x++) this.place(this.hashes[x], x);
-    } else this.place(h, e);
-  }
-
-  private place(h: number, e: number): void {
-    const mask = this.slots.length - 1;
-    let s = h & mask;
-    while (this.slots[s]) s = (s + 1) & mask;
-    this.slots[s] = e + 1;
-  }
-}
-
-/** The bytes of a call frame its hash is of: V8's begin `{"functionName":"`, then the name and `scriptId`. */
-const HASHED = 48;
-
-/** A hash of the first HASHED bytes at `j` (all within the view), read as words; never 0. */
-function frameHash(view: DataView, j: number): number {
-  let h = 0x811c9dc5;
-  for (let k = 16; k < HASHED; k += 4) h = Math.imul(h ^ view.getInt32(j + k, true), 0x01000193);
-  return h | 1;
-}
-
-/** The flat object at `j` (no object or array in it): the index past its `}`, or -1. */
-function objectEnd(b: Buffer, j: number, n: number): number {
-  j++;
-  while (j < n) {
-    const c = b[j++];
-    if (c === 0x7d) return j;
-    if (c === 0x22) {
-      // To the closing quote, an escaped one stepped over.
-      for (;;) {
-        if (j >= n) return -1;
-        const s = b[j++];
-        if (s === 0x22) break;
-        if (s === 0x5c) j++;
-      }
-    } else if (c === 0x7b || c === 0x5b) return -1;
-  }
-  return -1;
 }
 
 /** Whether `b` holds `w` at `j`. */

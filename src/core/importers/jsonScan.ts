@@ -4,7 +4,7 @@
 // straight into typed arrays, and every other value is stepped over unread.
 
 import { Capture, CorruptJson, elementEnd, isDelim, isWs, MAX_SMALL, parseWhole, unwanted, valueAt } from './jsonCapture';
-import { integerRun, NumberList, type LentArrays } from './numberList';
+import { integerRun, NumberList, plain, plainInt, type LentArrays } from './numberList';
 
 /** What a key's value becomes; a value of another shape than its rule expects is skipped, as an unknown key is. */
 export type Rule =
@@ -406,17 +406,13 @@ export class JsonScanner {
   /** The common case, a plain integer within the chunk, without making a string of it. */
   private number(f: Nums, b: Buffer, i: number): number {
     const n = b.length;
-    let j = i;
-    const neg = b[j] === 0x2d;
-    if (neg) j++;
-    const first = j;
-    let v = 0;
-    while (j < n && b[j] >= 0x30 && b[j] <= 0x39) v = v * 10 + (b[j++] - 0x30);
-    if (j < n && isDelim(b[j]) && j > first && j - first <= 15 && !(b[first] === 0x30 && j - first > 1)) {
-      f.out.push(neg ? -v : v);
+    let j = plainInt(b, i, n);
+    if (j >= 0) {
+      f.out.push(plain.value);
       f.st = 'next';
       return j;
     }
+    j = i;
     while (j < n && !isDelim(b[j])) j++;
     if (j === n) {
       this.num = b.toString('latin1', i, n);

@@ -290,3 +290,27 @@ function runPacked(out: NumberList, us: Uint32Array, blockUs: Float64Array, b: B
   out.comma = comma;
   return i;
 }
+
+/** The value of the integer plainInt read last. */
+export const plain = { value: 0 };
+
+/**
+ * A plain JSON integer at `j` (`-`, then 1 to 15 digits, no leading zero) followed by a delimiter (white space, `,`,
+ * `]`, `}`), into `plain.value`: the index past it, or -1. Such a number is exactly what JSON.parse makes of it (-0
+ * included).
+ */
+export function plainInt(b: Buffer, j: number, n: number): number {
+  const neg = j < n && b[j] === 0x2d;
+  if (neg) j++;
+  const from = j;
+  let v = 0;
+  let c = 0;
+  while (j < n && (c = b[j]) >= 0x30 && c <= 0x39) {
+    v = v * 10 + (c - 0x30);
+    j++;
+  }
+  if (j >= n || j === from || j - from > 15 || (b[from] === 0x30 && j > from + 1)) return -1;
+  if (c !== 0x2c && c !== 0x7d && c !== 0x5d && c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return -1;
+  plain.value = neg ? -v : v;
+  return j;
+}
