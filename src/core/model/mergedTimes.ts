@@ -68,7 +68,9 @@ export function packedTimeline(nodes: Uint32Array, packed: PackedTimes, weights?
     if (filled < partial.length) return false;
     times = partial;
     partial = undefined;
-    delete (tl as Timeline).packed;
+    // Set to undefined, not deleted: a delete turns the object into a dictionary, and every `tl.nodes` of a loop over
+    // its samples into a hash lookup.
+    (tl as Timeline).packed = undefined;
     return true;
   };
   const tl = {
@@ -79,7 +81,7 @@ export function packedTimeline(nodes: Uint32Array, packed: PackedTimes, weights?
     },
     ...(weights ? { weights } : {}),
   } as Timeline;
-  Object.defineProperty(tl, 'packed', { value: packed, enumerable: false, configurable: true, writable: false });
+  Object.defineProperty(tl, 'packed', { value: packed, enumerable: false, configurable: true, writable: true });
   Object.defineProperty(tl, UNPACK_SOME, { value: some, enumerable: false });
   return tl;
 }

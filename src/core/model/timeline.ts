@@ -133,9 +133,12 @@ function lanesOf(profile: Profile, tl: Timeline): Lane[] {
   const laneOf = new Map<number, number>();
   const tops: number[] = [];
   const counts: number[] = [];
-  const which = new Int32Array(tl.nodes.length);
-  for (let i = 0; i < tl.nodes.length; i++) {
-    const k = top[tl.nodes[i]] ?? 0;
+  // The timeline's arrays read into locals once: a packed timeline's `times` is a getter, and a loop over tens of
+  // millions of samples pays a property read per sample otherwise.
+  const tlNodes = tl.nodes;
+  const which = new Int32Array(tlNodes.length);
+  for (let i = 0; i < tlNodes.length; i++) {
+    const k = top[tlNodes[i]] ?? 0;
     let l = laneOf.get(k);
     if (l === undefined) {
       laneOf.set(k, (l = counts.length));
@@ -147,10 +150,11 @@ function lanesOf(profile: Profile, tl: Timeline): Lane[] {
   }
   lanes = counts.map((n, l) => ({ nodes: new Uint32Array(n), times: new Float64Array(n), top: tops[l] }));
   const at = counts.map(() => 0);
-  for (let i = 0; i < tl.nodes.length; i++) {
+  const tlTimes = tl.times;
+  for (let i = 0; i < tlNodes.length; i++) {
     const l = which[i];
-    lanes[l].nodes[at[l]] = tl.nodes[i];
-    lanes[l].times[at[l]++] = tl.times[i];
+    lanes[l].nodes[at[l]] = tlNodes[i];
+    lanes[l].times[at[l]++] = tlTimes[i];
   }
   lanesCache.set(tl, lanes);
   return lanes;
@@ -275,11 +279,15 @@ export function restrictToRange(profile: Profile, from: number, to: number): Pro
   if (!tl)
     return { ...profile, warnings: [...profile.warnings, l10n.t('this profile has no sample times, so the time range was not applied')] };
   const src = profile.tree;
-  const lo = lowerBound(tl.times, from);
-  const hi = lowerBound(tl.times, to);
+  const times = tl.times;
+  const lo = lowerBound(times, from);
+  const hi = lowerBound(times, to);
   const self = new Float64Array(src.count);
   const w = tl.weights;
-  for (let i = lo; i < hi; i++) self[tl.nodes[i]] += w ? w[i] : 1;
+  // Locals, not `tl.nodes` a sample: the editor's range of 4 M samples of a 434 MB profile took 185 ms in that loop.
+  const nodes = tl.nodes;
+  if (w) for (let i = lo; i < hi; i++) self[nodes[i]] += w[i];
+  else for (let i = lo; i < hi; i++) self[nodes[i]]++;
   const { tree, moved } = treeOfSelf(profile, self);
   const start = Math.max(0, from);
   const end = Math.max(start, Math.min(to, timeSpan(profile)?.end ?? to));
@@ -293,8 +301,8 @@ export function restrictToRange(profile: Profile, from: number, to: number): Pro
     threads,
     // Views of the profile's own times and weights (never written): a range of millions of samples copies only its nodes.
     timeline: {
-      nodes: movedNodes(tl.nodes, lo, hi, moved),
-      times: tl.times.subarray(lo, hi),
+      nodes: movedNodes(nodes, lo, hi, moved),
+      times: times.subarray(lo, hi),
       ...(w ? { weights: w.subarray(lo, hi) } : {}),
     },
     lineHits: rangeLineHits(profile, tree),

@@ -443,14 +443,27 @@ export function applyTransforms(profile: Profile, transforms: readonly Transform
 
 /** The timeline's samples on their new nodes, without those whose samples were dropped; undefined when none is left. */
 function followSamples(tl: NonNullable<Profile['timeline']>, moved: Int32Array): Profile['timeline'] {
-  const keep: number[] = [];
-  for (let i = 0; i < tl.nodes.length; i++) if (moved[tl.nodes[i]] >= 0) keep.push(i);
-  if (!keep.length) return undefined;
-  return {
-    nodes: Uint32Array.from(keep, (i) => moved[tl.nodes[i]]),
-    times: Float64Array.from(keep, (i) => tl.times[i]),
-    ...(tl.weights ? { weights: Float64Array.from(keep, (i) => tl.weights![i]) } : {}),
-  };
+  // Counted first, then copied into typed arrays: a list of kept indexes was 8 bytes a sample more (39 M samples:
+  // 300 MB), and `tl.times` is a getter on a packed timeline, read once here.
+  const nodes = tl.nodes;
+  const n = nodes.length;
+  let kept = 0;
+  for (let i = 0; i < n; i++) if (moved[nodes[i]] >= 0) kept++;
+  if (!kept) return undefined;
+  const times = tl.times;
+  const w = tl.weights;
+  const outNodes = new Uint32Array(kept);
+  const outTimes = new Float64Array(kept);
+  const outW = w ? new Float64Array(kept) : undefined;
+  for (let i = 0, k = 0; i < n; i++) {
+    const m = moved[nodes[i]];
+    if (m < 0) continue;
+    outNodes[k] = m;
+    outTimes[k] = times[i];
+    if (outW) outW[k] = w![i];
+    k++;
+  }
+  return { nodes: outNodes, times: outTimes, ...(outW ? { weights: outW } : {}) };
 }
 
 /**
