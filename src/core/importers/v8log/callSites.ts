@@ -155,7 +155,10 @@ export class CallSites {
     // two codes). Written straight into the code units the key string is made of: an array emptied with `length = 0`
     // lets go of its storage, and grew it again for every new leaf.
     const most = 3 + tiers.length + 2 * pairs.length + 4 * keys.length;
-    if (most > codeUnits.length) codeUnits = new Uint16Array(Math.max(most, codeUnits.length * 2));
+    if (most > codeUnits.length) {
+      codeUnits = new Uint16Array(Math.max(most, codeUnits.length * 2));
+      codeBytes = Buffer.from(codeUnits.buffer);
+    }
     const key = codeUnits;
     let n = 0;
     key[n++] = blind ? 1 : 0;
@@ -187,7 +190,7 @@ export class CallSites {
       key[n++] = line & 0xffff;
       key[n++] = line >>> 16;
     }
-    const k = Buffer.from(key.buffer, 0, n * 2).toString('ucs2');
+    const k = codeBytes.toString('ucs2', 0, n * 2);
     let g = this.pending.get(k);
     if (!g) {
       const knownFiles: string[] = [];
@@ -341,3 +344,5 @@ function spreadOf(p: CallPair, keys: LineKeys): Spread | null {
 
 /** The code units of `pendingFor`'s key (any 16-bit values: Node's UCS-2 decoding keeps lone surrogates), grown as needed. */
 let codeUnits = new Uint16Array(1024);
+/** The same memory as bytes, made once per growth rather than a Buffer per key. */
+let codeBytes = Buffer.from(codeUnits.buffer);

@@ -97,6 +97,12 @@ function codeType(t: string): string {
   return t;
 }
 
+/** `a` cut back to its first `n` elements, in place. */
+function cut<T>(a: T[], n: number): T[] {
+  a.length = n;
+  return a;
+}
+
 /** A state (idle, GC) as the one frame on top of the callers. */
 function single(id: number): Resolved {
   return resolved([id], [], [], false);
@@ -523,12 +529,16 @@ export class IsolateLog {
       const addr = this.addrs[i];
       path.res[m - 1 - i] = addr > 0 ? this.resolver.resolve(addr, true) : null;
     }
-    const keys = path.keys.slice(0, path.linesLen[k]);
+    // The path's own arrays are worked on in place (cut back to the shared callers) and the Rest gets copies of them at
+    // the end: a copy of each cut to its length, then grown by the new callers, was two allocations and a copy more.
+    // An idle tick leaves the path as it is, for the next tick's callers.
+    const inPlace = vm !== VM_IDLE;
+    const keys = inPlace ? cut(path.keys, path.linesLen[k]) : path.keys.slice(0, path.linesLen[k]);
     const calls: Calls = {
-      sites: path.sites.slice(0, path.sitesLen[k]),
-      pairs: path.pairs.slice(0, path.pairsLen[k]),
+      sites: inPlace ? cut(path.sites, path.sitesLen[k]) : path.sites.slice(0, path.sitesLen[k]),
+      pairs: inPlace ? cut(path.pairs, path.pairsLen[k]) : path.pairs.slice(0, path.pairsLen[k]),
       blind: path.blind[k] === 1,
-      tiers: path.tiers.slice(0, path.tiersLen[k]),
+      tiers: inPlace ? cut(path.tiers, path.tiersLen[k]) : path.tiers.slice(0, path.tiersLen[k]),
       stamp: ++this.stamp,
       ownPairs: true,
       ownTiers: true,
@@ -542,16 +552,7 @@ export class IsolateLog {
     let node = k > 0 ? path.node[k] : this.o.builder.rootOf(this.o.thread);
     let tail = k > 0 ? path.tail[k] : null;
     let dropped = k > 0 ? path.dropped[k] : 0;
-    const add = (r: Resolved): void => {
-      for (let i = 0; i < r.ids.length; i++) node = tree.child(node, r.ids[i]);
-      if (r.files.length) {
-        const rk = (r.lineKeys ??= this.lines.keys(r.files, r.lines));
-        for (let q = 0; q < rk.length; q++) {
-          if (this.lines.mark(rk[q], stamp)) keys.push(rk[q]);
-        }
-      }
-      tail = this.chain(tail, r, calls);
-    };
+    // The callers, then the top of stack (j === m): one loop, not a closure made per stack.
     for (let j = k; j <= m; j++) {
       path.linesLen[j] = keys.length;
       path.sitesLen[j] = calls.sites.length;
@@ -561,31 +562,46 @@ export class IsolateLog {
       path.node[j] = node;
       path.tail[j] = tail;
       path.dropped[j] = dropped;
-      if (j === m) break;
-      const r = path.res[j];
-      if (r) add(r);
-      else if (path.addrs[j] > 0) dropped++;
+      let r: Resolved | null;
+      if (j < m) {
+        r = path.res[j];
+        if (!r) {
+          if (path.addrs[j] > 0) dropped++;
+          continue;
+        }
+      } else {
+        if (inPlace) {
+          path.length = m;
+          path.valid = true;
+          path.resolverVersion = this.resolver.version;
+          path.nativeVersion = this.o.native.version;
+        }
+        r = top;
+        if (!r) break;
+      }
+      for (let i = 0; i < r.ids.length; i++) node = tree.child(node, r.ids[i]);
+      if (r.files.length) {
+        const rk = (r.lineKeys ??= this.lines.keys(r.files, r.lines));
+        for (let q = 0; q < rk.length; q++) {
+          if (this.lines.mark(rk[q], stamp)) keys.push(rk[q]);
+        }
+      }
+      tail = this.chain(tail, r, calls);
     }
-    if (vm !== VM_IDLE) {
-      path.length = m;
-      path.valid = true;
-      path.resolverVersion = this.resolver.version;
-      path.nativeVersion = this.o.native.version;
-      path.keys = keys;
-      path.sites = calls.sites;
-      path.pairs = calls.pairs;
-      path.tiers = calls.tiers;
-    }
-    if (top) add(top);
     this.droppedFrames += dropped;
     if (dropped > 0) this.cacheHasUnresolved = true;
     // From here on the arrays are shared by the Rest's leaves.
     calls.ownPairs = calls.ownTiers = false;
+    if (inPlace) {
+      calls.sites = calls.sites.slice();
+      calls.pairs = calls.pairs.slice();
+      calls.tiers = calls.tiers.slice();
+    }
     return {
       key: NO_KEY,
       sameHash: undefined,
       node,
-      keys,
+      keys: inPlace ? keys.slice() : keys,
       ext,
       cbLeaf,
       fixedLeaf,

@@ -21,7 +21,7 @@ export interface Resolved {
   /** Per id: index in files/lines of the line it is at, or -1; absent when id k is at line k. */
   at?: number[];
   /** Per line: its number in the isolate's LineStamps, once a stack used it. */
-  lineKeys?: Int32Array;
+  lineKeys?: number[];
   /**
    * The call-site answers (isolate.ts `call`) of its frames, once asked: per id but the last, the call into the next
    * id (fixed); for the last, the one callee last asked about. A return address nearly always calls the same callee.
