@@ -299,20 +299,42 @@ export function restrictToRange(profile: Profile, from: number, to: number): Pro
     meta,
     tree,
     threads,
-    // Views of the profile's own times and weights (never written): a range of millions of samples copies only its nodes.
-    timeline: {
-      nodes: movedNodes(nodes, lo, hi, moved),
-      times: times.subarray(lo, hi),
-      ...(w ? { weights: w.subarray(lo, hi) } : {}),
-    },
+    // Views of the profile's own times and weights (never written): a range of millions of samples copies only its
+    // nodes, and those when first read.
+    timeline: rangeTimeline(nodes, lo, hi, moved, times.subarray(lo, hi), w?.subarray(lo, hi)),
     lineHits: rangeLineHits(profile, tree),
     deopts: profile.deopts?.filter((d) => d.timeMs >= from && d.timeMs < to),
   };
 }
 
+/**
+ * A range's samples on the range's tree, its nodes mapped when first read: the views a range change answers (flame
+ * graph, tables) do not read them, and mapping 4 M samples of a 40 M-sample profile was 95 ms of a 155 ms answer.
+ */
+function rangeTimeline(
+  nodes: Uint32Array,
+  lo: number,
+  hi: number,
+  moved: Int32Array,
+  times: Float64Array,
+  weights: Float64Array | undefined,
+): Timeline {
+  let mapped: Uint32Array | undefined;
+  return {
+    get nodes(): Uint32Array {
+      return (mapped ??= movedNodes(nodes, lo, hi, moved));
+    },
+    times,
+    ...(weights ? { weights } : {}),
+  };
+}
+
 function movedNodes(nodes: Uint32Array, lo: number, hi: number, moved: Int32Array): Uint32Array {
   const out = new Uint32Array(hi - lo);
-  for (let i = lo; i < hi; i++) out[i - lo] = Math.max(0, moved[nodes[i]]);
+  for (let i = lo; i < hi; i++) {
+    const m = moved[nodes[i]];
+    out[i - lo] = m < 0 ? 0 : m;
+  }
   return out;
 }
 
