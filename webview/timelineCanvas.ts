@@ -96,10 +96,11 @@ export function paintTracks(
   ctx.font = `10px ${cssVar('--vscode-font-family', 'sans-serif')}`;
   // One row per process, all on one scale (a process busy on one core fills its row).
   const lanePeak = Math.max(1, ...lanes.map((l) => l.activity.peak));
+  // The rows' names are written last, on a backing of the editor's colour: a marker's dashed line crossed them.
+  const names: Array<[string, number]> = [];
   lanes.forEach((l, r) => {
     paintBars(ctx, l.activity, w, (r + 1) * TRACK_H - 2, TRACK_H - 14, lanePeak, palette);
-    ctx.fillStyle = fg;
-    ctx.fillText(l.thread, 4, r * TRACK_H + 10);
+    names.push([l.thread, r * TRACK_H + 10]);
   });
   tracks.forEach((t, r) => {
     const top = (lanes.length + r) * TRACK_H;
@@ -118,10 +119,9 @@ export function paintTracks(
       else ctx.moveTo(x(tm), y);
     });
     ctx.stroke();
-    ctx.fillStyle = fg;
     const peak = Math.max(...t.values);
     const label = t.kind === 'loopDelay' ? fmt(s.tlLoopDelay, msText(peak)) : fmt(s.tlHeapUsed, (peak / 1048576).toFixed(1));
-    ctx.fillText(`${label}${t.pid ? ` · pid ${t.pid}` : ''}`, 4, top + 10);
+    names.push([`${label}${t.pid ? ` · pid ${t.pid}` : ''}`, top + 10]);
   });
   if (markers.length) {
     const top = rows * TRACK_H;
@@ -143,6 +143,15 @@ export function paintTracks(
       lineEnd[line] = lx + tw;
       ctx.fillText(m.label, lx, top + 11 + line * 12);
     }
+  }
+  const bg = cssVar('--vscode-editor-background', '#1e1e1e');
+  for (const [text, y] of names) {
+    ctx.fillStyle = bg;
+    ctx.globalAlpha = 0.8;
+    ctx.fillRect(2, y - 9, ctx.measureText(text).width + 4, 12);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = fg;
+    ctx.fillText(text, 4, y);
   }
 }
 
