@@ -64,3 +64,17 @@ test('plainInt reads what JSON.parse would, and leaves anything else to it', () 
   for (const text of ['01,', '1.5,', '1e3,', '-,', 'x,', '1234567890123456,', '12', '1a,', '- 1,'])
     assert.equal(plainInt(Buffer.from(text), 0, text.length), -1, text);
 });
+
+test('read: a frame seen before by its bytes, a new one by what parse gives it, a refused one not remembered', () => {
+  const known = new FrameBytes();
+  const a = frame('handle', 10);
+  const b = Buffer.from(`[${a},${a},{"functionName":"a-frame-too-broken-to-parse","x":[1]}]`);
+  known.use(b);
+  const parsed: string[] = [];
+  const parse = (text: string) => (parsed.push(text), text.includes('handle') ? 3 : -1);
+  assert.equal(known.read(b, 1, b.length, parse), 3);
+  assert.equal(known.end, 1 + Buffer.byteLength(a));
+  assert.equal(known.read(b, known.end + 1, b.length, parse), 3);
+  assert.deepEqual(parsed, [a], 'the second copy is found by its bytes, not parsed');
+  assert.equal(known.read(b, b.lastIndexOf('{'), b.length, parse), -1, 'no flat object');
+});

@@ -4,7 +4,7 @@
 // its index without a string or an object; only a new one is parsed (100k nodes share a few hundred call frames).
 
 import { goodTick, type PositionTick } from './cpuprofileNodes';
-import { FrameBytes, objectEnd } from './frameBytes';
+import { FrameBytes } from './frameBytes';
 import { plain, plainInt } from './numberList';
 
 /** What the scanner adds a node to (CpuNodeTable): its children have been pushed (pushChild) already. */
@@ -215,20 +215,14 @@ export class NodeScanner {
    */
   private callFrame(b: Buffer, j: number, n: number): number {
     if (j >= n || b[j] !== 0x7b) return -1;
-    const known = this.known;
-    const seen = known.find(b, j, n);
-    if (seen >= 0) {
-      this.v = seen;
-      return known.end;
-    }
-    const to = objectEnd(b, j, n);
-    if (to < 0) return -1;
-    const frame = this.table.frameOfText(b.toString('utf8', j, to));
+    const frame = this.known.read(b, j, n, this.frameOfText);
     if (frame < 0) return -1;
-    known.remember(b, j, to, frame);
     this.v = frame;
-    return to;
+    return this.known.end;
   }
+
+  /** A new call frame's text parsed into the table (made once: a closure per frame read would be garbage). */
+  private readonly frameOfText = (text: string): number => this.table.frameOfText(text);
 }
 
 /** Whether `b` holds `w` at `j`. */

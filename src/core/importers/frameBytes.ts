@@ -68,6 +68,23 @@ export class FrameBytes {
   }
 
   /**
+   * The number of the call frame object at `j` (a `{`, in `b` given to `use`): found by its bytes, else the number
+   * `parse` gives its text, remembered; `end` is then the index past it. -1 when it is no flat object or `parse`
+   * refuses it (-1).
+   */
+  read(b: Buffer, j: number, n: number, parse: (text: string) => number): number {
+    const seen = this.find(b, j, n);
+    if (seen >= 0) return seen;
+    const to = objectEnd(b, j, n);
+    if (to < 0) return -1;
+    const value = parse(b.toString('utf8', j, to));
+    if (value < 0) return -1;
+    this.remember(b, j, to, value);
+    this.end = to;
+    return value;
+  }
+
+  /**
    * Remembers `b[j, to)`, a whole object find has just not found at `j`, as `value` (>= 0). One too short to hash is
    * not: it is parsed each time.
    */

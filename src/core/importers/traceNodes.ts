@@ -5,7 +5,7 @@
 import { parseFrame, type CallFrame, type CpuNodeTable } from './cpuprofileNodes';
 import type { Sink } from './jsonScan';
 import { word } from './cpuprofileScan';
-import { FrameBytes, objectEnd } from './frameBytes';
+import { FrameBytes } from './frameBytes';
 import { plain, plainInt } from './numberList';
 
 const ARRAY_END = Buffer.from('}]');
@@ -122,20 +122,17 @@ export class EventNodes implements Sink {
   /** The call frame at `j`, into `frame`: found by its bytes, else parsed and remembered. The index past it, or -1. */
   private callFrame(b: Buffer, j: number, n: number): number {
     if (b[j] !== 0x7b) return -1;
-    const known = this.known;
-    const seen = known.find(b, j, n);
-    if (seen >= 0) {
-      this.frame = seen;
-      return known.end;
-    }
-    const to = objectEnd(b, j, n);
-    if (to < 0) return -1;
-    const cf = parseFrame(b.toString('utf8', j, to));
-    if (!cf) return -1;
-    this.frame = this.callFrames.push(cf) - 1;
-    known.remember(b, j, to, this.frame);
-    return to;
+    const frame = this.known.read(b, j, n, this.newFrame);
+    if (frame < 0) return -1;
+    this.frame = frame;
+    return this.known.end;
   }
+
+  /** A new call frame's text parsed and repaired into callFrames: its index there, or -1. */
+  private readonly newFrame = (text: string): number => {
+    const cf = parseFrame(text);
+    return cf ? this.callFrames.push(cf) - 1 : -1;
+  };
 
   /**
    * The nodes up to the first `}]` from `i` by one JSON.parse, not delimited byte by byte first, when that parse
