@@ -20,17 +20,30 @@ export function shortPaths(paths: Iterable<string>): Map<string, string> {
     if (g) g.push(p);
     else byName.set(name, [p]);
   }
+  const end = (segs: string[], k: number) => segs.slice(Math.max(0, segs.length - k)).join('/');
   for (const [name, group] of byName) {
     if (group.length === 1) {
       out.set(group[0], name);
       continue;
     }
-    for (const p of group) {
-      const segs = parts.get(p)!;
-      let k = 2;
-      const end = (s: string[], n: number) => s.slice(Math.max(0, s.length - n)).join('/');
-      while (k < segs.length && group.some((q) => q !== p && end(parts.get(q)!, k) === end(segs, k))) k++;
-      out.set(p, k >= segs.length ? p : end(segs, k));
+    // One count of the group's ends per length, not a comparison of each path with each other (node_modules holds
+    // hundreds of index.js, and this runs at each refresh of the table).
+    let open = group;
+    for (let k = 2; open.length; k++) {
+      const count = new Map<string, number>();
+      for (const q of group) {
+        const e = end(parts.get(q)!, k);
+        count.set(e, (count.get(e) ?? 0) + 1);
+      }
+      const still: string[] = [];
+      for (const p of open) {
+        const segs = parts.get(p)!;
+        const e = end(segs, k);
+        if (k >= segs.length) out.set(p, p);
+        else if (count.get(e) === 1) out.set(p, e);
+        else still.push(p);
+      }
+      open = still;
     }
   }
   return out;
