@@ -44,6 +44,15 @@ test('a request labels the samples of its own process within its span, and the r
   assert.ok(auth > 10, `${auth} samples of /auth`);
   const only = restrictToRoutes(p, ['GET /auth']);
   assert.equal(only.timeline!.times.length, auth);
+  // The kept samples are /auth's, in order, each on the node of the same call path in the route's tree.
+  const path = (q: Profile, n: number) => {
+    const names: string[] = [];
+    for (; n > 0; n = q.tree.parent[n]) names.push(q.frames[q.tree.frame[n]].name);
+    return names.join('<');
+  };
+  const keptAt = [...labels.keys()].filter((i) => labels[i] === 0);
+  assert.deepEqual([...only.timeline!.times], keptAt.map((i) => tl.times[i]));
+  keptAt.forEach((i, o) => assert.equal(path(only, only.timeline!.nodes[o]), path(p, tl.nodes[i]), `sample ${i}`));
   assert.equal(only.tree.weight, auth);
   assert.deepEqual(only.meta.routes, ['GET /auth']);
   const rest = restrictToRoutes(p, [NO_REQUEST, 'GET /user/:id']);

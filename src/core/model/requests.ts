@@ -266,25 +266,38 @@ export function restrictToRoutes(profile: Profile, keys: readonly string[]): Pro
   const keyOk = log.requests.map((r) => chosen.has(routeKey(r.method, r.route)));
   const none = chosen.has(NO_REQUEST);
   const labels = sampleRequests(profile);
-  const keep: number[] = [];
-  for (let i = 0; i < labels.length; i++) if (labels[i] >= 0 ? keyOk[labels[i]] : none) keep.push(i);
+  const kept = (i: number): boolean => (labels[i] >= 0 ? keyOk[labels[i]] : none);
+  const nodes = tl.nodes;
+  const w = tl.weights;
   const src = profile.tree;
   const self = new Float64Array(src.count);
-  const w = tl.weights;
-  for (const i of keep) self[tl.nodes[i]] += w ? w[i] : 1;
+  // Counted first, then copied into arrays of that size: a server's run can hold millions of samples.
+  let n = 0;
+  for (let i = 0; i < labels.length; i++)
+    if (kept(i)) {
+      self[nodes[i]] += w ? w[i] : 1;
+      n++;
+    }
   const { tree, moved } = treeOfSelf(profile, self);
   const meta = { ...profile.meta, routes: [...keys] };
   if (meta.sampleCount !== undefined && src.weight > 0) meta.sampleCount = Math.round((meta.sampleCount * tree.weight) / src.weight);
+  const times = tl.times;
+  const outNodes = new Uint32Array(n);
+  const outTimes = new Float64Array(n);
+  const outWeights = w ? new Float64Array(n) : undefined;
+  for (let i = 0, o = 0; i < labels.length; i++)
+    if (kept(i)) {
+      outNodes[o] = Math.max(0, moved[nodes[i]]);
+      outTimes[o] = times[i];
+      if (outWeights && w) outWeights[o] = w[i];
+      o++;
+    }
   return {
     ...profile,
     meta,
     tree,
     threads: threadsIn(profile, tree),
-    timeline: {
-      nodes: Uint32Array.from(keep, (i) => Math.max(0, moved[tl.nodes[i]])),
-      times: Float64Array.from(keep, (i) => tl.times[i]),
-      ...(w ? { weights: Float64Array.from(keep, (i) => w[i]) } : {}),
-    },
+    timeline: { nodes: outNodes, times: outTimes, ...(outWeights ? { weights: outWeights } : {}) },
     lineHits: rangeLineHits(profile, tree),
   };
 }
