@@ -51,7 +51,10 @@ test('a request labels the samples of its own process within its span, and the r
     return names.join('<');
   };
   const keptAt = [...labels.keys()].filter((i) => labels[i] === 0);
-  assert.deepEqual([...only.timeline!.times], keptAt.map((i) => tl.times[i]));
+  assert.deepEqual(
+    [...only.timeline!.times],
+    keptAt.map((i) => tl.times[i]),
+  );
   keptAt.forEach((i, o) => assert.equal(path(only, only.timeline!.nodes[o]), path(p, tl.nodes[i]), `sample ${i}`));
   assert.equal(only.tree.weight, auth);
   assert.deepEqual(only.meta.routes, ['GET /auth']);
