@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -141,8 +141,16 @@ test('symbol cache: names stay in the file and are read on demand; a cleaned cac
     const names = Array.from({ length: first.size }, (_, i) => first.name(i));
     assert.ok(names.every((n) => n.length > 0));
     rmSync(join(dir, 'symbols', files[0]));
-    const fresh = new SymbolTable(first.addrs, first.ends, first.store);
-    assert.equal(fresh.name(0), '', 'a deleted cache file gives an empty name, not an exception');
+    // The names' blocks already read stay readable; a store that read nothing before its file went gives ''.
+    assert.equal(new SymbolTable(first.addrs, first.ends, first.store).name(0), names[0]);
+    const other = join(dir, 'names.bin');
+    writeFileSync(other, 'abcdef');
+    const unread = new FileNames(other, 0, Uint32Array.from([0, 3, 6]));
+    assert.equal(unread.read(1), 'def');
+    rmSync(other);
+    assert.equal(unread.read(0), 'abc', 'the block read for name 1 holds name 0');
+    const gone = new FileNames(other, 0, Uint32Array.from([0, 3, 6]));
+    assert.equal(gone.read(0), '', 'a deleted cache file gives an empty name, not an exception');
   } finally {
     if (saved === undefined) delete process.env.NODE_FLAME_CACHE;
     else process.env.NODE_FLAME_CACHE = saved;

@@ -1,5 +1,6 @@
 import type { Tier } from '../../model';
 import type { Resolved } from './resolver';
+import { AddressTable } from './addressTable';
 
 /** One code object V8 announced with `code-creation`. */
 export interface CodeEntry {
@@ -64,8 +65,13 @@ const BIG_PAGE_BUDGET = 1 << 16;
  * or two pages, so buckets stay tiny.
  */
 export class CodeMap {
-  private readonly pages = new Map<number, CodeEntry[]>();
-  private readonly byStart = new Map<number, CodeEntry>();
+  /**
+   * By page number + 1 and by start + 1 (the tables' keys are past 0). Not Maps: page numbers and addresses are past 2^31, and a Map
+   * boxes each such key it is asked about (a code object is 3 lookups to add, each new address one to find). A page
+   * whose objects all went keeps its empty bucket, as an address whose object went keeps its slot, emptied.
+   */
+  private readonly pages = new AddressTable<CodeEntry[]>();
+  private readonly byStart = new AddressTable<CodeEntry | undefined>();
   /** Bumped whenever an address may start resolving differently (move, delete, overwrite). */
   generation = 0;
   private bigPages = 0;
@@ -89,11 +95,11 @@ export class CodeMap {
   }
 
   get(start: number): CodeEntry | undefined {
-    return this.byStart.get(start);
+    return this.byStart.get(start + 1);
   }
 
   find(addr: number): CodeEntry | undefined {
-    const bucket = this.pages.get(Math.floor(addr / PAGE));
+    const bucket = this.pages.get(Math.floor(addr / PAGE) + 1);
     if (!bucket) return undefined;
     for (let i = bucket.length - 1; i >= 0; i--) {
       const e = bucket[i];
@@ -103,7 +109,7 @@ export class CodeMap {
   }
 
   move(from: number, to: number): boolean {
-    const e = this.byStart.get(from);
+    const e = this.byStart.get(from + 1);
     if (!e) return false;
     this.remove(e);
     this.removeCovered(to, e.size);
@@ -114,7 +120,7 @@ export class CodeMap {
   }
 
   delete(start: number): boolean {
-    const e = this.byStart.get(start);
+    const e = this.byStart.get(start + 1);
     if (!e) return false;
     this.remove(e);
     this.generation++;
@@ -122,25 +128,24 @@ export class CodeMap {
   }
 
   private insert(e: CodeEntry): void {
-    this.byStart.set(e.start, e);
+    this.byStart.set(e.start + 1, e);
     const last = Math.floor((e.start + e.size - 1) / PAGE);
     for (let p = Math.floor(e.start / PAGE); p <= last; p++) {
-      let b = this.pages.get(p);
-      if (!b) this.pages.set(p, (b = []));
+      let b = this.pages.get(p + 1);
+      if (!b) this.pages.set(p + 1, (b = []));
       b.push(e);
     }
   }
 
   private remove(e: CodeEntry): void {
     e.gen++;
-    if (this.byStart.get(e.start) === e) this.byStart.delete(e.start);
+    if (this.byStart.get(e.start + 1) === e) this.byStart.set(e.start + 1, undefined);
     const last = Math.floor((e.start + e.size - 1) / PAGE);
     for (let p = Math.floor(e.start / PAGE); p <= last; p++) {
-      const b = this.pages.get(p);
+      const b = this.pages.get(p + 1);
       if (!b) continue;
       const i = b.indexOf(e);
       if (i >= 0) b.splice(i, 1);
-      if (b.length === 0) this.pages.delete(p);
     }
   }
 
@@ -149,7 +154,7 @@ export class CodeMap {
     const end = start + size;
     const last = Math.floor((end - 1) / PAGE);
     for (let p = Math.floor(start / PAGE); p <= last; p++) {
-      const b = this.pages.get(p);
+      const b = this.pages.get(p + 1);
       if (!b) continue;
       // Backwards: removing an entry shifts only those after it, already seen.
       for (let i = b.length - 1; i >= 0; i--) {
