@@ -103,14 +103,13 @@ export interface GroupGaps {
  */
 export function partGroupGaps(part: PendingPart, movedTo: Int32Array, group: Int32Array, g: number, gapMs: number): GroupGaps | undefined {
   const tl = part.tl;
-  const state = new Float64Array([0, 0, 0, 0]);
-  const args = [tl.nodes, part.nodes, movedTo, group, g, gapMs * 1000 - 2, state] as const;
-  const ok = tl.sums ? sumsGaps(tl.sums, tl.firstUs, tl.length, ...args) : stepsGaps(tl.steps!, tl.firstUs, tl.length, ...args);
-  if (!ok) {
+  const args = [tl.nodes, part.nodes, movedTo, group, g, gapMs * 1000 - 2] as const;
+  const count = tl.sums ? sumsGaps(tl.sums, tl.firstUs, tl.length, ...args) : stepsGaps(tl.steps!, tl.firstUs, tl.length, ...args);
+  if (count < 0) {
     gapList.length = 0;
     return undefined;
   }
-  const [count, firstUs, lastUs] = state;
+  const [firstUs, lastUs] = [seenFirst, seenLast];
   // The gaps found in µs are added as the merged times' differences, in order: the same sums as groupGaps.
   const off = part.offset;
   let gaps = 0;
@@ -125,7 +124,13 @@ export function partGroupGaps(part: PendingPart, movedTo: Int32Array, group: Int
 /** The µs before and after each step that may be a gap, in pairs (rare: a step over the gap less 2 µs). */
 const gapList: number[] = [];
 
-// One loop for each kind of part, each a small function of its own (one shape of loads).
+// The loops' first and last µs counted. Variables, not a typed array or an object: a store after a loop has no type
+// feedback when the loop is compiled on stack, and that code gave up there on each part.
+let seenFirst = 0;
+let seenLast = 0;
+
+// One loop for each kind of part, each a small function of its own (one shape of loads): the samples counted, or -1
+// when one is in another group.
 function sumsGaps(
   sums: NonNullable<TimelineSource['sums']>,
   firstUs: number,
@@ -136,8 +141,7 @@ function sumsGaps(
   group: Int32Array,
   g: number,
   maybe: number,
-  state: Float64Array,
-): boolean {
+): number {
   const size = movedTo.length;
   const { us, blockUs, wide } = sums;
   let count = 0;
@@ -146,17 +150,16 @@ function sumsGaps(
   for (let i = 0; i < n; i++) {
     const node = moved[src[i]];
     if (node >= size || movedTo[node] < 0) continue;
-    if (group[node] !== g) return false;
+    if (group[node] !== g) return -1;
     const d = us[i];
     const v = i === 0 ? firstUs : d === WIDE_US ? wide.get(i)! : blockUs[i >>> PACKED_BLOCK_BITS] + d;
     if (count++ === 0) first = v;
     else if (v - last > maybe) gapList.push(last, v);
     last = v;
   }
-  state[0] = count;
-  state[1] = first;
-  state[2] = last;
-  return true;
+  seenFirst = first;
+  seenLast = last;
+  return count;
 }
 
 function stepsGaps(
@@ -169,8 +172,7 @@ function stepsGaps(
   group: Int32Array,
   g: number,
   maybe: number,
-  state: Float64Array,
-): boolean {
+): number {
   const size = movedTo.length;
   let count = 0;
   let first = 0;
@@ -180,15 +182,14 @@ function stepsGaps(
     if (i > 0) v += steps[i];
     const node = moved[src[i]];
     if (node >= size || movedTo[node] < 0) continue;
-    if (group[node] !== g) return false;
+    if (group[node] !== g) return -1;
     if (count++ === 0) first = v;
     else if (v - last > maybe) gapList.push(last, v);
     last = v;
   }
-  state[0] = count;
-  state[1] = first;
-  state[2] = last;
-  return true;
+  seenFirst = first;
+  seenLast = last;
+  return count;
 }
 
 /** The part's samples of group `g` on their nodes in the group's tree (`movedTo`), in order: `count` of them. */
