@@ -329,6 +329,29 @@ function namesAt(x: Mapped, line: number, column: number, shortName: string): st
  * keyed by in the original text (`crunch(`, `spin = (`, `run: async (`), read from the file or `sourcesContent`.
  */
 function enclosingName(x: Mapped, o: SourcePosition & { sourceIndex: number }): string | undefined {
+  const at = originalLineAt(x, o);
+  if (!at) return undefined;
+  const { ln, col } = at;
+  const head = ln.slice(0, col);
+  // Maps put a function's start at its `function`, its name or its `(`: `function NAME(`, `NAME = (`, `NAME: function (`.
+  const own = ownName(ln, col);
+  if (own) return own;
+  const m = /(?:^|[^\w$.])([\p{L}$_][\p{L}\p{N}$_]*)\s*(?:=|:)\s*(?:async\s*)?(?:function\s*\*?\s*)?$/u.exec(head);
+  return m && !KEYWORDS.has(m[1]) ? m[1] : undefined;
+}
+
+/**
+ * The name a `function` declaration or named expression has at its start in the original text (the map puts a
+ * function's start at its `function`, or its name): `function inline(`, `async function* gen(`.
+ */
+function ownName(ln: string, col: number): string | undefined {
+  const here = /^([\p{L}$_][\p{L}\p{N}$_]*)\s*\(/u.exec(ln.slice(col))?.[1];
+  if (here && /(?:^|[^\w$])function\s*\*?\s*$/.test(ln.slice(0, col))) return here;
+  return /^(?:async\s+)?function\s*\*?\s*([\p{L}$_][\p{L}\p{N}$_]*)\s*\(/u.exec(ln.slice(col))?.[1];
+}
+
+/** The original line a mapped position is on, and its 0-based column; undefined without the source text. */
+function originalLineAt(x: Mapped, o: SourcePosition & { sourceIndex: number }): { ln: string; col: number } | undefined {
   x.texts ??= new Map();
   if (!x.texts.has(o.sourceIndex)) {
     let text: string | null | undefined = x.m.map.sourcesContent?.[o.sourceIndex];
@@ -346,15 +369,7 @@ function enclosingName(x: Mapped, o: SourcePosition & { sourceIndex: number }): 
   if (!src || at === undefined) return undefined;
   const next = src.starts[o.line];
   const ln = src.text.slice(at, next === undefined ? src.text.length : next - 1).replace(/\r$/, '');
-  const col = Math.max(0, o.column - 1);
-  const head = ln.slice(0, col);
-  // Maps put a function's start at its `function`, its name or its `(`: `function NAME(`, `NAME = (`, `NAME: function (`.
-  const here = /^([\p{L}$_][\p{L}\p{N}$_]*)\s*\(/u.exec(ln.slice(col))?.[1];
-  if (here && /(?:^|[^\w$])function\s*\*?\s*$/.test(head)) return here;
-  const expr = /^function\s*\*?\s*([\p{L}$_][\p{L}\p{N}$_]*)\s*\(/u.exec(ln.slice(col))?.[1];
-  if (expr) return expr;
-  const m = /(?:^|[^\w$.])([\p{L}$_][\p{L}\p{N}$_]*)\s*(?:=|:)\s*(?:async\s*)?(?:function\s*\*?\s*)?$/u.exec(head);
-  return m && !KEYWORDS.has(m[1]) ? m[1] : undefined;
+  return { ln, col: Math.max(0, o.column - 1) };
 }
 
 const KEYWORDS = new Set(['case', 'default', 'return', 'export', 'const', 'let', 'var', 'new', 'typeof', 'await', 'yield']);
@@ -365,7 +380,14 @@ function originalName(x: Mapped, f: Frame, o: SourcePosition & { sourceIndex: nu
   const short = anonymous ? '' : f.name.slice(dot + 1);
   if (short && IDENT.test(short)) {
     const named = namesAt(x, f.line, f.column, short);
-    if (named) return named === short ? undefined : dot >= 0 ? f.name.slice(0, dot + 1) + named : named;
+    if (named && named !== short) return dot >= 0 ? f.name.slice(0, dot + 1) + named : named;
+    // V8 calls a function by its own name when it has one; another name is one it inferred from where the code was
+    // put: terser inlines markdown-it's `function inline(state)` into `const _rules$2=[["inline",function(state){`,
+    // which V8 calls `_rules$2` (as it does the array's other functions). Declared with a name at its original start,
+    // the function is called that.
+    const own = originalLineAt(x, o);
+    const declared = own && ownName(own.ln, own.col);
+    if (declared && declared !== short) return dot >= 0 ? f.name.slice(0, dot + 1) + declared : declared;
     return undefined;
   }
   return anonymous ? enclosingName(x, o) : undefined;

@@ -131,6 +131,10 @@ test('classifies frames: JS tiers and locations, builtins, native, shared libs, 
   assert.deepEqual([core.name, core.file, core.line, core.category], ['Module._load', 'node:internal/modules/cjs/loader', 1003, 'node']);
   const top = classifyPerfFrame('JS:~ /app/x.js:1:1 (/tmp/perf-1.map)');
   assert.deepEqual([top.name, top.file, top.line], ['(anonymous)', '/app/x.js', 1]);
+  // eval / new Function: V8's map gives a position and no script (ajv's validators, as this machine's jit map named them).
+  const made = classifyPerfFrame('JS:^validate10 :3:150 (/tmp/perf-1.map)');
+  assert.deepEqual({ ...made }, { name: "validate10 (eval'd code)", file: '', line: 3, column: 150, category: 'eval', tier: 'sparkplug' });
+  assert.equal(classifyPerfFrame('JS:~ :1:20 (/tmp/perf-1.map)').name, "(anonymous) (eval'd code)");
   const win = classifyPerfFrame('JS:*f C:\\app\\x.js:4:2 (/tmp/perf-1.map)');
   assert.deepEqual([win.file, win.line, win.column], ['C:\\app\\x.js', 4, 2]);
 

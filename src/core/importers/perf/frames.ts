@@ -1,4 +1,4 @@
-import { classifyJsFile, type Frame, type Tier } from '../../model';
+import { classifyJsFile, evalFrame, type Frame, type Tier } from '../../model';
 import { fileUrlToPathAnyOs } from '../../paths';
 import { AMBIGUOUS_JIT } from './jitNamer';
 
@@ -104,6 +104,9 @@ function perfMapFrame(sym: string): Frame {
   const { name, line, column } = loc;
   // An ES module's script is named by its URL: the same path cpu-prof's frames give (its importer converts too).
   const file = fileUrlToPathAnyOs(loc.file);
+  // eval / new Function: a position and no script name, as in a tick log; perf's maps carry no script id,
+  // so sources of one name and place share a row. Without this they were V8's own code ("v8").
+  if (!file && line > 0) return { ...evalFrame(name || '(anonymous)', line, column, undefined), tier };
   const cls = classifyJsFile(file);
   return {
     name: name || '(anonymous)',
