@@ -56,14 +56,8 @@ export function cpuFrame(cf: CallFrame): Frame | null {
   const line = typeof cf.lineNumber === 'number' && cf.lineNumber >= 0 ? cf.lineNumber + 1 : 0;
   const column = typeof cf.columnNumber === 'number' && cf.columnNumber >= 0 ? cf.columnNumber + 1 : 0;
   // eval / new Function code has positions but no script url; bindings and builtins have neither.
-  if (!file) {
-    if (line > 0) return evalFrame(name, line, column, cf.scriptId);
-    // A heap profile, built at exit, has no position left for eval'd code whose script was collected; its script id
-    // says it was JavaScript (bindings and builtins have none), not C++.
-    const script = String(cf.scriptId ?? '');
-    if (script !== '' && script !== '0') return evalFrame(name, 0, 0, cf.scriptId);
-    return { name, file: '', line: 0, column: 0, category: nativeOrV8(name) };
-  }
+  if (!file)
+    return line > 0 ? evalFrame(name, line, column, cf.scriptId) : { name, file: '', line: 0, column: 0, category: nativeOrV8(name) };
   const { category, pkg } = classifyJsFile(file);
   return { name, file, line, column, category, ...(pkg ? { pkg } : {}) };
 }
