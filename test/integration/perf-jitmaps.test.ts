@@ -32,7 +32,8 @@ test('a reopened perf run names its JIT frames from the folder without writing t
     const r = spawnSync(
       'perf',
       ['record', '-F', '499', '-g', '-o', data, '--', process.execPath, '--perf-basic-prof', '--interpreted-frames-native-stack', script],
-      { encoding: 'utf8' },
+      // --perf-basic-prof also opens V8's log (isolate-…-v8.log) in the working directory: not the repository's.
+      { encoding: 'utf8', cwd: dir },
     );
     assert.equal(r.status, 0, r.stderr);
     const pids = readdirSync('/tmp').filter(
