@@ -36,19 +36,24 @@ interface Report {
   functions: { name: string; file: string | null; line: number | null; category: string; self: number }[];
 }
 
+/** `profile --mode <mode> -- node app.js`, then the run folder's JSON report. */
+async function profiledReport(mode: string, killAfterMs: number): Promise<Report> {
+  const r = await runCli(
+    ['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--', 'node', '--allow-natives-syntax', 'app.js'],
+    {
+      cwd: work,
+      killAfterMs,
+    },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const rep = spawnSync(process.execPath, [cli, 'report', runDirOf(r), '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(rep.status, 0, rep.stderr);
+  return JSON.parse(rep.stdout) as Report;
+}
+
 for (const mode of ['cpu-prof', 'prof']) {
   test(`${mode}: two new Function sources are two eval'd-code rows, not one "(anonymous)" of your code`, { timeout: 60_000 }, async () => {
-    const r = await runCli(
-      ['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--', 'node', '--allow-natives-syntax', 'app.js'],
-      {
-        cwd: work,
-        killAfterMs: 50_000,
-      },
-    );
-    assert.equal(r.code, 0, r.stderr);
-    const rep = spawnSync(process.execPath, [cli, 'report', runDirOf(r), '--format', 'json'], { encoding: 'utf8' });
-    assert.equal(rep.status, 0, rep.stderr);
-    const j = JSON.parse(rep.stdout) as Report;
+    const j = await profiledReport(mode, 50_000);
     const evald = j.functions.filter((f) => f.category === 'eval');
     console.log(`${mode}: eval ${j.categories.eval}, app ${j.categories.app}; ${evald.map((f) => `${f.name} ${f.self}`).join(', ')}`);
     const made = evald.filter((f) => /anonymous\) \(eval'd code #\d+\)$/.test(f.name) && f.self > 0.05);
@@ -67,17 +72,7 @@ for (const mode of ['cpu-prof', 'prof']) {
 test(`perf: new Function and eval code are eval'd code, not V8's builtins nor your code`, { timeout: 90_000 }, async (t) => {
   const pre = await preflightPerf();
   if (!pre.ok) return t.skip(pre.message);
-  const r = await runCli(
-    ['profile', '--mode', 'perf', '--no-report', '--out', join(work, 'runs'), '--', 'node', '--allow-natives-syntax', 'app.js'],
-    {
-      cwd: work,
-      killAfterMs: 80_000,
-    },
-  );
-  assert.equal(r.code, 0, r.stderr);
-  const rep = spawnSync(process.execPath, [cli, 'report', runDirOf(r), '--format', 'json'], { encoding: 'utf8' });
-  assert.equal(rep.status, 0, rep.stderr);
-  const j = JSON.parse(rep.stdout) as Report;
+  const j = await profiledReport('perf', 80_000);
   const evald = j.functions.filter((f) => f.category === 'eval');
   t.diagnostic(
     `perf: eval ${j.categories.eval}, v8 ${j.categories.v8}, app ${j.categories.app}; ${evald.map((f) => `${f.name} ${f.self}`).join(', ')}`,
