@@ -19,6 +19,12 @@ setFlagsFromString('--semi-space-growth-factor=1');
 // CPU on that log, prettier's log 0.84 -> 0.63 s CPU in all (median), an 80 MB synthetic log not slower (1.48 -> 1.36 s).
 // The CLI's process only: flags are process-wide, and the editor's import worker runs in VS Code's extension host.
 setFlagsFromString('--interrupt-budget=400000');
+// TurboFan inlines callees into an optimized function up to 920 bytecode bytes in all by default. A report's hot
+// functions are scanner loops with many small helpers, and the compiles those inlines made were most of V8's background
+// CPU: on a 30 MB Chrome trace ~150 of its ~550 ms (the scanner's `feed` took 27 ms to compile, a tree walk 4 x 8 ms).
+// A third of the budget: that trace 563 -> 532 ms CPU, a 120 MB one 1235 -> 1216, a 32 MB .cpuprofile 370 -> 353,
+// speedscope 30 MB 437 -> 395, perf script 20 MB 251 -> 240, a 20 MB tick log 308 -> 300 (medians, alternated runs).
+setFlagsFromString('--max-inlined-bytecode-size-cumulative=300');
 configureCliLocale();
 
 interface Command {

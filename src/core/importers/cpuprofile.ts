@@ -176,16 +176,14 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
     let prevTime = 0;
     const streamed = samples instanceof Int32Array && ((sums && times.buffer === sums.buffer) || packedSums) && toModel;
     if (packedSums && streamed) {
-      const state = new Float64Array([0, 0]);
       for (let from = 0; from < n; from += SAMPLE_BLOCK)
-        unknown += placeSamples(samples, packedSums, toModel, nodes, undefined, count, time, from, Math.min(n, from + SAMPLE_BLOCK), state);
-      prevNode = state[0];
-      prevTime = state[1];
+        unknown += placeSamples(samples, packedSums, toModel, nodes, undefined, count, time, from, Math.min(n, from + SAMPLE_BLOCK));
+      prevNode = nodes[n - 1];
+      prevTime = packedMs(packedSums, n - 1);
     } else if (streamed && sums) {
       // The streaming reader's arrays go through a small function of their own, a block at a time: it is optimized
       // within a block or two, where this loop, part of a big function, ran mostly interpreted (a number object made
       // per sample: tens of MB of garbage per million samples).
-      const state = new Float64Array([0, 0]);
       // The sums are whole µs as the fast path reads them: their steps are noted before placeSamples divides them.
       const first = sums[0];
       const steps = noting && first >= 0 && first === Math.floor(first) ? new Uint16Array(n) : undefined;
@@ -193,11 +191,11 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
       for (let from = 0; from < n; from += SAMPLE_BLOCK) {
         const to = Math.min(n, from + SAMPLE_BLOCK);
         if (steps && sum === sum) sum = stepsOf(sums, steps, from, to, sum);
-        unknown += placeSamples(samples, sums, toModel, nodes, times, count, time, from, to, state);
+        unknown += placeSamples(samples, sums, toModel, nodes, times, count, time, from, to);
       }
       if (steps && sum <= 2 ** 50) noteSteps(times, steps);
-      prevNode = state[0];
-      prevTime = state[1];
+      prevNode = nodes[n - 1];
+      prevTime = times[n - 1];
     }
     for (let i = streamed ? n : 0; i < n; i++) {
       if (sums) t = i < sums.length ? sums[i] : t;
@@ -330,8 +328,9 @@ function stepsOf(sums: Float64Array, steps: Uint16Array, from: number, to: numbe
 /**
  * Samples `from` to `to` of the streaming reader's arrays, as cpuProfileToModel's loop places them: each sample's model
  * node (in place over `samples`) and time (in place over `sums`, as `times`; packed sums are not written, they stay
- * packed), and its node's count and time. `state`: the previous sample's node and its time (ms), carried from block to
- * block. Returns the samples on no known node.
+ * packed), and its node's count and time. The previous sample's node and time are read back from what the previous
+ * block wrote: state written after the loop (a Float64Array) had no type feedback in the loop's on-stack compile, which
+ * gave up there at the end of every block (ten times on a 2-process trace). Returns the samples on no known node.
  */
 function placeSamples(
   samples: Int32Array,
@@ -343,13 +342,13 @@ function placeSamples(
   time: Float64Array,
   from: number,
   to: number,
-  state: Float64Array,
 ): number {
   const flat = sums instanceof Float64Array ? sums : undefined;
   const packed = flat ? undefined : (sums as PackedSums);
   let unknown = 0;
-  let prevNode = state[0];
-  let prevTime = state[1];
+  // `times` may be `sums` itself, written over (ms where the sums were µs).
+  let prevNode = from > 0 ? nodes[from - 1] : 0;
+  let prevTime = from === 0 ? 0 : times ? times[from - 1] : flat ? flat[from - 1] / 1000 : packedMs(packed!, from - 1);
   const known = toModel.length;
   for (let i = from; i < to; i++) {
     let at: number;
@@ -369,9 +368,13 @@ function placeSamples(
     prevNode = node;
     prevTime = at;
   }
-  state[0] = prevNode;
-  state[1] = prevTime;
   return unknown;
+}
+
+/** Sample `i`'s time (ms) of packed sums, as placeSamples makes it. */
+function packedMs(packed: PackedSums, i: number): number {
+  const d = packed.us[i];
+  return (d === WIDE_US ? packedSumAt(packed, i) : packed.blockUs[i >>> PACKED_BLOCK_BITS] + d) / 1000;
 }
 
 export const cpuprofileImporter: Importer = {

@@ -65,6 +65,8 @@ export function placeCpuTreeArrays(t: CpuTreeArrays, place: (i: number, parentMo
 
 // The dense walk's passes are functions of their own: each runs once over 100k nodes, and in one big function V8
 // optimized a pass, left it at the loop's end for want of type feedback on the next, and ran that one interpreted again.
+// `place` is called from a loop of its own too: each profile's is another closure, and where V8 had inlined the first
+// one, the next profile's threw the walk's optimized code away (a 2-process trace compiled the walk four times).
 function denseWalk(t: CpuTreeArrays, size: number, place: (i: number, parentModel: number) => number): PlacedTree | undefined {
   const { count, ids } = t;
   const at = new Int32Array(size).fill(-1);
@@ -75,27 +77,63 @@ function denseWalk(t: CpuTreeArrays, size: number, place: (i: number, parentMode
   const order = new Int32Array(size);
   const on = linkAll(t, at, parent, order);
   const { start, kid } = childLists(order, on, parent, size);
-  const modelOf = new Int32Array(size).fill(-1);
   const queue = new Int32Array(count + on);
+  const qn = walkOrder(ids, count, parent, start, kid, queue);
+  if (qn === 0) return undefined;
+  const modelOf = new Int32Array(size).fill(-1);
+  placeInOrder(queue, qn, at, parent, modelOf, place);
+  return { modelOf: (id) => (Number.isInteger(id) && id >= 0 && id < size ? modelOf[id] : -1), dense: modelOf };
+}
+
+/** The roots' ids, then each node's children after it, into `queue` (a node reached twice is there twice): the count. */
+function walkOrder(
+  ids: ArrayLike<number>,
+  count: number,
+  parent: Int32Array,
+  start: Int32Array,
+  kid: Int32Array,
+  queue: Int32Array,
+): number {
   let qn = 0;
   for (let i = 0; i < count; i++) if (parent[ids[i]] < 0) queue[qn++] = ids[i];
-  if (qn === 0) return undefined;
+  if (qn === 0) return 0;
+  const seen = new Uint8Array(parent.length);
+  for (let qi = 0; qi < qn; qi++) {
+    const id = queue[qi];
+    if (seen[id]) continue;
+    seen[id] = 1;
+    for (let k = start[id]; k < start[id + 1]; k++) queue[qn++] = kid[k];
+  }
+  return qn;
+}
+
+/** Places the queue's nodes in turn, each under its parent's model node (0 for a root), a node reached twice once. */
+function placeInOrder(
+  queue: Int32Array,
+  qn: number,
+  at: Int32Array,
+  parent: Int32Array,
+  modelOf: Int32Array,
+  place: (i: number, parentModel: number) => number,
+): void {
   for (let qi = 0; qi < qn; qi++) {
     const id = queue[qi];
     if (modelOf[id] >= 0) continue;
     const par = parent[id];
     modelOf[id] = place(at[id], par >= 0 && modelOf[par] >= 0 ? modelOf[par] : 0);
-    for (let k = start[id]; k < start[id + 1]; k++) queue[qn++] = kid[k];
   }
-  return { modelOf: (id) => (Number.isInteger(id) && id >= 0 && id < size ? modelOf[id] : -1), dense: modelOf };
+}
+
+/** `x` is the id of a node of the dense walk (at[x] its index). A function of its own: a closure per walk, inlined into
+ * the first walk's optimized linkAll, was another call target for the next profile's walk, which threw that code away. */
+function isNode(x: number, at: Int32Array): boolean {
+  return Number.isInteger(x) && x >= 0 && x < at.length && at[x] >= 0;
 }
 
 /** Sets each node's parent from the `parent` and `children` links; `order` gets the ids in the order first linked. */
 function linkAll(t: CpuTreeArrays, at: Int32Array, parent: Int32Array, order: Int32Array): number {
   const { count, ids, parents, childStart, children } = t;
-  const size = at.length;
-  const isNode = (x: number): boolean => Number.isInteger(x) && x >= 0 && x < size && at[x] >= 0;
-  const linked = new Uint8Array(size);
+  const linked = new Uint8Array(at.length);
   let on = 0;
   for (let i = 0; i < count; i++) {
     const id = ids[i];
@@ -105,12 +143,12 @@ function linkAll(t: CpuTreeArrays, at: Int32Array, parent: Int32Array, order: In
         linked[id] = 1;
         order[on++] = id;
       }
-      parent[id] = isNode(par) ? par : -1;
+      parent[id] = isNode(par, at) ? par : -1;
     }
     const end = childStart[i + 1];
     for (let k = childStart[i]; k < end; k++) {
       const c = children[k];
-      if (!isNode(c)) continue;
+      if (!isNode(c, at)) continue;
       if (!linked[c]) {
         linked[c] = 1;
         order[on++] = c;

@@ -3,6 +3,7 @@ import { addLineHits } from './processes';
 import { ProfileBuilder, type LineHits, type Profile, type ProfileMeta } from './profile';
 import { timelineSource, type TimelineSource } from './packedTimeline';
 import { MAX_PACKED_US, PACKED_BASE_BELOW, PACKED_BLOCK_BITS, packedTimeline, WIDE_US } from './mergedTimes';
+import { canWait, timelineWhenRead, type PendingPart } from './pendingTimeline';
 
 /** One profile of a run (one process, or one thread of it) and the thread level it gets in the merge. */
 export interface MergePart {
@@ -40,7 +41,7 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
   const b = new ProfileBuilder(parts[0]?.profile.format ?? 'cpuprofile', { ...meta });
   // Kept per part too, so the viewer's process picker shows the line heat of the processes it keeps.
   const byThread = new Map<string, LineHits>();
-  const timed: { tl: TimelineSource; nodes: Int32Array; startMs?: number; durationMs: number }[] = [];
+  const timed: { tl: TimelineSource; nodes: Int32Array; startMs?: number; durationMs: number; thread: string }[] = [];
   for (const part of parts) {
     const p = part.profile;
     const ids = p.frames.map((f) => b.frame(f));
@@ -60,7 +61,7 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
       // not placed goes there, which is the same for the nodes samples are on and looks at nodes, not at every sample.
       const level = b.sample([], 0, 0, part.thread);
       for (let n = 0; n < moved.length; n++) if (moved[n] < 0) moved[n] = level;
-      timed.push({ tl, nodes: moved, startMs: part.startMs, durationMs: Math.max(tl.last, p.meta.durationMs ?? 0) });
+      timed.push({ tl, nodes: moved, startMs: part.startMs, durationMs: Math.max(tl.last, p.meta.durationMs ?? 0), thread: part.thread });
     }
     b.threadInfo(part.thread, { pid: part.pid, tid: part.tid });
     for (const [file, lines] of p.lineHits) for (const [line, h] of lines) b.lineHit(file, line, h.self, h.total);
@@ -68,6 +69,7 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
     addLineHits(byThread.get(part.thread)!, p.lineHits);
     for (const w of p.warnings) b.warn(w);
   }
+  let later: { parts: PendingPart[]; merge: () => Timeline } | undefined;
   if (timed.length) {
     // A part with samples but no times (a tick log of several isolates) is left out of every time range: said once.
     const untimed = parts.filter((p) => !partTimeline(p) && p.profile.tree.weight > 0).map((p) => p.thread);
@@ -79,12 +81,19 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
     const origin = known ? Math.min(originMs ?? Infinity, ...timed.map((t) => t.startMs!)) : 0;
     const offsets = timed.map((t) => (known ? t.startMs! - origin : 0));
     // Packed when it can be (see mergedTimes.ts); a run of too many gaps of over 71 minutes is merged again, unpacked.
-    const byNode = offsetsByNode(timed, offsets);
-    b.timeline = (byNode && mergeTimelines(timed, offsets, byNode)) || mergeTimelines(timed, offsets)!;
+    const merge = (): Timeline => {
+      const byNode = offsetsByNode(timed, offsets);
+      return (byNode && mergeTimelines(timed, offsets, byNode)) || mergeTimelines(timed, offsets)!;
+    };
+    const waiting = timed.map((t, j) => ({ tl: t.tl, nodes: t.nodes, thread: t.thread, offset: offsets[j] }));
+    // Parts of levels of their own (canWait): the merged profile keeps its levels, so build() would not renumber it.
+    if (canWait(waiting)) later = { parts: waiting, merge };
+    else b.timeline = merge();
     if (known) b.meta.startTime = origin;
     b.meta.durationMs = Math.max(b.meta.durationMs ?? 0, ...timed.map((t, i) => offsets[i] + t.durationMs));
   }
   const merged = b.build();
+  if (later) timelineWhenRead(merged, later.parts, later.merge);
   if (merged.threads.length > 1) merged.threadLineHits = byThread;
   return merged;
 }

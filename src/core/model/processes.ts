@@ -2,6 +2,7 @@ import type { LineHits, ProcessMeta, Profile, Thread } from './profile';
 import { linesStillThere } from './transforms';
 import { idleByPid } from './waiting';
 import { packedTimeAt, PACKED_BLOCK_BITS, WIDE_US, wideUs, type PackedTimes } from './mergedTimes';
+import { partCut, partGroupGaps, pendingParts, type PendingPart } from './pendingTimeline';
 
 /**
  * One row of the viewer's process and thread picker, in display order. Choosing a row chooses every thread
@@ -168,7 +169,14 @@ function selected(profile: Profile, names: readonly string[] | undefined): { pro
   const lineHits = profile.threadLineHits
     ? sumLineHits(threads.map((th) => profile.threadLineHits!.get(th.name)))
     : linesStillThere(profile, tree);
-  return { profile: { ...profile, meta, tree, threads, lineHits, timeline: undefined, threadLineHits: undefined }, moved };
+  return { profile: { ...withoutTimeline(profile), meta, tree, threads, lineHits, timeline: undefined, threadLineHits: undefined }, moved };
+}
+
+/** `{ ...profile }` with its timeline undefined, not read: a merged run's is merged when first read (pendingTimeline.ts). */
+function withoutTimeline(profile: Profile): Profile {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(profile)) out[key] = key === 'timeline' ? undefined : profile[key as keyof Profile];
+  return out as unknown as Profile;
 }
 
 /** The timeline's samples whose node was kept, on their new nodes; `inPlace` writes them over `tl`'s own arrays. */
@@ -267,14 +275,14 @@ export interface GroupSamples {
  * a whole run at once would be a second timeline the size of the first, tens of millions of samples in a big run.
  */
 export function eachThreadsSamples(profile: Profile, groups: readonly (readonly string[])[], gapMs: number): GroupSamples[] {
-  const tl = profile.timeline;
+  const parts = pendingParts(profile);
   const alone = (g: readonly string[]): GroupSamples => {
     const p = selectThreads(profile, g);
     return { profile: p, gaps: p.timeline && timelineGaps(p.timeline, gapMs), nodes: () => p.timeline?.nodes };
   };
   // A group of every thread is the profile itself, root samples and all.
   const whole = (g: readonly string[]) => profile.threads.every((th) => g.includes(th.name));
-  if (!tl || groups.length < 2) return groups.map(alone);
+  if ((!parts && !profile.timeline) || groups.length < 2) return groups.map(alone);
   const t = profile.tree;
   const size = t.count;
   const chosen = groups.map((g) => (whole(g) ? undefined : selected(profile, g)));
@@ -297,19 +305,28 @@ export function eachThreadsSamples(profile: Profile, groups: readonly (readonly 
   const gaps = new Float64Array(k);
   const first = new Float64Array(k);
   const last = new Float64Array(k);
-  const src = tl.nodes;
-  const n = src.length;
-  const packed = tl.packed;
-  if (packed) packedGroupGaps(src, packed, movedTo, group, gapMs, count, gaps, first, last);
-  else groupGaps(src, tl.times, movedTo, group, gapMs, count, gaps, first, last);
-  const cut = (g: number): Uint32Array => {
-    const out = new Uint32Array(count[g]);
-    for (let i = 0, o = 0; i < n; i++) {
-      const node = src[i];
-      if (node < size && group[node] === g && movedTo[node] >= 0) out[o++] = movedTo[node];
-    }
-    return out;
-  };
+  let cut: (g: number) => Uint32Array;
+  // A merge not made yet is not made for this: each group's samples are its one part's (see pendingTimeline.ts).
+  const along = parts && !chosen.includes(undefined) ? alongParts(parts, groupOf, k, movedTo, group, gapMs) : undefined;
+  if (along) {
+    along.forEach((r, j) => ([count[j], gaps[j], first[j], last[j]] = [r.count, r.gaps, r.first, r.last]));
+    cut = (g) => partCut(along[g].part!, movedTo, group, g, count[g]);
+  } else {
+    const tl = profile.timeline!;
+    const src = tl.nodes;
+    const n = src.length;
+    const packed = tl.packed;
+    if (packed) packedGroupGaps(src, packed, movedTo, group, gapMs, count, gaps, first, last);
+    else groupGaps(src, tl.times, movedTo, group, gapMs, count, gaps, first, last);
+    cut = (g: number): Uint32Array => {
+      const out = new Uint32Array(count[g]);
+      for (let i = 0, o = 0; i < n; i++) {
+        const node = src[i];
+        if (node < size && group[node] === g && movedTo[node] >= 0) out[o++] = movedTo[node];
+      }
+      return out;
+    };
+  }
   return groups.map((g, j) => {
     const c = chosen[j];
     if (!c) return alone(g);
@@ -320,6 +337,35 @@ export function eachThreadsSamples(profile: Profile, groups: readonly (readonly 
       nodes: () => (some ? cut(j) : undefined),
     };
   });
+}
+
+/**
+ * groupGaps of each group from its one part of a merge not made yet; undefined when a group has several parts (their
+ * samples interleave) or a part's sample is in another group.
+ */
+function alongParts(
+  parts: readonly PendingPart[],
+  groupOf: Map<string, number>,
+  k: number,
+  movedTo: Int32Array,
+  group: Int32Array,
+  gapMs: number,
+): { part?: PendingPart; count: number; gaps: number; first: number; last: number }[] | undefined {
+  const partOf: (PendingPart | undefined)[] = new Array(k).fill(undefined);
+  for (const p of parts) {
+    const g = groupOf.get(p.thread);
+    if (g === undefined) continue;
+    if (partOf[g]) return undefined;
+    partOf[g] = p;
+  }
+  const out: { part?: PendingPart; count: number; gaps: number; first: number; last: number }[] = [];
+  for (let g = 0; g < k; g++) {
+    const p = partOf[g];
+    const r = p ? partGroupGaps(p, movedTo, group, g, gapMs) : { count: 0, gaps: 0, first: 0, last: 0 };
+    if (!r) return undefined;
+    out.push({ part: p, ...r });
+  }
+  return out;
 }
 
 /** Each group's samples, gaps over `gapMs`, first and last time, in one pass over the timeline (a small function: see waiting.ts's spans). */

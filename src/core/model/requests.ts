@@ -146,8 +146,10 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 /** Per route (heaviest first, the samples of no request last), from the profile's requests and labelled samples. */
 export function requestsSummary(profile: Profile, slowest = 20): RequestsSummary | undefined {
   const log = profile.requests;
+  // The log first: a merged run's timeline is merged when first read (pendingTimeline.ts), and most have no requests.
+  if (!log) return undefined;
   const tl = profile.timeline;
-  if (!log || !tl) return undefined;
+  if (!tl) return undefined;
   const labels = sampleRequests(profile);
   const keyOf = log.requests.map((r) => routeKey(r.method, r.route));
   const idle = idleNodes(profile);

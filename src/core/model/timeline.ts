@@ -4,6 +4,7 @@ import { CallTree } from './callTree';
 import { CATEGORIES, type Category } from './frame';
 import type { LineHits, Profile } from './profile';
 import { lastTime, sampleCount, unpackSome } from './mergedTimes';
+import { pendingLastTime, pendingParts } from './pendingTimeline';
 
 /** Times are ms from the profile's first sample, as importers keep them in `Profile.timeline`. */
 export type Timeline = NonNullable<Profile['timeline']>;
@@ -17,6 +18,8 @@ export function noTimeReason(profile: Profile): 'folded' | 'threads' | 'none' | 
 
 /** The last sample's time (ms; times are in order), or undefined for a profile without sample times. */
 export function lastSampleTime(profile: Profile): number | undefined {
+  const parts = pendingParts(profile);
+  if (parts) return pendingLastTime(parts);
   return profile.timeline && lastTime(profile.timeline);
 }
 
