@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { readChromeTrace } from '../../src/core/importers/chromeTrace';
 import type { Profile } from '../../src/core/model';
 import { pendingParts } from '../../src/core/model/pendingTimeline';
-import { eachThreadsSamples } from '../../src/core/model/processes';
+import { eachThreadsSamples, selectThreads } from '../../src/core/model/processes';
+import { mergeProfiles } from '../../src/core/model/merge';
+import { packTimeline } from '../../src/core/model/packedTimeline';
 import { lastSampleTime } from '../../src/core/model/timeline';
 import { tempFiles } from '../helpers/tempFiles';
 
@@ -64,4 +66,21 @@ test('a trace of two processes: gaps, samples and last time without the merge ar
   assert.deepEqual(whatFindingsRead(merged), before);
   // The copy a spread makes has the merged timeline, as it had when the merge was not put off.
   assert.deepEqual([...{ ...lazy }.timeline!.nodes], [...merged.timeline.nodes]);
+});
+
+test("a run's merge is made at once (its parts may be a live reader's, which change after it); a trace's may wait", async () => {
+  const trace = await readChromeTrace(twoProcessTrace());
+  const parts = () =>
+    trace.threads.map((t) => {
+      const profile = selectThreads(trace, [t.name]);
+      // A sample a ms: whole µs, packed as a run's reader packs its processes.
+      const tl = { nodes: profile.timeline!.nodes, times: Float64Array.from(profile.timeline!.nodes, (_, i) => i) };
+      return { profile, thread: t.name, packed: packTimeline(tl, profile.tree.count) };
+    });
+  const run = mergeProfiles(parts(), { durationMs: 1000 });
+  assert.equal(pendingParts(run), undefined, 'merged at once');
+  assert.equal(run.timeline?.nodes.length, 4800);
+  const waits = mergeProfiles(parts(), { durationMs: 1000 }, undefined, true);
+  assert.ok(pendingParts(waits), 'the trace importer lets it wait');
+  assert.deepEqual([...waits.timeline!.nodes], [...run.timeline.nodes]);
 });

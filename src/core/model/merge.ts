@@ -36,8 +36,10 @@ type Timeline = NonNullable<Profile['timeline']>;
  * hits add up, so views by function, CodeLens and line heat cover every process. The parts' timelines
  * become one, on the merged tree's nodes and one time axis whose 0 is `originMs` (on the parts' clock; the
  * earliest part's start when not given or later), kept as `meta.startTime`. One part alone is put on that axis too.
+ * `timelineMayWait`: the parts are the caller's alone (one file's, read for this merge), so the timeline may be merged
+ * when first read (pendingTimeline.ts); a run's parts may be a live reader's, which go on changing after the merge.
  */
-export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: number): Profile {
+export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: number, timelineMayWait = false): Profile {
   const b = new ProfileBuilder(parts[0]?.profile.format ?? 'cpuprofile', { ...meta });
   // Kept per part too, so the viewer's process picker shows the line heat of the processes it keeps.
   const byThread = new Map<string, LineHits>();
@@ -87,7 +89,7 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: 
     };
     const waiting = timed.map((t, j) => ({ tl: t.tl, nodes: t.nodes, thread: t.thread, offset: offsets[j] }));
     // Parts of levels of their own (canWait): the merged profile keeps its levels, so build() would not renumber it.
-    if (canWait(waiting)) later = { parts: waiting, merge };
+    if (timelineMayWait && canWait(waiting)) later = { parts: waiting, merge };
     else b.timeline = merge();
     if (known) b.meta.startTime = origin;
     b.meta.durationMs = Math.max(b.meta.durationMs ?? 0, ...timed.map((t, i) => offsets[i] + t.durationMs));
