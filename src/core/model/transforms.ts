@@ -8,9 +8,9 @@ import { functionKeyOf, sameFunction } from './viewOptions';
 import { OPEN_END, restrictToRange, threadsIn, timeRange, type TimeRange } from './timeline';
 
 /**
- * A function as a transform names it: the view's merge-by-function identity (name, file, start line; the
- * column only tells apart functions without a line). Fields left out match anything, so the CLI can name a
- * function by its name alone.
+ * A function as a transform names it: the view's merge-by-function identity (name, file, start line and
+ * column). Fields left out match anything, so the CLI can name a function by its name alone (and a key saved
+ * before the column was part of it still matches).
  */
 export interface FunctionKey {
   name: string;
@@ -48,12 +48,12 @@ export function matchesKey(f: Frame, k: FunctionKey): boolean {
   if (f.name !== k.name) return false;
   if (k.file !== undefined && f.file !== k.file) return false;
   if (k.line !== undefined && f.line !== k.line) return false;
-  return !(k.line === 0 && k.column !== undefined && f.column !== k.column);
+  return k.column === undefined || f.column === k.column;
 }
 
-/** The key the viewer uses for a frame: its function, whatever its tier or column. */
+/** The key the viewer uses for a frame: its function, whatever its tier. */
 export function keyOf(f: Frame): FunctionKey {
-  return f.line ? { name: f.name, file: f.file, line: f.line } : { name: f.name, file: f.file, line: 0, column: f.column };
+  return { name: f.name, file: f.file, line: f.line, column: f.column };
 }
 
 /** Per frame: 1 where `test` holds. */
