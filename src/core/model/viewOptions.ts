@@ -29,13 +29,7 @@ export interface ProfileView {
  * them eleven times, and a line of TypeScript's compiler two arrow functions (`_tsc.js` 31996, columns 45 and 144).
  */
 export function sameFunction(g: Frame, f: Frame): boolean {
-  return (
-    g.file === f.file &&
-    g.line === f.line &&
-    g.column === f.column &&
-    g.category === f.category &&
-    (g.lib ?? '') === (f.lib ?? '')
-  );
+  return g.file === f.file && g.line === f.line && g.column === f.column && g.category === f.category && (g.lib ?? '') === (f.lib ?? '');
 }
 
 /** Rewrites the call tree for the toggles; the profile itself is left untouched (and shared when nothing changes). */
