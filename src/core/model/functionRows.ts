@@ -1,6 +1,6 @@
 import type { Frame } from './frame';
 import type { Profile } from './profile';
-import { applyViewOptions } from './viewOptions';
+import { viewFrames } from './viewOptions';
 import { functionStats, type FunctionStat } from './views';
 
 /** One row per function: its weights, and its frame as the view shows it (tier dropped when its tiers differ). */
@@ -14,6 +14,8 @@ export interface FunctionRow extends Omit<FunctionStat, 'frame'> {
  * `total`. Merged as the viewer merges them (same name, file and line), so every output agrees.
  */
 export function functionRows(profile: Profile): FunctionRow[] {
-  const view = applyViewOptions(profile, { mergeBy: 'function' });
-  return functionStats(view.tree, view.frames.length).map((s) => ({ ...s, frame: view.frames[s.frame] }));
+  // The merged view's totals read from the profile's own tree through the frame map: the merged tree itself (a rewrite
+  // of every node, 0.15-0.3 s of a report of tsc's 240 000-node tick log) was made only to be walked once.
+  const { frames, frameMap } = viewFrames(profile, { mergeBy: 'function' });
+  return functionStats(profile.tree, frames.length, frameMap).map((s) => ({ ...s, frame: frames[s.frame] }));
 }

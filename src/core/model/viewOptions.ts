@@ -34,6 +34,21 @@ export function sameFunction(g: Frame, f: Frame): boolean {
 
 /** Rewrites the call tree for the toggles; the profile itself is left untouched (and shared when nothing changes). */
 export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileView {
+  const { frames, frameMap, packageFrames, identity } = viewFrames(profile, opts);
+  if (identity) return { frames: profile.frames, tree: profile.tree, frameMap };
+  // A package box calling into the same package stays one box.
+  const tree = profile.tree.remap(
+    (f) => frameMap[f],
+    (f) => packageFrames.has(f),
+  );
+  return { frames, tree, frameMap };
+}
+
+/** The view's frames and where each of the profile's goes (-1: folded away), without the tree. */
+export function viewFrames(
+  profile: Profile,
+  opts: ViewOptions,
+): { frames: Frame[]; frameMap: Int32Array; packageFrames: Set<number>; identity: boolean } {
   const frames: Frame[] = [];
   const byFunction = new NameIndex();
   const byPackage = new Map<string, number>();
@@ -73,13 +88,7 @@ export function applyViewOptions(profile: Profile, opts: ViewOptions): ProfileVi
     frameMap[id] = v;
     if (v !== id) identity = false;
   });
-  if (identity) return { frames: profile.frames, tree: profile.tree, frameMap };
-  // A package box calling into the same package stays one box.
-  const tree = profile.tree.remap(
-    (f) => frameMap[f],
-    (f) => packageFrames.has(f),
-  );
-  return { frames, tree, frameMap };
+  return { frames, frameMap, packageFrames, identity };
 }
 
 /** The fields the function merge compares besides the name. */

@@ -53,8 +53,12 @@ export interface FunctionStat {
   totalTime: number;
 }
 
-/** Per-function totals across all call sites, with recursion counted once per sample. */
-export function functionStats(tree: CallTree, frameCount: number): FunctionStat[] {
+/**
+ * Per-function totals across all call sites, with recursion counted once per sample. `frameMap` (no -1 in it), when
+ * given, names each node's frame in `frameCount` other frames: the totals of the tree remapped through it (its nodes
+ * for one new frame under one parent merged), without making that tree.
+ */
+export function functionStats(tree: CallTree, frameCount: number, frameMap?: Int32Array): FunctionStat[] {
   const self = new Float64Array(frameCount);
   const total = new Float64Array(frameCount);
   const selfTime = new Float64Array(frameCount);
@@ -69,7 +73,7 @@ export function functionStats(tree: CallTree, frameCount: number): FunctionStat[
     while (stack.length) {
       const top = stack.pop()!;
       const node = top >>> 1;
-      const f = tree.frame[node];
+      const f = frameMap && node > 0 ? frameMap[tree.frame[node]] : tree.frame[node];
       if (top & 1) {
         if (f >= 0) onPath[f]--;
         continue;

@@ -31,7 +31,8 @@ export interface Pending {
   /** A frame without a line and without a known callee (the leaf, or above GC): never inferred. */
   blind: boolean;
   tiers: (Tier | 'unknown')[];
-  knownFiles: string[];
+  /** The lines the stack counts in the pairs' files: file (as CallPair.fileId) and line. */
+  knownFileIds: number[];
   knownLines: number[];
   count: number;
 }
@@ -193,13 +194,13 @@ export class CallSites {
     const k = codeBytes.toString('ucs2', 0, n * 2);
     let g = this.pending.get(k);
     if (!g) {
-      const knownFiles: string[] = [];
+      const knownFileIds: number[] = [];
       const knownLines: number[] = [];
       for (let i = at; i < n; i += 4) {
-        knownFiles.push(this.files[key[i] | (key[i + 1] << 16)]);
+        knownFileIds.push(key[i] | (key[i + 1] << 16));
         knownLines.push(key[i + 2] | (key[i + 3] << 16));
       }
-      this.pending.set(k, (g = { pairs, blind, tiers, knownFiles, knownLines, count: 0 }));
+      this.pending.set(k, (g = { pairs, blind, tiers, knownFileIds, knownLines, count: 0 }));
     }
     return g;
   }
@@ -281,10 +282,12 @@ export class CallSites {
       if (touched.length === 0) continue;
       // By file in the order first met, each file's lines in the order first met (a stable sort keeps the latter).
       if (files > 1) touched.sort((x, y) => fileRank[keys.fileId[x]] - fileRank[keys.fileId[y]]);
-      // A line the stack already counts is not inferred again: unmarked for this group.
-      for (let i = 0; i < g.knownFiles.length; i++) {
-        const f = this.fileIds.get(g.knownFiles[i]);
-        const k = f === undefined ? undefined : keys.find(f, g.knownLines[i]);
+      // A line the stack already counts is not inferred again: unmarked for this group. By file id, not by name: a
+      // lookup of the name per known line (~60 in a deep stack, for each of thousands of groups) was a good part of this.
+      for (let i = 0; i < g.knownFileIds.length; i++) {
+        // Only the files of this group's spreads have lines marked.
+        if (fileMarks[g.knownFileIds[i]] !== stamp) continue;
+        const k = keys.find(g.knownFileIds[i], g.knownLines[i]);
         if (k !== undefined && marks[k] === stamp) marks[k] = -1;
       }
       for (let i = 0; i < touched.length; i++) {
