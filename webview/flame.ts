@@ -1,7 +1,7 @@
 import flamegraph, { type FlameGraph, type HNode } from 'd3-flame-graph';
 import { select } from 'd3-selection';
 import { SMALL, type FNode } from './tree';
-import { heaviestLeaf, scrollToFrame, scrollToShow } from './hotPath';
+import { hotTarget, scrollToFrame, scrollToShow } from './hotPath';
 
 export interface FlameHost {
   color(n: FNode): string;
@@ -109,7 +109,7 @@ export class FlameView {
   }
 
   /**
-   * Scrolls so the heaviest leaf under the zoomed frame is in view, with the zoomed frame too when both fit
+   * Scrolls so the hot frame under the zoomed frame (hotTarget) is in view, with the zoomed frame too when both fit
    * (or, following the zoomed frame, that frame with what it calls).
    */
   showHotPath(): void {
@@ -121,7 +121,7 @@ export class FlameView {
       return;
     }
     this.scrollPending = false;
-    const target = this.hnode(this.follow === 'hot-leaf' ? heaviestLeaf(top) : top);
+    const target = this.hnode(this.follow === 'hot-leaf' ? hotTarget(top) : top);
     if (!target) return;
     const drawing = { rootAtTop: this.inverted, cell: CELL, height: this.height(), box };
     this.el.scrollTop = this.follow === 'hot-leaf' ? scrollToShow(target.depth, drawing) : scrollToFrame(target.depth, drawing);

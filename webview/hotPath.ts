@@ -1,4 +1,4 @@
-// Where the time goes, for the first view: the heaviest path's leaf, and the scroll that shows it.
+// Where the time goes, for the first view: the heaviest path's leaf or the hottest frame, and the scroll that shows it.
 import { SMALL, type FNode } from './tree';
 
 /** Not where the CPU time goes: merged "small frames" entries, and idle time (a profile of a mostly waiting app). */
@@ -25,6 +25,22 @@ export function heaviestLeaf(n: FNode): FNode {
     if (!next) return x;
     x = next;
   }
+}
+
+/**
+ * The frame the first view aims at: the heaviest path's leaf, or the frame with the most self time where another one
+ * holds more. A heaviest path can end on a cheap leaf: perf's stacks lose OpenSSL's callers, and the guide app's
+ * heaviest column ended at OPENSSL_cleanse while the SHA-512 frame that burned most hung 45 rows away near the root
+ * (session 24, the e2e profile test's perf run, one run in two).
+ */
+export function hotTarget(n: FNode): FNode {
+  let best = heaviestLeaf(n);
+  const stack = [n];
+  for (let x = stack.pop(); x; x = stack.pop()) {
+    if (x.self > best.self) best = x;
+    for (const c of x.children ?? []) if (!noPath(c)) stack.push(c);
+  }
+  return best;
 }
 
 export interface Drawing {

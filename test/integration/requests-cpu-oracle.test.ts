@@ -1,6 +1,6 @@
-// CPU per request per route against the app's own clock: the guide's Express app with a middleware that reads
-// process.cpuUsage() when each request reaches Express and when its response finishes, in the same run Node Flame
-// profiles. The "within 20 % of each route loaded alone" cannot hold for a light route: the app's own clock
+// CPU per request per route against the app's own clock: the guide's Express app with a middleware that reads its
+// clock (the lesser of process CPU and wall time: appClockSource) when each request reaches Express and when its
+// response finishes, in the same run Node Flame profiles. The "within 20 % of each route loaded alone" cannot hold for a light route: the app's own clock
 // shows /newUser costing about twice as much between 50 ms hashes as back to back (colder caches, less optimized
 // code), so the figure is held to the app's own measurement of the same requests instead.
 import { test } from 'node:test';

@@ -176,13 +176,13 @@ test("Express under a mixed load (perf): requests on perf's monotonic clock, SHA
   );
 });
 
-/** The fastify app, with its own CPU clock of /hash's work (process.cpuUsage around it), saved at exit in `dir`/cpu.json. */
+/** The fastify app, with its own CPU clock of /hash's work (appClockSource around it), saved at exit in `dir`/cpu.json. */
 const fastifyApp = (dir: string) => `
 const crypto = require('crypto');
 const fastify = require('fastify')({ logger: false });
 ${appClockSource(dir)}
 const clocked = (path, work) => {
-  const c0 = process.cpuUsage();
+  const c0 = clockStart();
   const r = work();
   addCpu(path, c0);
   return r;
@@ -374,11 +374,11 @@ test(
   { timeout: 180000 },
   async () => {
     const cwd = scratchDir('nf-cpu-');
-    // The app's own clock too: process.cpuUsage() around each request, saved at exit (cpu.json, appClockSource).
+    // The app's own clock too: clockStart()/addCpu around each request, saved at exit (cpu.json, appClockSource).
     const app = `const { pbkdf2Sync } = require('crypto');
 ${appClockSource(cwd)}
 require('http').createServer((q, s) => {
-  const c0 = process.cpuUsage();
+  const c0 = clockStart();
   const out = String(pbkdf2Sync('password', 'salt', 10000, 512, 'sha512').length);
   addCpu('/hash', c0);
   s.end(out);

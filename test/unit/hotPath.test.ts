@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { heaviestLeaf, scrollToFrame, scrollToShow } from '../../webview/hotPath';
+import { heaviestLeaf, hotTarget, scrollToFrame, scrollToShow } from '../../webview/hotPath';
 import { SMALL, type FNode } from '../../webview/tree';
 
 function node(name: string, value: number, children: FNode[] = [], frame = 1): FNode {
@@ -40,6 +40,21 @@ test('the heaviest path: the heaviest child at each level down to a leaf; merged
   const countPrimes = node('countPrimes', 20);
   const worker = node('thread worker.js', 30, [idleOf(8), countPrimes]);
   assert.equal(heaviestLeaf(node('all', 70, [npm, worker])), countPrimes);
+});
+
+test('the first view aims at the heaviest leaf, or at a frame off that path with more self time', () => {
+  // perf lost OpenSSL's callers: the heaviest column ends on a cheap leaf, the SHA-512 that burns most hangs near the root.
+  const cleanse = node('OPENSSL_cleanse', 5);
+  const column = node('pbkdf2Sync', 60, [node('PBKDF2', 40, [node('HMAC_Final', 25, [cleanse])]), node('sha512 (column)', 20)]);
+  const orphan = node('sha512_block_data_order_avx2', 35);
+  const root = node('all', 100, [column, node('[unknown]', 40, [orphan])]);
+  assert.equal(heaviestLeaf(root), cleanse);
+  assert.equal(hotTarget(root), orphan);
+  // Where the path's leaf holds the most self time, it is the target; idle and merged frames are never one.
+  const sha = node('sha512_block_data_order_avx2', 60);
+  const idle = { ...node('(idle)', 300, [], 7), info: { name: '(idle)', category: 'idle' } as never };
+  const withIdle = node('all', 400, [idle, node('pbkdf2Sync', 100, [sha, node('… 9 small frames', 40, [], SMALL)])]);
+  assert.equal(hotTarget(withIdle), sha);
 });
 
 test('the scroll that shows the leaf: flame hangs from the bottom, icicle from the top; the root side kept when it fits', () => {
