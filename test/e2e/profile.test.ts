@@ -3,7 +3,6 @@
 // load stopped from the status bar. After each run no process of it is left.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -11,10 +10,11 @@ import type { Frame } from 'playwright-core';
 import { describeView, eventually, expectHotPathVisible, startVSCode, repoRoot } from './helpers';
 import { freePort } from './helpers/processes';
 import { leftovers } from '../helpers/cli';
+import { perfCannotRecord } from '../helpers/perfProbe';
 
 const PROFILE = 'Node Flame: Profile Node App';
 const HANDLER = '(anonymous) app.js:23';
-const hasPerf = process.platform === 'linux' && spawnSync('perf', ['--version']).status === 0;
+const hasPerf = !perfCannotRecord;
 
 function writeSettings(ws: string, settings: Record<string, unknown>): void {
   mkdirSync(join(ws, '.vscode'), { recursive: true });

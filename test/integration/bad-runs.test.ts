@@ -32,6 +32,7 @@ import { loadProfile } from '../../src/core/importers';
 import { buildHotspots } from '../../src/core/model/hotspots';
 import { SourceFileMatcher, caseInsensitiveFs } from '../../src/core/model/sourceFiles';
 import type { JsonReport } from '../../src/core/exporters/json';
+import { perfCannotRecord } from '../helpers/perfProbe';
 
 // esbuild's API cannot be bundled into this test, so it is loaded from the repo at run time.
 const esbuild = createRequire(join(repoRoot, 'package.json'))('esbuild') as typeof import('esbuild');
@@ -39,7 +40,7 @@ const esbuild = createRequire(join(repoRoot, 'package.json'))('esbuild') as type
 const work = mkdtempSync(join(tmpdir(), 'nf-bad-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-const hasPerf = process.platform === 'linux' && spawnSync('perf', ['--version']).status === 0;
+const hasPerf = !perfCannotRecord;
 const preloadPath = join(repoRoot, 'dist', 'preload-stop.js');
 
 /** Half a second of one hot function: enough samples in every mode, short on a shared machine. */

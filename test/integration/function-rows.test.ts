@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { cli } from '../helpers/paths';
 import { runCli, runDirOf } from '../helpers/cli';
 import { loadProfile } from '../../src/core/importers';
+import { perfCannotRecord } from '../helpers/perfProbe';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-rows-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -83,7 +84,7 @@ test('prof: a function that ran in two tiers is one row in the JSON and text rep
   checkReport(log, 'prof');
 });
 
-const hasPerf = process.platform === 'linux' && spawnSync('perf', ['--version']).status === 0;
+const hasPerf = !perfCannotRecord;
 test('perf: a function that ran in two tiers is one row', { skip: !hasPerf, timeout: 90_000 }, async () => {
   const r = await runCli(
     ['profile', '--mode', 'perf', '--no-report', '--out', join(work, 'runs'), '--', 'node', '--allow-natives-syntax', 'app.js'],

@@ -2,17 +2,17 @@
 // commands, and the failure messages; afterwards no process of the run may be left.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/paths';
 import { leftovers, marker as newMarker, runCli as runCliIn, runDirOf, runJson, type CliRun } from '../helpers/cli';
+import { perfCannotRecord } from '../helpers/perfProbe';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-launch-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-const hasPerf = process.platform === 'linux' && spawnSync('perf', ['--version']).status === 0;
+const hasPerf = !perfCannotRecord;
 
 writeFileSync(
   join(work, 'busy.js'),

@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/paths';
 import { leftovers, marker, runCli, runDirOf, runJson } from '../helpers/cli';
+import { perfCannotRecord } from '../helpers/perfProbe';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-launch-hard-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 const linux = process.platform === 'linux';
-const hasPerf = linux && spawnSync('perf', ['--version']).status === 0;
+const hasPerf = !perfCannotRecord;
 // Running a command as another user (nobody) needs root and setpriv.
 const asNobody = (args: string[]) =>
   spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', ...args], { encoding: 'utf8' });

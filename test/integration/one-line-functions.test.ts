@@ -5,12 +5,12 @@
 // function that held 6 of its 168 samples. Two arrow functions on one line, profiled for real in each mode.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { profileJson } from '../helpers/cli';
 import type { JsonFunctionRow } from '../helpers/corpusChecks';
+import { perfCannotRecord } from '../helpers/perfProbe';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-one-line-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -24,14 +24,7 @@ while (Date.now() < end) for (const w of work) w();
 `,
 );
 
-const hasPerf = (() => {
-  try {
-    execFileSync('perf', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasPerf = !perfCannotRecord;
 
 for (const mode of ['cpu-prof', 'prof', 'perf'] as const)
   test(

@@ -5,13 +5,13 @@
 // process.execPath, so prof and perf profile it too (Node refuses --prof in NODE_OPTIONS). Async spawn and a spawn
 // through a shell (left alone: recorded, named in a warning under prof) are checked under prof.
 import { test, after } from 'node:test';
-import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { profileJson } from '../helpers/cli';
 import type { JsonFunctionRow } from '../helpers/corpusChecks';
+import { perfCannotRecord } from '../helpers/perfProbe';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-plain-spawn-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -30,14 +30,7 @@ console.log(execFileSync(process.execPath, [require('node:path').join(__dirname,
 `,
 );
 
-const hasPerf = (() => {
-  try {
-    execFileSync('perf', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasPerf = !perfCannotRecord;
 
 type SpawnReport = { functions: JsonFunctionRow[]; processes?: { pid: number; command: string; samples: number }[] };
 

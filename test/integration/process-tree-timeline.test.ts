@@ -19,6 +19,7 @@ import { tracksFor } from '../../src/core/viewer/answer';
 import { processRows, selectThreads } from '../../src/core/model/processes';
 import { applyTransforms } from '../../src/core/model/transforms';
 import type { Profile } from '../../src/core/model';
+import { perfCannotRecord } from '../helpers/perfProbe';
 
 const app = join(fixtures, 'process-tree-timeline');
 const work = mkdtempSync(join(tmpdir(), 'nf-tree-tl-'));
@@ -53,7 +54,7 @@ function report(dir: string, ...args: string[]): JsonReport {
 }
 const share = (j: JsonReport, name: string) => j.functions.filter((f) => f.name === name).reduce((s, f) => s + f.self, 0);
 
-const hasPerf = process.platform === 'linux' && spawnSync('perf', ['--version']).status === 0;
+const hasPerf = !perfCannotRecord;
 
 for (const mode of ['cpu-prof', 'prof', ...(hasPerf ? ['perf'] : [])]) {
   test(`${mode}: a parent and its forked child on one time axis, whole and picked`, { timeout: 120_000 }, async () => {

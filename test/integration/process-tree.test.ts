@@ -15,6 +15,7 @@ import { loadRunProfile } from '../../src/launch/run/runProfile';
 import { ImportCancelled, loadProfileInWorker } from '../../src/core/workerClient';
 import { processRows, selectThreads } from '../../src/core/model/processes';
 import type { Profile } from '../../src/core/model';
+import { perfCannotRecord } from '../helpers/perfProbe';
 
 /** The viewer's picker on a run read as one: one process alone, by its row. */
 function onlyProcess(profile: Profile, pid: number): Profile {
@@ -42,7 +43,7 @@ cpSync(join(repoRoot, 'examples', 'process-tree'), app, { recursive: true });
 mkdirSync(join(app, 'node_modules', '.bin'), { recursive: true });
 symlinkSync('../../bin/pt-serve.js', join(app, 'node_modules', '.bin', 'pt-serve'));
 
-const hasPerf = process.platform === 'linux' && spawnSync('perf', ['--version']).status === 0;
+const hasPerf = !perfCannotRecord;
 const LOAD = 'for i in $(seq 30); do curl -s http://127.0.0.1:$NODE_FLAME_PORT/ >/dev/null; done';
 
 interface JsonReport {

@@ -72,7 +72,7 @@ test(
     );
     const origin = await placeOnRunClock(dir, info, parts);
     const meta = { ...parts[0].profile.meta, durationMs: Math.max(...parts.map((p) => p.profile.meta.durationMs ?? 0)) };
-    const unpacked = mergeProfiles(parts, meta, origin);
+    const unpacked = mergeProfiles(parts, meta, { originMs: origin });
     assert.ok(unpacked.timeline && unpacked.timeline.times.length > 1000, `${unpacked.timeline?.times.length} samples`);
     assert.deepEqual(treeOf(run), treeOf(unpacked));
     assert.deepEqual(run.frames, unpacked.frames);
@@ -115,7 +115,7 @@ test(
       assert.ok(p.packed.steps !== undefined && p.packed.nodes instanceof Uint16Array, `${p.thread} packed small`);
       p.profile = { ...p.profile, timeline: undefined };
     }
-    assert.deepEqual(mergeProfiles(packed, meta, origin), unpacked);
+    assert.deepEqual(mergeProfiles(packed, meta, { originMs: origin }), unpacked);
 
     // Each process's findings in the run (its gaps and nodes from one pass over the run's timeline, no copy of it) are
     // those of the process read alone; the idle child's among them.

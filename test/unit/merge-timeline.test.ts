@@ -87,7 +87,7 @@ test('parts whose start is unknown each start at 0, and the merge says so', asyn
 test('a part without times (as a heap profile) adds none; an explicit origin shifts the whole run', async () => {
   const ps = await parts();
   const origin = ps[0].startMs! - 100;
-  const merged = mergeProfiles(ps, { ...ps[0].profile.meta }, origin);
+  const merged = mergeProfiles(ps, { ...ps[0].profile.meta }, { originMs: origin });
   assert.equal(merged.meta.startTime, origin);
   assert.ok(Math.abs(merged.timeline!.times[0] - (ps[0].profile.timeline!.times[0] + 100)) < 1e-6);
   const untimed = { ...ps[1], profile: { ...ps[1].profile, timeline: undefined } };

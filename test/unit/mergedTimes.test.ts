@@ -125,9 +125,9 @@ test('one process alone on the run axis (its level folded away) has plain times'
     (i) => i * 1.5,
     () => 42.5,
   );
-  const got: Profile = mergeProfiles(packed, { ...base.meta }, 40);
+  const got: Profile = mergeProfiles(packed, { ...base.meta }, { originMs: 40 });
   assert.equal(got.timeline!.packed, undefined);
-  assert.deepEqual(got, mergeProfiles(plain, { ...base.meta }, 40));
+  assert.deepEqual(got, mergeProfiles(plain, { ...base.meta }, { originMs: 40 }));
 });
 
 test('packed times unpacked ahead a slice at a time (the editor, between messages) are the times read at once', async () => {

@@ -80,7 +80,7 @@ test("a run's merge is made at once (its parts may be a live reader's, which cha
   const run = mergeProfiles(parts(), { durationMs: 1000 });
   assert.equal(pendingParts(run), undefined, 'merged at once');
   assert.equal(run.timeline?.nodes.length, 4800);
-  const waits = mergeProfiles(parts(), { durationMs: 1000 }, undefined, true);
+  const waits = mergeProfiles(parts(), { durationMs: 1000 }, { timelineMayWait: true });
   assert.ok(pendingParts(waits), 'the trace importer lets it wait');
   assert.deepEqual([...waits.timeline!.nodes], [...run.timeline.nodes]);
 });

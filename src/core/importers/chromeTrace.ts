@@ -253,7 +253,7 @@ export function traceToModel(sink: TraceSink, path: string): Profile {
     profile.threads = profile.threads.map((t) => ({ ...t, name: parts[0].thread, pid: parts[0].pid, tid: parts[0].tid }));
   } else {
     const durationMs = Math.max(...parts.map((p) => p.profile.meta.durationMs ?? 0));
-    profile = mergeProfiles(parts, { durationMs, mode: 'cpu-prof', source: path }, undefined, true);
+    profile = mergeProfiles(parts, { durationMs, mode: 'cpu-prof', source: path }, { timelineMayWait: true });
   }
   profile.format = 'chrome-trace';
   const processes: ProcessMeta[] = [...perPid.keys()].map((pid) => ({ pid, ppid: null, command: sink.processNames.get(pid) ?? '' }));

@@ -30,16 +30,24 @@ export function partTimeline(part: MergePart): TimelineSource | undefined {
 
 type Timeline = NonNullable<Profile['timeline']>;
 
+export interface MergeOptions {
+  /** The merged time axis's 0, on the parts' clock (the earliest part's start when not given or later). */
+  originMs?: number;
+  /**
+   * The parts are the caller's alone (one file's, read for this merge), so the timeline may be merged when first read
+   * (pendingTimeline.ts); a run's parts may be a live reader's, which go on changing after the merge.
+   */
+  timelineMayWait?: boolean;
+}
+
 /**
  * Several profiles of one run (the processes of a command, each its own file) as one: each part
  * becomes a thread level under the root, functions are merged by identity across parts, and line
  * hits add up, so views by function, CodeLens and line heat cover every process. The parts' timelines
  * become one, on the merged tree's nodes and one time axis whose 0 is `originMs` (on the parts' clock; the
  * earliest part's start when not given or later), kept as `meta.startTime`. One part alone is put on that axis too.
- * `timelineMayWait`: the parts are the caller's alone (one file's, read for this merge), so the timeline may be merged
- * when first read (pendingTimeline.ts); a run's parts may be a live reader's, which go on changing after the merge.
  */
-export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, originMs?: number, timelineMayWait = false): Profile {
+export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, { originMs, timelineMayWait = false }: MergeOptions = {}): Profile {
   const b = new ProfileBuilder(parts[0]?.profile.format ?? 'cpuprofile', { ...meta });
   // Kept per part too, so the viewer's process picker shows the line heat of the processes it keeps.
   const byThread = new Map<string, LineHits>();

@@ -112,7 +112,7 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
       profile = mergeProfiles(
         parts,
         { ...parts[0].profile.meta, durationMs: Math.max(...parts.map((p) => p.profile.meta.durationMs ?? 0)) },
-        origin,
+        { originMs: origin },
       );
     else {
       profile = parts[0].profile;
