@@ -10,7 +10,8 @@ import { ProfileError } from '../core/model';
 
 // A big import builds its caches early; V8 counts those survivors as a reason to grow the young
 // generation to its 16 MiB maximum, which this short-lived process never needs again. Keeping it at
-// its start size cut peak RSS on an 80 MB tick log from ~110 to ~85 MB without costing time.
+// its start size cut peak RSS on an 80 MB tick log from ~110 to ~85 MB without costing time. Tick logs let it grow
+// again (load.ts): on a slower machine and real logs, that saved 9–14 % of the CPU.
 setFlagsFromString('--semi-space-growth-factor=1');
 // V8 optimizes a function once it has run for its interrupt budget (67 584 bytecode bytes by default). A report's
 // code is hot for well under a second, and at the default it was optimized before its paths had run: on tsc's tick log
