@@ -16,7 +16,8 @@ export async function loadForCli(file: string, opts: ImportOptions = {}): Promis
   // main.ts holds the young generation at its start size (RSS of a big read). A tick log's reader makes short-lived
   // objects by the million (each tick's stack), and there the young generation growing at once to V8's maximum cost
   // RSS but saved CPU: ESLint's 27 MB log 3.11 -> 2.67 s CPU (median of 7, alternated), 142 -> 161 MB RSS (session 24).
-  // JSON profiles keep the small one: their bound is memory (#33).
+  // JSON profiles keep the small one: their bound is memory (#33). A run folder's logs are read by loadRunProfile
+  // (src/launch, also the editor's), which this does not reach yet.
   if (importer.format === 'v8log') setFlagsFromString('--semi-space-growth-factor=16');
   const o = importer.format === 'pprof' ? { ...opts, pathMapping: { roots: [process.cwd()] } } : opts;
   return afterImport(file, await importer.load(file, o), o);
