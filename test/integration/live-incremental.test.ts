@@ -163,10 +163,11 @@ test(
     const full = join(runDir, readdirSync(runDir).find(isLog)!);
     const log = join(ws, basename(full));
     const bytes = readFileSync(full);
-    // Twice, the cheaper of each kept: a shared machine's pauses land in one read or the other.
+    // Five times, the cheapest of each kept: a shared machine's pauses (and a full collection of the test process's
+    // heap) land in one read or another; CI saw one land in both of two tries (read on 51 ms, whole 86 ms).
     let incMs = Infinity;
     let wholeMs = Infinity;
-    for (let k = 0; k < 2; k++) {
+    for (let k = 0; k < 5; k++) {
       writeFileSync(log, bytes.subarray(0, Math.floor(bytes.length * 0.95)));
       const tail = new V8LogTail(log);
       await tail.read({ sourceMaps: false });
