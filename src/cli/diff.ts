@@ -11,7 +11,7 @@ import {
   type Regression,
 } from '../core/exporters/ciReport';
 import { parseCommand, usageError, type CliCommand } from './args';
-import { loadForCli } from './load';
+import { growYoungGenerationForTickLogs, isProfRunFolder, loadForCli } from './load';
 import { loadProfileOrRun } from '../launch/run/openPath';
 import { ALL_PROCESSES } from './report';
 import { applyTransforms } from '../core/model/transforms';
@@ -96,6 +96,7 @@ export async function runDiff(argv: string[]): Promise<number> {
   const [bp, ap] = positionals;
   const opts = { sampleType: values['sample-type'], sourceMapOptions };
   // A run folder is compared whole (every process merged), as `report` reads it.
+  if (isProfRunFolder(bp) || isProfRunFolder(ap)) growYoungGenerationForTickLogs();
   const load = async (path: string) =>
     (await loadProfileOrRun(path, { ...opts, allProcesses: values['all-processes'] }, loadForCli)).profile;
   const [before, after] = (await Promise.all([load(bp), load(ap)])).map((p, i) =>

@@ -1,10 +1,28 @@
 import { stat } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { isAbsolute } from 'node:path';
+import { openRun } from '../launch/run/runFolder';
+import { isRunFolder } from '../launch/run/runsDir';
 import { sourceLines } from '../core/namedFiles';
 import type { LineReader } from '../core/exporters/markdown';
 import { afterImport, sniffFormat, type ImportOptions } from '../core/importers';
 import type { Profile } from '../core/model';
+
+/**
+ * main.ts holds the young generation at its start size (RSS of a big read). A tick log's reader makes short-lived
+ * objects by the million (each tick's stack), and there the young generation growing at once to V8's maximum costs
+ * RSS but saves CPU: ESLint's 27 MB log 3.11 -> 2.67 s CPU (median of 7, alternated), 142 -> 161 MB RSS (session 24).
+ * JSON profiles keep the small one: their bound is memory (#33). Set from the CLI only: the editor's reader shares
+ * its process with the rest of the extension host.
+ */
+export function growYoungGenerationForTickLogs(): void {
+  setFlagsFromString('--semi-space-growth-factor=16');
+}
+
+/** Whether `path` is a run folder of a prof run (its profiles are tick logs). */
+export function isProfRunFolder(path: string): boolean {
+  return isRunFolder(path) && openRun(path)?.info.mode === 'prof';
+}
 
 /**
  * Reads a profile for a command. A pprof usually comes from a server or a container: its paths are
@@ -13,12 +31,7 @@ import type { Profile } from '../core/model';
 export async function loadForCli(file: string, opts: ImportOptions = {}): Promise<Profile> {
   // loadProfile, with the format sniffed once, not twice (each sniff opens the file and reads and decodes its head).
   const importer = await sniffFormat(file);
-  // main.ts holds the young generation at its start size (RSS of a big read). A tick log's reader makes short-lived
-  // objects by the million (each tick's stack), and there the young generation growing at once to V8's maximum cost
-  // RSS but saved CPU: ESLint's 27 MB log 3.11 -> 2.67 s CPU (median of 7, alternated), 142 -> 161 MB RSS (session 24).
-  // JSON profiles keep the small one: their bound is memory (#33). A run folder's logs are read by loadRunProfile
-  // (src/launch, also the editor's), which this does not reach yet.
-  if (importer.format === 'v8log') setFlagsFromString('--semi-space-growth-factor=16');
+  if (importer.format === 'v8log') growYoungGenerationForTickLogs();
   const o = importer.format === 'pprof' ? { ...opts, pathMapping: { roots: [process.cwd()] } } : opts;
   return afterImport(file, await importer.load(file, o), o);
 }

@@ -16,6 +16,7 @@ import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 import { ALL_PROCESSES, emitReport, OUTPUT_OPTIONS, outputSettings } from './report';
 import { TRANSFORM_OPTIONS, transformsFrom } from './transforms';
 import { markFromTerminal, printLiveTable } from './liveTable';
+import { growYoungGenerationForTickLogs } from './load';
 
 export const PROFILE = {
   name: 'profile',
@@ -192,6 +193,7 @@ export async function runProfile(argv: string[]): Promise<number> {
     if (opts['no-report']) return result.error ? 1 : 0;
     // The run folder is read as `report <run folder>` reads it, whatever the run: one process or many, its requests,
     // its processes, its lost profiles. Read from its first file alone, a server's report had no Requests.
+    if (mode === 'prof') growYoungGenerationForTickLogs();
     const profile = await loadRunProfile(result.runDir, { sourceMapOptions, allProcesses: opts['all-processes'] });
     profile.meta.mode ??= mode;
     profile.meta.command ??= result.info.command.join(' ');
