@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { classifyPerfFrame } from './frames';
 import { FrameKeyTable } from './keyTable';
 import { doubled } from '../../doubled';
+import { LostCallers } from './lostCallers';
 
 /** A callchain-less sample carries its one frame on the header line. */
 const INLINE_FRAME = /^([0-9a-f]+)\s+(\S[^]*)$/i;
@@ -363,12 +364,14 @@ export class PerfScriptParser {
     const nodeOf = new Int32Array(this.aggCount);
     let all = 0;
     let optimized = 0;
+    const lost = new LostCallers((id) => b.frames.get(id));
     for (const head of this.stacks.values()) {
       for (let a: StackAgg | undefined = head; a; a = a.next) {
         // Reversed in place only when the parser is done with its stacks.
         const frames = last ? a.frames.reverse() : a.frames.slice().reverse();
         nodeOf[a.id] = b.sample(frames, a.weight, a.timeMs, this.threadNames[a.thread]);
         all += a.weight;
+        lost.add(frames, a.weight);
         const tier = frames.length ? b.frames.get(frames[frames.length - 1]).tier : undefined;
         if (tier === 'turbofan' || tier === 'maglev') optimized += a.weight;
       }
@@ -383,6 +386,8 @@ export class PerfScriptParser {
           `${((optimized / all) * 100).toFixed(1)} %`,
         ),
       );
+    const lostNote = lost.note(all);
+    if (lostNote) b.warn(lostNote);
     this.threadNames.forEach((name, id) => b.threadInfo(name, { ...this.threadInfos[id] }));
     this.timeline(nodeOf, b);
     if (this.skipped) b.warn(l10n.t('{0} lines were not perf script samples and were skipped', String(this.skipped)));
