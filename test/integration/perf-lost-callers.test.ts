@@ -4,10 +4,10 @@
 // stack) say nothing of it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { profileJson } from '../helpers/cli';
+import { profileJson, reportJson } from '../helpers/cli';
 import { perfCannotRecord } from '../helpers/perfProbe';
 
 const HASHING = `
@@ -43,6 +43,13 @@ test(
     // OpenSSL is linked into node: the frame named is the binary's, not perf's "[unknown]".
     assert.match(m[2], /\(node\)$/);
     assert.ok(!m[2].startsWith('[unknown]'), m[2]);
+
+    // The same samples drawn under (callers unknown): its total is the note's share.
+    const runs = join(work, 'runs');
+    const run = join(runs, readdirSync(runs).find((n) => n.endsWith('-perf'))!);
+    const fns = reportJson<{ functions: { name: string; total: number }[] }>(run).functions;
+    const unknown = fns.find((f) => f.name === '(callers unknown)');
+    assert.ok(unknown && Math.abs(unknown.total * 100 - Number(m[1])) < 0.1, `(callers unknown) ${unknown?.total}, note ${m[1]} %`);
 
     const plain = await profileJson(work, 'perf', 'plain-perf', ['node', 'plain.js']);
     assert.doesNotMatch(plain.stderr, NOTE, 'plain JavaScript: whole stacks');

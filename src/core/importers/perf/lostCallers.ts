@@ -5,7 +5,7 @@ import type { Frame } from '../../model';
  * Where a whole stack starts: the process's (`_start` → libc's `main` caller), a thread's (`start_thread`, `clone`),
  * the dynamic loader's, or a new task's first kernel frames before it has a user stack. perf unwinds by frame pointer:
  * a stack that ends anywhere else lost its callers (code without frame pointers, such as OpenSSL's assembly or a
- * libc's `malloc`, hides them), and the flame graph draws what it sampled as if called from nowhere.
+ * libc's `malloc`, hides them), and the flame graph would draw what it sampled as if called from nowhere.
  */
 const STACK_STARTS = new Set([
   '_start',
@@ -27,44 +27,68 @@ const STACK_STARTS = new Set([
   'ret_from_fork_asm',
 ]);
 
+/** The frame a stack that lost its callers is drawn under: what called it is not known. */
+export const CALLERS_UNKNOWN: Frame = { name: '(callers unknown)', file: '', line: 0, column: 0, category: 'unaccounted' };
+
 /** The share of samples from which perf mode says that stacks lost their callers. */
 export const LOST_CALLERS_NOTE_SHARE = 0.05;
 
-/** Sums, over a profile's stacks, the weight of those that do not reach a stack's start, by their outermost known frame. */
+/**
+ * Which of a profile's stacks stop short of a stack's start. Only where some stack does reach one: a libc without
+ * symbols names no start, and stacks cut from longer ones (an excerpt) reach none; neither says callers were lost.
+ */
 export class LostCallers {
   private readonly starts = new Map<number, boolean>();
+  private readonly lostStacks: boolean[] = [];
   private lost = 0;
+  private whole = 0;
   private readonly byFrame = new Map<number, number>();
-  /** Whether any stack has a caller: recorded without -g, every stack is one frame and none lost anything. */
-  private callchains = false;
 
   constructor(private readonly frame: (id: number) => Frame) {}
 
-  /** `frames`: one stack, outermost first. */
-  add(frames: ArrayLike<number>, weight: number): void {
-    if (frames.length === 0) return;
-    if (frames.length > 1) this.callchains = true;
-    const outer = frames[0];
+  /**
+   * One stack, leaf first as perf lists it, by its index. `cut`: a forked child's own frames, cut where the parent's
+   * copied stack begins (parser.ts), which end short of a start on purpose.
+   */
+  add(index: number, leafFirst: ArrayLike<number>, weight: number, cut: boolean): void {
+    const n = leafFirst.length;
+    // Recorded without -g, a stack is its one frame: no caller was looked for.
+    if (n < 2 || cut) return;
+    const outer = leafFirst[n - 1];
     let starts = this.starts.get(outer);
     if (starts === undefined) this.starts.set(outer, (starts = STACK_STARTS.has(this.frame(outer).name)));
-    if (starts) return;
+    if (starts) {
+      this.whole += weight;
+      return;
+    }
+    this.lostStacks[index] = true;
     this.lost += weight;
-    // perf's `[unknown]` says only that a caller was there: the frame named is the first one known.
-    let i = 0;
-    while (i < frames.length - 1 && this.frame(frames[i]).name === '[unknown]') i++;
-    this.byFrame.set(frames[i], (this.byFrame.get(frames[i]) ?? 0) + weight);
+    // perf's `[unknown]` says only that a caller was there: the frame named is the outermost one known.
+    let i = n - 1;
+    while (i > 0 && this.frame(leafFirst[i]).name === '[unknown]') i--;
+    this.byFrame.set(leafFirst[i], (this.byFrame.get(leafFirst[i]) ?? 0) + weight);
+  }
+
+  /** Whether stack `index` is drawn under CALLERS_UNKNOWN. */
+  isLost(index: number): boolean {
+    return this.whole > 0 && this.lostStacks[index] === true;
+  }
+
+  /** Whether any stack is. */
+  get any(): boolean {
+    return this.whole > 0 && this.lost > 0;
   }
 
   /** The note for a profile of `all` weight, or undefined where lost stacks weigh little. */
   note(all: number): string | undefined {
-    if (!this.callchains || !(all > 0) || this.lost / all < LOST_CALLERS_NOTE_SHARE) return undefined;
+    if (!this.any || !(all > 0) || this.lost / all < LOST_CALLERS_NOTE_SHARE) return undefined;
     let top = -1;
     let topWeight = -1;
     for (const [f, w] of this.byFrame) if (w > topWeight) [top, topWeight] = [f, w];
     const f = this.frame(top);
     const where = f.lib ? `${f.name} (${f.lib.slice(f.lib.lastIndexOf('/') + 1)})` : f.name;
     return l10n.t(
-      "{0} of the samples' stacks do not reach their thread's start (the most under {1}, {2}): perf follows frame pointers, and code built without them (OpenSSL's assembly, a libc's malloc) hides its callers. That time is drawn at the root and missing from its callers' totals. The prof and cpu-prof modes count it in the JavaScript that called it",
+      "{0} of the samples' stacks do not reach their thread's start (the most under {1}, {2}): perf follows frame pointers, and code built without them (OpenSSL's assembly, a libc's malloc) hides its callers. That time is drawn under (callers unknown) and missing from its callers' totals. The prof and cpu-prof modes count it in the JavaScript that called it",
       `${((this.lost / all) * 100).toFixed(1)} %`,
       where,
       `${((topWeight / all) * 100).toFixed(1)} %`,

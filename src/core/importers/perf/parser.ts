@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { classifyPerfFrame } from './frames';
 import { FrameKeyTable } from './keyTable';
 import { doubled } from '../../doubled';
-import { LostCallers } from './lostCallers';
+import { CALLERS_UNKNOWN, LostCallers } from './lostCallers';
 
 /** A callchain-less sample carries its one frame on the header line. */
 const INLINE_FRAME = /^([0-9a-f]+)\s+(\S[^]*)$/i;
@@ -19,6 +19,8 @@ interface StackAgg {
   frames: Int32Array;
   weight: number;
   timeMs: number;
+  /** A forked child's own frames, cut where its parent's copied stack begins. */
+  cut: boolean;
   next?: StackAgg;
 }
 
@@ -258,7 +260,8 @@ export class PerfScriptParser {
   private finish(): void {
     this.open = false;
     this.samples++;
-    if (this.forkedAt >= 0) this.cutForked();
+    const cut = this.forkedAt >= 0;
+    if (cut) this.cutForked();
     const depth = this.depth;
     const h = Math.imul(this.hash ^ this.thread, 0x01000193) ^ depth;
     let agg = this.stacks.get(h);
@@ -277,6 +280,7 @@ export class PerfScriptParser {
       frames: this.stack.slice(0, depth),
       weight: this.weight,
       timeMs: this.timeMs,
+      cut,
       next: agg,
     };
     this.stacks.set(h, agg);
@@ -365,13 +369,21 @@ export class PerfScriptParser {
     let all = 0;
     let optimized = 0;
     const lost = new LostCallers((id) => b.frames.get(id));
+    for (const head of this.stacks.values())
+      for (let a: StackAgg | undefined = head; a; a = a.next) lost.add(a.id, a.frames, a.weight, a.cut);
+    const callersUnknown = lost.any ? b.frame(CALLERS_UNKNOWN) : -1;
     for (const head of this.stacks.values()) {
       for (let a: StackAgg | undefined = head; a; a = a.next) {
         // Reversed in place only when the parser is done with its stacks.
-        const frames = last ? a.frames.reverse() : a.frames.slice().reverse();
+        let frames = last ? a.frames.reverse() : a.frames.slice().reverse();
+        if (lost.isLost(a.id)) {
+          const under = new Int32Array(frames.length + 1);
+          under[0] = callersUnknown;
+          under.set(frames, 1);
+          frames = under;
+        }
         nodeOf[a.id] = b.sample(frames, a.weight, a.timeMs, this.threadNames[a.thread]);
         all += a.weight;
-        lost.add(frames, a.weight);
         const tier = frames.length ? b.frames.get(frames[frames.length - 1]).tier : undefined;
         if (tier === 'turbofan' || tier === 'maglev') optimized += a.weight;
       }
