@@ -2,7 +2,6 @@ import { stat } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { isAbsolute } from 'node:path';
 import { openRun } from '../launch/run/runFolder';
-import { isRunFolder } from '../launch/run/runsDir';
 import { sourceLines } from '../core/namedFiles';
 import type { LineReader } from '../core/exporters/markdown';
 import { afterImport, sniffFormat, type ImportOptions } from '../core/importers';
@@ -19,9 +18,9 @@ export function growYoungGenerationForTickLogs(): void {
   setFlagsFromString('--semi-space-growth-factor=16');
 }
 
-/** Whether `path` is a run folder of a prof run (its profiles are tick logs). */
+/** Whether `path` is a run folder of a prof run (its profiles are tick logs): a path with no run.json in it opens none. */
 export function isProfRunFolder(path: string): boolean {
-  return isRunFolder(path) && openRun(path)?.info.mode === 'prof';
+  return openRun(path)?.info.mode === 'prof';
 }
 
 /**

@@ -39,15 +39,21 @@ export const LOST_CALLERS_NOTE_SHARE = 0.05;
  */
 export class LostCallers {
   private readonly starts = new Map<number, boolean>();
-  private readonly lostStacks: boolean[] = [];
+  /** 1 for each stack (by its index) that lost its callers. */
+  private readonly lostStacks: Uint8Array;
   private lost = 0;
   private whole = 0;
   private readonly byFrame = new Map<number, number>();
 
-  constructor(private readonly frame: (id: number) => Frame) {}
+  constructor(
+    private readonly frame: (id: number) => Frame,
+    stacks: number,
+  ) {
+    this.lostStacks = new Uint8Array(stacks);
+  }
 
   /**
-   * One stack, leaf first as perf lists it, by its index. `cut`: a forked child's own frames, cut where the parent's
+   * One stack, leaf first as perf lists it, by its index (below `stacks`). `cut`: a forked child's own frames, cut where the parent's
    * copied stack begins (parser.ts), which end short of a start on purpose.
    */
   add(index: number, leafFirst: ArrayLike<number>, weight: number, cut: boolean): void {
@@ -61,7 +67,7 @@ export class LostCallers {
       this.whole += weight;
       return;
     }
-    this.lostStacks[index] = true;
+    this.lostStacks[index] = 1;
     this.lost += weight;
     // perf's `[unknown]` says only that a caller was there: the frame named is the outermost one known.
     let i = n - 1;
@@ -71,7 +77,7 @@ export class LostCallers {
 
   /** Whether stack `index` is drawn under CALLERS_UNKNOWN. */
   isLost(index: number): boolean {
-    return this.whole > 0 && this.lostStacks[index] === true;
+    return this.whole > 0 && this.lostStacks[index] === 1;
   }
 
   /** Whether any stack is. */

@@ -368,7 +368,7 @@ export class PerfScriptParser {
     const nodeOf = new Int32Array(this.aggCount);
     let all = 0;
     let optimized = 0;
-    const lost = new LostCallers((id) => b.frames.get(id));
+    const lost = new LostCallers((id) => b.frames.get(id), this.aggCount);
     for (const head of this.stacks.values())
       for (let a: StackAgg | undefined = head; a; a = a.next) lost.add(a.id, a.frames, a.weight, a.cut);
     const callersUnknown = lost.any ? b.frame(CALLERS_UNKNOWN) : -1;
