@@ -11,7 +11,7 @@ import {
   type Regression,
 } from '../core/exporters/ciReport';
 import { parseCommand, usageError, type CliCommand } from './args';
-import { growYoungGenerationForTickLogs, isProfRunFolder, loadForCli } from './load';
+import { growYoungGenerationForProfRuns, loadForCli } from './load';
 import { loadProfileOrRun } from '../launch/run/openPath';
 import { ALL_PROCESSES } from './report';
 import { applyTransforms } from '../core/model/transforms';
@@ -96,9 +96,8 @@ export async function runDiff(argv: string[]): Promise<number> {
   const [bp, ap] = positionals;
   const opts = { sampleType: values['sample-type'], sourceMapOptions };
   // A run folder is compared whole (every process merged), as `report` reads it.
-  if (isProfRunFolder(bp) || isProfRunFolder(ap)) growYoungGenerationForTickLogs();
   const load = async (path: string) =>
-    (await loadProfileOrRun(path, { ...opts, allProcesses: values['all-processes'] }, loadForCli)).profile;
+    (await loadProfileOrRun(path, { ...opts, allProcesses: values['all-processes'] }, loadForCli, growYoungGenerationForProfRuns)).profile;
   const [before, after] = (await Promise.all([load(bp), load(ap)])).map((p, i) =>
     applyTransforms(routeFilter(p, values.route), [], ranges[i] as TimeRange | undefined),
   );

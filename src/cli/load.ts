@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { isAbsolute } from 'node:path';
-import { openRun } from '../launch/run/runFolder';
+import type { OpenedRun } from '../launch/run/runFolder';
 import { sourceLines } from '../core/namedFiles';
 import type { LineReader } from '../core/exporters/markdown';
 import { afterImport, sniffFormat, type ImportOptions } from '../core/importers';
@@ -18,9 +18,9 @@ export function growYoungGenerationForTickLogs(): void {
   setFlagsFromString('--semi-space-growth-factor=16');
 }
 
-/** Whether `path` is a run folder of a prof run (its profiles are tick logs): a path with no run.json in it opens none. */
-export function isProfRunFolder(path: string): boolean {
-  return openRun(path)?.info.mode === 'prof';
+/** `loadProfileOrRun`'s hook: a prof run's profiles are tick logs. */
+export function growYoungGenerationForProfRuns(run: OpenedRun): void {
+  if (run.info.mode === 'prof') growYoungGenerationForTickLogs();
 }
 
 /**

@@ -9,7 +9,7 @@ import { parseCommand, usageError, type CliCommand, type OptionTable } from './a
 import { loadProfileOrRun } from '../launch/run/openPath';
 import type { OpenedRun } from '../launch/run/runFolder';
 import { runTimeFactsOf } from '../launch/run/runTimeline';
-import { fileStartTime, growYoungGenerationForTickLogs, isProfRunFolder, loadForCli, parseLabel, sourceLineReader } from './load';
+import { fileStartTime, growYoungGenerationForProfRuns, loadForCli, parseLabel, sourceLineReader } from './load';
 import { TRANSFORM_OPTIONS, transformsFrom, type CliView } from './transforms';
 import { SOURCE_MAP_OPTIONS, sourceMapOptionsFrom } from './sourceMapFlags';
 
@@ -164,11 +164,11 @@ export async function runReport(argv: string[]): Promise<number> {
   const [file] = positionals;
   // A run folder is read whole: every process's profile, merged.
   const sourceMaps = !values['no-source-maps'];
-  if (isProfRunFolder(file)) growYoungGenerationForTickLogs();
   const { profile, run } = await loadProfileOrRun(
     file,
     { sourceMaps, pid, sourceMapOptions, allProcesses: values['all-processes'], sampleType: values['sample-type'], labels },
     loadForCli,
+    growYoungGenerationForProfRuns,
   );
   return emitReport('report', profile, transforms, { ...settings, source: file, run });
 }

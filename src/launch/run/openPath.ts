@@ -15,9 +15,15 @@ export async function loadProfileOrRun<O extends RunLoadOptions>(
   path: string,
   opts: O,
   loadFile: (file: string, opts: O) => Promise<Profile> = loadProfile,
+  /** Told of the run folder `path` is, before its profiles are read (the CLI sizes its heap for tick logs). */
+  beforeRunRead?: (run: OpenedRun) => void,
 ): Promise<{ profile: Profile; run?: OpenedRun }> {
   const dir = runFolderOf(path);
   const run = dir !== undefined ? openRun(dir) : undefined;
-  if (dir !== undefined && dir === path) return { profile: await loadRunProfile(run ?? { dir, info: {} }, opts), run };
+  if (dir !== undefined && dir === path) {
+    const whole = run ?? { dir, info: {} };
+    beforeRunRead?.(whole);
+    return { profile: await loadRunProfile(whole, opts), run };
+  }
   return { profile: await loadFile(path, opts), run };
 }
