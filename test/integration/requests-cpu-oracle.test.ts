@@ -14,7 +14,8 @@ import { afterSetup, appClock, clockedExpressApp, loadReport, profileServer, rou
 const USER = '?username=matt&password=password';
 const TOLERANCE = 0.2;
 /**
- * The light route (/newUser, ~0.4–0.9 ms between 50 ms hashes: a few samples a request) is held to 50 % in every mode:
+ * The light route (/newUser, ~0.4–0.9 ms between 50 ms hashes: a few samples a request) is held to 50 % in cpu-prof and
+ * perf (prof's: below):
  * - prof: V8's sampler thread stamps the ticks; under load a few land late, in the request after (measured 0.323 vs
  *   0.466 ms at load 3–5, beside benchmarks; 0.347 vs 0.378 on a quieter machine).
  * - perf: a fresh-clone CI run (session 15, quiet machine) measured 0.547 vs 0.451 ms (+21 %), where an earlier run gave
@@ -64,12 +65,12 @@ for (const mode of ['cpu-prof', 'prof', 'perf'] as const)
         assert.equal(ours.count, clock.n, `${path}: the same requests`);
         const truth = clock.us / clock.n / 1000;
         lines.push(`${path} ${ours.cpuMsPerRequest.toFixed(3)} vs ${truth.toFixed(3)} ms (${clock.n} requests)`);
-        const tolerance = path === '/newUser' ? LIGHT_TOLERANCE : TOLERANCE;
         if (mode === 'prof' && path === '/newUser') {
           const auth = route(report, 'GET /auth').cpuMsPerRequest;
           assert.ok(ours.cpuMsPerRequest > 0 && ours.cpuMsPerRequest < auth / 20, `${path}: ${ours.cpuMsPerRequest} ms, /auth ${auth} ms`);
           continue;
         }
+        const tolerance = path === '/newUser' ? LIGHT_TOLERANCE : TOLERANCE;
         assert.ok(
           Math.abs(ours.cpuMsPerRequest - truth) <= tolerance * truth,
           `${path}: ${ours.cpuMsPerRequest} ms per request, the app's clock ${truth.toFixed(3)} ms`,
