@@ -13,9 +13,13 @@ export interface ElfLayout {
   segments: LoadSegment[];
   /** Whether a static symbol table (.symtab) is present; undefined when the section headers could not be read. */
   symtab?: boolean;
+  /** The GNU build-id note in hex, as `perf buildid-list` prints it; undefined when the file has none. */
+  buildId?: string;
 }
 
 const PT_LOAD = 1;
+const PT_NOTE = 4;
+const NT_GNU_BUILD_ID = 3;
 const SHT_SYMTAB = 2;
 const MAX_SECTIONS = 8192;
 
@@ -43,8 +47,11 @@ export async function readElfLayout(path: string): Promise<ElfLayout | null> {
     const ph = Buffer.alloc(phentsize * phnum);
     await fh.read(ph, 0, ph.length, phoff);
     const segments: LoadSegment[] = [];
+    let buildId: string | undefined;
     for (let i = 0; i < phnum; i++) {
       const o = i * phentsize;
+      if (ph.readUInt32LE(o) === PT_NOTE && buildId === undefined)
+        buildId = await buildIdNote(fh, Number(ph.readBigUInt64LE(o + 8)), Number(ph.readBigUInt64LE(o + 32)));
       if (ph.readUInt32LE(o) !== PT_LOAD) continue;
       segments.push({
         offset: Number(ph.readBigUInt64LE(o + 8)),
@@ -66,12 +73,35 @@ export async function readElfLayout(path: string): Promise<ElfLayout | null> {
         for (let i = 0; i < shnum && !symtab; i++) symtab = sh.readUInt32LE(i * shentsize + 4) === SHT_SYMTAB;
       }
     }
-    return { type: eType === 2 ? 'exec' : 'dyn', segments, symtab };
+    return { type: eType === 2 ? 'exec' : 'dyn', segments, symtab, buildId };
   } catch {
     return null;
   } finally {
     await fh.close();
   }
+}
+
+/** The GNU build-id among the notes of one PT_NOTE segment (name `GNU`, type 3), in hex. */
+async function buildIdNote(
+  fh: { read: (b: Buffer, o: number, l: number, p: number) => Promise<{ bytesRead: number }> },
+  offset: number,
+  size: number,
+): Promise<string | undefined> {
+  if (size <= 0 || size > 65536) return undefined;
+  const b = Buffer.alloc(size);
+  if ((await fh.read(b, 0, size, offset)).bytesRead !== size) return undefined;
+  const pad = (n: number): number => (n + 3) & ~3;
+  for (let o = 0; o + 12 <= size; ) {
+    const namesz = b.readUInt32LE(o);
+    const descsz = b.readUInt32LE(o + 4);
+    const type = b.readUInt32LE(o + 8);
+    const desc = o + 12 + pad(namesz);
+    if (desc + descsz > size) return undefined;
+    if (type === NT_GNU_BUILD_ID && namesz === 4 && b.toString('latin1', o + 12, o + 15) === 'GNU')
+      return b.toString('hex', desc, desc + descsz);
+    o = desc + pad(descsz);
+  }
+  return undefined;
 }
 
 /** Link-time address of a file offset (what `nm` prints), through the segment holding it. */

@@ -6,6 +6,7 @@ import type { ImportOptions, Importer } from '../types';
 import { PerfScriptParser } from './parser';
 import { loadPerfData } from './runner';
 import { PerfSlices } from './slices';
+import { FramePointerCheck } from './framePointers';
 import { savedJitMaps, type SavedJit } from './jitMaps';
 
 export { PerfScriptParser } from './parser';
@@ -60,17 +61,28 @@ async function loadPerfScriptText(path: string, opts: ImportOptions): Promise<Pr
  * saved code records as a whole perf.data's would be.
  */
 export async function loadPerfScriptFiles(paths: string[], opts: ImportOptions, jit?: Map<number, SavedJit>): Promise<Profile> {
-  const slices = new PerfSlices();
+  const stats = await Promise.all(paths.map((p) => stat(p)));
+  // A run folder's own scripts, made on this machine: its libraries are the recording's if not changed since.
+  const check = paths.length
+    ? await FramePointerCheck.load({
+        mapped: { paths: await FramePointerCheck.mappedIn(dirname(paths[0])), madeAt: Math.min(...stats.map((s) => s.mtimeMs)) },
+      })
+    : undefined;
+  const slices = new PerfSlices(check);
   const saved = jit ?? (paths.length ? await savedJitMaps(dirname(paths[0])) : new Map<number, SavedJit>());
-  const sizes = await Promise.all(paths.map((p) => stat(p).then((s) => s.size)));
+  const sizes = stats.map((s) => s.size);
   const total = sizes.reduce((a, b) => a + b, 0);
   let read = 0;
-  for (const path of paths)
-    await slices.add(path, saved, opts, (n) => {
-      read += n;
-      opts.onProgress?.(total ? read / total : 1);
-    });
-  return slices.end();
+  try {
+    for (const path of paths)
+      await slices.add(path, saved, opts, (n) => {
+        read += n;
+        opts.onProgress?.(total ? read / total : 1);
+      });
+    return slices.end();
+  } finally {
+    check?.close();
+  }
 }
 
 export const perfImporter: Importer = {

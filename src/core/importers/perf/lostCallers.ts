@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { Frame } from '../../model';
+import { CALLER_NOT_RECORDED } from './framePointers';
 
 /**
  * Where a whole stack starts: the process's (`_start` → libc's `main` caller), a thread's (`start_thread`, `clone`),
@@ -69,9 +70,10 @@ export class LostCallers {
     }
     this.lostStacks[index] = 1;
     this.lost += weight;
-    // perf's `[unknown]` says only that a caller was there: the frame named is the outermost one known.
+    // perf's `[unknown]` says only that a caller was there (and `(caller not recorded)` that one was not): the frame
+    // named is the outermost one known.
     let i = n - 1;
-    while (i > 0 && this.frame(leafFirst[i]).name === '[unknown]') i--;
+    while (i > 0 && (this.frame(leafFirst[i]).name === '[unknown]' || this.frame(leafFirst[i]).name === CALLER_NOT_RECORDED.name)) i--;
     this.byFrame.set(leafFirst[i], (this.byFrame.get(leafFirst[i]) ?? 0) + weight);
   }
 

@@ -52,19 +52,32 @@ async function debugFileFor(buildId: string): Promise<string | null> {
   return path && (await isFile(path)) ? path : null;
 }
 
-/**
- * The debug symbols of every file-backed library the recording has samples in (`perf buildid-list`, which reads
- * the recording's header: ~80 ms). Libraries perf names by itself lose nothing; only frames it leaves unnamed ask.
- */
-export async function nativeDebugSymbols(perfPath: string, file: string): Promise<NativeDebugSymbols> {
-  const out: NativeDebugSymbols = new Map();
+/** A library a recording has samples in, as `perf buildid-list` names it. */
+export interface RecordedLibrary {
+  id: string;
+  path: string;
+}
+
+/** The recording's libraries with their build-ids (`perf buildid-list`, which reads the recording's header: ~80 ms). */
+export async function recordedLibraries(perfPath: string, file: string): Promise<RecordedLibrary[]> {
   const list = await run(perfPath, ['buildid-list', '-i', file], 30_000);
-  if (!list) return out;
-  for (const line of list.split('\n')) {
+  const out: RecordedLibrary[] = [];
+  for (const line of (list ?? '').split('\n')) {
     const sp = line.indexOf(' ');
-    const id = line.slice(0, sp);
     const path = line.slice(sp + 1).trim();
     if (sp < 0 || !path.startsWith('/') || /\/perf-\d+\.map$/.test(path)) continue;
+    out.push({ id: line.slice(0, sp), path });
+  }
+  return out;
+}
+
+/**
+ * The debug symbols of every file-backed library the recording has samples in. Libraries perf names by itself lose
+ * nothing; only frames it leaves unnamed ask.
+ */
+export async function nativeDebugSymbols(recorded: RecordedLibrary[]): Promise<NativeDebugSymbols> {
+  const out: NativeDebugSymbols = new Map();
+  for (const { id, path } of recorded) {
     const debug = await debugFileFor(id);
     if (!debug) continue;
     try {

@@ -4,6 +4,7 @@ import { classifyPerfFrame } from './frames';
 import { FrameKeyTable } from './keyTable';
 import { doubled } from '../../doubled';
 import { CALLERS_UNKNOWN, LostCallers } from './lostCallers';
+import { CALLER_NOT_RECORDED, type FramePointerCheck } from './framePointers';
 
 /** A callchain-less sample carries its one frame on the header line. */
 const INLINE_FRAME = /^([0-9a-f]+)\s+(\S[^]*)$/i;
@@ -70,10 +71,26 @@ export class PerfScriptParser {
   private lastWho = '';
   private lastThread = 0;
   samples = 0;
+  /** By frame id: the library file of a native frame, null for the kernel's (undefined: anything else). */
+  private readonly libOf: (string | null | undefined)[] = [];
+  /**
+   * Where the current sample is in its frames: 0 before its first frame of user code (a sample taken in the kernel
+   * lists the kernel's first), 2 right after one that ran without its own frame pointer (the next frame perf gives is
+   * not its caller), 1 after.
+   */
+  private userState = 0;
+  private notRecorded = -1;
+  private markedSample = false;
+  private notRecordedWeight = 0;
+  private allWeight = 0;
   /** `#` lines (`perf script --header` writes the recording's facts there). */
   onComment?: (line: string) => void;
 
-  constructor(builder?: ProfileBuilder) {
+  /** `check`: reads whether sampled native code had its own frame pointer (none: stacks stay as perf gave them). */
+  constructor(
+    builder?: ProfileBuilder,
+    private readonly check?: FramePointerCheck,
+  ) {
     this.builder = builder ?? new ProfileBuilder('perf', { durationMs: null, mode: 'perf' });
   }
 
@@ -131,13 +148,29 @@ export class PerfScriptParser {
     let p = start + 1;
     while (b[p] === 32 || b[p] === 9) p++;
     // The address, then one space, then `sym (dso)`: the address is not part of the key.
+    const at = p;
     while (p < end && b[p] !== 32) p++;
     if (++p >= end) return;
     const h = FrameKeyTable.hash(b, p, end);
     let id = this.keys.find(b, p, end, h);
     if (id === -1) id = this.intern(b, p, end, h);
     if (id < 0) id = this.note(id);
+    if (this.userState !== 1 && this.check) this.beforeUserFrame(id, b, at);
     this.push1(id);
+  }
+
+  /** Puts `(caller not recorded)` above a first frame of user code that had no frame pointer of its own. */
+  private beforeUserFrame(id: number, b: Uint8Array, at: number): void {
+    if (this.userState === 2) {
+      if (this.notRecorded < 0) this.notRecorded = this.builder.frame(CALLER_NOT_RECORDED);
+      this.push1(this.notRecorded);
+      this.userState = 1;
+      this.markedSample = true;
+      return;
+    }
+    const lib = this.libOf[id];
+    if (lib === null) return;
+    this.userState = lib !== undefined && this.check!.frameless(lib, hexAt(b, at)) ? 2 : 1;
   }
 
   /**
@@ -172,6 +205,8 @@ export class PerfScriptParser {
     }
     const frame = classifyPerfFrame(text);
     const id = this.builder.frame(frame);
+    if (frame.category === 'kernel') this.libOf[id] = null;
+    else if (frame.lib?.startsWith('/') && frame.name !== '[unknown]') this.libOf[id] = frame.lib;
     const map = JIT_MAP.exec(text);
     const kind = map ? Number(map[1] ?? map[2]) : frame.name === 'uv_spawn' ? UV_SPAWN : NOT_JIT;
     if (kind === NOT_JIT) {
@@ -242,6 +277,8 @@ export class PerfScriptParser {
     this.open = true;
     this.depth = 0;
     this.hash = 0x811c9dc5;
+    this.userState = 0;
+    this.markedSample = false;
     this.spawnAt = -1;
     this.forkedAt = -1;
     if (tail) {
@@ -260,6 +297,8 @@ export class PerfScriptParser {
   private finish(): void {
     this.open = false;
     this.samples++;
+    this.allWeight += this.weight;
+    if (this.markedSample) this.notRecordedWeight += this.weight;
     const cut = this.forkedAt >= 0;
     if (cut) this.cutForked();
     const depth = this.depth;
@@ -375,7 +414,7 @@ export class PerfScriptParser {
     for (const head of this.stacks.values()) {
       for (let a: StackAgg | undefined = head; a; a = a.next) {
         // Reversed in place only when the parser is done with its stacks.
-        let frames = last ? a.frames.reverse() : a.frames.slice().reverse();
+        let frames: Int32Array = last ? a.frames.reverse() : a.frames.slice().reverse();
         if (lost.isLost(a.id)) {
           const under = new Int32Array(frames.length + 1);
           under[0] = callersUnknown;
@@ -400,6 +439,13 @@ export class PerfScriptParser {
       );
     const lostNote = lost.note(all);
     if (lostNote) b.warn(lostNote);
+    if (this.allWeight > 0 && this.notRecordedWeight / this.allWeight >= NOT_RECORDED_NOTE_SHARE)
+      b.warn(
+        l10n.t(
+          "{0} of the samples are in native code that keeps no frame pointer (V8's bytecode handlers, libc's string functions, small C++ functions): perf could not see the function that called it, so a (caller not recorded) frame stands in its place. The prof and cpu-prof modes name that caller",
+          `${((this.notRecordedWeight / this.allWeight) * 100).toFixed(1)} %`,
+        ),
+      );
     this.threadNames.forEach((name, id) => b.threadInfo(name, { ...this.threadInfos[id] }));
     this.timeline(nodeOf, b);
     if (this.skipped) b.warn(l10n.t('{0} lines were not perf script samples and were skipped', String(this.skipped)));
@@ -412,8 +458,22 @@ export class PerfScriptParser {
   }
 }
 
+/** The share of samples drawn under `(caller not recorded)` from which perf mode says why. */
+const NOT_RECORDED_NOTE_SHARE = 0.05;
+
 /** The share of samples in optimized code from which perf mode says that inlined functions are not told apart. */
 const OPTIMIZED_NOTE_SHARE = 0.1;
+
+/** The hex number at `at` (perf's address of a frame, up to the space after it). */
+function hexAt(b: Uint8Array, at: number): number {
+  let v = 0;
+  for (let k = at; ; k++) {
+    const c = b[k] | 0x20;
+    if (c >= 48 && c <= 57) v = v * 16 + c - 48;
+    else if (c >= 97 && c <= 102) v = v * 16 + c - 87;
+    else return v;
+  }
+}
 
 function sameFrames(a: Int32Array, b: Int32Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

@@ -6,7 +6,8 @@ import type { ImportOptions } from '../types';
 import { PerfScriptParser } from './parser';
 import { savedJitMaps, type SavedJit } from './jitMaps';
 import { AMBIGUOUS_JIT, JitFrameNamer, type JitNamingStats } from './jitNamer';
-import { nativeDebugSymbols, type NativeDebugSymbols } from './nativeSymbols';
+import { nativeDebugSymbols, recordedLibraries, type NativeDebugSymbols } from './nativeSymbols';
+import { FramePointerCheck } from './framePointers';
 
 // Loaded on first use: a report that does not need it (most do not) skips its load at start-up.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -37,8 +38,14 @@ export async function loadPerfData(file: string, opts: ImportOptions, perfPath =
       file,
     );
   const maps = await savedJitMaps(dirname(file));
-  const native = await nativeDebugSymbols(perfPath, file);
-  return loadPerfDataOnce(file, opts, perfPath, maps, native);
+  const recorded = await recordedLibraries(perfPath, file);
+  const native = await nativeDebugSymbols(recorded);
+  const check = await FramePointerCheck.load({ recorded });
+  try {
+    return await loadPerfDataOnce(file, opts, perfPath, maps, native, check);
+  } finally {
+    check.close();
+  }
 }
 
 async function loadPerfDataOnce(
@@ -47,10 +54,11 @@ async function loadPerfDataOnce(
   perfPath: string,
   maps: Map<number, SavedJit>,
   native: NativeDebugSymbols,
+  check: FramePointerCheck,
 ): Promise<Profile> {
   let fields = PERF_SCRIPT_FIELDS;
   for (;;) {
-    const r = await runOnce(file, opts, perfPath, fields, maps, native);
+    const r = await runOnce(file, opts, perfPath, fields, maps, native, check);
     if ('profile' in r) return r.profile;
     // Recordings made with a fixed period (`-c`) or without timestamps cannot print those fields.
     const missing = /Cannot print '(\w+)' field/.exec(r.stderr)?.[1];
@@ -74,12 +82,13 @@ function runOnce(
   fields: string[],
   maps: Map<number, SavedJit>,
   native: NativeDebugSymbols,
+  check: FramePointerCheck,
 ): Promise<RunResult> {
   const { signal, onProgress } = opts;
   signal?.throwIfAborted();
   return new Promise<RunResult>((resolve, reject) => {
     const child = childProcess().spawn(perfPath, perfScriptArgs(file, fields), { stdio: ['ignore', 'pipe', 'pipe'] });
-    const parser = new PerfScriptParser();
+    const parser = new PerfScriptParser(undefined, check);
     const namer = new JitFrameNamer(maps, native);
     let first = NaN;
     let last = NaN;
@@ -126,9 +135,10 @@ function runOnce(
       ),
     );
     child.on('close', (code) => {
+      if (settled) return;
+      if (code !== 0) return done(() => resolve({ code, stderr }));
+      parser.push(namer.end());
       done(() => {
-        if (code !== 0) return resolve({ code, stderr });
-        parser.push(namer.end());
         for (const w of warningsFrom(stderr)) parser.builder.warn(w);
         const naming = namingWarnings(namer.stats);
         for (const w of naming) parser.builder.warn(w);

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { Profile } from '../../model';
 import type { ImportOptions } from '../types';
 import { PerfScriptParser } from './parser';
+import type { FramePointerCheck } from './framePointers';
 import { namingWarnings } from './runner';
 import type { SavedJit } from './jitMaps';
 import { JitFrameNamer, sumNamingStats, type JitNamingStats } from './jitNamer';
@@ -12,8 +13,13 @@ import { JitFrameNamer, sumNamingStats, type JitNamingStats } from './jitNamer';
  * profile so far as often as it likes; a finished run's are all added, then `end`.
  */
 export class PerfSlices {
-  readonly parser = new PerfScriptParser();
+  readonly parser: PerfScriptParser;
   private readonly stats: JitNamingStats[] = [];
+
+  /** `check`: the recording's libraries, for the frames perf could not give a caller (see framePointers.ts). */
+  constructor(check?: FramePointerCheck) {
+    this.parser = new PerfScriptParser(undefined, check);
+  }
 
   /** Reads one slice's text, its JIT frames named from `jit`; `onBytes` after each chunk. */
   async add(path: string, jit: Map<number, SavedJit>, opts: ImportOptions = {}, onBytes?: (n: number) => void): Promise<void> {
