@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asCpuProfile, cpuProfileToModel } from '../../core/importers/cpuprofile';
 import { ProfileError, type Profile } from '../../core/model';
@@ -9,6 +10,7 @@ import { ATTACH_HEAP_MODE } from './liveHeapFile';
 import { profilePid, readProcessRecords } from './processRecords';
 import { V8LogTail } from '../../core/importers/v8log/tail';
 import { PerfScriptStream } from '../../core/importers/perf/slices';
+import { FramePointerCheck, mappedFiles } from '../../core/importers/perf/framePointers';
 import { savedJitMaps } from '../../core/importers/perf/jitMaps';
 import { liveRun } from './liveRun';
 import { forgetLiveJitMaps, liveJitMaps } from './liveJitMaps';
@@ -84,6 +86,7 @@ export function forgetLiveRun(dir: string): void {
   runs.delete(dir);
   answered.delete(dir);
   profTails.delete(dir);
+  perfRuns.get(dir)?.stream.check?.close();
   perfRuns.delete(dir);
   forgetLiveJitMaps(dir);
   forgetLiveHeap(dir);
@@ -154,6 +157,20 @@ function bytesFrom(path: string, offset: number): { bytes: Buffer; size: number 
 }
 
 /**
+ * The libraries a live perf run's processes have mapped (their /proc maps, and the node executable of each), as they
+ * are now: perf mode puts `(caller not recorded)` where perf skipped the caller of code without a frame pointer.
+ */
+async function runningLibraries(dir: string): Promise<string[]> {
+  const paths = new Set<string>();
+  for (const r of readProcessRecords(dir)) {
+    if (r.argv[0]?.startsWith('/')) paths.add(r.argv[0]);
+    const maps = await readFile(`/proc/${r.pid}/maps`, 'latin1').catch(() => '');
+    for (const p of mappedFiles(maps)) paths.add(p);
+  }
+  return [...paths];
+}
+
+/**
  * A live perf run: the one perf script of its recording writes its text as perf records (perfStream.ts); each read
  * parses only what was added since the last, its JIT frames named from the code records known then.
  */
@@ -172,7 +189,13 @@ async function loadLivePerf(
     }
     if (!part) throw new ProfileError(NOTHING_NEW, dir);
     forgetLiveJitMaps(dir);
-    st = { part: join(dir, part), final: join(dir, part.slice(0, -'.part'.length)), offset: 0, stream: new PerfScriptStream(), seen: [] };
+    st = {
+      part: join(dir, part),
+      final: join(dir, part.slice(0, -'.part'.length)),
+      offset: 0,
+      stream: new PerfScriptStream(FramePointerCheck.empty()),
+      seen: [],
+    };
     perfRuns.set(dir, st);
   }
   // Renamed into place once perf script ended: the same text, read on.
@@ -183,6 +206,7 @@ async function loadLivePerf(
     // Once the run ended its processes' code records are in the run folder (and gone from /tmp and their cwd, or
     // about to go): those, whole, name the rest.
     const live = await liveJitMaps(readProcessRecords(dir), dir);
+    if (part) await st.stream.check?.extend({ mapped: { paths: await runningLibraries(dir), madeAt: Date.now() } });
     const jit = part ? live : new Map([...live, ...(await savedJitMaps(dir))]);
     st.stream.push(fresh, jit);
     st.offset += fresh.length;

@@ -58,12 +58,24 @@ export class FramePointerCheck {
 
   private constructor(private readonly libs: Map<string, Library>) {}
 
+  /** A check with no library yet (`extend` adds them). */
+  static empty(): FramePointerCheck {
+    return new FramePointerCheck(new Map());
+  }
+
   static async load(trust: LibraryTrust): Promise<FramePointerCheck> {
-    const libs = new Map<string, Library>();
+    const c = FramePointerCheck.empty();
+    await c.extend(trust);
+    return c;
+  }
+
+  /** Adds the libraries of `trust` not read yet (a live run's processes map more as they start). */
+  async extend(trust: LibraryTrust): Promise<void> {
     const ids = new Map((trust.recorded ?? []).map((r) => [r.path, r.id]));
     const paths = trust.recorded ? [...ids.keys()] : (trust.mapped?.paths ?? []);
     for (const path of paths) {
-      if (!path.startsWith('/') || libs.has(path)) continue;
+      if (!path.startsWith('/') || this.tried.has(path) || this.closed) continue;
+      this.tried.add(path);
       try {
         const layout = await readElfLayout(path);
         if (!layout) continue;
@@ -72,32 +84,23 @@ export class FramePointerCheck {
           : (await stat(path)).mtimeMs <= trust.mapped!.madeAt;
         if (!same) continue;
         const table = await symbolsFor(path, undefined, layout.symtab);
-        if (!table.size) continue;
-        libs.set(path, { table, layout, fd: fs().openSync(path, 'r'), fns: new Map() });
+        if (!table.size || this.closed) continue;
+        this.libs.set(path, { table, layout, fd: fs().openSync(path, 'r'), fns: new Map() });
       } catch {
         // nm missing or the file unreadable: its frames stay as perf gave them
       }
     }
-    return new FramePointerCheck(libs);
   }
 
-  /** The executable files a run folder's processes mapped (`proc-maps-<pid>.txt`). */
+  private readonly tried = new Set<string>();
+
+  /** The executable files a run folder's processes mapped (`proc-maps-<pid>.txt`, copies of their /proc maps). */
   static async mappedIn(dir: string): Promise<string[]> {
     const out = new Set<string>();
     for (const n of await readdir(dir).catch(() => [] as string[])) {
-      if (!/^proc-maps-\d+\.txt$/.test(n)) continue;
-      const text = await readFile(join(dir, n), 'latin1').catch(() => '');
-      for (const line of text.split('\n')) {
-        const m = /^\S+ \S*x\S* \S+ \S+ \S+\s+(\/.*)$/.exec(line);
-        if (m && !m[1].endsWith(' (deleted)')) out.add(m[1]);
-      }
+      if (/^proc-maps-\d+\.txt$/.test(n)) for (const p of mappedFiles(await readFile(join(dir, n), 'latin1').catch(() => ''))) out.add(p);
     }
     return [...out];
-  }
-
-  /** Whether any library can be checked. */
-  get active(): boolean {
-    return this.libs.size > 0 && !this.closed;
   }
 
   /** Whether the code at `offset` in `lib` ran without its function's own frame pointer (so perf lost its caller). */
@@ -122,6 +125,16 @@ export class FramePointerCheck {
     this.closed = true;
     for (const l of this.libs.values()) fs().closeSync(l.fd);
   }
+}
+
+/** The executable files a `/proc/<pid>/maps` text lists. */
+export function mappedFiles(maps: string): string[] {
+  const out: string[] = [];
+  for (const line of maps.split('\n')) {
+    const m = /^\S+ \S*x\S* \S+ \S+ \S+\s+(\/.*)$/.exec(line);
+    if (m && !m[1].endsWith(' (deleted)') && !out.includes(m[1])) out.push(m[1]);
+  }
+  return out;
 }
 
 function readFunction(l: Library, i: number, fileOffset: number): { bytes: Buffer; readyAt: number } | null {

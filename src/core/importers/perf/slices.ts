@@ -60,8 +60,13 @@ export class PerfSlices {
  * `current` answers the samples ended so far.
  */
 export class PerfScriptStream {
-  readonly parser = new PerfScriptParser();
+  readonly parser: PerfScriptParser;
   private readonly namer = new JitFrameNamer(new Map());
+
+  /** `check`: the running processes' libraries, for the frames perf could not give a caller (see framePointers.ts). */
+  constructor(readonly check?: FramePointerCheck) {
+    this.parser = new PerfScriptParser(undefined, check);
+  }
 
   push(chunk: Buffer, jit: Map<number, SavedJit>): void {
     this.namer.setMaps(jit);
