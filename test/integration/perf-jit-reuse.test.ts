@@ -73,7 +73,7 @@ test('perf mode names reused JIT addresses by the code there at each sample', { 
     );
     assert.ok(total > 500, `leafWork has ${total} samples`);
     // Both callers named, near half each: alone 45–53 % here; CI rehearsal 27b (two test files at a time) read callerA
-    // 30 %, callerB 70 % (which one TurboFan inlines leafWork into first moves its samples out of leafWork's).
+    // 30 %, callerB 70 % (why the split moved under load was not looked into).
     assert.ok(share('callerA') >= 0.2 && share('callerA') <= 0.8, `callerA ${share('callerA')}`);
     assert.ok(share('callerB') >= 0.2 && share('callerB') <= 0.8, `callerB ${share('callerB')}`);
     // The preload's event-loop monitor really runs node:internal/perf code at start; none of it may sit in the hot loop.
