@@ -1,9 +1,10 @@
 import type * as Fs from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { offsetToVaddr, readElfLayout, symbolsFor, type ElfLayout, type SymbolTable } from '../../symbols';
 import type { Frame } from '../../model';
 import type { RecordedLibrary } from './nativeSymbols';
+import { parseProcMaps, readProcMaps, type Mapping } from '../v8log/procMaps';
 
 // Loaded on first use, as the perf reader's other node modules: a parser without a check never needs it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -98,7 +99,7 @@ export class FramePointerCheck {
   static async mappedIn(dir: string): Promise<string[]> {
     const out = new Set<string>();
     for (const n of await readdir(dir).catch(() => [] as string[])) {
-      if (/^proc-maps-\d+\.txt$/.test(n)) for (const p of mappedFiles(await readFile(join(dir, n), 'latin1').catch(() => ''))) out.add(p);
+      if (/^proc-maps-\d+\.txt$/.test(n)) for (const p of filesOf((await readProcMaps(join(dir, n))) ?? [])) out.add(p);
     }
     return [...out];
   }
@@ -129,12 +130,13 @@ export class FramePointerCheck {
 
 /** The executable files a `/proc/<pid>/maps` text lists. */
 export function mappedFiles(maps: string): string[] {
-  const out: string[] = [];
-  for (const line of maps.split('\n')) {
-    const m = /^\S+ \S*x\S* \S+ \S+ \S+\s+(\/.*)$/.exec(line);
-    if (m && !m[1].endsWith(' (deleted)') && !out.includes(m[1])) out.push(m[1]);
-  }
-  return out;
+  return filesOf(parseProcMaps(maps));
+}
+
+function filesOf(mappings: Mapping[]): string[] {
+  const out = new Set<string>();
+  for (const m of mappings) if (m.perms.includes('x') && m.path.startsWith('/') && !m.path.endsWith(' (deleted)')) out.add(m.path);
+  return [...out];
 }
 
 function readFunction(l: Library, i: number, fileOffset: number): { bytes: Buffer; readyAt: number } | null {
