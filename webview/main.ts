@@ -320,6 +320,8 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       if (m.state?.tree) st.kind = m.state.tree;
       save({ path: m.info.path, options: st.options });
       document.body.dataset.profile = m.info.label;
+      // Set before the trees paint: the bar's own message comes after them (it waits for the run's time facts).
+      if (m.live) document.body.dataset.live = 'true';
       pal.read();
       buildUi();
       renderLegend();

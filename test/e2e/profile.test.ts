@@ -54,7 +54,7 @@ async function frameNames(frame: Frame): Promise<string[]> {
  * first paint, or for a live run (painted while the app ran) the paint of the final profile that replaced the live one.
  */
 async function exitToPaint(frame: Frame, info: Record<string, unknown>): Promise<number> {
-  if (await frame.evaluate(() => !!document.querySelector('.live-bar')))
+  if (await frame.evaluate(() => document.body.hasAttribute('data-live')))
     await frame.waitForSelector('body[data-final-paint-ms]', { state: 'attached', timeout: 120_000 });
   const painted = await frame.evaluate(
     () => performance.timeOrigin + Number(document.body.dataset.finalPaintMs ?? document.body.dataset.firstPaintMs),

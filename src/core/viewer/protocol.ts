@@ -199,6 +199,8 @@ export type HostMessage =
       offline?: boolean;
       /** When the host opened the panel, read the file and answered (epoch ms), for the start-up benchmark line. */
       hostMarks?: Record<string, number>;
+      /** A live run's read: the page knows from its first paint that a final profile will replace it. */
+      live?: boolean;
     }
   | { type: 'init'; kind: 'diff'; before: DiffSide; after: DiffSide; changes: DiffChangeInfo[]; strings: Record<string, string> }
   | {

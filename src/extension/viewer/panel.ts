@@ -213,7 +213,7 @@ export class ProfilePanel implements vscode.Disposable {
         const answer = this.prepared ?? this.firstAnswer();
         this.prepared = undefined;
         if (this.marks) this.marks.posted = Date.now();
-        for (const a of answer) this.post(a);
+        for (const a of answer) this.post(a.type === 'init' && a.kind === 'single' && this.liveControls ? { ...a, live: true } : a);
         if (this.liveControls) this.announce(true);
         else this.warmTimeline();
         if (this.pendingReveal !== undefined) this.reveal(this.pendingReveal);
