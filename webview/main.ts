@@ -348,6 +348,11 @@ window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
       } else v.timeline?.rangeChanged();
       break;
     }
+    case 'findings':
+      if (!st.info) break;
+      st.info = { ...st.info, findings: m.findings };
+      if (v.ui) renderSummary(v.ui.summary, st.info, st.strings, pal.colors, revealFrame);
+      break;
     case 'timeline':
       v.timeline?.onHost(m);
       break;

@@ -213,6 +213,8 @@ test(
       const summary = await frame.locator('.summary').innerText();
       for (const k of ['JavaScript', 'C++', 'GC', 'Shared libraries', 'Unaccounted', 'v8log'])
         assert.ok(summary.includes(k), `summary shows ${k}`);
+      // The findings are looked for after the first paint and sent on their own: the Summary lists them then.
+      await frame.locator('.summary ul.findings li.finding[data-rule="blocking-sync"]').first().waitFor({ timeout: 15_000 });
       await vs.screenshot('summary');
       await frame.click('[data-tab="flame"]');
 

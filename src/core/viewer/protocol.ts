@@ -202,6 +202,8 @@ export type HostMessage =
       /** A live run's read: the page knows from its first paint that a final profile will replace it. */
       live?: boolean;
     }
+  /** The profile's findings, looked for after the first answer (the Summary shows them when they come). */
+  | { type: 'findings'; findings: FindingInfo[] }
   | { type: 'init'; kind: 'diff'; before: DiffSide; after: DiffSide; changes: DiffChangeInfo[]; strings: Record<string, string> }
   | {
       /** The differential tree: `data.total`/`self` are shares of the `sizeBy` profile; `before`/`after` per entry are total shares of each. */

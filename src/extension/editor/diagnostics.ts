@@ -66,14 +66,15 @@ export class FindingDiagnostics implements vscode.Disposable {
     }
     if (this.shown === loaded.id) return;
     const generation = ++this.generation;
-    const { findingsOf } = await import('../findings');
+    const { findingsSoon } = await import('../findings');
+    const findings = await findingsSoon(loaded.profile);
     if (generation !== this.generation) return;
     this.shown = loaded.id;
     this.collection.clear();
     const byFile = new Map<string, { uri: vscode.Uri; list: vscode.Diagnostic[] }>();
     const texts = new Map<string, string[] | undefined>();
     let count = 0;
-    for (const f of findingsOf(loaded.profile)) {
+    for (const f of findings) {
       const uri = f.file && f.line ? fileUri(f.file) : undefined;
       if (!uri || !f.line) continue;
       const d = new vscode.Diagnostic(

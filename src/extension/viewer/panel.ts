@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { findingsOf } from '../findings';
+import { findingsOf, findingsSoon, holdFindingsUntil, knownFindings } from '../findings';
 import { ViewerSession } from '../../core/viewer/viewerSession';
 import type { LoadedProfile, Services } from '../services';
 import { exportProfileFromViewer } from './export';
@@ -93,10 +93,40 @@ export class ProfilePanel implements vscode.Disposable {
 
   private firstAnswer(): HostMessage[] {
     if (this.marks) this.marks.answering = Date.now();
-    this.session.findings ??= findingsOf(this.session.profile);
+    // Looked for after the first answer has left unless already known (see findingsSoon); sent then on their own.
+    this.session.findings ??= knownFindings(this.session.profile);
     const answer = this.session.opening(webviewStrings(), { state: this.state, hostMarks: this.marks });
     if (this.marks) this.marks.answered = Date.now();
     return answer;
+  }
+
+  private painted: (() => void) | undefined;
+  /** Settles when the page says it painted its first answer, or after 3 s (a page that never says so holds nothing). */
+  private firstPaint(): Promise<void> {
+    this.painted?.();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.painted === done) this.painted = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, 3000);
+      this.painted = done;
+    });
+  }
+
+  /** The findings of the profile shown, once looked for, to a page that opened without them. */
+  private sendFindings(): void {
+    const session = this.session;
+    findingsSoon(session.profile).then(
+      (findings) => {
+        // A live run's next read may have replaced the profile meanwhile: its own findings are not looked for.
+        if (session !== this.session || !this.ready) return;
+        session.findings = findings;
+        this.post({ type: 'findings', findings });
+      },
+      (e: Error) => this.fail(e),
+    );
   }
 
   /** A live run's Stop and Mark, while the panel shows it (viewer/index.ts's reserved panel sets them). */
@@ -196,7 +226,10 @@ export class ProfilePanel implements vscode.Disposable {
       const [b, a] = [before, after].map((r) => rangeOf(this.loaded, r));
       await this.services().viewer.showDiff(b, a);
     },
-    metric: (name, ms) => this.services().log.info(`viewer ${this.loaded.label}: ${name} ${ms.toFixed(1)} ms`),
+    metric: (name, ms) => {
+      if (name === 'firstPaint') this.painted?.();
+      this.services().log.info(`viewer ${this.loaded.label}: ${name} ${ms.toFixed(1)} ms`);
+    },
     // The text provider lives with the extension's side of the viewer (viewer/index.ts), which registers it.
     showText: async (title, text) => {
       await vscode.commands.executeCommand(SHOW_TEXT_COMMAND, title, text);
@@ -214,6 +247,8 @@ export class ProfilePanel implements vscode.Disposable {
         this.prepared = undefined;
         if (this.marks) this.marks.posted = Date.now();
         for (const a of answer) this.post(a.type === 'init' && a.kind === 'single' && this.liveControls ? { ...a, live: true } : a);
+        holdFindingsUntil(this.firstPaint());
+        if (!answer.some((a) => a.type === 'init' && a.kind === 'single' && a.info.findings)) this.sendFindings();
         if (this.liveControls) this.announce(true);
         else this.warmTimeline();
         if (this.pendingReveal !== undefined) this.reveal(this.pendingReveal);
