@@ -5,12 +5,14 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { perfCannotRecord } from './perfProbe';
 
-/** Why a stripped-library test cannot run here (perf, gcc or the Node headers missing), or false. */
-export const strippedAddonSkip: string | false =
-  perfCannotRecord ||
-  (spawnSync('gcc', ['--version']).status !== 0 || !existsSync('/usr/include/node/node_api.h')
+/** Why the addon cannot be built here (gcc or the Node headers missing), or false. */
+export const addonBuildSkip: string | false =
+  spawnSync('gcc', ['--version']).status !== 0 || !existsSync('/usr/include/node/node_api.h')
     ? 'gcc or the Node headers (/usr/include/node) are missing'
-    : false);
+    : false;
+
+/** Why a stripped-library test under perf cannot run here (perf, gcc or the Node headers missing), or false. */
+export const strippedAddonSkip: string | false = perfCannotRecord || addonBuildSkip;
 
 const SOURCE = `#include <node_api.h>
 #include <time.h>

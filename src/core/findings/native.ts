@@ -36,11 +36,19 @@ export function nativeLibraries(cx: FindingContext): Finding[] {
 }
 
 /**
- * What to do next depends on how the profile was recorded: a tick log or CPU profile cannot see inside a library
- * (perf can); a perf run already did, and only lacks the library's symbols where its frames are `library+0x…`.
+ * What to do next depends on what the profile shows of the library: frames `library+0x…` lack its symbols (perf and
+ * prof mode both read its debug file once installed); a tick log's named frames are the sampled functions alone (perf
+ * walks their native callers); a perf run's already show its functions under it.
  */
 function advice(cx: FindingContext, lib: string, name: string, share: number): string {
   const addon = /\.node$/.test(lib);
+  const unnamed = cx.frames.some((f) => f.lib === lib && (f.name === '[unknown]' || f.name.startsWith(name + '+0x')));
+  if (unnamed)
+    return l10n.t(
+      'The native library {0} runs {1} of samples, and its code has no symbols here (frames {0}+0x…): install its debug symbols (Debian/Ubuntu: its -dbgsym package; or set DEBUGINFOD_URLS) to see its functions, and check how often this code calls into it.',
+      name,
+      pct(share),
+    );
   if (cx.profile.format !== 'perf' && cx.profile.meta.mode !== 'perf')
     return addon
       ? l10n.t(
@@ -53,13 +61,6 @@ function advice(cx: FindingContext, lib: string, name: string, share: number): s
           name,
           pct(share),
         );
-  const unnamed = cx.frames.some((f) => f.lib === lib && (f.name === '[unknown]' || f.name.startsWith(name + '+0x')));
-  if (unnamed)
-    return l10n.t(
-      'The native library {0} runs {1} of samples, and its code has no symbols here (frames {0}+0x…): install its debug symbols (Debian/Ubuntu: its -dbgsym package; or set DEBUGINFOD_URLS) to see its functions, and check how often this code calls into it.',
-      name,
-      pct(share),
-    );
   return l10n.t(
     'The native library {0} runs {1} of samples: its functions are under it in the flame graph; check how often this code calls into it.',
     name,

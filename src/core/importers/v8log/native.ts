@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { NmMissingError, offsetToVaddr, readElfLayout, symbolsFor, type ElfLayout, type SymbolTable } from '../../symbols';
+import { debugFileFor, NmMissingError, offsetToVaddr, readElfLayout, symbolsFor, type ElfLayout, type SymbolTable } from '../../symbols';
 import type { Mapping } from './procMaps';
 
 export interface Library {
@@ -135,13 +135,26 @@ export class NativeResolver {
         return;
       }
       try {
-        lib.symbols = await symbolsFor(lib.path, this.signal, lib.layout.symtab);
+        lib.symbols = (await this.debugSymbols(lib.layout)) ?? (await symbolsFor(lib.path, this.signal, lib.layout.symtab));
         if (lib.symbols.size === 0) this.warn(l10n.t('{0} has no symbols, so its frames are named by offset', lib.path));
       } catch (e) {
         if (e instanceof NmMissingError) this.warn(l10n.t('`nm` (binutils) is not installed: C++ frames are named by library and offset'));
         else this.warn(l10n.t('could not read the symbols of {0}: {1}', lib.path, (e as Error).message));
       }
     })();
+  }
+
+  /**
+   * A stripped library's (distributions ship them so) static functions are only in its debug file: libc's memmove
+   * variants, which a big copy or read spends its time in, were five rows of `libc.so.6+0x…` where perf mode named
+   * them. The debug file's symbol table holds the exported ones too. Null: no debug file here.
+   */
+  private async debugSymbols(layout: ElfLayout): Promise<SymbolTable | null> {
+    if (layout.symtab !== false || !layout.buildId) return null;
+    const file = await debugFileFor(layout.buildId);
+    if (!file) return null;
+    const t = await symbolsFor(file, this.signal, true).catch(() => null);
+    return t && t.size > 0 ? t : null;
   }
 
   /** Waits for every symbol table started so far. */
