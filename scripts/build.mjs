@@ -99,7 +99,8 @@ async function buildExtension() {
 }
 
 const builds = [
-  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: { cli: 'src/cli/boot.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: { 'cli-main': 'src/cli/main.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { worker: 'src/launch/run/importWorker.ts' }, outdir: 'dist' },
   // Runs inside the profiled app, where its require hook is a frame of every module's stack: unmapped and
   // unminified, that frame reads `_compile …/dist/preload-stop.js`, which classifyJsFile files under Node.js.

@@ -1,7 +1,7 @@
 import type * as Crypto from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
 import { CREATE_NEW } from '../safeWrite';
+import { cacheFolder } from '../cacheFolder';
 import { join } from 'node:path';
 import { openNamedFile } from '../namedFiles';
 import { readSymbols } from './nm';
@@ -14,15 +14,6 @@ const crypto = () => require('node:crypto') as typeof Crypto;
 /** Tables kept in memory, least recently used first; bounded, as a long-lived extension host meets many binaries. */
 const memory = new Map<string, Promise<SymbolTable>>();
 const MEMORY_ENTRIES = 64;
-
-/** `NODE_FLAME_CACHE=off` disables the disk cache; any other value is the cache folder. */
-function cacheDir(): string | null {
-  const env = process.env.NODE_FLAME_CACHE;
-  if (env === 'off') return null;
-  if (env) return join(env, 'symbols');
-  const base = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), '.cache') : tmpdir());
-  return join(base, 'node-flame', 'symbols');
-}
 
 /** `NODE_FLAME_CACHE_MAX_MB` caps the disk cache (default 256 MB); the least recently used files go first. */
 function cacheCapBytes(): number {
@@ -179,7 +170,7 @@ export async function symbolsFor(path: string, signal?: AbortSignal, symtab?: bo
     memory.set(key, p);
   } else {
     p = (async () => {
-      const dir = cacheDir();
+      const dir = cacheFolder('symbols');
       const file = dir ? join(dir, crypto().createHash('sha1').update(key).digest('hex') + '.v2.bin') : '';
       const cached = dir ? await fromDisk(file) : null;
       if (cached) return cached;
