@@ -47,3 +47,16 @@ export function buildStrippedAddon(dir: string, ms: number, debug = false): stri
   execFileSync('strip', ['--strip-all', full, '-o', join(dir, 'libhot.so')]);
   return full;
 }
+
+/**
+ * `buildStrippedAddon` with a debug file: `libhot.so` stripped, its DWARF and symbols in `libhot.debug` (not yet where
+ * the system looks for debug files). Returns the library's build-id.
+ */
+export function buildAddonWithDebugFile(dir: string, ms: number): string {
+  const full = buildStrippedAddon(dir, ms, true);
+  execFileSync('objcopy', ['--only-keep-debug', full, join(dir, 'libhot.debug')]);
+  execFileSync('strip', ['--strip-all', full, '-o', join(dir, 'libhot.so')]);
+  const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(dir, 'libhot.so')], { encoding: 'utf8' }))?.[1];
+  if (!buildId) throw new Error('the library has no build-id');
+  return buildId;
+}

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/paths';
-import { buildStrippedAddon, strippedAddonSkip } from '../helpers/strippedAddon';
+import { buildAddonWithDebugFile, strippedAddonSkip } from '../helpers/strippedAddon';
 
 // A native library stripped as distributions ship them: perf leaves its static functions unnamed. They must keep
 // their library and offset, and be named by function once the library's debug file is where the system keeps them.
@@ -14,11 +14,7 @@ const skip = strippedAddonSkip;
 test('a stripped library keeps library+offset, and its functions are named from a debug file', { skip, timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'nf-stripped-'));
   try {
-    const full = buildStrippedAddon(dir, 1200, true);
-    execFileSync('objcopy', ['--only-keep-debug', full, join(dir, 'libhot.debug')]);
-    execFileSync('strip', ['--strip-all', full, '-o', join(dir, 'libhot.so')]);
-    const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(dir, 'libhot.so')], { encoding: 'utf8' }))?.[1];
-    assert.ok(buildId, 'the library has a build-id');
+    const buildId = buildAddonWithDebugFile(dir, 1200);
 
     const runs = join(dir, 'runs');
     const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'perf', '--out', runs, '--', 'node', 'app.js'], {

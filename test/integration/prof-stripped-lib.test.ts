@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/paths';
-import { addonBuildSkip, buildStrippedAddon } from '../helpers/strippedAddon';
+import { addonBuildSkip, buildAddonWithDebugFile } from '../helpers/strippedAddon';
 
 // prof mode names C++ by `nm` on the libraries the tick log lists. A stripped library (as distributions ship libc)
 // has only its exported symbols there: its static functions keep library+offset until the system has the library's
@@ -16,11 +16,7 @@ test(
   () => {
     const dir = mkdtempSync(join(tmpdir(), 'nf-prof-stripped-'));
     try {
-      const full = buildStrippedAddon(dir, 1200, true);
-      execFileSync('objcopy', ['--only-keep-debug', full, join(dir, 'libhot.debug')]);
-      execFileSync('strip', ['--strip-all', full, '-o', join(dir, 'libhot.so')]);
-      const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(dir, 'libhot.so')], { encoding: 'utf8' }))?.[1];
-      assert.ok(buildId, 'the library has a build-id');
+      const buildId = buildAddonWithDebugFile(dir, 1200);
 
       const runs = join(dir, 'runs');
       const r = spawnSync(process.execPath, [cli, 'profile', '-m', 'prof', '--no-report', '--out', runs, '--', 'node', 'app.js'], {
