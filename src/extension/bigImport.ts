@@ -39,16 +39,6 @@ export function prepareImportWorker(): void {
   spare = { worker, timer };
 }
 
-/**
- * Keeps a started worker for the read that follows a run, for as long as the app runs: the worker's start (its thread,
- * then its code) is then not part of the wait between the app's exit and the flame graph.
- */
-export function keepImportWorkerReady(): vscode.Disposable {
-  prepareImportWorker();
-  const timer = setInterval(prepareImportWorker, SPARE_MS / 2);
-  return new vscode.Disposable(() => clearInterval(timer));
-}
-
 function takeWorker(): ImportWorker {
   const s = spare;
   if (!s) return newWorker();

@@ -85,7 +85,6 @@ export async function profileTarget(
   const reserved = await s.viewer
     .reserve(label, 'nodeFlame.stop', { live: true })
     .catch((e: Error) => void s.log.warn(`no panel reserved: ${e.message}`));
-  const spareWorker = import('../bigImport').then((m) => m.keepImportWorkerReady());
   let marks = 0;
   const live = reserved?.live
     ? watchLiveRun(s, runDir, reserved, {
@@ -147,7 +146,6 @@ export async function profileTarget(
     await live?.stop();
     live?.forget();
     reserved?.release();
-    void spareWorker.then((d) => d.dispose());
   }
 }
 
