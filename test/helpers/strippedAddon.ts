@@ -55,7 +55,6 @@ export function buildStrippedAddon(dir: string, ms: number, debug = false): stri
 export function buildAddonWithDebugFile(dir: string, ms: number): string {
   const full = buildStrippedAddon(dir, ms, true);
   execFileSync('objcopy', ['--only-keep-debug', full, join(dir, 'libhot.debug')]);
-  execFileSync('strip', ['--strip-all', full, '-o', join(dir, 'libhot.so')]);
   const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(dir, 'libhot.so')], { encoding: 'utf8' }))?.[1];
   if (!buildId) throw new Error('the library has no build-id');
   return buildId;
