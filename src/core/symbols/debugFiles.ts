@@ -11,7 +11,7 @@ const childProcess = () => require('node:child_process') as typeof ChildProcess;
  * (`<root>/.build-id/xx/rest.debug`, as gdb and perf look; roots from NODE_FLAME_DEBUG_DIRS, else /usr/lib/debug),
  * or one a debuginfod server named by DEBUGINFOD_URLS has (`debuginfod-find`). perf mode and prof mode both ask here.
  */
-export const DEBUG_DIRS_ENV = 'NODE_FLAME_DEBUG_DIRS';
+const DEBUG_DIRS_ENV = 'NODE_FLAME_DEBUG_DIRS';
 
 /** A tool's standard output, or null when it could not be run, failed or timed out. */
 export function toolOutput(cmd: string, args: string[], timeoutMs: number): Promise<string | null> {

@@ -2,4 +2,4 @@ export { FileNames, PackedNames, SymbolTable, SymbolTableBuilder, type NameStore
 export { NmMissingError, parseNm, parseNmLine, readSymbols, type NmRow } from './nm';
 export { symbolsFor } from './cache';
 export { readElfLayout, offsetToVaddr, type ElfLayout, type LoadSegment } from './elf';
-export { DEBUG_DIRS_ENV, debugFileFor, toolOutput } from './debugFiles';
+export { debugFileFor, toolOutput } from './debugFiles';
