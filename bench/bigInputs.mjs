@@ -138,6 +138,9 @@ export async function makeTrace(file, target, seeds, nodeCopies = 500, noisePerC
   const ev = (pid, name, data, ts) =>
     JSON.stringify({ pid, tid: pid + 1, ts, ph: 'P', cat: 'disabled-by-default-v8.cpu_profiler', name, id: '0x1', args: { data } });
   const lineOf = new Map(p.nodes.map((n) => [n.id, n.positionTicks?.[0]?.line ?? 0]));
+  // The node definitions take at most a third of the file: 500 copies are ~9 MB, a small target got them and no sample.
+  const copyBytes = JSON.stringify(p.nodes).length;
+  nodeCopies = Math.max(1, Math.min(nodeCopies, Math.floor(target / 3 / (2 * copyBytes))));
   let head = '{"traceEvents":[';
   for (const pid of [100, 200]) {
     head += `${ev(pid, 'Profile', { startTime: p.startTime + pid }, p.startTime)},`;
