@@ -259,11 +259,11 @@ test('fastify under a mixed load (cpu-prof): /user/:id is one route, /hash holds
   assert.deepEqual(tab.summary.routes.map((x) => x.key).sort(), ['(no request)', 'GET /hash', 'GET /user/:id']);
   const shown = JSON.parse(exportProfile(page.session.shownProfile(), 'json')) as JsonReport;
   const pageShare = totalOf(shown, 'pbkdf2Sync');
-  const cliRoutes = m.requests!.routes.map((x) => `${x.key} ${x.count} req ${x.samples} samples`).join(', ');
-  const pageRoutes = tab.summary.routes.map((x) => `${x.key} ${x.count} req ${x.samples} samples`).join(', ');
+  const routesText = (rs: { key: string; count: number; samples: number }[]) =>
+    rs.map((x) => `${x.key} ${x.count} req ${x.samples} samples`).join(', ');
   assert.ok(
     Math.abs(pageShare - share) < 0.02,
-    `the page's /hash holds pbkdf2Sync ${pageShare}, the CLI's ${share}; page: ${pageRoutes}; CLI: ${cliRoutes}`,
+    `the page's /hash holds pbkdf2Sync ${pageShare}, the CLI's ${share}; page: ${routesText(tab.summary.routes)}; CLI: ${routesText(m.requests!.routes)}`,
   );
   const [cleared] = await answer(page.session, { type: 'routes', routes: [] }, page.host);
   assert.ok(cleared.type === 'transforms' && cleared.routes === undefined, 'every sample again: no routes said');
