@@ -34,6 +34,7 @@ test('json: exact shape, fractions of all samples, sorted by self, top N', () =>
     'attributed',
     'categories',
     'functions',
+    'functionCount',
     'findings',
     'unit',
     'startTime',
@@ -87,7 +88,10 @@ test('json: exact shape, fractions of all samples, sorted by self, top N', () =>
     },
     { name: 'hash', file: '/app/main.js', line: 10, column: 5, category: 'app', self: 0.1, total: 0.9 },
   ]);
+  // main is on every stack but runs no code of its own: past the cut, which functionCount says is there.
+  assert.equal(j.functionCount, 5, 'three of five functions listed');
   assert.equal(toJsonReport(profile()).functions.length, 5, 'default top 50 keeps all five');
+  assert.equal(toJsonReport(profile()).functionCount, 5);
 });
 
 test('text: tick-processor sections, summary shares and the heavy tree', () => {

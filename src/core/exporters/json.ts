@@ -28,6 +28,11 @@ export interface JsonReport {
   attributed: number;
   categories: Record<Category, number>;
   functions: JsonFunction[];
+  /**
+   * How many functions the profile has, of which `functions` keeps the `--top` heaviest by self time: a function absent
+   * from a cut list may still be on most stacks (all its time in its callees, it has self 0 and sorts last).
+   */
+  functionCount: number;
   /** What the profile says is wrong, warnings first (README "Findings"). */
   findings: JsonFinding[];
   /** What `samples` counts (pprof: the chosen sample type's unit, time in ms). */
@@ -109,6 +114,7 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     attributed: round(attributed(profile)),
     categories,
     functions,
+    functionCount: stats.length,
     findings: findFindings(profile).map(toJsonFinding),
     unit: profile.meta.unit ?? 'samples',
     ...periodFields(profile),
