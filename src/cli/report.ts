@@ -20,7 +20,10 @@ export const OUTPUT_OPTIONS = {
     type: 'string',
     short: 'n',
     value: 'N',
-    help: () => l10n.t('keep the N heaviest functions (json: 50 when not given; text: all)'),
+    help: () =>
+      l10n.t(
+        'keep the N functions heaviest by self weight (json: 50 when not given, its functionCount says how many there are; text: all)',
+      ),
   },
   output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
   'folded-weights': {
