@@ -1,5 +1,5 @@
 // The programs of the real-app corpus (test/corpus): what each runs and what a profile of it must name.
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './paths';
 import type { CorpusProgram } from './corpusRun';
@@ -85,7 +85,10 @@ function writeModules(work: string, n: number): void {
 const TEST_FILES: string[] = [];
 const SUITE_HOT = ['fib', 'sortStrings', 'workOfFile'];
 
-/** The full set `npm run bench corpus` adds (bench/corpus): test runners with workers, a watcher, a bundler, a linter. */
+/**
+ * The full set `npm run bench corpus` adds (bench/corpus): test runners with workers, a watcher, a bundler, a linter, a
+ * compiler made by dart2js, a Markdown renderer.
+ */
 export const FULL_CORPUS: CorpusProgram[] = [
   { name: 'jest', app: 'jest-suite', command: () => ['node_modules/.bin/jest', '--maxWorkers=2', ...TEST_FILES], hot: SUITE_HOT },
   {
@@ -131,6 +134,30 @@ export const FULL_CORPUS: CorpusProgram[] = [
       const lib = join(work, 'node_modules', 'webpack', 'lib');
       mkdirSync(join(work, 'input'));
       for (const f of readdirSync(lib).filter((n) => n.endsWith('.js'))) cpSync(join(lib, f), join(work, 'input', f));
+    },
+  },
+  // Dart compiled to one 5 MB JavaScript file by dart2js: its own names (`$1`, `$when`), everything in one script.
+  {
+    name: 'sass',
+    app: 'sass-compile',
+    command: () => ['node_modules/.bin/sass', '--no-source-map', 'style.scss', 'style.css'],
+    hot: ['_evaluateArguments$1', 'scope$1$3$semiGlobal$when'],
+  },
+  {
+    name: 'markdown-it',
+    app: 'markdown-render',
+    command: () => ['node', 'render.js'],
+    hot: ['StateBlock', 'escapedSplit'],
+    // The installed packages' READMEs, in name order, repeated to ~3 MB of Markdown.
+    prepare: (work) => {
+      const modules = join(work, 'node_modules');
+      const docs = readdirSync(modules)
+        .sort()
+        .map((n) => join(modules, n, 'README.md'))
+        .filter((f) => existsSync(f))
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('\n\n');
+      writeFileSync(join(work, 'input.md'), docs.repeat(Math.max(1, Math.ceil(3e6 / Math.max(docs.length, 1)))));
     },
   },
 ];
