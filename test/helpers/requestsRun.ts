@@ -114,8 +114,11 @@ export async function profileServer(o: {
 }
 
 /** `node-flame report -f json` of a run (every function), with `--route` for each of `routes` and `more` flags. */
+/** `--top` for a report that lists every function: the JSON keeps the top 50 by self time by default. */
+export const ALL_FUNCTIONS = 100_000;
+
 export async function jsonReport(runDir: string, routes: string[] = [], more: string[] = []): Promise<JsonReport> {
-  const args = ['report', '-f', 'json', '-n', '100000', ...routes.flatMap((x) => ['--route', x]), ...more, runDir];
+  const args = ['report', '-f', 'json', '-n', String(ALL_FUNCTIONS), ...routes.flatMap((x) => ['--route', x]), ...more, runDir];
   const r = await runCli(args, { cwd: repoRoot, killAfterMs: 60000 });
   assert.equal(r.code, 0, r.stderr);
   return JSON.parse(r.stdout) as JsonReport;
