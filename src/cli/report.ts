@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
 import { printable } from '../core/chars';
 import { exportFormats, exportProfileData } from '../core/exporters';
+import type { FunctionSort } from '../core/exporters/json';
 import type { Profile } from '../core/model';
 import { applyTransforms, unmatched } from '../core/model/transforms';
 import { routeFilter } from './routes';
@@ -23,6 +24,14 @@ export const OUTPUT_OPTIONS = {
     help: () =>
       l10n.t(
         'keep the N functions heaviest by self weight (json: 50 when not given, its functionCount says how many there are; text: all)',
+      ),
+  },
+  sort: {
+    type: 'string',
+    value: 'self|total',
+    help: () =>
+      l10n.t(
+        'json: order the functions, and keep the --top of them, by self weight (default) or by total weight (with their callees: a function whose time is all in what it calls)',
       ),
   },
   output: { type: 'string', short: 'o', value: 'file', help: () => l10n.t('write to this file instead of standard output') },
@@ -81,6 +90,7 @@ export function wholeNumber(v: string | undefined): number | undefined | null {
 export interface OutputSettings {
   format: string;
   top?: number;
+  sort?: FunctionSort;
   output?: string;
   foldedWeights?: 'samples' | 'period';
 }
@@ -89,6 +99,7 @@ export interface OutputSettings {
 export function outputSettings(values: {
   format?: string;
   top?: string;
+  sort?: string;
   output?: string;
   'folded-weights'?: string;
 }): OutputSettings | string {
@@ -97,9 +108,11 @@ export function outputSettings(values: {
   if (!formats.includes(format)) return l10n.t('unknown format "{0}" (use one of: {1})', format, formats.join(', '));
   const top = wholeNumber(values.top);
   if (top === null) return l10n.t('--top wants a whole number of 1 or more, not "{0}"', values.top!);
+  const sort = values.sort;
+  if (sort !== undefined && sort !== 'self' && sort !== 'total') return l10n.t('--sort wants self or total, not "{0}"', sort);
   const fw = values['folded-weights'];
   if (fw !== undefined && fw !== 'samples' && fw !== 'period') return l10n.t('--folded-weights wants samples or period, not "{0}"', fw);
-  return { format, top, output: values.output, ...(fw ? { foldedWeights: fw } : {}) };
+  return { format, top, output: values.output, ...(sort ? { sort } : {}), ...(fw ? { foldedWeights: fw } : {}) };
 }
 
 /** Prints the load's warnings, applies the transforms and writes the report where --output says; the exit code. */
@@ -120,6 +133,7 @@ export async function emitReport(
   const profile = html ? loaded : applyTransforms(routed, transforms, range);
   const out = exportProfileData(profile, o.format, {
     top: o.top,
+    sort: o.sort,
     foldedWeights: o.foldedWeights,
     source: o.source,
     startTime: o.format === 'pprof' ? await fileStartTime(o.source, profile) : undefined,

@@ -35,6 +35,7 @@ test('json: exact shape, fractions of all samples, sorted by self, top N', () =>
     'categories',
     'functions',
     'functionCount',
+    'functionsSortedBy',
     'findings',
     'unit',
     'startTime',
@@ -93,6 +94,24 @@ test('json: exact shape, fractions of all samples, sorted by self, top N', () =>
   const whole = toJsonReport(profile());
   assert.equal(whole.functions.length, 5, 'default top 50 keeps all five');
   assert.equal(whole.functionCount, 5);
+  assert.equal(j.functionsSortedBy, 'self');
+});
+
+test('json --sort total: the same rows ordered and cut by total, so a caller whose time is all in its callees is kept', () => {
+  const j = toJsonReport(profile(), { top: 2, sort: 'total' });
+  assert.equal(j.functionsSortedBy, 'total');
+  // main has self 0 (past the self cut of 3 above) and is on 90 of 100 samples; hash on the same 90, with self 10:
+  // a tie on total goes to the heavier self.
+  assert.deepEqual(
+    j.functions.map((f) => [f.name, f.self, f.total]),
+    [
+      ['hash', 0.1, 0.9],
+      ['main', 0, 0.9],
+    ],
+  );
+  assert.equal(j.functionCount, 5);
+  const all = toJsonReport(profile(), { sort: 'total' }).functions.map((f) => f.name);
+  assert.deepEqual(all, ['hash', 'main', 'node::crypto::PBKDF2Job::Run', 'sha512_block_data_order', '(garbage collector)']);
 });
 
 test('text: tick-processor sections, summary shares and the heavy tree', () => {

@@ -7,7 +7,7 @@ import type { TimeFacts } from '../viewer/protocol';
 import { toCpuProfile } from './cpuprofile';
 import { foldedLabel, toFolded } from './folded';
 import { toHtml } from './html';
-import { toJsonReport } from './json';
+import { toJsonReport, type FunctionSort } from './json';
 import { toMarkdown, type LineReader } from './markdown';
 import { toPprof } from './pprof';
 import { toSpeedscope } from './speedscope';
@@ -18,6 +18,8 @@ import { toText } from './text';
 export interface ExportOptions {
   /** How many functions listed formats keep (json: 50 by default, text: all). */
   top?: number;
+  /** json: the weight `functions` is ordered and cut by (default `self`). */
+  sort?: FunctionSort;
   /** Name of the input, for headers and titles. */
   source?: string;
   /** Wall-clock start (epoch ms) for formats that record one, when the profile has none (the input file's time). */

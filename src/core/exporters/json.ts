@@ -33,6 +33,8 @@ export interface JsonReport {
    * from a cut list may still be on most stacks (all its time in its callees, it has self 0 and sorts last).
    */
   functionCount: number;
+  /** What `functions` is ordered and cut by (`--sort`): `self` (the default) or `total`, each with the other breaking ties. */
+  functionsSortedBy: FunctionSort;
   /** What the profile says is wrong, warnings first (README "Findings"). */
   findings: JsonFinding[];
   /** What `samples` counts (pprof: the chosen sample type's unit, time in ms). */
@@ -77,6 +79,9 @@ export interface JsonFunction {
   total: number;
 }
 
+/** The weight `functions` is ordered and cut by: its own samples, or every sample it is on the stack of. */
+export type FunctionSort = 'self' | 'total';
+
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Thread levels are grouping, not functions. */
@@ -84,15 +89,20 @@ export function isThreadFrame(f: Frame): boolean {
   return f.category === 'program' && f.name.startsWith('thread ');
 }
 
-export function toJsonReport(profile: Profile, opts: { top?: number } = {}): JsonReport {
+export function toJsonReport(profile: Profile, opts: { top?: number; sort?: FunctionSort } = {}): JsonReport {
   const all = profile.tree.weight;
   const share = (x: number) => (all > 0 ? round(x / all) : 0);
   const weights = categoryWeights(profile);
+  const by = opts.sort ?? 'self';
   const categories = Object.fromEntries(CATEGORIES.map((c) => [c, share(weights[c])])) as Record<Category, number>;
   const stats = functionRows(profile)
     .map((s, order) => ({ ...s, order }))
     .filter((s) => !isThreadFrame(s.frame))
-    .sort((a, b) => b.self - a.self || b.total - a.total || a.order - b.order);
+    .sort(
+      by === 'total'
+        ? (a, b) => b.total - a.total || b.self - a.self || a.order - b.order
+        : (a, b) => b.self - a.self || b.total - a.total || a.order - b.order,
+    );
   const top = opts.top ?? 50;
   const functions = stats.slice(0, Math.max(0, top)).map((s): JsonFunction => {
     const f = s.frame;
@@ -115,6 +125,7 @@ export function toJsonReport(profile: Profile, opts: { top?: number } = {}): Jso
     categories,
     functions,
     functionCount: stats.length,
+    functionsSortedBy: by,
     findings: findFindings(profile).map(toJsonFinding),
     unit: profile.meta.unit ?? 'samples',
     ...periodFields(profile),
