@@ -78,8 +78,9 @@ export function leftovers(mark: string): string {
 }
 
 /**
- * `node-flame profile --mode <mode> --format json -o <work>/<name>.json --out <work>/runs [extra] -- <command>` in `work`,
- * as a user runs it: the JSON report it wrote and what it said on stderr (its warnings).
+ * `node-flame profile --mode <mode> --format json --top 100000 -o <work>/<name>.json --out <work>/runs [extra] -- <command>`
+ * in `work`, as a user runs it: the JSON report it wrote (every function, as tests look them up by name) and what it said
+ * on stderr (its warnings).
  */
 export async function profileJson<R>(
   work: string,
@@ -90,7 +91,7 @@ export async function profileJson<R>(
 ): Promise<{ report: R; stderr: string }> {
   const out = join(work, `${name}.json`);
   const r = await runCli(
-    ['profile', '--mode', mode, '--format', 'json', '-o', out, '--out', join(work, 'runs'), ...extra, '--', ...command],
+    ['profile', '--mode', mode, '--format', 'json', '--top', '100000', '-o', out, '--out', join(work, 'runs'), ...extra, '--', ...command],
     {
       cwd: work,
       killAfterMs: 100_000,

@@ -287,7 +287,7 @@ test('Windows file:///C:/… URLs in a real .cpuprofile: report and editor match
   writeFileSync(winProf, text.split(`"${local}"`).join(`"${win}"`));
   const winPath = 'C:\\Users\\me\\dir with spaces\\한글 ü\\app.js';
 
-  const r = await runCli(['report', winProf, '--format', 'json']);
+  const r = await runCli(['report', winProf, '--format', 'json', '--top', '100000']);
   assert.equal(r.code, 0, r.stderr);
   const top = (JSON.parse(r.stdout) as JsonReport).functions.find((f) => f.name === 'hotSpaced');
   assert.equal(top?.file, winPath);

@@ -54,7 +54,7 @@ assert.equal(ran.status, 0, ran.stderr);
 const prof = join(profDir, readdirSync(profDir)[0]);
 
 function report(...args: string[]): JsonReport {
-  const r = spawnSync(process.execPath, [cli, 'report', prof, '--format', 'json', ...args], {
+  const r = spawnSync(process.execPath, [cli, 'report', prof, '--format', 'json', '--top', '100000', ...args], {
     cwd: work,
     encoding: 'utf8',
     timeout: 60_000,

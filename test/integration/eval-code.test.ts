@@ -46,7 +46,7 @@ async function profiledReport(mode: string, killAfterMs: number): Promise<Report
     },
   );
   assert.equal(r.code, 0, r.stderr);
-  const rep = spawnSync(process.execPath, [cli, 'report', runDirOf(r), '--format', 'json'], { encoding: 'utf8' });
+  const rep = spawnSync(process.execPath, [cli, 'report', runDirOf(r), '--format', 'json', '--top', '100000'], { encoding: 'utf8' });
   assert.equal(rep.status, 0, rep.stderr);
   return JSON.parse(rep.stdout) as Report;
 }

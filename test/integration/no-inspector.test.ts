@@ -36,9 +36,13 @@ async function profileReport(mode: string, out: string, command: string[]) {
     env: { NODE_TEST_CONTEXT: undefined },
   });
   assert.equal(r.code, 0, r.stderr);
-  const rep = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'report', runDirOf(r), '--format', 'json'], {
-    encoding: 'utf8',
-  });
+  const rep = spawnSync(
+    process.execPath,
+    [join(repoRoot, 'dist', 'cli.js'), 'report', runDirOf(r), '--format', 'json', '--top', '100000'],
+    {
+      encoding: 'utf8',
+    },
+  );
   assert.equal(rep.status, 0, rep.stderr);
   return { report: JSON.parse(rep.stdout) as Report, rep };
 }

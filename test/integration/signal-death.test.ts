@@ -52,9 +52,13 @@ async function run(mode: string, sig: string, handler = 'none'): Promise<{ out: 
     killAfterMs: 60_000,
   });
   assert.equal(r.code, 0, r.stderr);
-  const rep = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'report', runDirOf(r), '--format', 'json'], {
-    encoding: 'utf8',
-  });
+  const rep = spawnSync(
+    process.execPath,
+    [join(repoRoot, 'dist', 'cli.js'), 'report', runDirOf(r), '--format', 'json', '--top', '100000'],
+    {
+      encoding: 'utf8',
+    },
+  );
   assert.equal(rep.status, 0, rep.stderr);
   return { out: r.stdout, report: JSON.parse(rep.stdout) as Report, warnings: rep.stderr };
 }

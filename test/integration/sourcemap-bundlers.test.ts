@@ -28,7 +28,11 @@ writeProject(dir);
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 function report(prof: string, cwd = dir, ...args: string[]): JsonReport {
-  const r = spawnSync(process.execPath, [cli, 'report', prof, '--format', 'json', ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [cli, 'report', prof, '--format', 'json', '--top', '100000', ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as JsonReport;
 }

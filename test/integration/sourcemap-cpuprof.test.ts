@@ -75,7 +75,7 @@ test('a bundled TypeScript program profiled with --cpu-prof: the hot function at
   assert.equal(run.status, 0, run.stderr);
   const prof = join(profDir, readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'))!);
 
-  const r = report(prof, '--format', 'json');
+  const r = report(prof, '--format', 'json', '--top', '100000');
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(r.stdout) as JsonReport;
   assert.equal(j.format, 'cpuprofile');
@@ -103,7 +103,7 @@ test('a bundled TypeScript program profiled with --cpu-prof: the hot function at
   );
 
   // Without source maps the same profile points into the bundle.
-  const raw = JSON.parse(report(prof, '--format', 'json', '--no-source-maps').stdout) as JsonReport;
+  const raw = JSON.parse(report(prof, '--format', 'json', '--top', '100000', '--no-source-maps').stdout) as JsonReport;
   assert.equal(raw.functions[0].file, join(dir, 'dist', 'app.js'));
   assert.equal(raw.functions[0].line, genLine);
 
@@ -178,7 +178,7 @@ test('inline data-URI maps, and no mapping when the original source is not on di
 test('folded input through the CLI: the issue example', () => {
   const f = join(dir, 'stacks.txt');
   writeFileSync(f, 'main;a;b 30\nmain;a;c 10\nmain;d 60\n');
-  const r = report(f, '--format', 'json');
+  const r = report(f, '--format', 'json', '--top', '100000');
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(r.stdout) as JsonReport;
   assert.equal(j.format, 'folded');
@@ -211,7 +211,7 @@ test('bad input: exit 2 and one line naming the file and the problem', () => {
     const f = join(dir, name);
     writeFileSync(f, content);
     const t0 = Date.now();
-    const r = report(f, '--format', 'json');
+    const r = report(f, '--format', 'json', '--top', '100000');
     assert.equal(r.status, 2, `${name}: ${r.stderr}`);
     assert.equal(r.stdout, '');
     const lines = r.stderr.trimEnd().split('\n');
