@@ -14,6 +14,11 @@ export interface PackedProfile {
   threads: Profile['threads'];
   warnings: string[];
   strings: string[];
+  /**
+   * Each frame's name, as is: names are mostly distinct (a 100k-frame profile has 100k), so looking each up in the
+   * interning map cost more than sending it, and was most of the pack.
+   */
+  frameNames: string[];
   /** Per frame, FRAME_FIELDS numbers (f64: damaged inputs give lines past 2^31): see `packFrames`. */
   frameInts: Float64Array;
   treeCount: number;
@@ -38,7 +43,7 @@ export interface PackedProfile {
 type PackedLineHits = Pick<PackedProfile, 'hitFiles' | 'hitStart' | 'hitLines' | 'hitSelf' | 'hitTotal'>;
 
 const TIERS: (Tier | undefined)[] = [undefined, 'interpreted', 'sparkplug', 'maglev', 'turbofan', 'builtin', 'native', 'unknown'];
-// name, file, line, column, category, tier, pkg, lib, has generated, generated file, line, column
+// (name: frameNames), file, line, column, category, tier, pkg, lib, has generated, generated file, line, column
 const FRAME_FIELDS = 12;
 
 class Strings {
@@ -56,12 +61,13 @@ class Strings {
   }
 }
 
-function packFrames(frames: Frame[], strings: Strings): Float64Array {
+function packFrames(frames: Frame[], strings: Strings): { frameInts: Float64Array; frameNames: string[] } {
   const out = new Float64Array(frames.length * FRAME_FIELDS);
+  const names: string[] = new Array(frames.length);
   for (let i = 0; i < frames.length; i++) {
     const f = frames[i];
     const o = i * FRAME_FIELDS;
-    out[o] = strings.id(f.name);
+    names[i] = f.name;
     out[o + 1] = strings.id(f.file);
     out[o + 2] = f.line;
     out[o + 3] = f.column;
@@ -76,16 +82,16 @@ function packFrames(frames: Frame[], strings: Strings): Float64Array {
       out[o + 11] = f.generated.column;
     }
   }
-  return out;
+  return { frameInts: out, frameNames: names };
 }
 
-function unpackFrames(ints: Float64Array, strings: string[]): Frame[] {
+function unpackFrames(ints: Float64Array, names: string[], strings: string[]): Frame[] {
   const n = ints.length / FRAME_FIELDS;
   const frames: Frame[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const o = i * FRAME_FIELDS;
     const f: Frame = {
-      name: strings[ints[o]],
+      name: names[i],
       file: strings[ints[o + 1]],
       line: ints[o + 2],
       column: ints[o + 3],
@@ -130,7 +136,7 @@ function packLineHits(hits: LineHits) {
  */
 export function packProfile(p: Profile, { handOver = false } = {}): { packed: PackedProfile; transfer: ArrayBuffer[] } {
   const strings = new Strings();
-  const frameInts = packFrames(p.frames, strings);
+  const { frameInts, frameNames } = packFrames(p.frames, strings);
   const t = p.tree;
   // Copies trimmed to the node count: the live arrays have spare capacity and stay usable here.
   const packed: PackedProfile = {
@@ -139,6 +145,7 @@ export function packProfile(p: Profile, { handOver = false } = {}): { packed: Pa
     threads: p.threads,
     warnings: p.warnings,
     strings: strings.list,
+    frameNames,
     frameInts,
     treeCount: t.count,
     parent: t.parent.slice(0, t.count),
@@ -192,7 +199,7 @@ function unpackLineHits(x: PackedLineHits): LineHits {
 
 export function unpackProfile(x: PackedProfile): Profile {
   const lineHits = unpackLineHits(x);
-  const frames = unpackFrames(x.frameInts, x.strings);
+  const frames = unpackFrames(x.frameInts, x.frameNames, x.strings);
   const tree = CallTree.fromArrays(
     { count: x.treeCount, parent: x.parent, frame: x.frame, self: x.self, selfTime: x.selfTime },
     frames.length,
