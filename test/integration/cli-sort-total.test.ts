@@ -38,17 +38,19 @@ for (let i = 0; Date.now() < end; i++) {
   assert.equal(run.status, 0, run.stderr);
   const file = join(work, readdirSync(work).find((f) => f.endsWith('.cpuprofile'))!);
 
-  const bySelf = report(file, '-f', 'json', '-n', '3');
-  assert.equal(bySelf.status, 0, bySelf.stderr);
-  const self = JSON.parse(bySelf.stdout) as JsonReport;
+  const json = (...args: string[]) => {
+    const r = report(file, '-f', 'json', ...args);
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as JsonReport;
+  };
+
+  const self = json('-n', '3');
   assert.equal(self.functionsSortedBy, 'self');
   const names = (j: JsonReport) => j.functions.map((f) => f.name);
   assert.ok(!names(self).includes('hashPassword'), `hashPassword runs no code of its own: ${names(self)}`);
 
   // Every function by total: the program's caller of the C++ work is on ~45 % of the samples with a self share near 0.
-  const everything = report(file, '-f', 'json', '-n', '100000', '--sort', 'total');
-  assert.equal(everything.status, 0, everything.stderr);
-  const all = JSON.parse(everything.stdout) as JsonReport;
+  const all = json('-n', '100000', '--sort', 'total');
   assert.equal(all.functionsSortedBy, 'total');
   for (let i = 1; i < all.functions.length; i++)
     assert.ok(all.functions[i - 1].total >= all.functions[i].total, `ordered by total: ${JSON.stringify(all.functions)}`);
@@ -56,9 +58,7 @@ for (let i = 0; Date.now() < end; i++) {
   const hp = all.functions[at];
   assert.ok(hp && hp.total > 0.2 && hp.self < 0.05, JSON.stringify(hp));
   // Cut by total just below it, it is the last row kept: the cut is made after the order, as --top says.
-  const cut = report(file, '-f', 'json', '-n', String(at + 1), '--sort', 'total');
-  assert.equal(cut.status, 0, cut.stderr);
-  const total = JSON.parse(cut.stdout) as JsonReport;
+  const total = json('-n', String(at + 1), '--sort', 'total');
   assert.deepEqual(total.functions, all.functions.slice(0, at + 1));
   assert.equal(total.functionCount, all.functionCount);
   assert.equal(self.functionCount, all.functionCount);
