@@ -55,11 +55,9 @@ export function viewFrames(
   const mergeFunctions = (opts.mergeBy ?? 'function') === 'function';
   const packageFrames = new Set<number>();
   let identity = true;
-  // The first function of each name, and an index only for the names several functions share: the editor's first
-  // answer runs this over every frame, and a 100k-frame profile of distinct names took 70-130 ms through an index
-  // that made four closures per frame. The answers are the index's: a name's functions are tried in the order made.
-  const firstByName = new Map<string, number>();
-  let shared: NameIndex | undefined;
+  // One index and its four callbacks for the whole walk, reading the frame at hand from `cur`: the editor's first answer
+  // runs this over every frame, and four closures made per frame took a 100k-frame profile 70-130 ms.
+  const byFunction = new NameIndex();
   let cur: Frame = profile.frames[0];
   const same = (i: number) => sameFunction(frames[i], cur);
   const make = () => frames.push(cur) - 1;
@@ -84,19 +82,8 @@ export function viewFrames(
       }
       identity = false;
     } else {
-      if (!mergeFunctions) v = frames.push(f) - 1;
-      else {
-        const first = firstByName.get(f.name);
-        if (first === undefined) {
-          v = frames.push(f) - 1;
-          firstByName.set(f.name, v);
-        } else if (sameFunction(frames[first], f)) v = first;
-        else {
-          // Not the first function of its name: one of the others (never the first, which did not match), or a new one.
-          cur = f;
-          v = (shared ??= new NameIndex()).intern(f.name, same, make, keyOf, curKey);
-        }
-      }
+      cur = f;
+      v = mergeFunctions ? byFunction.intern(f.name, same, make, keyOf, curKey) : make();
       if (frames[v] !== f && frames[v].tier !== f.tier) frames[v] = { ...frames[v], tier: undefined };
     }
     frameMap[id] = v;
