@@ -43,8 +43,8 @@ export interface PackedProfile {
 type PackedLineHits = Pick<PackedProfile, 'hitFiles' | 'hitStart' | 'hitLines' | 'hitSelf' | 'hitTotal'>;
 
 const TIERS: (Tier | undefined)[] = [undefined, 'interpreted', 'sparkplug', 'maglev', 'turbofan', 'builtin', 'native', 'unknown'];
-// (name: frameNames), file, line, column, category, tier, pkg, lib, has generated, generated file, line, column
-const FRAME_FIELDS = 12;
+// file, line, column, category, tier, pkg, lib, has generated, generated file, line, column (the name: frameNames)
+const FRAME_FIELDS = 11;
 
 class Strings {
   readonly list: string[] = [''];
@@ -68,18 +68,18 @@ function packFrames(frames: Frame[], strings: Strings): { frameInts: Float64Arra
     const f = frames[i];
     const o = i * FRAME_FIELDS;
     names[i] = f.name;
-    out[o + 1] = strings.id(f.file);
-    out[o + 2] = f.line;
-    out[o + 3] = f.column;
-    out[o + 4] = CATEGORIES.indexOf(f.category);
-    out[o + 5] = Math.max(0, TIERS.indexOf(f.tier));
-    out[o + 6] = strings.id(f.pkg);
-    out[o + 7] = strings.id(f.lib);
+    out[o] = strings.id(f.file);
+    out[o + 1] = f.line;
+    out[o + 2] = f.column;
+    out[o + 3] = CATEGORIES.indexOf(f.category);
+    out[o + 4] = Math.max(0, TIERS.indexOf(f.tier));
+    out[o + 5] = strings.id(f.pkg);
+    out[o + 6] = strings.id(f.lib);
     if (f.generated) {
-      out[o + 8] = 1;
-      out[o + 9] = strings.id(f.generated.file);
-      out[o + 10] = f.generated.line;
-      out[o + 11] = f.generated.column;
+      out[o + 7] = 1;
+      out[o + 8] = strings.id(f.generated.file);
+      out[o + 9] = f.generated.line;
+      out[o + 10] = f.generated.column;
     }
   }
   return { frameInts: out, frameNames: names };
@@ -92,16 +92,16 @@ function unpackFrames(ints: Float64Array, names: string[], strings: string[]): F
     const o = i * FRAME_FIELDS;
     const f: Frame = {
       name: names[i],
-      file: strings[ints[o + 1]],
-      line: ints[o + 2],
-      column: ints[o + 3],
-      category: (CATEGORIES[ints[o + 4]] ?? 'unaccounted') as Category,
+      file: strings[ints[o]],
+      line: ints[o + 1],
+      column: ints[o + 2],
+      category: (CATEGORIES[ints[o + 3]] ?? 'unaccounted') as Category,
     };
-    const tier = TIERS[ints[o + 5]];
+    const tier = TIERS[ints[o + 4]];
     if (tier) f.tier = tier;
-    if (ints[o + 6] >= 0) f.pkg = strings[ints[o + 6]];
-    if (ints[o + 7] >= 0) f.lib = strings[ints[o + 7]];
-    if (ints[o + 8]) f.generated = { file: strings[ints[o + 9]], line: ints[o + 10], column: ints[o + 11] };
+    if (ints[o + 5] >= 0) f.pkg = strings[ints[o + 5]];
+    if (ints[o + 6] >= 0) f.lib = strings[ints[o + 6]];
+    if (ints[o + 7]) f.generated = { file: strings[ints[o + 8]], line: ints[o + 9], column: ints[o + 10] };
     frames[i] = f;
   }
   return frames;
