@@ -15,6 +15,7 @@ export const CATEGORY_COLORS: Record<Category, string> = {
   program: '#a0a0a0',
   unaccounted: '#d0d0d0',
   eval: '#e0a080',
+  wasm: '#6fa8a0',
 };
 
 export function escapeXml(s: string): string {

@@ -16,7 +16,7 @@ import { requestsSummary } from '../model/requests';
 import { isThreadFrame, processWeights } from './json';
 
 const TIER_MARK: Record<string, string> = { interpreted: '~', sparkplug: '^', maglev: '+', turbofan: '*' };
-const JS: ReadonlySet<Category> = new Set(['app', 'dependency', 'node', 'v8', 'eval']);
+const JS: ReadonlySet<Category> = new Set(['app', 'dependency', 'node', 'v8', 'eval', 'wasm']);
 /** Like the tick processor: callers below this share of their parent are left out of the heavy profile. */
 const HEAVY_THRESHOLD = 0.01;
 /** Callers deeper than this are cut with a `…` line. */

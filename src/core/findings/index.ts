@@ -52,7 +52,7 @@ export function findFindings(profile: Profile): Finding[] {
 }
 
 /** Frames only a process running V8 has: JavaScript, V8's builtins and its GC. */
-const V8_CATEGORIES: ReadonlySet<string> = new Set(['app', 'dependency', 'node', 'eval', 'v8', 'gc']);
+const V8_CATEGORIES: ReadonlySet<string> = new Set(['app', 'dependency', 'node', 'eval', 'wasm', 'v8', 'gc']);
 
 /**
  * A process perf recorded that is not Node (tsx's esbuild, a shell step of a build): none of its samples ran V8. The

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as l10n from '@vscode/l10n';
-import { Category, classifyJsFile, evalFrame, Frame, Profile, ProfileBuilder, ProfileError } from '../model';
+import { Category, classifyJsFile, evalFrame, Frame, isWasmUrl, Profile, ProfileBuilder, ProfileError, wasmFrame } from '../model';
 import { fileUrlToPathAnyOs } from '../paths';
 import { readCpuProfileStream } from './cpuprofileStream';
 import { CpuNodeTable, finite, repairNode, type CallFrame, type CpuNode } from './cpuprofileNodes';
@@ -52,6 +52,7 @@ export function cpuFrame(cf: CallFrame): Frame | null {
     return category ? { name: raw, file: '', line: 0, column: 0, category } : null;
   }
   const name = raw || '(anonymous)';
+  if (isWasmUrl(url)) return wasmFrame(name, url);
   const file = fileUrlToPathAnyOs(url);
   const line = typeof cf.lineNumber === 'number' && cf.lineNumber >= 0 ? cf.lineNumber + 1 : 0;
   const column = typeof cf.columnNumber === 'number' && cf.columnNumber >= 0 ? cf.columnNumber + 1 : 0;
@@ -249,6 +250,8 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
     const c = table.frameOf[table.tickNodes[k]];
     const cf = table.frames[c];
     const url = cf.url ?? '';
+    // A WebAssembly function's ticks are all at its "line 1": the module's bytes have no lines.
+    if (isWasmUrl(url)) continue;
     let file = pathOfUrl.get(url);
     if (file === undefined) pathOfUrl.set(url, (file = fileUrlToPathAnyOs(url)));
     // positionTicks are 1-based, call frames' lines 0-based: a tick before line `declared` (1-based) is not the function's.

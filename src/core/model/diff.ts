@@ -27,7 +27,8 @@ export interface FunctionChange {
   afterValue: number;
 }
 
-const JS = new Set<Frame['category']>(['app', 'dependency', 'node', 'eval']);
+/** Code the app runs (its own and its packages'), which owns the time of the builtins and C++ it calls. */
+const JS = new Set<Frame['category']>(['app', 'dependency', 'node', 'eval', 'wasm']);
 
 interface KeyTotals {
   frame: Frame;

@@ -14,6 +14,7 @@ export const CATEGORIES = [
   'program',
   'unaccounted',
   'eval',
+  'wasm',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -122,6 +123,26 @@ export function classifyJsFile(file: string): { category: Category; pkg?: string
 export function evalFrame(name: string, line: number, column: number, scriptId: string | number | undefined): Frame {
   const id = scriptId !== undefined && String(scriptId) !== '' && String(scriptId) !== '0' ? ` #${scriptId}` : '';
   return { name: `${name} (eval'd code${id})`, file: '', line, column, category: 'eval' };
+}
+
+/** The URL V8 gives a WebAssembly module's code in `.cpuprofile`s and traces (`wasm://wasm/<hash>`). */
+export const isWasmUrl = (url: string): boolean => url.startsWith('wasm://');
+
+/**
+ * A WebAssembly function: V8 names it from its module's name section, else `wasm-function[<index>]`. It has no source
+ * line (V8's position in it is a byte offset into the module), so none is given; `module`, where the profile names one
+ * (cpu-prof: `wasm://wasm/<hash>`), is kept as its library, so same-named functions of two modules stay two rows.
+ */
+export function wasmFrame(name: string, module?: string, tier?: Tier): Frame {
+  return {
+    name: name || '(anonymous)',
+    file: '',
+    line: 0,
+    column: 0,
+    category: 'wasm',
+    ...(module ? { lib: module } : {}),
+    ...(tier ? { tier } : {}),
+  };
 }
 
 export function frameLabel(f: Frame): string {

@@ -55,7 +55,7 @@ export interface HotspotIndex {
   byFrame: Map<number, FunctionHotspot>;
 }
 
-const NO_SOURCE = new Set<Frame['category']>(['native', 'shared-lib', 'kernel', 'idle', 'program', 'gc', 'unaccounted', 'eval']);
+const NO_SOURCE = new Set<Frame['category']>(['native', 'shared-lib', 'kernel', 'idle', 'program', 'gc', 'unaccounted', 'eval', 'wasm']);
 
 function hasSource(f: Frame): boolean {
   return !!f.file && f.line > 0 && !NO_SOURCE.has(f.category);

@@ -131,7 +131,7 @@ export function tickSummary(c: CategorySummary): {
   other: number;
 } {
   return {
-    javascript: c.app + c.dependency + c.node + c.v8 + c.eval,
+    javascript: c.app + c.dependency + c.node + c.v8 + c.eval + c.wasm,
     cpp: c.native,
     gc: c.gc,
     sharedLibraries: c['shared-lib'],

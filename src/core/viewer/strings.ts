@@ -110,6 +110,7 @@ export function webviewStrings(): Record<string, string> {
     'cat.program': t('program / threads'),
     'cat.unaccounted': t('unaccounted'),
     'cat.eval': t("eval'd code"),
+    'cat.wasm': t('WebAssembly'),
     ...transformStrings(),
     ...processStrings(),
     ...timelineStrings(),

@@ -27,6 +27,8 @@ export function noSourceReason(f: Frame): string | undefined {
       return vscode.l10n.t('A thread or program root: it groups samples and has no code of its own.');
     case 'unaccounted':
       return vscode.l10n.t('Unaccounted: the sample could not be attributed to any code.');
+    case 'wasm':
+      return vscode.l10n.t("A WebAssembly function: its module's code has no source lines to open.");
     case 'eval':
       return vscode.l10n.t('Code made at run time by eval or new Function: it has no file, only the position inside its own source.');
     case 'v8':

@@ -1,4 +1,5 @@
-import { Category, classifyJsFile, Frame, Tier } from '../../model';
+import { Category, classifyJsFile, Frame, isWasmUrl, Tier } from '../../model';
+import { perfWasmFrame } from '../perf/frames';
 import { fileUrlToPathAnyOs } from '../../paths';
 import { isSpaceChar } from '../../chars';
 
@@ -44,6 +45,9 @@ export function parseFoldedFrame(raw: string): ParsedFoldedFrame | null {
     v8Kind = pre[1];
     tier = TIERS[pre[2]] ?? undefined;
     s = s.slice(pre[0].length);
+    // A perf map's WebAssembly code (`JS:wasm-function[2]-2-turbofan`): no tier mark, no script.
+    const wasm = v8Kind === 'JS' && !pre[2] ? perfWasmFrame(s) : undefined;
+    if (wasm) return { frame: wasm, plain: false, perfStyle: true };
   }
 
   let name = s;
@@ -76,9 +80,11 @@ export function parseFoldedFrame(raw: string): ParsedFoldedFrame | null {
   if (note === 'k' || lib === 'kernel.kallsyms' || lib === '[kernel.kallsyms]') category = 'kernel';
   else if (/^(Builtin|BytecodeHandler|Handler|Stub|RegExp)$/.test(v8Kind)) category = 'v8';
   else if (file) ({ category, pkg } = classifyJsFile(file));
-  else if (lib) category = /(^|[\\/])node$/.test(lib) ? 'native' : 'shared-lib';
+  else if (lib) category = isWasmUrl(lib) ? 'wasm' : /(^|[\\/])node$/.test(lib) ? 'native' : 'shared-lib';
+  // V8's name for a WebAssembly function its module does not name.
+  else if (/^wasm-function\[\d+\]$/.test(name)) category = 'wasm';
   else category = 'app';
-  const plain = !file && !lib && !note && !v8Kind;
+  const plain = category !== 'wasm' && !file && !lib && !note && !v8Kind;
   const frame: Frame = { name, file, line, column, category, ...(pkg ? { pkg } : {}), ...(lib ? { lib } : {}), ...(tier ? { tier } : {}) };
   return { frame, plain, perfStyle };
 }

@@ -1,10 +1,27 @@
-import { classifyJsFile, evalFrame, type Frame, type Tier } from '../../model';
+import { classifyJsFile, evalFrame, wasmFrame, type Frame, type Tier } from '../../model';
 import { fileUrlToPathAnyOs } from '../../paths';
 import { AMBIGUOUS_JIT } from './jitNamer';
 
 /** V8's code-kind marker in perf map names (`JS:*fib`): see V8's `ComputeMarker`. */
 const TIER_MARKS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug', '+': 'maglev', '*': 'turbofan' };
 
+const WASM_TIERS = new Set(['liftoff', 'turbofan', 'none', 'debug']);
+
+/**
+ * V8's perf map name of WebAssembly code, `<name>-<index>-<compiler>` (`wasm-function[2]-2-turbofan`), as the frame the
+ * other modes give it; undefined for any other name. Read from the end: no pattern retries a long name.
+ */
+export function perfWasmFrame(text: string): Frame | undefined {
+  const t = text.lastIndexOf('-');
+  if (t <= 0 || !WASM_TIERS.has(text.slice(t + 1))) return undefined;
+  const i = text.lastIndexOf('-', t - 1);
+  if (i <= 0 || i + 1 === t) return undefined;
+  for (let k = i + 1; k < t; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 48 || c > 57) return undefined;
+  }
+  return wasmFrame(text.slice(0, i), undefined, text.slice(t + 1) === 'turbofan' ? 'turbofan' : undefined);
+}
 /** Perf map prefixes V8 writes for JavaScript code, old (`LazyCompile:`) and new (`JS:`). */
 const JS_PREFIX = /^(?:JS|LazyCompile|Function|Script|Eval):/;
 
@@ -99,6 +116,10 @@ function perfMapFrame(sym: string): Frame {
   if (mark) {
     tier = mark;
     rest = rest.slice(1);
+  } else {
+    // WebAssembly code has no tier mark and no script.
+    const w = perfWasmFrame(rest);
+    if (w) return w;
   }
   const loc = splitLocation(rest);
   const { name, line, column } = loc;

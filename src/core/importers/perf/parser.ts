@@ -407,6 +407,7 @@ export class PerfScriptParser {
     const nodeOf = new Int32Array(this.aggCount);
     let all = 0;
     let optimized = 0;
+    let wasm = 0;
     const lost = new LostCallers((id) => b.frames.get(id), this.aggCount);
     for (const head of this.stacks.values())
       for (let a: StackAgg | undefined = head; a; a = a.next) lost.add(a.id, a.frames, a.weight, a.cut);
@@ -423,8 +424,10 @@ export class PerfScriptParser {
         }
         nodeOf[a.id] = b.sample(frames, a.weight, a.timeMs, this.threadNames[a.thread]);
         all += a.weight;
-        const tier = frames.length ? b.frames.get(frames[frames.length - 1]).tier : undefined;
-        if (tier === 'turbofan' || tier === 'maglev') optimized += a.weight;
+        const leaf = frames.length ? b.frames.get(frames[frames.length - 1]) : undefined;
+        // WebAssembly's optimized code is not JavaScript, and the other modes see no inlining in it either.
+        if (leaf?.category === 'wasm') wasm += a.weight;
+        else if (leaf?.tier === 'turbofan' || leaf?.tier === 'maglev') optimized += a.weight;
       }
     }
     // perf-<pid>.map names a code object, not the functions V8 inlined into it: in perf mode their time is the
@@ -435,6 +438,14 @@ export class PerfScriptParser {
         l10n.t(
           "{0} of the samples ran in optimized JavaScript (TurboFan or Maglev code): perf sees only the function that was compiled, so the time of functions V8 inlined into it counts as that function's own. The prof mode (--mode prof) names inlined functions separately",
           `${((optimized / all) * 100).toFixed(1)} %`,
+        ),
+      );
+    // V8's perf map names WebAssembly code by function only: same-named functions of two modules are one row here.
+    if (all > 0 && wasm / all >= WASM_NOTE_SHARE)
+      b.warn(
+        l10n.t(
+          "{0} of the samples ran in WebAssembly: perf names its functions without their module (V8's perf map does not say which module code is in), so same-named functions of two modules are counted as one; cpu-prof mode keeps modules apart",
+          `${((wasm / all) * 100).toFixed(1)} %`,
         ),
       );
     const lostNote = lost.note(all);
@@ -463,6 +474,8 @@ const NOT_RECORDED_NOTE_SHARE = 0.05;
 
 /** The share of samples in optimized code from which perf mode says that inlined functions are not told apart. */
 const OPTIMIZED_NOTE_SHARE = 0.1;
+/** The share of samples in WebAssembly from which perf mode says how it names that code. */
+const WASM_NOTE_SHARE = 0.03;
 
 /** The hex number at `at` (perf's address of a frame, up to the space after it). */
 function hexAt(b: Uint8Array, at: number): number {

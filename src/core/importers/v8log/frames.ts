@@ -1,4 +1,4 @@
-import { classifyJsFile, evalFrame, type Category, type Frame, type Tier } from '../../model';
+import { classifyJsFile, evalFrame, wasmFrame, type Category, type Frame, type Tier } from '../../model';
 import type { CodeInfo } from './codeMap';
 import { fileUrlToPathAnyOs } from '../../paths';
 import { parseJsName } from './fields';
@@ -61,6 +61,8 @@ export function codeFrame(info: CodeInfo, tier?: Tier): Frame {
     if (pkg) f.pkg = pkg;
     return f;
   }
+  // The log does not say which module a WebAssembly function is in (its "SFI" field is a pointer): named alone.
+  if (info.type === 'Wasm') return wasmFrame(info.name, undefined, tier ?? tierOf(info.tierMark));
   if (info.type === 'RegExp') return { name: `RegExp: ${info.name}`, file: '', line: 0, column: 0, category: 'v8', tier: 'builtin' };
   const name = info.name || info.type;
   return { name, file: '', line: 0, column: 0, category: 'v8', tier: 'builtin' };

@@ -89,12 +89,26 @@ interface Rest {
 /** The code types V8 writes, one string each: a code object keeps its type for as long as the log is read. */
 const CODE_TYPES = new Map<string, string>();
 
+/** The code type of WebAssembly functions here (the log says `JS`): not JavaScript, so no source positions are looked for. */
+const WASM = 'Wasm';
+/** Names of WebAssembly functions kept to see two modules share one (a damaged log could name endless ones). */
+const MAX_WASM_NAMES = 1 << 16;
+
 function codeType(t: string): string {
   const known = CODE_TYPES.get(t);
   if (known !== undefined) return known;
   // A damaged log could name endless types; past a few dozen they are kept as they come.
   if (CODE_TYPES.size < 64) CODE_TYPES.set(t, own(t));
   return t;
+}
+
+/**
+ * `JS` code that is WebAssembly: logged as kind 4 (V8's CodeKind::WASM_FUNCTION since V8 9), named without a script
+ * (`wasm-function[3]`, or the module's name for it) and with no tier mark for Liftoff's code; logs without the kind
+ * field are told by V8's default name. Its "SFI" field is V8's native module pointer plus the function's index.
+ */
+function isWasmCode(kind: string, name: () => string): boolean {
+  return kind ? kind === '4' : /^wasm-function\[\d+\]$/.test(name());
 }
 
 /** `a` cut back to its first `n` elements, in place. */
@@ -180,6 +194,12 @@ export class IsolateLog {
   callerFrames = 0;
   reusedCallerFrames = 0;
   workerHint = false;
+  /**
+   * Each WebAssembly function name's V8 tag (its module's pointer plus its index: the same for each tier's code), and
+   * the first name two functions shared: the log names no module, so such functions are counted as one.
+   */
+  private readonly wasmTags = new Map<string, number>();
+  private wasmSharedName: string | undefined;
   /** Return addresses answered from kept answers, and kept answers found stale (their code moved, or was replaced). */
   get keptReturns(): { used: number; stale: number } {
     return { used: this.resolver.keptReturnsUsed, stale: this.resolver.keptReturnsStale };
@@ -272,7 +292,8 @@ export class IsolateLog {
     const size = +f.text(at + 1)!;
     // No code object is near 1 GiB; a size like that is damage and would make the page walk endless.
     if (!(size >= 0 && size < MAX_CODE_SIZE)) return this.bad('code-creation');
-    const type = codeType(f.text(1)!);
+    let type = codeType(f.text(1)!);
+    if (type === 'JS' && isWasmCode(at === 4 ? f.text(2)! : '', () => (n > at + 2 ? f.text(at + 2)! : ''))) type = WASM;
     const info: CodeInfo = {
       type,
       name: n > at + 2 ? own(unescapeField(fixUtf8(f.text(at + 2)!))) : '',
@@ -286,6 +307,12 @@ export class IsolateLog {
       answers: undefined,
     };
     if (!isNaN(info.sfi) && isJs(info)) this.sfis.set(info.sfi, info);
+    if (type === WASM && !isNaN(info.sfi) && this.wasmSharedName === undefined) {
+      const tag = this.wasmTags.get(info.name);
+      if (tag === undefined) {
+        if (this.wasmTags.size < MAX_WASM_NAMES) this.wasmTags.set(info.name, info.sfi);
+      } else if (tag !== info.sfi) this.wasmSharedName = info.name;
+    }
     if (type === 'JS' && at === 4 && this.clock === undefined) {
       const epochMs = logClockMark(info.name);
       if (epochMs !== undefined) this.clock = { ts: +f.text(3)!, epochMs };
@@ -776,6 +803,14 @@ export class IsolateLog {
       );
     for (const [kind, n] of this.malformed)
       out.push(l10n.t('{0}: skipped {1} malformed "{2}" records (V8 {3})', file, n, kind, this.version || '?'));
+    if (this.wasmSharedName !== undefined)
+      out.push(
+        l10n.t(
+          '{0}: WebAssembly functions of different modules share names ({1}): a tick log does not say which module code is in, so they are counted as one function; cpu-prof mode keeps modules apart',
+          file,
+          this.wasmSharedName,
+        ),
+      );
     if (this.resolver.inferredRemap)
       out.push(
         mapsSaved

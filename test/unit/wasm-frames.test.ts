@@ -1,0 +1,55 @@
+// WebAssembly functions are named alike in every mode, are their own category and get no source line: how each
+// format spells them (a .cpuprofile's `wasm://` URL, perf's map names, folded exports of both).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpuFrame } from '../../src/core/importers/cpuprofile';
+import { perfWasmFrame, classifyPerfFrame } from '../../src/core/importers/perf/frames';
+import { parseFoldedFrame } from '../../src/core/importers/folded/frame';
+import { toFolded } from '../../src/core/exporters/folded';
+import { ProfileBuilder } from '../../src/core/model';
+
+test('cpu-prof: a wasm:// call frame is a WebAssembly function of its module, with no line', () => {
+  const f = cpuFrame({ functionName: 'wasm-function[3]', url: 'wasm://wasm/755362ca', lineNumber: 0, columnNumber: 6505, scriptId: '158' });
+  assert.deepEqual(f, { name: 'wasm-function[3]', file: '', line: 0, column: 0, category: 'wasm', lib: 'wasm://wasm/755362ca' });
+  assert.equal(cpuFrame({ functionName: '', url: 'wasm://wasm/ab', lineNumber: 0, columnNumber: 1 })?.name, '(anonymous)');
+});
+
+test("perf: V8's map names of WebAssembly code lose their index and compiler, and keep TurboFan as the tier", () => {
+  assert.deepEqual(perfWasmFrame('wasm-function[2]-2-turbofan'), {
+    name: 'wasm-function[2]',
+    file: '',
+    line: 0,
+    column: 0,
+    category: 'wasm',
+    tier: 'turbofan',
+  });
+  assert.deepEqual(perfWasmFrame('spin-0-liftoff'), { name: 'spin', file: '', line: 0, column: 0, category: 'wasm' });
+  assert.equal(perfWasmFrame('a-b-c-12-liftoff')?.name, 'a-b-c');
+  for (const not of ['spin', 'spin-liftoff', 'spin-x1-liftoff', '-0-liftoff', 'spin--liftoff', 'spin-0-sparkplug', 'a'.repeat(100000)])
+    assert.equal(perfWasmFrame(not), undefined, not.slice(0, 40));
+  const f = classifyPerfFrame('JS:wasm-function[1]-1-liftoff (/tmp/perf-1.map)');
+  assert.equal(f.category, 'wasm');
+  assert.equal(f.name, 'wasm-function[1]');
+  // A JavaScript function keeps its tier mark and script, whatever its name looks like.
+  const js = classifyPerfFrame('JS:*run-1-liftoff /app/x.js:3:1 (/tmp/perf-1.map)');
+  assert.equal(js.category, 'app');
+  assert.equal(js.name, 'run-1-liftoff');
+});
+
+test('folded: perf-style and exported WebAssembly frames read back as WebAssembly', () => {
+  assert.equal(parseFoldedFrame('JS:wasm-function[2]-2-turbofan_[j]')?.frame.category, 'wasm');
+  assert.equal(parseFoldedFrame('JS:wasm-function[2]-2-turbofan_[j]')?.frame.name, 'wasm-function[2]');
+  const exported = parseFoldedFrame('spin (wasm://wasm/ff01b51e)')!;
+  assert.deepEqual(
+    { name: exported.frame.name, category: exported.frame.category, lib: exported.frame.lib, plain: exported.plain },
+    { name: 'spin', category: 'wasm', lib: 'wasm://wasm/ff01b51e', plain: false },
+  );
+  assert.equal(parseFoldedFrame('wasm-function[7]')?.frame.category, 'wasm');
+  assert.equal(parseFoldedFrame('wasm-function[7]')?.plain, false);
+  // Round trip: the module goes out as the frame's library, and comes back.
+  const b = new ProfileBuilder('cpuprofile');
+  const id = b.frame(cpuFrame({ functionName: 'spin', url: 'wasm://wasm/ff01b51e', lineNumber: 0, columnNumber: 9 })!);
+  b.sample([id], 3);
+  const text = toFolded(b.build());
+  assert.match(text, /^spin \(wasm:\/\/wasm\/ff01b51e\) 3$/m);
+});
