@@ -2,11 +2,12 @@
 // format spells them (a .cpuprofile's `wasm://` URL, perf's map names, folded exports of both).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpuFrame } from '../../src/core/importers/cpuprofile';
+import { cpuFrame, cpuProfileToModel } from '../../src/core/importers/cpuprofile';
 import { perfWasmFrame, classifyPerfFrame } from '../../src/core/importers/perf/frames';
 import { parseFoldedFrame } from '../../src/core/importers/folded/frame';
 import { toFolded } from '../../src/core/exporters/folded';
 import { ProfileBuilder } from '../../src/core/model';
+import { toCpuProfile } from '../../src/core/exporters/cpuprofile';
 
 test('cpu-prof: a wasm:// call frame is a WebAssembly function of its module, with no line', () => {
   const f = cpuFrame({ functionName: 'wasm-function[3]', url: 'wasm://wasm/755362ca', lineNumber: 0, columnNumber: 6505, scriptId: '158' });
@@ -52,4 +53,19 @@ test('folded: perf-style and exported WebAssembly frames read back as WebAssembl
   b.sample([id], 3);
   const text = toFolded(b.build());
   assert.match(text, /^spin \(wasm:\/\/wasm\/ff01b51e\) 3$/m);
+});
+
+test('a .cpuprofile export keeps WebAssembly: its module URL, or wasm://wasm/ when the profile named none', () => {
+  const b = new ProfileBuilder('v8log');
+  const fromCpuProf = b.frame(cpuFrame({ functionName: 'spin', url: 'wasm://wasm/ff01b51e', lineNumber: 0, columnNumber: 9 })!);
+  const fromPerf = b.frame(perfWasmFrame('spin-0-turbofan')!);
+  b.sample([fromCpuProf], 2);
+  b.sample([fromPerf], 5);
+  const back = cpuProfileToModel(toCpuProfile(b.build()));
+  const rows = back.frames.filter((f) => f.name === 'spin');
+  assert.deepEqual(rows.map((f) => [f.category, f.lib, f.file, f.line]).sort(), [
+    ['wasm', undefined, '', 0],
+    ['wasm', 'wasm://wasm/ff01b51e', '', 0],
+  ]);
+  assert.equal(back.lineHits.size, 0, 'no line heat for WebAssembly');
 });

@@ -1,4 +1,4 @@
-import type { Frame, Profile } from '../model';
+import { wasmUrl, type Frame, type Profile } from '../model';
 
 interface CpuProfileNode {
   id: number;
@@ -50,7 +50,7 @@ export function toCpuProfile(profile: Profile): CpuProfileJson {
       callFrame: {
         functionName: name,
         scriptId: '0',
-        url: f ? url(f.file) : '',
+        url: f ? (f.category === 'wasm' ? wasmUrl(f) : url(f.file)) : '',
         lineNumber: f && f.line ? f.line - 1 : -1,
         columnNumber: f && f.column ? f.column - 1 : -1,
       },

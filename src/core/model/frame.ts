@@ -125,6 +125,12 @@ export function evalFrame(name: string, line: number, column: number, scriptId: 
   return { name: `${name} (eval'd code${id})`, file: '', line, column, category: 'eval' };
 }
 
+/** The URL a `.cpuprofile` export gives WebAssembly code whose module the profile did not name (a tick log's, perf's). */
+const UNKNOWN_WASM_MODULE = 'wasm://wasm/';
+
+/** A WebAssembly frame's script URL in a `.cpuprofile`: its module's, as V8 wrote it, or `wasm://wasm/` when unknown. */
+export const wasmUrl = (f: Frame): string => f.lib ?? UNKNOWN_WASM_MODULE;
+
 /** The URL V8 gives a WebAssembly module's code in `.cpuprofile`s and traces (`wasm://wasm/<hash>`). */
 export const isWasmUrl = (url: string): boolean => url.startsWith('wasm://');
 
@@ -134,6 +140,7 @@ export const isWasmUrl = (url: string): boolean => url.startsWith('wasm://');
  * (cpu-prof: `wasm://wasm/<hash>`), is kept as its library, so same-named functions of two modules stay two rows.
  */
 export function wasmFrame(name: string, module?: string, tier?: Tier): Frame {
+  if (module === UNKNOWN_WASM_MODULE) module = undefined;
   return {
     name: name || '(anonymous)',
     file: '',
