@@ -13,6 +13,9 @@ test('cpu-prof: a wasm:// call frame is a WebAssembly function of its module, wi
   const f = cpuFrame({ functionName: 'wasm-function[3]', url: 'wasm://wasm/755362ca', lineNumber: 0, columnNumber: 6505, scriptId: '158' });
   assert.deepEqual(f, { name: 'wasm-function[3]', file: '', line: 0, column: 0, category: 'wasm', lib: 'wasm://wasm/755362ca' });
   assert.equal(cpuFrame({ functionName: '', url: 'wasm://wasm/ab', lineNumber: 0, columnNumber: 1 })?.name, '(anonymous)');
+  // V8's wrapper between JavaScript and WebAssembly is one of its builtins, not a C++ binding; WebAssembly.instantiate is one.
+  assert.equal(cpuFrame({ functionName: 'GenericJSToWasmWrapper', url: '', lineNumber: -1, columnNumber: -1 })?.category, 'v8');
+  assert.equal(cpuFrame({ functionName: 'instantiate', url: '', lineNumber: -1, columnNumber: -1 })?.category, 'native');
 });
 
 test("perf: V8's map names of WebAssembly code lose their index and compiler, and keep TurboFan as the tier", () => {

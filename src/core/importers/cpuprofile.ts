@@ -40,7 +40,8 @@ const SPECIAL: Record<string, Category | null> = {
  * builtins and RegExp code; a bare identifier is a binding, anything else is V8's.
  */
 function nativeOrV8(name: string): Category {
-  if (/^(RegExp:|\/)/.test(name)) return 'v8';
+  // V8's WebAssembly wrappers (GenericJSToWasmWrapper, the JS-to-Wasm call) are builtins, not bindings.
+  if (/^(RegExp:|\/)/.test(name) || /Wasm/.test(name)) return 'v8';
   return /^[A-Za-z_$][\w$.]*$/.test(name) ? 'native' : 'v8';
 }
 
