@@ -131,6 +131,9 @@ const UNKNOWN_WASM_MODULE = 'wasm://wasm/';
 /** A WebAssembly frame's script URL in a `.cpuprofile`: its module's, as V8 wrote it, or `wasm://wasm/` when unknown. */
 export const wasmUrl = (f: Frame): string => f.lib ?? UNKNOWN_WASM_MODULE;
 
+/** V8's name for a WebAssembly function its module's name section does not name. */
+export const isDefaultWasmName = (name: string): boolean => /^wasm-function\[\d+\]$/.test(name);
+
 /** The URL V8 gives a WebAssembly module's code in `.cpuprofile`s and traces (`wasm://wasm/<hash>`). */
 export const isWasmUrl = (url: string): boolean => url.startsWith('wasm://');
 

@@ -1,4 +1,4 @@
-import { Category, classifyJsFile, Frame, isWasmUrl, Tier } from '../../model';
+import { Category, classifyJsFile, Frame, isDefaultWasmName, isWasmUrl, Tier } from '../../model';
 import { perfWasmFrame } from '../perf/frames';
 import { fileUrlToPathAnyOs } from '../../paths';
 import { isSpaceChar } from '../../chars';
@@ -81,8 +81,7 @@ export function parseFoldedFrame(raw: string): ParsedFoldedFrame | null {
   else if (/^(Builtin|BytecodeHandler|Handler|Stub|RegExp)$/.test(v8Kind)) category = 'v8';
   else if (file) ({ category, pkg } = classifyJsFile(file));
   else if (lib) category = isWasmUrl(lib) ? 'wasm' : /(^|[\\/])node$/.test(lib) ? 'native' : 'shared-lib';
-  // V8's name for a WebAssembly function its module does not name.
-  else if (/^wasm-function\[\d+\]$/.test(name)) category = 'wasm';
+  else if (isDefaultWasmName(name)) category = 'wasm';
   else category = 'app';
   const plain = category !== 'wasm' && !file && !lib && !note && !v8Kind;
   const frame: Frame = { name, file, line, column, category, ...(pkg ? { pkg } : {}), ...(lib ? { lib } : {}), ...(tier ? { tier } : {}) };

@@ -4,6 +4,9 @@ import { fileUrlToPathAnyOs } from '../../paths';
 import { parseJsName } from './fields';
 import type { Library } from './native';
 
+/** The code type given here to WebAssembly functions (the log says `JS`): not JavaScript, so no positions are looked for. */
+export const WASM_TYPE = 'Wasm';
+
 /** Code types that carry JavaScript, across V8 versions (`LazyCompile`/`Function` before V8 10). */
 export const JS_TYPES = new Set(['JS', 'LazyCompile', 'Function', 'Script', 'Eval']);
 
@@ -62,7 +65,7 @@ export function codeFrame(info: CodeInfo, tier?: Tier): Frame {
     return f;
   }
   // The log does not say which module a WebAssembly function is in (its "SFI" field is a pointer): named alone.
-  if (info.type === 'Wasm') return wasmFrame(info.name, undefined, tier ?? tierOf(info.tierMark));
+  if (info.type === WASM_TYPE) return wasmFrame(info.name, undefined, tier ?? tierOf(info.tierMark));
   if (info.type === 'RegExp') return { name: `RegExp: ${info.name}`, file: '', line: 0, column: 0, category: 'v8', tier: 'builtin' };
   const name = info.name || info.type;
   return { name, file: '', line: 0, column: 0, category: 'v8', tier: 'builtin' };

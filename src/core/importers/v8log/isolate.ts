@@ -1,12 +1,12 @@
 import * as l10n from '@vscode/l10n';
-import type { ProfileBuilder, Tier } from '../../model';
+import { isDefaultWasmName, type ProfileBuilder, type Tier } from '../../model';
 import { CallSites, type CallPair, type InferenceResult, type Pending, type Site } from './callSites';
 import { CodeMap, type CodeInfo } from './codeMap';
 import { fileUrlToPathAnyOs } from '../../paths';
 import { fixUtf8, LineFields, own, parseAddress, unescapeField } from './fields';
 import { logClockMark } from './clock';
 import { readDeopt } from './deopts';
-import { isJs, SPECIAL } from './frames';
+import { isJs, SPECIAL, WASM_TYPE } from './frames';
 import type { NativeResolver } from './native';
 import { LineStamps } from './lineStamps';
 import { TickFields } from './tickFields';
@@ -89,8 +89,6 @@ interface Rest {
 /** The code types V8 writes, one string each: a code object keeps its type for as long as the log is read. */
 const CODE_TYPES = new Map<string, string>();
 
-/** The code type of WebAssembly functions here (the log says `JS`): not JavaScript, so no source positions are looked for. */
-const WASM = 'Wasm';
 /** Names of WebAssembly functions kept to see two modules share one (a damaged log could name endless ones). */
 const MAX_WASM_NAMES = 1 << 16;
 
@@ -107,8 +105,8 @@ function codeType(t: string): string {
  * (`wasm-function[3]`, or the module's name for it) and with no tier mark for Liftoff's code; logs without the kind
  * field are told by V8's default name. Its "SFI" field is V8's native module pointer plus the function's index.
  */
-function isWasmCode(kind: string, name: () => string): boolean {
-  return kind ? kind === '4' : /^wasm-function\[\d+\]$/.test(name());
+function isWasmCode(kind: string, name: string): boolean {
+  return kind ? kind === '4' : isDefaultWasmName(name);
 }
 
 /** `a` cut back to its first `n` elements, in place. */
@@ -292,11 +290,12 @@ export class IsolateLog {
     const size = +f.text(at + 1)!;
     // No code object is near 1 GiB; a size like that is damage and would make the page walk endless.
     if (!(size >= 0 && size < MAX_CODE_SIZE)) return this.bad('code-creation');
+    const rawName = n > at + 2 ? f.text(at + 2)! : '';
     let type = codeType(f.text(1)!);
-    if (type === 'JS' && isWasmCode(at === 4 ? f.text(2)! : '', () => (n > at + 2 ? f.text(at + 2)! : ''))) type = WASM;
+    if (type === 'JS' && isWasmCode(at === 4 ? f.text(2)! : '', rawName)) type = WASM_TYPE;
     const info: CodeInfo = {
       type,
-      name: n > at + 2 ? own(unescapeField(fixUtf8(f.text(at + 2)!))) : '',
+      name: rawName ? own(unescapeField(fixUtf8(rawName))) : '',
       tierMark: n > at + 4 ? f.text(at + 4)! : '',
       sfi: n > at + 3 ? f.address(at + 3) : NaN,
       positions: undefined,
@@ -307,7 +306,7 @@ export class IsolateLog {
       answers: undefined,
     };
     if (!isNaN(info.sfi) && isJs(info)) this.sfis.set(info.sfi, info);
-    if (type === WASM && !isNaN(info.sfi) && this.wasmSharedName === undefined) {
+    if (type === WASM_TYPE && !isNaN(info.sfi) && this.wasmSharedName === undefined) {
       const tag = this.wasmTags.get(info.name);
       if (tag === undefined) {
         if (this.wasmTags.size < MAX_WASM_NAMES) this.wasmTags.set(info.name, info.sfi);
