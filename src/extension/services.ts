@@ -70,6 +70,10 @@ export interface ReservedPanel {
    * Mark; `open` then puts the final profile in its place. False when the user closed the panel.
    */
   live?(p: LoadedProfile, controls: { stop(): void; mark(label?: string): void }): Promise<boolean>;
+  /** Whether the panel is out of sight (behind another tab, or closed): a live run then redraws it less often. */
+  hidden?(): boolean;
+  /** Called each time the panel comes into sight again. */
+  onShown?(listener: () => void): vscode.Disposable;
 }
 
 /** Profiles loaded in this window; the active one drives CodeLens, heat and the status bar. */

@@ -62,19 +62,34 @@ export function watchLiveRun(
       if (!(e as Error).message.includes(NOTHING_NEW)) s.log.warn(`live ${label}: ${(e as Error).message}`);
     }
   };
+  let reading = false;
   const loop = async (): Promise<void> => {
     if (stopped) return;
+    timer = undefined;
+    reading = true;
     const t0 = Date.now();
     await read();
+    reading = false;
+    if (stopped) return;
+    // Behind another tab the panel is redrawn only as often as the editor's lenses follow: the profiler's own work
+    // competes with the app it measures (and with the user's typing) for the same cores.
+    const wait = reserved.hidden?.() ? LIVE_EDITOR_MS : LIVE_READ_MS;
     // A long run's profile takes longer to read each time: the reads never take more than a third of a core.
-    if (!stopped) timer = setTimeout(() => void loop(), Math.max(LIVE_READ_MS, 2 * (Date.now() - t0)));
+    timer = setTimeout(() => void loop(), Math.max(wait, 2 * (Date.now() - t0)));
   };
+  // Back in sight: the run so far at once, not at the end of the hidden pace's wait.
+  const shownAgain = reserved.onShown?.(() => {
+    if (stopped || reading || timer === undefined) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void loop(), 0);
+  });
   timer = setTimeout(() => void loop(), LIVE_READ_MS);
   return {
     updates: () => updates,
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      shownAgain?.dispose();
       await worker.terminate().catch(() => undefined);
     },
     /** After the final profile took the panel (and the editor): the live reads leave the store. */

@@ -200,14 +200,26 @@ export function createViewer(
           if (!live) {
             page.stop();
             live = attach(page.ProfilePanel, panel, p, { path: p.path }, page.early);
+            live.liveControls = controls;
+            live.announce(true);
           } else {
+            // replace() tells the page itself: a second word per update was a second redraw of its bar.
             panels.delete(live.loaded.id);
             live.replace(p, true);
             panels.set(p.id, live);
+            live.liveControls = controls;
           }
-          live.liveControls = controls;
-          live.announce(true);
           return true;
+        },
+        hidden: () => page.closed() || liveGone() || !panel.visible,
+        onShown: (listener) => {
+          // The event also comes when the panel only gains or loses focus: a call is for coming into sight.
+          let seen = panel.visible;
+          return panel.onDidChangeViewState((e) => {
+            const now = e.webviewPanel.visible;
+            if (now && !seen) listener();
+            seen = now;
+          });
         },
         release() {
           if (taken) return;
