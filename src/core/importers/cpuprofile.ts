@@ -5,6 +5,8 @@ import { fileUrlToPathAnyOs } from '../paths';
 import { readCpuProfileStream } from './cpuprofileStream';
 import { CpuNodeTable, finite, repairNode, type CallFrame, type CpuNode } from './cpuprofileNodes';
 import { placeCpuTreeArrays } from './cpuprofileTree';
+import { cutSubtrees } from './cpuprofileDeep';
+import { deepStacksNote, STACK_TOO_DEEP, TOO_DEEP_NOTE_SHARE, V8_MAX_FRAMES } from './deepStacks';
 import { MAX_DELTA } from './jsonScan';
 import { noteSteps } from '../model/packedTimeline';
 import { packedTimeline, PACKED_BLOCK_BITS, WIDE_US } from '../model/mergedTimes';
@@ -135,7 +137,10 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
   // A call frame is made a frame (URL decoded, classed, interned) once, when the walk first reaches it: the ids come
   // in the order they always did, and 100k nodes share a few thousand call frames.
   const frameIds = new Int32Array(table.frames.length).fill(-2);
+  const deep = cutSubtrees(table, isList(p.samples) ? p.samples : [], table.hitCounts);
+  const tooDeep = deep ? b.frame(STACK_TOO_DEEP) : -1;
   const placed = placeCpuTreeArrays(table, (i, parentModel) => {
+    if (deep?.cut[i] === 1) parentModel = b.tree.child(parentModel, tooDeep);
     const c = table.frameOf[i];
     let f = frameIds[c];
     if (f === -2) {
@@ -266,6 +271,13 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
     }
   }
   if (absurd) b.warn(l10n.t('{0} hit counts larger than 2^53 (damage, not samples) were ignored', absurd));
+  if (deep) {
+    let all = samples.length;
+    if (!all) for (let i = 0; i < table.count; i++) all += table.hitCounts[i] > 0 ? table.hitCounts[i] : 0;
+    const top = table.frames[table.frameOf[deep.top]];
+    if (deep.samples / all >= TOO_DEEP_NOTE_SHARE)
+      b.warn(deepStacksNote('v8', V8_MAX_FRAMES, deep.samples, all, top?.functionName || '(anonymous)', deep.topSamples)!);
+  }
   if (inlinedBy) warnInlined(b, table, inlinedBy, samples.length > 0 ? samples.length : sumHits(table));
 
   const profile = b.build();

@@ -4,6 +4,7 @@ import { classifyPerfFrame } from './frames';
 import { FrameKeyTable } from './keyTable';
 import { doubled } from '../../doubled';
 import { CALLERS_UNKNOWN, LostCallers } from './lostCallers';
+import { PERF_DEFAULT_MAX_STACK, STACK_TOO_DEEP } from '../deepStacks';
 import { CALLER_NOT_RECORDED, type FramePointerCheck } from './framePointers';
 
 /** A callchain-less sample carries its one frame on the header line. */
@@ -22,6 +23,8 @@ interface StackAgg {
   timeMs: number;
   /** A forked child's own frames, cut where its parent's copied stack begins. */
   cut: boolean;
+  /** How many frames perf listed for it: at perf's depth limit, its outermost callers were cut. */
+  listed: number;
   next?: StackAgg;
 }
 
@@ -47,6 +50,9 @@ export class PerfScriptParser {
   private rest?: Buffer;
   private stack = new Int32Array(512);
   private depth = 0;
+  /** Frames perf listed for the current sample, and for the deepest sample so far. */
+  private listed = 0;
+  private deepest = 0;
   private hash = 0;
   private open = false;
   private thread = 0;
@@ -145,6 +151,7 @@ export class PerfScriptParser {
   }
 
   private frameLine(b: Uint8Array, start: number, end: number): void {
+    this.listed++;
     let p = start + 1;
     while (b[p] === 32 || b[p] === 9) p++;
     // The address, then one space, then `sym (dso)`: the address is not part of the key.
@@ -276,6 +283,7 @@ export class PerfScriptParser {
     }
     this.open = true;
     this.depth = 0;
+    this.listed = 0;
     this.hash = 0x811c9dc5;
     this.userState = 0;
     this.markedSample = false;
@@ -301,6 +309,7 @@ export class PerfScriptParser {
     if (this.markedSample) this.notRecordedWeight += this.weight;
     const cut = this.forkedAt >= 0;
     if (cut) this.cutForked();
+    if (this.listed > this.deepest) this.deepest = this.listed;
     const depth = this.depth;
     const h = Math.imul(this.hash ^ this.thread, 0x01000193) ^ depth;
     let agg = this.stacks.get(h);
@@ -320,6 +329,7 @@ export class PerfScriptParser {
       weight: this.weight,
       timeMs: this.timeMs,
       cut,
+      listed: this.listed,
       next: agg,
     };
     this.stacks.set(h, agg);
@@ -408,17 +418,22 @@ export class PerfScriptParser {
     let all = 0;
     let optimized = 0;
     let wasm = 0;
-    const lost = new LostCallers((id) => b.frames.get(id), this.aggCount);
+    // The kernel keeps kernel.perf_event_max_stack frames (127 unless raised): stacks as deep as the deepest, at that or
+    // more, were cut there.
+    const cutAt = this.deepest >= PERF_DEFAULT_MAX_STACK ? this.deepest : Infinity;
+    const lost = new LostCallers((id) => b.frames.get(id), this.aggCount, cutAt);
     for (const head of this.stacks.values())
-      for (let a: StackAgg | undefined = head; a; a = a.next) lost.add(a.id, a.frames, a.weight, a.cut);
+      for (let a: StackAgg | undefined = head; a; a = a.next) lost.add(a.id, a.frames, a.weight, a.cut, a.listed);
     const callersUnknown = lost.any ? b.frame(CALLERS_UNKNOWN) : -1;
+    const tooDeep = lost.anyTooDeep ? b.frame(STACK_TOO_DEEP) : -1;
     for (const head of this.stacks.values()) {
       for (let a: StackAgg | undefined = head; a; a = a.next) {
         // Reversed in place only when the parser is done with its stacks.
         let frames: Int32Array = last ? a.frames.reverse() : a.frames.slice().reverse();
-        if (lost.isLost(a.id)) {
+        const lostAt = lost.isLost(a.id) ? callersUnknown : lost.isTooDeep(a.id) ? tooDeep : -1;
+        if (lostAt >= 0) {
           const under = new Int32Array(frames.length + 1);
-          under[0] = callersUnknown;
+          under[0] = lostAt;
           under.set(frames, 1);
           frames = under;
         }
@@ -450,6 +465,8 @@ export class PerfScriptParser {
       );
     const lostNote = lost.note(all);
     if (lostNote) b.warn(lostNote);
+    const deepNote = lost.tooDeepNote(all);
+    if (deepNote) b.warn(deepNote);
     if (this.allWeight > 0 && this.notRecordedWeight / this.allWeight >= NOT_RECORDED_NOTE_SHARE)
       b.warn(
         l10n.t(

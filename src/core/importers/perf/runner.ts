@@ -17,11 +17,17 @@ const childProcess = () => require('node:child_process') as typeof ChildProcess;
 export const PERF_SCRIPT_FIELDS = ['comm', 'pid', 'tid', 'time', 'period', 'event', 'ip', 'sym', 'dso'];
 
 /**
+ * Frames `perf script` lists of a stack, at most: it stops at kernel.perf_event_max_stack as it is when it runs (127
+ * by default), and a recording made with the limit raised would read cut at the default.
+ */
+const PERF_SCRIPT_MAX_STACK = 65535;
+
+/**
  * `perf script` arguments for a recording; `--header` gives the cmdline, the clock and the sample time span first,
  * `--ns` times to the nanosecond, as a jitdump's code loads are stamped.
  */
 export function perfScriptArgs(file: string, fields = PERF_SCRIPT_FIELDS): string[] {
-  return ['script', '-i', file, '--header', '--ns', '-F', fields.join(',')];
+  return ['script', '-i', file, '--header', '--ns', '--max-stack', String(PERF_SCRIPT_MAX_STACK), '-F', fields.join(',')];
 }
 
 /**

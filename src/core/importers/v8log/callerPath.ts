@@ -31,6 +31,8 @@ export class CallerPath {
   resolverVersion = -1;
   nativeVersion = -1;
   valid = false;
+  /** Whether the last stack was cut at V8's depth limit (it then hangs under STACK_TOO_DEEP, not from the root). */
+  cut = false;
   /** Code added since the path was built, as start, end pairs: an address in one may resolve otherwise now. */
   readonly added: number[] = [];
 

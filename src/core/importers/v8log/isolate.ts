@@ -13,6 +13,7 @@ import { TickFields } from './tickFields';
 import { CallerPath } from './callerPath';
 import { AddressResolver, resolved, type Resolved } from './resolver';
 import { grownLater } from './grownLater';
+import { deepStacksNote, STACK_TOO_DEEP, TOO_DEEP_NOTE_SHARE, V8_MAX_FRAMES } from '../deepStacks';
 import type { TimelineBuilder } from './timeline';
 
 const VM_GC = 1;
@@ -71,6 +72,8 @@ interface Rest {
   cbLeaf: number;
   /** Idle and GC ticks: the state is the leaf, whatever the pc. */
   fixedLeaf: boolean;
+  /** Cut at V8's depth limit: the frame the cut fell in (the outermost one logged), else -1. */
+  cutAt: number;
   /**
    * By pc: the first one met in fields of its own, the others in a map made for a second pc (a compiler's stacks
    * rarely come twice, and a map per stack was a good part of what the reader allocated per tick).
@@ -177,6 +180,9 @@ export class IsolateLog {
   version = '';
   intervalUs = 1000;
   samples = 0;
+  /** Ticks cut at V8's depth limit, by the frame the cut fell in; STACK_TOO_DEEP's id once one was. */
+  private readonly cutTicks = new Map<number, number>();
+  private tooDeepId: number | undefined;
   firstTs = NaN;
   /** The preload's clock mark: a log timestamp (µs) and the wall-clock time (epoch ms) it stands for. */
   clock?: { ts: number; epochMs: number };
@@ -479,6 +485,7 @@ export class IsolateLog {
     } else if (s.count === 0) this.counted.push(s);
     s.count++;
     this.samples++;
+    if (rest!.cutAt >= 0) this.cutTicks.set(rest!.cutAt, (this.cutTicks.get(rest!.cutAt) ?? 0) + 1);
     if (s.unaccounted) {
       this.unaccountedTicks++;
       if (pcKey === 0) this.noPcTicks++;
@@ -544,7 +551,9 @@ export class IsolateLog {
     // Not a call to `reset` in a branch: it is taken a few dozen times per log, mostly after V8 optimized this function,
     // and reaching it then threw the optimized code away (a 70 ms recompile on tsc's log). Invalid, the rest is unread.
     path.valid = path.valid && path.resolverVersion === this.resolver.version && path.nativeVersion === this.o.native.version;
-    const k = vm === VM_IDLE || this.o.reuseCallers === false ? 0 : path.common(this.addrs, m);
+    // V8 logs at most 255 frames of a stack: a stack of as many lost its outermost callers.
+    const tooDeep = vm !== VM_IDLE && n - 6 >= V8_MAX_FRAMES;
+    const k = vm === VM_IDLE || this.o.reuseCallers === false || tooDeep !== path.cut ? 0 : path.common(this.addrs, m);
     this.callerFrames += m;
     this.reusedCallerFrames += k;
     if (vm !== VM_IDLE) path.added.length = 0;
@@ -575,7 +584,8 @@ export class IsolateLog {
     const stamp = this.lines.stamp();
     for (let i = 0; i < keys.length; i++) this.lines.mark(keys[i], stamp);
     const tree = this.o.builder.tree;
-    let node = k > 0 ? path.node[k] : this.o.builder.rootOf(this.o.thread);
+    const root = this.o.builder.rootOf(this.o.thread);
+    let node = k > 0 ? path.node[k] : tooDeep ? tree.child(root, (this.tooDeepId ??= this.o.builder.frame(STACK_TOO_DEEP))) : root;
     let tail = k > 0 ? path.tail[k] : null;
     let dropped = k > 0 ? path.dropped[k] : 0;
     // The callers, then the top of stack (j === m): one loop, not a closure made per stack.
@@ -598,6 +608,7 @@ export class IsolateLog {
       } else {
         if (inPlace) {
           path.length = m;
+          path.cut = tooDeep;
           path.valid = true;
           path.resolverVersion = this.resolver.version;
           path.nativeVersion = this.o.native.version;
@@ -631,6 +642,7 @@ export class IsolateLog {
       ext,
       cbLeaf,
       fixedLeaf,
+      cutAt: tooDeep ? this.outermost(m) : -1,
       firstPc: NaN,
       first: undefined,
       leaves: undefined,
@@ -639,6 +651,15 @@ export class IsolateLog {
       pending: undefined,
       pendingBlind: undefined,
     };
+  }
+
+  /** The outermost frame of the callers just resolved (path.res, root first), or the state's frame for none. */
+  private outermost(m: number): number {
+    for (let j = 0; j < m; j++) {
+      const r = this.path.res[j];
+      if (r && r.ids.length) return r.ids[0];
+    }
+    return this.ids.unaccounted;
   }
 
   /** Puts the pc's frame on top of the callers. */
@@ -847,6 +868,19 @@ export class IsolateLog {
           this.samples,
         ),
       );
+    }
+    if (this.cutTicks.size) {
+      let cut = 0;
+      let top = -1;
+      let topTicks = -1;
+      for (const [f, t] of this.cutTicks) {
+        cut += t;
+        if (t > topTicks) [top, topTicks] = [f, t];
+      }
+      if (cut / this.samples >= TOO_DEEP_NOTE_SHARE) {
+        const note = deepStacksNote('v8', V8_MAX_FRAMES, cut, this.samples, this.o.builder.frames.get(top).name, topTicks);
+        if (note) out.push(`${file}: ${note}`);
+      }
     }
     const outside = this.unaccountedTicks - this.noPcTicks;
     if (outside > 0) {
