@@ -5,7 +5,7 @@ import { fileUrlToPathAnyOs } from '../paths';
 import { readCpuProfileStream } from './cpuprofileStream';
 import { CpuNodeTable, finite, repairNode, type CallFrame, type CpuNode } from './cpuprofileNodes';
 import { placeCpuTreeArrays } from './cpuprofileTree';
-import { cutSubtrees } from './cpuprofileDeep';
+import { cutSubtrees, type CutSubtrees } from './cpuprofileDeep';
 import { deepStacksNote, STACK_TOO_DEEP, TOO_DEEP_NOTE_SHARE, V8_MAX_FRAMES } from './deepStacks';
 import { MAX_DELTA } from './jsonScan';
 import { noteSteps } from '../model/packedTimeline';
@@ -137,18 +137,22 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
   // A call frame is made a frame (URL decoded, classed, interned) once, when the walk first reaches it: the ids come
   // in the order they always did, and 100k nodes share a few thousand call frames.
   const frameIds = new Int32Array(table.frames.length).fill(-2);
-  const deep = cutSubtrees(table, isList(p.samples) ? p.samples : [], table.hitCounts);
-  const tooDeep = deep ? b.frame(STACK_TOO_DEEP) : -1;
-  const placed = placeCpuTreeArrays(table, (i, parentModel) => {
-    if (deep?.cut[i] === 1) parentModel = b.tree.child(parentModel, tooDeep);
-    const c = table.frameOf[i];
-    let f = frameIds[c];
-    if (f === -2) {
-      const frame = cpuFrame(table.frames[c]);
-      frameIds[c] = f = frame ? b.frame(frame) : -1;
-    }
-    return f >= 0 ? b.tree.child(parentModel, f) : parentModel;
-  });
+  let deep: CutSubtrees | undefined;
+  let tooDeep = -1;
+  const placed = placeCpuTreeArrays(
+    table,
+    (i, parentModel) => {
+      if (deep?.cut[i] === 1) parentModel = b.tree.child(parentModel, (tooDeep = tooDeep < 0 ? b.frame(STACK_TOO_DEEP) : tooDeep));
+      const c = table.frameOf[i];
+      let f = frameIds[c];
+      if (f === -2) {
+        const frame = cpuFrame(table.frames[c]);
+        frameIds[c] = f = frame ? b.frame(frame) : -1;
+      }
+      return f >= 0 ? b.tree.child(parentModel, f) : parentModel;
+    },
+    (walk) => (deep = cutSubtrees(walk, table.count, isList(p.samples) ? p.samples : [], table.hitCounts)),
+  );
   if (!placed) throw new ProfileError(l10n.t('not a .cpuprofile: the call tree has no root'), source);
 
   // A count past 2^53 is not even exact, and two near 1e308 add up to Infinity.

@@ -50,8 +50,26 @@ export function placeCpuTree<N extends CpuTreeNode>(nodes: N[], place: (n: N, pa
   return placeCpuTreeArrays(treeArraysOf(nodes), (i, parentModel) => place(nodes[i], parentModel));
 }
 
-/** placeCpuTree over the nodes' links in arrays; `place` gets the node's index. */
-export function placeCpuTreeArrays(t: CpuTreeArrays, place: (i: number, parentModel: number) => number): PlacedTree | undefined {
+/**
+ * A dense walk before it places anything: node ids in walk order (`queue[0 .. qn)`, parents first, a node reached twice
+ * there twice), each id's parent id (-1 for a root) and index (`at`).
+ */
+export interface WalkOrder {
+  queue: Int32Array;
+  qn: number;
+  parent: Int32Array;
+  at: Int32Array;
+}
+
+/**
+ * placeCpuTree over the nodes' links in arrays; `place` gets the node's index. `before` sees the walk's order first
+ * (dense numbering only, as V8 writes).
+ */
+export function placeCpuTreeArrays(
+  t: CpuTreeArrays,
+  place: (i: number, parentModel: number) => number,
+  before?: (w: WalkOrder) => void,
+): PlacedTree | undefined {
   let max = 0;
   let dense = true;
   const ids = t.ids;
@@ -60,14 +78,19 @@ export function placeCpuTreeArrays(t: CpuTreeArrays, place: (i: number, parentMo
     if (!Number.isSafeInteger(id) || id < 0) dense = false;
     else if (id > max) max = id;
   }
-  return dense && max <= 4 * t.count + 65536 ? denseWalk(t, max + 1, place) : mapWalk(t, place);
+  return dense && max <= 4 * t.count + 65536 ? denseWalk(t, max + 1, place, before) : mapWalk(t, place);
 }
 
 // The dense walk's passes are functions of their own: each runs once over 100k nodes, and in one big function V8
 // optimized a pass, left it at the loop's end for want of type feedback on the next, and ran that one interpreted again.
 // `place` is called from a loop of its own too: each profile's is another closure, and where V8 had inlined the first
 // one, the next profile's threw the walk's optimized code away (a 2-process trace compiled the walk four times).
-function denseWalk(t: CpuTreeArrays, size: number, place: (i: number, parentModel: number) => number): PlacedTree | undefined {
+function denseWalk(
+  t: CpuTreeArrays,
+  size: number,
+  place: (i: number, parentModel: number) => number,
+  before?: (w: WalkOrder) => void,
+): PlacedTree | undefined {
   const { count, ids } = t;
   const at = new Int32Array(size).fill(-1);
   for (let i = 0; i < count; i++) at[ids[i]] = i;
@@ -80,6 +103,7 @@ function denseWalk(t: CpuTreeArrays, size: number, place: (i: number, parentMode
   const queue = new Int32Array(count + on);
   const qn = walkOrder(ids, count, parent, start, kid, queue);
   if (qn === 0) return undefined;
+  before?.({ queue, qn, parent, at });
   const modelOf = new Int32Array(size).fill(-1);
   placeInOrder(queue, qn, at, parent, modelOf, place);
   return { modelOf: (id) => (Number.isInteger(id) && id >= 0 && id < size ? modelOf[id] : -1), dense: modelOf };
