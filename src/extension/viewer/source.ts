@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { Frame } from '../../core/model/frame';
 import { coreUri } from './coreSource';
 import { mapSourceUri } from './mapSource';
+import { STACK_TOO_DEEP } from '../../core/importers/deepStacks';
+import { CALLERS_UNKNOWN } from '../../core/importers/perf/lostCallers';
 
 /** Why a frame has nothing to open, in words; undefined when it has a source to look for. */
 export function noSourceReason(f: Frame): string | undefined {
@@ -26,6 +28,15 @@ export function noSourceReason(f: Frame): string | undefined {
     case 'program':
       return vscode.l10n.t('A thread or program root: it groups samples and has no code of its own.');
     case 'unaccounted':
+      // The two frames that stand for a stack's missing outer part: what is drawn above them ran, their callers are unknown.
+      if (f.name === STACK_TOO_DEEP.name)
+        return vscode.l10n.t(
+          'These stacks were deeper than the sampler keeps (V8: 255 frames; perf: kernel.perf_event_max_stack): what is drawn above ran, but its outermost callers were not recorded.',
+        );
+      if (f.name === CALLERS_UNKNOWN.name)
+        return vscode.l10n.t(
+          'perf could not walk these stacks past the frame above (code without frame pointers): what is drawn above ran, but its callers are not known.',
+        );
       return vscode.l10n.t('Unaccounted: the sample could not be attributed to any code.');
     case 'wasm':
       return vscode.l10n.t("A WebAssembly function: its module's code has no source lines to open.");
