@@ -11,6 +11,9 @@ export const STACK_TOO_DEEP: Frame = { name: '(stack too deep)', file: '', line:
 /** The frames V8's sampler keeps of a stack (TickSample::kMaxFramesCount), for `--prof` and `--cpu-prof` alike. */
 export const V8_MAX_FRAMES = 255;
 
+/** The JavaScript frames V8's heap sampler keeps of an allocation's stack (the inspector's default stack depth). */
+export const V8_HEAP_MAX_FRAMES = 128;
+
 /** perf's default depth, `kernel.perf_event_max_stack`: where no stack is deeper, stacks of that many were cut. */
 export const PERF_DEFAULT_MAX_STACK = 127;
 
@@ -18,7 +21,7 @@ export const PERF_DEFAULT_MAX_STACK = 127;
 export const TOO_DEEP_NOTE_SHARE = 0.01;
 
 /** What one mode can say of its cut stacks: how deep the sampler goes, and how to go deeper where one can. */
-export type DepthLimit = 'v8' | 'perf';
+export type DepthLimit = 'v8' | 'v8-heap' | 'perf';
 
 /**
  * The warning for cut stacks weighing `cut` of `all`, the most of them where the cut fell in `top` (its share `topShare`
@@ -35,6 +38,14 @@ export function deepStacksNote(
   if (!(cut > 0 && all > 0)) return undefined;
   const share = `${((cut / all) * 100).toFixed(1)} %`;
   const under = `${((topShare / all) * 100).toFixed(1)} %`;
+  if (limit === 'v8-heap')
+    return l10n.t(
+      "{0} of the bytes were allocated by stacks as deep as V8's heap sampler goes ({1} JavaScript frames; the most where the cut fell in {2}, {3}): their outermost callers were not recorded. Those bytes are drawn under (stack too deep) and missing from their callers' totals",
+      share,
+      frames,
+      top,
+      under,
+    );
   return limit === 'perf'
     ? l10n.t(
         "{0} of the samples' stacks were cut at perf's depth limit ({1} frames, kernel.perf_event_max_stack; the most where the cut fell in {2}, {3}): their outermost callers were not recorded. That time is drawn under (stack too deep) and missing from its callers' totals. Raise the limit as root (sysctl kernel.perf_event_max_stack=1024) and record again to see them",

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { type Profile, ProfileBuilder, ProfileError } from '../model';
+import { deepStacksNote, STACK_TOO_DEEP, TOO_DEEP_NOTE_SHARE, V8_HEAP_MAX_FRAMES } from './deepStacks';
 import { cpuFrame } from './cpuprofile';
 import { readJsonStream } from './readJsonStream';
 import type { Rule, Schema } from './jsonScan';
@@ -92,6 +93,8 @@ export function heapProfileToModel(json: unknown, source?: string): Profile {
   // (not copying the path's list per node) keeps a 40 000-deep chain linear.
   type Visit = { n: HeapNode; parent: number; depth: number; exit?: false } | { exit: true; own?: string; first: boolean };
   const todo: Visit[] = [{ n: p.head, parent: 0, depth: 0 }];
+  const cut = cutHeapSubtrees(p.head);
+  let tooDeep = -1;
   const onPath = new Map<string, number>();
   const lineTotal = new Map<string, { file: string; line: number; self: number; total: number }>();
   // Bytes below each open node so far: a stack parallel to the open nodes.
@@ -129,7 +132,9 @@ export function heapProfileToModel(json: unknown, source?: string): Profile {
             columnNumber: Number.isSafeInteger(cf.columnNumber) ? cf.columnNumber : -1,
             scriptId: typeof cf.scriptId === 'string' ? cf.scriptId.slice(0, 20) : undefined,
           });
-    const node = f ? b.tree.child(parent, b.frame(f)) : parent;
+    const under =
+      depth === 1 && cut?.subtrees.has(n) ? b.tree.child(parent, (tooDeep = tooDeep < 0 ? b.frame(STACK_TOO_DEEP) : tooDeep)) : parent;
+    const node = f ? b.tree.child(under, b.frame(f)) : under;
     let own: string | undefined;
     let first = false;
     if (f && f.file && f.line > 0) {
@@ -155,7 +160,50 @@ export function heapProfileToModel(json: unknown, source?: string): Profile {
   for (const h of lineTotal.values()) if (h.total > 0) b.lineHit(h.file, h.line, h.self, h.total);
   if (huge) b.warn(l10n.t('{0} nodes of the heap profile claim more than {1} bytes; their bytes are left out', huge, MAX_SELF_BYTES));
   if (bad) b.warn(l10n.t('{0} nodes of the heap profile lack a "callFrame" or repeat; they are left out', bad));
+  if (cut && cut.bytes / (b.tree.weight || 1) >= TOO_DEEP_NOTE_SHARE) {
+    const name = (typeof cut.top.callFrame?.functionName === 'string' && cut.top.callFrame.functionName) || '(anonymous)';
+    const note = deepStacksNote('v8-heap', V8_HEAP_MAX_FRAMES, cut.bytes, b.tree.weight, name, cut.topBytes);
+    if (note) b.warn(note);
+  }
   return b.build();
+}
+
+/**
+ * V8's heap sampler keeps the 128 innermost JavaScript frames of an allocation's stack: a deeper one hangs from the
+ * root at the frame where the cut fell, as if nothing called it. A child of the root with bytes 128 frames deep and none
+ * nearer than 64 is such a cut (see cpuprofileDeep.ts for the same reading of CPU profiles).
+ */
+function cutHeapSubtrees(head: HeapNode): { subtrees: Set<HeapNode>; bytes: number; top: HeapNode; topBytes: number } | undefined {
+  if (!Array.isArray(head.children)) return undefined;
+  const subtrees = new Set<HeapNode>();
+  let bytes = 0;
+  let top: HeapNode | undefined;
+  let topBytes = 0;
+  const seen = new Set<unknown>([head]);
+  for (const r of head.children) {
+    let shallowest = Infinity;
+    let deepest = 0;
+    let sum = 0;
+    const todo: [HeapNode, number][] = [[r, 1]];
+    while (todo.length) {
+      const [n, d] = todo.pop()!;
+      if (!n || typeof n !== 'object' || seen.has(n)) continue;
+      seen.add(n);
+      const self = finite(n.selfSize);
+      if (self > 0 && self <= MAX_SELF_BYTES) {
+        sum += self;
+        if (d < shallowest) shallowest = d;
+        if (d > deepest) deepest = d;
+      }
+      if (Array.isArray(n.children)) for (const c of n.children) todo.push([c, d + 1]);
+    }
+    if (sum > 0 && deepest >= V8_HEAP_MAX_FRAMES && shallowest > V8_HEAP_MAX_FRAMES >> 1) {
+      subtrees.add(r);
+      bytes += sum;
+      if (sum > topBytes) [top, topBytes] = [r, sum];
+    }
+  }
+  return top ? { subtrees, bytes, top, topBytes } : undefined;
 }
 
 export const heapprofileImporter: Importer = {

@@ -31,7 +31,7 @@ export function noSourceReason(f: Frame): string | undefined {
       // The two frames that stand for a stack's missing outer part: what is drawn above them ran, their callers are unknown.
       if (f.name === STACK_TOO_DEEP.name)
         return vscode.l10n.t(
-          'These stacks were deeper than the sampler keeps (V8: 255 frames; perf: kernel.perf_event_max_stack): what is drawn above ran, but its outermost callers were not recorded.',
+          'These stacks were deeper than the sampler keeps (V8: 255 frames of a CPU sample, 128 JavaScript frames of an allocation; perf: kernel.perf_event_max_stack): what is drawn above ran, but its outermost callers were not recorded.',
         );
       if (f.name === CALLERS_UNKNOWN.name)
         return vscode.l10n.t(
