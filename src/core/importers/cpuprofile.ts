@@ -275,14 +275,12 @@ export function cpuProfileToModel(p: CpuProfile, source?: string, noting = false
     }
   }
   if (absurd) b.warn(l10n.t('{0} hit counts larger than 2^53 (damage, not samples) were ignored', absurd));
-  if (deep) {
-    let all = samples.length;
-    if (!all) for (let i = 0; i < table.count; i++) all += table.hitCounts[i] > 0 ? table.hitCounts[i] : 0;
+  const all = deep || inlinedBy ? (samples.length > 0 ? samples.length : sumHits(table)) : 0;
+  if (deep && deep.samples / all >= TOO_DEEP_NOTE_SHARE) {
     const top = table.frames[table.frameOf[deep.top]];
-    if (deep.samples / all >= TOO_DEEP_NOTE_SHARE)
-      b.warn(deepStacksNote('v8', V8_MAX_FRAMES, deep.samples, all, top?.functionName || '(anonymous)', deep.topSamples)!);
+    b.warn(deepStacksNote('v8', V8_MAX_FRAMES, deep.samples, all, top?.functionName || '(anonymous)', deep.topSamples)!);
   }
-  if (inlinedBy) warnInlined(b, table, inlinedBy, samples.length > 0 ? samples.length : sumHits(table));
+  if (inlinedBy) warnInlined(b, table, inlinedBy, all);
 
   const profile = b.build();
   if (timeline) profile.timeline = timeline;

@@ -20,6 +20,14 @@ export const PERF_DEFAULT_MAX_STACK = 127;
 /** The share of samples from which a profile says that stacks were cut at the sampler's depth limit. */
 export const TOO_DEEP_NOTE_SHARE = 0.01;
 
+/** The heaviest entry of a weight map (frame → weight): [key, weight], or [-1, -1] when empty. */
+export function heaviest(by: Map<number, number>): [number, number] {
+  let top = -1;
+  let topWeight = -1;
+  for (const [f, w] of by) if (w > topWeight) [top, topWeight] = [f, w];
+  return [top, topWeight];
+}
+
 /** What one mode can say of its cut stacks: how deep the sampler goes, and how to go deeper where one can. */
 export type DepthLimit = 'v8' | 'v8-heap' | 'perf';
 

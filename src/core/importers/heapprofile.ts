@@ -171,7 +171,7 @@ export function heapProfileToModel(json: unknown, source?: string): Profile {
 /**
  * V8's heap sampler keeps the 128 innermost JavaScript frames of an allocation's stack: a deeper one hangs from the
  * root at the frame where the cut fell, as if nothing called it. A child of the root with bytes 128 frames deep and none
- * nearer than 64 is such a cut (see cpuprofileDeep.ts for the same reading of CPU profiles).
+ * 64 frames deep or nearer is such a cut (see cpuprofileDeep.ts for the same reading of CPU profiles).
  */
 function cutHeapSubtrees(head: HeapNode): { subtrees: Set<HeapNode>; bytes: number; top: HeapNode; topBytes: number } | undefined {
   if (!Array.isArray(head.children)) return undefined;

@@ -62,14 +62,12 @@ export function watchLiveRun(
       if (!(e as Error).message.includes(NOTHING_NEW)) s.log.warn(`live ${label}: ${(e as Error).message}`);
     }
   };
-  let reading = false;
   const loop = async (): Promise<void> => {
     if (stopped) return;
+    // No timer while a read is under way: coming back into sight then waits for the read's own next one.
     timer = undefined;
-    reading = true;
     const t0 = Date.now();
     await read();
-    reading = false;
     if (stopped) return;
     // Behind another tab the panel is redrawn only as often as the editor's lenses follow: the profiler's own work
     // competes with the app it measures (and with the user's typing) for the same cores.
@@ -79,7 +77,7 @@ export function watchLiveRun(
   };
   // Back in sight: the run so far at once, not at the end of the hidden pace's wait.
   const shownAgain = reserved.onShown?.(() => {
-    if (stopped || reading || timer === undefined) return;
+    if (stopped || timer === undefined) return;
     clearTimeout(timer);
     timer = setTimeout(() => void loop(), 0);
   });

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Frame } from '../../model';
 import { CALLER_NOT_RECORDED } from './framePointers';
-import { deepStacksNote, TOO_DEEP_NOTE_SHARE } from '../deepStacks';
+import { deepStacksNote, heaviest, TOO_DEEP_NOTE_SHARE } from '../deepStacks';
 
 /**
  * Where a whole stack starts: the process's (`_start` → libc's `main` caller), a thread's (`start_thread`, `clone`),
@@ -31,14 +31,6 @@ const STACK_STARTS = new Set([
 
 /** The frame a stack that lost its callers is drawn under: what called it is not known. */
 export const CALLERS_UNKNOWN: Frame = { name: '(callers unknown)', file: '', line: 0, column: 0, category: 'unaccounted' };
-
-/** The heaviest entry of a weight map: [key, weight], or [-1, -1] when empty. */
-function heaviest(by: Map<number, number>): [number, number] {
-  let top = -1;
-  let topWeight = -1;
-  for (const [f, w] of by) if (w > topWeight) [top, topWeight] = [f, w];
-  return [top, topWeight];
-}
 
 /** The share of samples from which perf mode says that stacks lost their callers. */
 export const LOST_CALLERS_NOTE_SHARE = 0.05;

@@ -13,7 +13,7 @@ import { TickFields } from './tickFields';
 import { CallerPath } from './callerPath';
 import { AddressResolver, resolved, type Resolved } from './resolver';
 import { grownLater } from './grownLater';
-import { deepStacksNote, STACK_TOO_DEEP, TOO_DEEP_NOTE_SHARE, V8_MAX_FRAMES } from '../deepStacks';
+import { deepStacksNote, heaviest, STACK_TOO_DEEP, TOO_DEEP_NOTE_SHARE, V8_MAX_FRAMES } from '../deepStacks';
 import type { TimelineBuilder } from './timeline';
 
 const VM_GC = 1;
@@ -871,12 +871,8 @@ export class IsolateLog {
     }
     if (this.cutTicks.size) {
       let cut = 0;
-      let top = -1;
-      let topTicks = -1;
-      for (const [f, t] of this.cutTicks) {
-        cut += t;
-        if (t > topTicks) [top, topTicks] = [f, t];
-      }
+      for (const t of this.cutTicks.values()) cut += t;
+      const [top, topTicks] = heaviest(this.cutTicks);
       if (cut / this.samples >= TOO_DEEP_NOTE_SHARE) {
         const note = deepStacksNote('v8', V8_MAX_FRAMES, cut, this.samples, this.o.builder.frames.get(top).name, topTicks);
         if (note) out.push(`${file}: ${note}`);
