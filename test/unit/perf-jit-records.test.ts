@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatJitLoads, parseJitLoads, readJitDump, readJitDumpFrom } from '../../src/core/importers/perf/jitDump';
 import { JitMap } from '../../src/core/importers/perf/jitMaps';
-import { JitFrameNamer } from '../../src/core/importers/perf/jitNamer';
+import { JitFrameNamer, nameFromLine, nameInLine } from '../../src/core/importers/perf/jitNamer';
+import { classifyPerfFrame } from '../../src/core/importers/perf/frames';
 import { TimedJitMap } from '../../src/core/importers/perf/jitTimeline';
 
 /** A jitdump as V8 writes one (header, then JIT_CODE_LOAD records with their code bytes, and a move). */
@@ -148,6 +149,39 @@ test('JitMap without times: a reused address is ambiguous, the same function at 
         .toString() + namer.end().toString();
     assert.match(text, /\[ambiguous JIT code\] \(\/tmp\/perf-7\.map\)/);
     assert.deepEqual([...namer.stats.ambiguousByThread], [['node 7/9', 1]]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a line break in a function name (V8 writes names unescaped): read whole from both maps, named whole in perf script', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nf-map-'));
+  try {
+    const hex = (n: number) => n.toString(16);
+    const file = join(dir, 'perf-7.map');
+    writeFileSync(file, [`${hex(A)} 40 JS:~line`, 'break /a.js:2:26', `${hex(A + 0x100)} 40 JS:~next /a.js:3:1`, ''].join('\n'));
+    const map = (await JitMap.read(file))!;
+    assert.deepEqual(map.lookup(A + 4), { name: 'JS:~line\nbreak /a.js:2:26' });
+    assert.deepEqual(map.lookup(A + 0x104), { name: 'JS:~next /a.js:3:1' });
+
+    const loads = [
+      { ts: 5, start: A, size: 0x40, name: 'JS:~a\nb\r\0c /a.js:2:26' },
+      { ts: 6, start: A + 0x100, size: 0x40, name: 'JS:~next /a.js:3:1' },
+    ];
+    assert.deepEqual(parseJitLoads(formatJitLoads(loads)), loads);
+
+    // The namer writes the name into one line of perf script text; the frame reads it back whole.
+    const namer = new JitFrameNamer(new Map([[7, { map }]]));
+    const text =
+      namer
+        .push(Buffer.from(`node 7/9   10.000000001:    1001001 cpu-clock:ppp: \n\t    ${hex(A + 4)} JS:~line (/tmp/perf-7.map)\n\n`))
+        .toString() + namer.end().toString();
+    const frameLine = text.split('\n').find((l) => l.endsWith('(/tmp/perf-7.map)'))!;
+    const f = classifyPerfFrame(frameLine.trim().replace(/^\S+ /, ''));
+    assert.equal(f.name, 'line\nbreak');
+    assert.equal(f.file, '/a.js');
+    assert.equal(f.line, 2);
+    assert.equal(nameFromLine(nameInLine('a\0b\nc\rd')), 'a\0b\nc\rd');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import { classifyJsFile, evalFrame, wasmFrame, type Frame, type Tier } from '../../model';
 import { fileUrlToPathAnyOs } from '../../paths';
-import { AMBIGUOUS_JIT } from './jitNamer';
+import { AMBIGUOUS_JIT, nameFromLine } from './jitNamer';
 
 /** V8's code-kind marker in perf map names (`JS:*fib`): see V8's `ComputeMarker`. */
 const TIER_MARKS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug', '+': 'maglev', '*': 'turbofan' };
@@ -71,7 +71,7 @@ export function classifyPerfFrame(text: string): Frame {
   }
   if (PERF_MAP.test(dso)) {
     if (sym === AMBIGUOUS_JIT) return { name: AMBIGUOUS_JIT, file: '', line: 0, column: 0, category: 'unaccounted' };
-    return unknownSym ? unknown() : perfMapFrame(sym);
+    return unknownSym ? unknown() : perfMapFrame(nameFromLine(sym));
   }
   if (dso.startsWith('[kernel') || (dso.startsWith('[') && dso !== '[vdso]' && dso !== '[vsyscall]')) {
     return native(unknownSym ? '[unknown]' : sym, 'kernel', dso);

@@ -123,21 +123,28 @@ export function formatJitLoads(loads: JitLoad[]): string {
     .join('\n');
 }
 
+/** `ts start size ` of a compact load line (decimal ns, hex, hex), before the name or `>from`. */
+const LOAD_ROW = /^(\d+) ([0-9a-f]+) ([0-9a-f]+) /;
+
 /** Parses `formatJitLoads` text; malformed lines are skipped. */
 export function parseJitLoads(text: string): JitLoad[] {
   const out: JitLoad[] = [];
+  let last: JitLoad | undefined;
   for (const line of text.split('\n')) {
-    const a = line.indexOf(' ');
-    const b = a < 0 ? -1 : line.indexOf(' ', a + 1);
-    const c = b < 0 ? -1 : line.indexOf(' ', b + 1);
-    if (c < 0) continue;
-    const ts = Number(line.slice(0, a));
-    const start = parseInt(line.slice(a + 1, b), 16);
-    const size = parseInt(line.slice(b + 1, c), 16);
+    const m = LOAD_ROW.exec(line);
+    if (!m) {
+      // A line break in a function's name (`obj['a\nb']`; written as V8 gave it) put the rest of it on this line.
+      if (last && last.from === undefined) last.name += `\n${line}`;
+      continue;
+    }
+    last = undefined;
+    const ts = Number(m[1]);
+    const start = parseInt(m[2], 16);
+    const size = parseInt(m[3], 16);
     if (!Number.isFinite(ts) || !Number.isFinite(start) || !(size > 0)) continue;
-    const name = line.slice(c + 1);
+    const name = line.slice(m[0].length);
     if (name.startsWith('>')) out.push({ ts, start, size, name: '', from: parseInt(name.slice(1), 16) });
-    else out.push({ ts, start, size, name });
+    else out.push((last = { ts, start, size, name }));
   }
   return out;
 }

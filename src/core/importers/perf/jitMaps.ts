@@ -7,6 +7,8 @@ import { TimedJitMap } from './jitTimeline';
 /** A JIT map of a long run is some MB; far bigger is not one. */
 const MAX_MAP_BYTES = 1024 * 1024 * 1024;
 const MAP_NAME = /^perf-(\d+)\.map$/;
+/** `start size ` of a map line (hex), before the name. */
+const MAP_ROW = /^([0-9a-fA-F]+) ([0-9a-fA-F]+) /;
 /** The launcher's compact copy of a jitdump (`jit-<pid>.map`), or a raw `jit-<pid>.dump` left beside perf.data. */
 const TIMED_NAME = /^jit-(\d+)\.(map|dump)$/;
 
@@ -42,12 +44,15 @@ export class JitMap {
       await readLines(
         { path, fh: opened.fh },
         (line) => {
-          const s1 = line.indexOf(' ');
-          const s2 = s1 < 0 ? -1 : line.indexOf(' ', s1 + 1);
-          if (s2 < 0) return;
-          const start = parseInt(line.slice(0, s1), 16);
-          const size = parseInt(line.slice(s1 + 1, s2), 16);
-          if (Number.isFinite(start) && size > 0) rows.push({ start, end: start + size, name: line.slice(s2 + 1) });
+          const m = MAP_ROW.exec(line);
+          if (!m) {
+            // V8 writes names unescaped: a line break in one (`obj['a\nb']`) puts the rest of it on a line of its own.
+            if (rows.length) rows[rows.length - 1].name += `\n${line}`;
+            return;
+          }
+          const start = parseInt(m[1], 16);
+          const size = parseInt(m[2], 16);
+          if (Number.isFinite(start) && size > 0) rows.push({ start, end: start + size, name: line.slice(m[0].length) });
         },
         { encoding: 'utf8' },
       );

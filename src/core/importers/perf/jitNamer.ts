@@ -5,6 +5,18 @@ import { nativeName, type NativeDebugSymbols } from './nativeSymbols';
 export const AMBIGUOUS_JIT = '[ambiguous JIT code]';
 
 const JIT_FRAME = /^([ \t]+)([0-9a-f]+) (.*) \(\/tmp\/perf-(\d+)\.map\)$/;
+/**
+ * A JIT name as one line of `perf script` text: a line break in a function's name (`obj['a\nb']`) is written as NUL
+ * and a letter, NUL as two (perf prints no NUL); the perf parser reads it back with `nameFromLine`.
+ */
+export function nameInLine(name: string): string {
+  return /[\0\n\r]/.test(name) ? name.replace(/[\0\n\r]/g, (c) => (c === '\n' ? '\0n' : c === '\r' ? '\0r' : '\0\0')) : name;
+}
+
+export function nameFromLine(text: string): string {
+  return text.includes('\0') ? text.replace(/\0([^])/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c)) : text;
+}
+
 /** `comm pid/tid [cpu] secs.frac:` — the thread and time of the sample the following frames belong to. */
 const SAMPLE_HEAD = /^(.*?)\s+((-?\d+)\/-?\d+)\s+(?:\[\d+\]\s+)?(\d+)\.(\d+):/;
 const MARK = Buffer.from('(/tmp/perf-');
@@ -155,6 +167,6 @@ export class JitFrameNamer {
         name = AMBIGUOUS_JIT;
       } else if (r) name = r.name;
     }
-    return `${indent}${hex} ${name ?? '[unknown]'} (/tmp/perf-${pidText}.map)`;
+    return `${indent}${hex} ${name === null ? '[unknown]' : nameInLine(name)} (/tmp/perf-${pidText}.map)`;
   }
 }

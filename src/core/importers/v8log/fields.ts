@@ -142,6 +142,13 @@ export class LineFields {
     return this.line.slice(i === 0 ? 0 : this.commas[i - 1] + 1, i === this.count - 1 ? this.line.length : this.commas[i]);
   }
 
+  /** Fields `i` to `j` with the commas between them: `split(',').slice(i, j + 1).join(',')`. */
+  span(i: number, j: number): string {
+    if (i >= this.count) return '';
+    j = Math.min(j, this.count - 1);
+    return this.line.slice(i === 0 ? 0 : this.commas[i - 1] + 1, j === this.count - 1 ? this.line.length : this.commas[j]);
+  }
+
   /** `parseAddress(split(',')[i])`, read in place. */
   address(i: number): number {
     if (i >= this.count) return NaN;

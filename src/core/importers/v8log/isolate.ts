@@ -6,7 +6,7 @@ import { fileUrlToPathAnyOs } from '../../paths';
 import { fixUtf8, LineFields, own, parseAddress, unescapeField } from './fields';
 import { logClockMark } from './clock';
 import { readDeopt } from './deopts';
-import { isJs, SPECIAL, WASM_TYPE } from './frames';
+import { isJs, JS_TYPES, SPECIAL, WASM_TYPE } from './frames';
 import type { NativeResolver } from './native';
 import { LineStamps } from './lineStamps';
 import { TickFields } from './tickFields';
@@ -21,6 +21,8 @@ const VM_IDLE = 8;
 /** V8 majors whose log layout this reader follows (Node 8's V8 6 to Node 24's V8 13). */
 const KNOWN_V8 = [6, 13];
 const MAX_CODE_SIZE = 1 << 30;
+/** The start of a record: its kind and a comma (`tick,`, `code-creation,`); not the rest of a name a line break cut. */
+const RECORD_START = /^[a-z][a-zA-Z0-9-]*,/;
 const NO_KEY = Buffer.alloc(0);
 /**
  * Callers' stacks kept for the ticks to come, at most. A compiler's ticks rarely repeat their callers (tsc: 5 153
@@ -176,6 +178,11 @@ export class IsolateLog {
     base: undefined,
   };
   private inference?: InferenceResult;
+  /**
+   * A JavaScript code record cut short by a line break in its function's name (V8 writes those names unescaped:
+   * `obj['a\nb']`): the next line, unless a record starts there, is the rest of it.
+   */
+  private cutRecord: string | undefined;
 
   version = '';
   intervalUs = 1000;
@@ -227,6 +234,7 @@ export class IsolateLog {
    * as a string, which `seen` sees first. Returns a promise only while C++ symbols are still loading.
    */
   lineAt(buf: Buffer, start: number, end: number, seen?: (line: string) => void): void | Promise<void> {
+    if (this.cutRecord !== undefined && this.rejoined(buf.toString('latin1', start, end))) return;
     if (
       end - start >= 5 &&
       buf[start] === 116 &&
@@ -243,6 +251,7 @@ export class IsolateLog {
 
   /** Handles one log line; returns a promise only while C++ symbols are still loading. */
   line(line: string): void | Promise<void> {
+    if (this.cutRecord !== undefined && this.rejoined(line)) return;
     const c = line.charCodeAt(0);
     if (c === 116 /* t */ && line.startsWith('tick,')) return this.tickAt(Buffer.from(line, 'latin1'), 0, line.length);
     if (c === 99 /* c */) {
@@ -274,6 +283,15 @@ export class IsolateLog {
     }
   }
 
+  /** Whether `line` was the rest of the cut record (which is then read again whole, in place of its first part). */
+  private rejoined(line: string): boolean {
+    const first = this.cutRecord!;
+    this.cutRecord = undefined;
+    if (RECORD_START.test(line)) return false;
+    this.codeCreation(`${first}\n${line}`);
+    return true;
+  }
+
   private bad(kind: string): void {
     this.malformed.set(kind, (this.malformed.get(kind) ?? 0) + 1);
   }
@@ -296,14 +314,19 @@ export class IsolateLog {
     const size = +f.text(at + 1)!;
     // No code object is near 1 GiB; a size like that is damage and would make the page walk endless.
     if (!(size >= 0 && size < MAX_CODE_SIZE)) return this.bad('code-creation');
-    const rawName = n > at + 2 ? f.text(at + 2)! : '';
     let type = codeType(f.text(1)!);
+    // JavaScript code ends in its SharedFunctionInfo's address and a tier mark. Its name comes before them unescaped:
+    // a comma in it (`obj['a, b']`) makes more fields, a line break fewer (the rest is on the next line).
+    const js = JS_TYPES.has(type);
+    const nameEnd = js && n > at + 5 && !isNaN(f.address(n - 2)) ? n - 3 : at + 2;
+    if (js && n === at + 3) this.cutRecord = line;
+    const rawName = n > at + 2 ? f.span(at + 2, nameEnd) : '';
     if (type === 'JS' && isWasmCode(at === 4 ? f.text(2)! : '', rawName)) type = WASM_TYPE;
     const info: CodeInfo = {
       type,
       name: rawName ? own(unescapeField(fixUtf8(rawName))) : '',
-      tierMark: n > at + 4 ? f.text(at + 4)! : '',
-      sfi: n > at + 3 ? f.address(at + 3) : NaN,
+      tierMark: n > nameEnd + 2 ? f.text(nameEnd + 2)! : '',
+      sfi: n > nameEnd + 1 ? f.address(nameEnd + 1) : NaN,
       positions: undefined,
       rawPositions: undefined,
       frameId: -1,
