@@ -2,6 +2,7 @@ import { Category, classifyJsFile, Frame, isDefaultWasmName, isWasmUrl, Tier } f
 import { perfWasmFrame } from '../perf/frames';
 import { fileUrlToPathAnyOs } from '../../paths';
 import { isSpaceChar } from '../../chars';
+import { scriptNameSpace } from '../scriptNameSpace';
 
 const TIERS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug', '+': 'maglev', '*': 'turbofan' };
 /** V8's code-kind prefixes as `--perf-basic-prof` and `--prof` name code objects. */
@@ -105,8 +106,15 @@ function splitLocation(s: string): { name: string; loc: string; line?: number; c
   let t = s.length;
   while (t > 0 && !isSpaceChar(s.charCodeAt(t - 1))) t--;
   if (t === 0 || t === s.length) return null;
-  const last = s.slice(t);
-  if (!LOCATION_START.test(last)) return null;
+  let last = s.slice(t);
+  if (!LOCATION_START.test(last)) {
+    // A path with spaces (`fib /home/me/My Projects/app.js:3:7`, as V8 names scripts): only with a line to end it.
+    const colon = numberTail(s, s.length);
+    const sp = colon < 0 ? -1 : scriptNameSpace(s, colon);
+    if (sp < 0 || !LOCATION_START.test(s.slice(sp + 1))) return null;
+    t = sp + 1;
+    last = s.slice(t);
+  }
   return { name: trimEndSpaces(s, t), paren: false, ...trailingNumbers(last) };
 }
 

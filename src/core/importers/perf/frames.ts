@@ -1,6 +1,7 @@
 import { classifyJsFile, evalFrame, wasmFrame, type Frame, type Tier } from '../../model';
 import { fileUrlToPathAnyOs } from '../../paths';
 import { AMBIGUOUS_JIT, nameFromLine } from './jitNamer';
+import { scriptNameSpace } from '../scriptNameSpace';
 
 /** V8's code-kind marker in perf map names (`JS:*fib`): see V8's `ComputeMarker`. */
 const TIER_MARKS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug', '+': 'maglev', '*': 'turbofan' };
@@ -27,9 +28,6 @@ const JS_PREFIX = /^(?:JS|LazyCompile|Function|Script|Eval):/;
 
 /** A script location closes the name: `file:line:col` (older V8: `file:line`). */
 const LOCATION = /^(.*):(\d+):(\d+)$|^(.*):(\d+)$/;
-
-/** Where a script name can start after the function name's last space (paths, URLs, `node:` modules). */
-const FILE_START_AT = /(?:\/|node:|file:|https?:|[a-zA-Z]:[\\/]|\\\\|internal\/|evalmachine|webpack)/y;
 
 /** Index of the `:` before the digits that end `s`, or -1. */
 function finalNumberColon(s: string): number {
@@ -140,29 +138,12 @@ function perfMapFrame(sym: string): Frame {
   };
 }
 
-/**
- * `name file:line:col`: both the name (`get x`) and the path can hold spaces, so the split is the
- * first space followed by something that starts like a script name, else the last space.
- */
+/** `name file:line:col` (see scriptNameSpace), or `name file:line`. */
 function splitLocation(rest: string): { name: string; file: string; line: number; column: number } {
-  let at = -1;
-  // LOCATION holds for the text after a space when that text reaches back to the colon of the final
-  // `:digits` and has no line break: worked out once, not by matching from every space (quadratic).
   const colon = finalNumberColon(rest);
-  const lineBreak = Math.max(rest.lastIndexOf('\n'), rest.lastIndexOf('\r'), rest.lastIndexOf('\u2028'), rest.lastIndexOf('\u2029'));
-  for (let i = rest.indexOf(' '); i >= 0 && i < colon; i = rest.indexOf(' ', i + 1)) {
-    FILE_START_AT.lastIndex = i + 1;
-    if (i > lineBreak && FILE_START_AT.test(rest)) {
-      at = i;
-      break;
-    }
-  }
-  if (at < 0) {
-    const last = rest.lastIndexOf(' ');
-    if (last >= 0 && LOCATION.test(rest.slice(last + 1))) at = last;
-  }
-  if (at < 0) return { name: rest, file: '', line: 0, column: 0 };
-  const loc = LOCATION.exec(rest.slice(at + 1))!;
+  const at = colon < 0 ? -1 : scriptNameSpace(rest, colon);
+  const loc = at < 0 ? null : LOCATION.exec(rest.slice(at + 1));
+  if (!loc) return { name: rest, file: '', line: 0, column: 0 };
   const [file, line, column] = loc[1] !== undefined ? [loc[1], loc[2], loc[3]] : [loc[4], loc[5], '0'];
   return { name: rest.slice(0, at), file, line: wholeNumber(line), column: wholeNumber(column) };
 }

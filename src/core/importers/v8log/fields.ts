@@ -1,5 +1,6 @@
 import { grownLater } from './grownLater';
 import { doubled } from '../../doubled';
+import { scriptNameSpace } from '../scriptNameSpace';
 
 /**
  * V8's log is CSV without quoting: it escapes `,` as `\x2C`, newlines as `\n`, other control and
@@ -71,7 +72,7 @@ export function parseJsName(raw: string): { name: string; file: string; line: nu
   const col = digitsBefore(raw, raw.length);
   const line = col > 0 && col < raw.length && raw.charCodeAt(col - 1) === 58 ? digitsBefore(raw, col - 1) : -1;
   if (line > 0 && line < col - 1 && raw.charCodeAt(line - 1) === 58) {
-    const sp = raw.lastIndexOf(' ', line - 2);
+    const sp = scriptNameSpace(raw, line - 1);
     return {
       name: raw.slice(0, Math.max(sp, 0)) || '(anonymous)',
       file: raw.slice(sp + 1, line - 1),
