@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/paths';
-import { runCli, runDirOf } from '../helpers/cli';
+import { reportJson, runCli, runDirOf } from '../helpers/cli';
 import { preflightPerf } from '../../src/launch/perf';
 
 const work = mkdtempSync(join(tmpdir(), 'nf-deep-'));
@@ -59,7 +59,10 @@ outerMain();
 );
 
 /** The run's folded stacks (first frame name → weight) and the warnings `report` printed. */
-async function profiled(mode: string, app = 'deep.js'): Promise<{ roots: Map<string, number>; all: number; warnings: string }> {
+async function profiled(
+  mode: string,
+  app = 'deep.js',
+): Promise<{ roots: Map<string, number>; all: number; warnings: string; dir: string }> {
   const r = await runCli(['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--', 'node', app], {
     cwd: work,
     killAfterMs: 80_000,
@@ -81,7 +84,7 @@ async function profiled(mode: string, app = 'deep.js'): Promise<{ roots: Map<str
   }
   const shown = [...roots].sort((a, b) => b[1] - a[1]).slice(0, 5);
   console.log(`${mode}: outermost frames ${shown.map(([n, w]) => `${n} ${((100 * w) / all).toFixed(1)} %`).join(', ')}`);
-  return { roots, all, warnings: rep.stderr };
+  return { roots, all, warnings: rep.stderr, dir: runDirOf(r) };
 }
 
 function check(mode: string, p: { roots: Map<string, number>; all: number; warnings: string }, limit: RegExp): void {
@@ -95,7 +98,16 @@ function check(mode: string, p: { roots: Map<string, number>; all: number; warni
 }
 
 test("cpu-prof: stacks at V8's 255 frames hang under (stack too deep), with a warning", { timeout: 90_000 }, async () => {
-  check('cpu-prof', await profiled('cpu-prof'), /as deep as V8's sampler goes \(255 frames/);
+  const p = await profiled('cpu-prof');
+  check('cpu-prof', p, /as deep as V8's sampler goes \(255 frames/);
+  // Exported and read back, the frame is still no code (speedscope and pprof read it as V8's, folded as C++).
+  for (const format of ['speedscope', 'pprof', 'folded', 'cpuprofile']) {
+    const file = join(work, `deep.${format}`);
+    const ex = spawnSync(process.execPath, [cli, 'report', p.dir, '--format', format, '-o', file], { encoding: 'utf8' });
+    assert.equal(ex.status, 0, ex.stderr);
+    const back = reportJson<{ functions: { name: string; category: string }[] }>(file).functions;
+    assert.equal(back.find((f) => f.name === '(stack too deep)')?.category, 'unaccounted', format);
+  }
 });
 
 test('prof: ticks of 255 frames hang under (stack too deep), with a warning', { timeout: 90_000 }, async () => {

@@ -7,7 +7,9 @@ import { parse as parseHtml } from 'parse5';
 import { loadProfile } from '../../src/core/importers';
 import { exportProfile } from '../../src/core/exporters';
 import { diffToHtml } from '../../src/core/exporters/diff';
-import type { Profile } from '../../src/core/model';
+import { weightUnitOf, type Profile } from '../../src/core/model';
+import { cpuFrame } from '../../src/core/importers/cpuprofile';
+import { parseFoldedFrame } from '../../src/core/importers/folded';
 import { HOSTILE, LONG, MUST_SURVIVE, writers } from '../helpers/hostile';
 
 // sax ships no types; it comes with the dev tooling (@vscode/l10n-dev → xml2js).
@@ -164,4 +166,16 @@ test('diff html: hostile names and file names are escaped; no script, handler or
   const svg = /<svg[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
   assert.ok(svg.length > 0);
   checkSvg(svg, 'diff svg');
+});
+
+test("names that are Object.prototype's keys are plain names; Node Flame's own frames read back as what they stand for", () => {
+  for (const name of ['toString', 'constructor', 'hasOwnProperty', '__proto__', 'valueOf']) {
+    // `name in SPECIAL` found Object's methods: the category was a function.
+    assert.equal(cpuFrame({ functionName: name, url: '' })?.category, 'native', name);
+    assert.equal(weightUnitOf({ type: 'cpu', unit: name }).known, false, name);
+  }
+  for (const name of ['(stack too deep)', '(callers unknown)', '(caller not recorded)', '[ambiguous JIT code]']) {
+    assert.equal(cpuFrame({ functionName: name, url: '' })?.category, 'unaccounted', name);
+    assert.equal(parseFoldedFrame(name)?.frame.category, 'unaccounted', name);
+  }
 });

@@ -7,6 +7,7 @@ import { CpuNodeTable, finite, repairNode, type CallFrame, type CpuNode } from '
 import { placeCpuTreeArrays } from './cpuprofileTree';
 import { cutSubtrees, type CutSubtrees } from './cpuprofileDeep';
 import { deepStacksNote, STACK_TOO_DEEP, TOO_DEEP_NOTE_SHARE, V8_MAX_FRAMES } from './deepStacks';
+import { OWN_FRAMES } from './ownFrames';
 import { MAX_DELTA } from './jsonScan';
 import { noteSteps } from '../model/packedTimeline';
 import { packedTimeline, PACKED_BLOCK_BITS, WIDE_US } from '../model/mergedTimes';
@@ -50,10 +51,13 @@ function nativeOrV8(name: string): Category {
 export function cpuFrame(cf: CallFrame): Frame | null {
   const raw = cf.functionName ?? '';
   const url = cf.url ?? '';
-  if (!url && raw in SPECIAL) {
+  // Own keys only: a binding named `toString` or `constructor` is no special frame (`in` found Object's methods).
+  if (!url && Object.hasOwn(SPECIAL, raw)) {
     const category = SPECIAL[raw];
     return category ? { name: raw, file: '', line: 0, column: 0, category } : null;
   }
+  const own = url ? undefined : OWN_FRAMES.get(raw);
+  if (own) return { name: raw, file: '', line: 0, column: 0, category: own };
   const name = raw || '(anonymous)';
   if (isWasmUrl(url)) return wasmFrame(name, url);
   const file = fileUrlToPathAnyOs(url);

@@ -215,7 +215,7 @@ export function pprofToModel(p: PprofProfile, opts: ImportOptions = {}, source?:
     const name = str(fn.name) || str(fn.systemName);
     const file = str(fn.filename);
     const line = Number(fn.startLine) > 0 ? Number(fn.startLine) : (firstLine.get(id) ?? 0);
-    const special = !file ? SPECIAL[name] : undefined;
+    const special = !file && Object.hasOwn(SPECIAL, name) ? SPECIAL[name] : undefined;
     const f: Frame = special
       ? { name, file: '', line: 0, column: 0, category: special }
       : (cpuFrame({ functionName: name, url: file, lineNumber: line - 1, columnNumber: -1 }) ?? {

@@ -241,7 +241,7 @@ function toModel(
 
 function readProfile(p: RawProfile, frames: unknown[], path: string, i: number): { profile: Profile; name: string; startMs?: number } {
   const unitName = typeof p.unit === 'string' ? p.unit : 'none';
-  const factor = TIME_UNITS[unitName] ?? 1;
+  const factor = Object.hasOwn(TIME_UNITS, unitName) ? TIME_UNITS[unitName] : 1;
   const unit: WeightUnit = unitName in TIME_UNITS ? 'ms' : unitName === 'bytes' ? 'bytes' : 'samples';
   const name = typeof p.name === 'string' && p.name ? p.name : `profile ${i + 1}`;
   const start = typeof p.startValue === 'number' && Number.isFinite(p.startValue) ? p.startValue : undefined;

@@ -65,8 +65,9 @@ const BYTES: Record<string, number> = {
  */
 export function weightUnitOf(t: SampleType): { unit: WeightUnit; scale: number; known: boolean } {
   const u = t.unit.toLowerCase();
-  if (u in TIME) return { unit: 'ms', scale: TIME[u], known: true };
-  if (u in BYTES) return { unit: 'bytes', scale: BYTES[u], known: true };
+  // Own keys only: a unit named `constructor` is no unit (`in` found Object's methods).
+  if (Object.hasOwn(TIME, u)) return { unit: 'ms', scale: TIME[u], known: true };
+  if (Object.hasOwn(BYTES, u)) return { unit: 'bytes', scale: BYTES[u], known: true };
   const objects = /object/i.test(t.type);
   if (u === 'count' || u === 'samples' || u === '' || u === 'objects')
     return { unit: objects ? 'objects' : 'samples', scale: 1, known: true };

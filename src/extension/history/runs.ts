@@ -81,7 +81,7 @@ export async function readRun(dir: string, name: string): Promise<RunInfo | unde
   );
   const modeFromName = /-([a-z-]+)$/i.exec(name)?.[1];
   const mode = run.mode ?? modeFromName;
-  const kind = mode ? KIND_OF_MODE[mode] : undefined;
+  const kind = mode && Object.hasOwn(KIND_OF_MODE, mode) ? KIND_OF_MODE[mode] : undefined;
   // run.json lists the launcher's choice first (main isolate / main thread); otherwise guess by kind and size.
   const listed = (run.profiles ?? []).map((x) => basename(x));
   const rank = (f: string): number => (listed.includes(f) ? listed.indexOf(f) : listed.length);

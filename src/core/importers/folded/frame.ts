@@ -3,6 +3,7 @@ import { perfWasmFrame } from '../perf/frames';
 import { fileUrlToPathAnyOs } from '../../paths';
 import { isSpaceChar } from '../../chars';
 import { scriptNameSpace } from '../scriptNameSpace';
+import { OWN_FRAMES } from '../ownFrames';
 
 const TIERS: Record<string, Tier> = { '~': 'interpreted', '^': 'sparkplug', '+': 'maglev', '*': 'turbofan' };
 /** V8's code-kind prefixes as `--perf-basic-prof` and `--prof` name code objects. */
@@ -36,7 +37,7 @@ export function parseFoldedFrame(raw: string): ParsedFoldedFrame | null {
   }
   if (!s) return null;
   if (s === '(root)') return null;
-  const special = SPECIAL.get(s);
+  const special = SPECIAL.get(s) ?? OWN_FRAMES.get(s);
   if (special) return { frame: { name: s, file: '', line: 0, column: 0, category: special }, plain: false, perfStyle: s === '[unknown]' };
 
   let tier: Tier | undefined;
