@@ -1,5 +1,6 @@
 import { wallClockEdge } from '../run/wallClock';
-import { LOG_CLOCK_PREFIX } from '../../core/importers/v8log/clock';
+import { isMainThread, threadId } from 'node:worker_threads';
+import { LOG_CLOCK_PREFIX, LOG_THREAD_PREFIX } from '../../core/importers/v8log/clock';
 
 /**
  * Runs inside each profiled process (from the preload) in `--prof` mode. A V8 tick log counts microseconds
@@ -14,6 +15,8 @@ export function markLogClock(): void {
   try {
     const us = wallClockEdge() * 1000;
     (new Function(`return function ${LOG_CLOCK_PREFIX}${us}() {}`) as () => () => void)()();
+    // A worker's log says which thread it is: logs are named by isolate address, which a later worker may reuse.
+    if (!isMainThread) (new Function(`return function ${LOG_THREAD_PREFIX}${threadId}() {}`) as () => () => void)()();
   } catch {
     // code from strings disallowed (--disallow-code-generation-from-strings): the run falls back to start times
   }

@@ -6,6 +6,7 @@ import type { ImportOptions } from '../types';
 import { afterImport } from '../index';
 import { splitLines } from '../lines';
 import { IsolateLog } from './isolate';
+import { logThreadMark } from './clock';
 import { NativeResolver } from './native';
 import { readProcMaps, type Mapping } from './procMaps';
 import { parseLogName, procMapsBeside, siblingLogs } from './siblings';
@@ -131,19 +132,22 @@ export class V8LogTail {
   }
 
   private async start(paths: string[], signal?: AbortSignal, follow = false): Promise<void> {
-    const head = (p: string): boolean => {
+    const head = (p: string): { worker: boolean; threadId?: number } => {
       const fd = openRegular(p, follow);
-      if (fd === undefined) return false;
+      if (fd === undefined) return { worker: false };
       try {
         const buf = Buffer.alloc(WORKER_SCAN);
-        return headHas(0, buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)));
+        const got = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
+        return { worker: headHas(0, got), threadId: logThreadMark(got) };
       } finally {
         closeSync(fd);
       }
     };
-    // Main isolate first, then workers in a stable order.
-    const tagged = paths.map((path) => ({ path, worker: paths.length > 1 && head(path) }));
-    tagged.sort((a, b) => Number(a.worker) - Number(b.worker) || a.path.localeCompare(b.path));
+    // Main isolate first, then workers by thread id where the preload marked it, else in a stable order.
+    const tagged = paths.map((path) => ({ path, ...(paths.length > 1 ? head(path) : { worker: false }) }));
+    const byId = (t: { threadId?: number }) => t.threadId ?? Infinity;
+    tagged.sort((a, b) => Number(a.worker) - Number(b.worker) || byId(a) - byId(b) || a.path.localeCompare(b.path));
+    const marked = new Set(tagged.map((t) => t.threadId));
     this.key = paths.join('\0');
     this.builder = new ProfileBuilder('v8log', { durationMs: null, mode: 'prof', source: this.path });
     this.logWriting = new LogWritingMeter();
@@ -154,8 +158,14 @@ export class V8LogTail {
     this.timeline = threaded ? undefined : new TimelineBuilder();
     const pid = parseLogName(this.path)?.pid;
     let workerNo = 0;
+    // Numbered by threadId (cpu-prof's `thread N`); an unmarked log (written before the mark, or without the preload)
+    // takes the next number no marked log has.
+    const nextNo = (): number => {
+      while (marked.has(++workerNo));
+      return workerNo;
+    };
     this.logs = tagged.map((t, i) => {
-      const thread = threaded ? (i === 0 && !t.worker ? 'main' : `worker ${++workerNo}`) : undefined;
+      const thread = threaded ? (i === 0 && !t.worker ? 'main' : `worker ${t.threadId ?? nextNo()}`) : undefined;
       if (thread) this.builder.threadInfo(thread, { pid });
       // A live read's resolver outlives the read whose signal it would take.
       const native = new NativeResolver(signal, !this.opts.untrusted);
