@@ -52,6 +52,11 @@ for (let i = 0; i < 3; i++) {
   o['quoted, comma'](); o['line\\nbreak'](); o['tab\\there'](); o['0x1234'](); o['x,0xdead,~'](); o['päd ünï']();
   s.area; s.callPriv();
 }
+// A script named without a path: only the log's script-source records tell where the name ends (prof mode).
+require('node:vm').runInThisContext(
+  'function render(ms) { const end = Date.now() + ms; let x = 0; while (Date.now() < end) x += Math.sqrt(x + 1); return x; }\\nrender(300);',
+  { filename: 'my template.ejs' },
+);
 `,
 );
 
@@ -99,7 +104,15 @@ function check(mode: string, got: Row[], names = NAMES): void {
 }
 
 test('prof: names with commas and line breaks are read whole, at their lines', { timeout: 90_000 }, async () => {
-  check('prof', await rows('prof'));
+  const got = await rows('prof');
+  check('prof', got);
+  // perf's maps name no scripts: there `render my` in `template.ejs` stays.
+  const want = oracle.find((r) => r.name === 'render');
+  assert.equal(want?.file, 'my template.ejs');
+  const have = got.filter((r) => r.name === 'render');
+  assert.equal(have.length, 1, JSON.stringify(got.filter((r) => /render|template/.test(`${r.name} ${r.file}`))));
+  assert.equal(have[0].file, want.file);
+  assert.equal(have[0].line, want.line);
 });
 
 test('perf: names with line breaks are read whole from the JIT maps, at their lines', { timeout: 120_000 }, async (t) => {

@@ -15,7 +15,7 @@ const LOCATION = /<([^<>]*):(\d+):(\d+)>$/;
  * (logged with `--log-deopt`) → one entry of `builder.deopts` for the function whose optimized code it
  * was. Returns false for a line that does not have that shape.
  */
-export function readDeopt(line: string, code: CodeMap, builder: ProfileBuilder): boolean {
+export function readDeopt(line: string, code: CodeMap, builder: ProfileBuilder, isScript?: (named: string) => boolean): boolean {
   const f = line.split(',');
   if (f.length < 9) return false;
   const ts = +f[1];
@@ -24,7 +24,7 @@ export function readDeopt(line: string, code: CodeMap, builder: ProfileBuilder):
   const entry = code.get(start) ?? code.find(start);
   // Code the log never announced cannot be named; that is not damage.
   if (!entry || !isJs(entry.info)) return true;
-  if (entry.info.frameId < 0) entry.info.frameId = builder.frame(codeFrame(entry.info));
+  if (entry.info.frameId < 0) entry.info.frameId = builder.frame(codeFrame(entry.info, undefined, isScript));
   const loc = LOCATION.exec(unescapeField(fixUtf8(f[7])));
   builder.deopts.push({
     frame: entry.info.frameId,

@@ -64,15 +64,18 @@ export function parseAddress(s: string | undefined): number {
 }
 
 /**
- * Splits a JS code name `fn file:line:col` (anonymous: ` file:line:col`) into its parts: the file is
- * what follows the last space. Scanned from the end; the regular expression this replaces (a lazy
- * name, then a lazy file) took quadratic time on long names.
+ * Splits a JS code name `fn file:line:col` (anonymous: ` file:line:col`) into its parts: the file follows the space
+ * before a script the log named (`isScript`), else the one scriptNameSpace finds. Scanned from the end; the regular
+ * expression this replaces (a lazy name, then a lazy file) took quadratic time on long names.
  */
-export function parseJsName(raw: string): { name: string; file: string; line: number; column: number } {
+export function parseJsName(
+  raw: string,
+  isScript?: (named: string) => boolean,
+): { name: string; file: string; line: number; column: number } {
   const col = digitsBefore(raw, raw.length);
   const line = col > 0 && col < raw.length && raw.charCodeAt(col - 1) === 58 ? digitsBefore(raw, col - 1) : -1;
   if (line > 0 && line < col - 1 && raw.charCodeAt(line - 1) === 58) {
-    const sp = scriptNameSpace(raw, line - 1);
+    const sp = (isScript && knownScriptSpace(raw, line - 1, isScript)) ?? scriptNameSpace(raw, line - 1);
     return {
       name: raw.slice(0, Math.max(sp, 0)) || '(anonymous)',
       file: raw.slice(sp + 1, line - 1),
@@ -84,6 +87,17 @@ export function parseJsName(raw: string): { name: string; file: string; line: nu
   const sp = raw.lastIndexOf(' ');
   if (sp > 0) return { name: raw.slice(0, sp), file: raw.slice(sp + 1), line: 0, column: 0 };
   return { name: raw.trim() || '(anonymous)', file: '', line: 0, column: 0 };
+}
+
+/**
+ * The space before a script the log named (`script-source`), where more than one space could end the name: a script
+ * named without a path (`new vm.Script(code, { filename: 'my template.ejs' })`) does not start like one.
+ */
+function knownScriptSpace(raw: string, colon: number, isScript: (named: string) => boolean): number | undefined {
+  const first = raw.indexOf(' ');
+  if (first < 0 || first === raw.lastIndexOf(' ', colon - 1)) return undefined;
+  for (let i = first; i >= 0 && i < colon; i = raw.indexOf(' ', i + 1)) if (isScript(raw.slice(i + 1, colon))) return i;
+  return undefined;
 }
 
 /** Start of the run of digits ending at `end`; `end` when there is none. */

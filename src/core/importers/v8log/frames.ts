@@ -42,10 +42,13 @@ function placeOf(named: string): Place {
   return p;
 }
 
-/** The frame a code object stands for; `tier` overrides the code's own (inlined callees run in the caller's code). */
-export function codeFrame(info: CodeInfo, tier?: Tier): Frame {
+/**
+ * The frame a code object stands for; `tier` overrides the code's own (inlined callees run in the caller's code).
+ * `isScript`: whether the log named a script so, to tell where the name ends (parseJsName).
+ */
+export function codeFrame(info: CodeInfo, tier?: Tier, isScript?: (named: string) => boolean): Frame {
   if (isJs(info)) {
-    const p = parseJsName(info.name);
+    const p = parseJsName(info.name, isScript);
     const place = placeOf(p.file);
     p.file = place.file;
     const t = tier ?? tierOf(info.tierMark) ?? 'unknown';

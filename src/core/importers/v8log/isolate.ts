@@ -259,7 +259,8 @@ export class IsolateLog {
       if (line.startsWith('code-source-info,')) return this.codeSourceInfo(line);
       if (line.startsWith('code-move,')) return this.codeMove(line);
       if (line.startsWith('code-delete,')) return this.codeDelete(line);
-      if (line.startsWith('code-deopt,')) return void (readDeopt(line, this.code, this.o.builder) || this.bad('code-deopt'));
+      if (line.startsWith('code-deopt,'))
+        return void (readDeopt(line, this.code, this.o.builder, this.resolver.isScript) || this.bad('code-deopt'));
       return;
     }
     if (c === 115 /* s */) {

@@ -2,6 +2,7 @@ import type { ProfileBuilder, Tier } from '../../model';
 import type { CallPair, Site } from './callSites';
 import type { CodeEntry, CodeInfo, CodeMap } from './codeMap';
 import { AddressTable } from './addressTable';
+import { fileUrlToPathAnyOs } from '../../paths';
 import { codeFrame, isJs, nativeFrame, tierOf } from './frames';
 import type { NativeHit, NativeResolver } from './native';
 import { parseSourcePositions, rowAt, Script, stepsAt } from './positions';
@@ -63,6 +64,8 @@ const LINELESS = -1;
 export class AddressResolver {
   private readonly scripts = new Map<number, Script>();
   private readonly scriptsByName = new Map<string, number>();
+  /** Whether the log named a script so (`script-source`): where a code record's name ends (see parseJsName). */
+  readonly isScript = (named: string): boolean => this.scriptsByName.has(fileUrlToPathAnyOs(named));
   /** Script ids and names a kept answer looked up and did not find: their arrival makes the answers stale. */
   private readonly missedIds = new Set<number>();
   private readonly missedNames = new Set<string>();
@@ -207,7 +210,7 @@ export class AddressResolver {
 
   private fromCode(e: CodeEntry, addr: number, isReturn: boolean): Resolved {
     const info = e.info;
-    if (info.frameId < 0) info.frameId = this.b.frame(codeFrame(info));
+    if (info.frameId < 0) info.frameId = this.b.frame(codeFrame(info, undefined, this.isScript));
     if (info.rawPositions) {
       const r = info.rawPositions;
       info.positions = parseSourcePositions(r.scriptId, r.positions, r.inlinings, r.fns) ?? undefined;
@@ -282,7 +285,7 @@ export class AddressResolver {
   /** The frame of a function inlined into code of `tier`: asked for each offset of each code object it is inlined in. */
   private inlinedFrame(info: CodeInfo, tier: Tier | undefined): number {
     if (info.inlinedId !== undefined && info.inlinedId >= 0 && info.inlinedTier === tier) return info.inlinedId;
-    const id = this.b.frame(codeFrame(info, tier));
+    const id = this.b.frame(codeFrame(info, tier, this.isScript));
     info.inlinedId = id;
     info.inlinedTier = tier;
     return id;
