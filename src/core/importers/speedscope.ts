@@ -241,8 +241,10 @@ function toModel(
 
 function readProfile(p: RawProfile, frames: unknown[], path: string, i: number): { profile: Profile; name: string; startMs?: number } {
   const unitName = typeof p.unit === 'string' ? p.unit : 'none';
-  const factor = Object.hasOwn(TIME_UNITS, unitName) ? TIME_UNITS[unitName] : 1;
-  const unit: WeightUnit = unitName in TIME_UNITS ? 'ms' : unitName === 'bytes' ? 'bytes' : 'samples';
+  // Own keys only: a unit named `constructor` is no time unit (`in` found Object's methods).
+  const time = Object.hasOwn(TIME_UNITS, unitName);
+  const factor = time ? TIME_UNITS[unitName] : 1;
+  const unit: WeightUnit = time ? 'ms' : unitName === 'bytes' ? 'bytes' : 'samples';
   const name = typeof p.name === 'string' && p.name ? p.name : `profile ${i + 1}`;
   const start = typeof p.startValue === 'number' && Number.isFinite(p.startValue) ? p.startValue : undefined;
   const end = typeof p.endValue === 'number' && Number.isFinite(p.endValue) ? p.endValue : undefined;
