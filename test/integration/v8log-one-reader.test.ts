@@ -14,7 +14,7 @@ import { functionStats } from '../../src/core/model/views';
 import { LIVE_INFO_FILE } from '../../src/launch/run/cpuChunks';
 import { forgetLiveRun, loadLiveRun } from '../../src/launch/run/liveReader';
 import { liveRun } from '../../src/launch/run/liveRun';
-import { loadRunProfile } from '../../src/launch/run/runProfile';
+import { loadRunProfile, runThreadLabel } from '../../src/launch/run/runProfile';
 import type { Profile } from '../../src/core/model';
 import { frameKey, stackWeights } from '../helpers/profileCanon';
 
@@ -173,12 +173,10 @@ test("a run folder counts a process's samples once, however many isolates' logs 
     writeFileSync(join(dir, mainName), main);
     writeFileSync(join(dir, workerName), worker);
     writeFileSync(join(dir, LIVE_INFO_FILE), JSON.stringify({ mode: 'prof' }));
-    const alone = await loadProfile(join(dir, mainName), { sourceMaps: false });
-    const threads = alone.threads.map((t) => `${t.name} ${t.samples}`).sort();
-    assert.deepEqual(
-      threads.map((t) => t.split(' ')[0]),
-      ['main', 'worker'],
-    );
+    // Named as a run names its threads (no process recorded here: by pid alone).
+    const alone = await loadProfile(join(dir, mainName), { sourceMaps: false, threadLabel: runThreadLabel([]) });
+    const pid = /-(\d+)-/.exec(mainName)![1];
+    assert.deepEqual(alone.threads.map((t) => t.name).sort(), [`pid ${pid}`, `pid ${pid} thread 1`]);
     const opts = { sourceMaps: false, allProcesses: true };
     // Each log is one of the run's profiles; each of them leads the reader to the other.
     const whole = await loadRunProfile(liveRun(dir, {}, 'prof'), opts);

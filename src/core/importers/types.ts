@@ -3,6 +3,12 @@ import type { SourceMapOptions } from '../sourceMapPaths';
 import type { Profile, ProfileFormat } from '../model';
 import type { LentArrays } from './numberList';
 
+/**
+ * A thread's name in the views, from what a run recorded of its processes (launch/run/threadLabels.ts): `threadId` is
+ * Node's number for a JavaScript thread (0: the main thread), `tid` the OS thread's. Undefined: the reader's own name.
+ */
+export type ThreadLabel = (t: { pid: number; tid?: number; threadId?: number }) => string | undefined;
+
 export interface ImportOptions {
   /** Apply source maps found next to the scripts (default true). */
   sourceMaps?: boolean;
@@ -33,6 +39,8 @@ export interface ImportOptions {
    * back once done with a profile's timeline (a run's processes, see runProfile.ts).
    */
   lent?: LentArrays;
+  /** Names the threads as every mode of a run names them (perf's `comm pid/tid` and prof's `worker N` otherwise). */
+  threadLabel?: ThreadLabel;
   /** The caller packs the timeline (packTimeline, a run's processes): a .cpuprofile's reader notes its steps as it reads. */
   packing?: boolean;
 }

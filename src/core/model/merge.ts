@@ -19,6 +19,22 @@ export interface MergePart {
   startMs?: number;
   /** The part's timeline packed (see packTimeline), held in place of `profile.timeline` until the merge. */
   packed?: TimelineSource;
+  /**
+   * Its threads are named as the run names them (a prof log of a process and its workers): each becomes a level of
+   * the merge beside the other processes', not a level under `thread`.
+   */
+  ownLevels?: boolean;
+}
+
+/** A part's thread levels by the frame that names each (its threads' names), when it has several. */
+function levelsOf(p: Profile): Map<number, string> | undefined {
+  if (p.threads.length < 2) return undefined;
+  const names = new Set(p.threads.map((t) => `thread ${t.name}`));
+  const out = new Map<number, string>();
+  p.frames.forEach((f, i) => {
+    if (f.category === 'program' && names.has(f.name)) out.set(i, f.name.slice('thread '.length));
+  });
+  return out;
 }
 
 /** A part's samples with their times, packed or not. */
@@ -52,31 +68,47 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, { originMs,
   // Kept per part too, so the viewer's process picker shows the line heat of the processes it keeps.
   const byThread = new Map<string, LineHits>();
   const timed: { tl: TimelineSource; nodes: Int32Array; startMs?: number; durationMs: number; thread: string }[] = [];
+  let lifted = false;
   for (const part of parts) {
     const p = part.profile;
     const ids = p.frames.map((f) => b.frame(f));
     // Where each of the part's nodes went in the merged tree: the timeline's samples follow them.
     const moved = new Int32Array(p.tree.count).fill(-1);
+    const levels = part.ownLevels ? levelsOf(p) : undefined;
     p.tree.forEachStack((stack, self, selfTime, node) => {
-      moved[node] = b.sample(
-        stack.map((f) => ids[f]),
-        self,
-        selfTime,
-        part.thread,
-      );
+      const own = levels?.get(stack[0]);
+      moved[node] =
+        own !== undefined
+          ? b.sample(
+              stack.slice(1).map((f) => ids[f]),
+              self,
+              selfTime,
+              own,
+            )
+          : b.sample(
+              stack.map((f) => ids[f]),
+              self,
+              selfTime,
+              part.thread,
+            );
     });
     const tl = partTimeline(part);
     if (tl) {
       // A sample on a node without self weight (none the importers make) stays in its process, at its level: every node
       // not placed goes there, which is the same for the nodes samples are on and looks at nodes, not at every sample.
-      const level = b.sample([], 0, 0, part.thread);
+      const level = b.sample([], 0, 0, levels ? p.threads[0].name : part.thread);
       for (let n = 0; n < moved.length; n++) if (moved[n] < 0) moved[n] = level;
       timed.push({ tl, nodes: moved, startMs: part.startMs, durationMs: Math.max(tl.last, p.meta.durationMs ?? 0), thread: part.thread });
     }
-    b.threadInfo(part.thread, { pid: part.pid, tid: part.tid });
+    if (levels) for (const t of p.threads) b.threadInfo(t.name, { pid: t.pid ?? part.pid, ...(t.tid !== undefined ? { tid: t.tid } : {}) });
+    else b.threadInfo(part.thread, { pid: part.pid, tid: part.tid });
     for (const [file, lines] of p.lineHits) for (const [line, h] of lines) b.lineHit(file, line, h.self, h.total);
-    if (!byThread.has(part.thread)) byThread.set(part.thread, new Map());
-    addLineHits(byThread.get(part.thread)!, p.lineHits);
+    // A process's line hits are not kept per thread: its threads' are the files still in their tree (selectThreads).
+    if (levels) lifted = true;
+    else {
+      if (!byThread.has(part.thread)) byThread.set(part.thread, new Map());
+      addLineHits(byThread.get(part.thread)!, p.lineHits);
+    }
     for (const w of p.warnings) b.warn(w);
   }
   let later: { parts: PendingPart[]; merge: () => Timeline } | undefined;
@@ -97,14 +129,14 @@ export function mergeProfiles(parts: MergePart[], meta: ProfileMeta, { originMs,
     };
     const waiting = timed.map((t, j) => ({ tl: t.tl, nodes: t.nodes, thread: t.thread, offset: offsets[j] }));
     // Parts of levels of their own (canWait): the merged profile keeps its levels, so build() would not renumber it.
-    if (timelineMayWait && canWait(waiting)) later = { parts: waiting, merge };
+    if (timelineMayWait && !lifted && canWait(waiting)) later = { parts: waiting, merge };
     else b.timeline = merge();
     if (known) b.meta.startTime = origin;
     b.meta.durationMs = Math.max(b.meta.durationMs ?? 0, ...timed.map((t, i) => offsets[i] + t.durationMs));
   }
   const merged = b.build();
   if (later) timelineWhenRead(merged, later.parts, later.merge);
-  if (merged.threads.length > 1) merged.threadLineHits = byThread;
+  if (merged.threads.length > 1 && !lifted) merged.threadLineHits = byThread;
   return merged;
 }
 

@@ -4,7 +4,7 @@ import { unlinkSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 import { saveInMemorySourceMapsOnExit, SOURCE_MAPS_ENV } from './sourceMaps';
 import { captureInlineMaps } from './inlineMaps';
-import { recordThisProcess, RUN_DIR_ENV } from '../run/processRecords';
+import { recordThisProcess, recordThisThread, RUN_DIR_ENV } from '../run/processRecords';
 import { cpuProfileInProcess, CPU_PROF_ENV } from './cpuProfile';
 import { handleStopSignals } from './signals';
 import { recordLoopDelay } from './loopDelay';
@@ -23,6 +23,7 @@ if (runDir && !runIsLive(runDir)) {
 
 markLogClock();
 recordThisProcess();
+recordThisThread();
 keepFlagsInForks();
 keepWorkerLogs();
 const profiling = [cpuProfileInProcess(), heapProfileInProcess()].some(Boolean);

@@ -14,7 +14,7 @@ import { FramePointerCheck, mappedFiles } from '../../core/importers/perf/frameP
 import { savedJitMaps } from '../../core/importers/perf/jitMaps';
 import { liveRun } from './liveRun';
 import { forgetLiveJitMaps, liveJitMaps } from './liveJitMaps';
-import { loadRunProfile, oneLogPerProcess, type RunLoadOptions } from './runProfile';
+import { loadRunProfile, oneLogPerProcess, runThreadLabel, type RunLoadOptions } from './runProfile';
 import { findRawProfiles, PERF_STREAM_PART, type OpenedRun } from './runFolder';
 
 /** No more than this much of a chunk file is read at once (a repository-controlled folder may hold anything). */
@@ -214,6 +214,7 @@ async function loadLivePerf(
   if (!st.stream.parser.samples || (opts.onlyNew && answered.get(dir) === st.offset)) throw new ProfileError(NOTHING_NEW, dir);
   answered.set(dir, st.offset);
   const run = liveRun(dir, li, 'perf');
+  st.stream.parser.threadLabel = runThreadLabel(run.info.processes ?? []);
   return { profile: await loadRunProfile(run, { ...opts, perfSlices: st.stream.current() }), run };
 }
 
@@ -242,11 +243,12 @@ async function loadLiveLogs(
   let tails = profTails.get(dir);
   if (!tails) profTails.set(dir, (tails = new Map()));
   const parts = new Map<string, Profile>();
+  const threadLabel = runThreadLabel(run.info.processes ?? []);
   for (const f of oneLogPerProcess(logs)) {
     let t = tails.get(f);
     if (!t) tails.set(f, (t = new V8LogTail(f)));
     try {
-      parts.set(f, await t.read(opts));
+      parts.set(f, await t.read({ ...opts, threadLabel }));
     } catch (e) {
       // Read again from the start next time: a read that failed midway may have left its readers half fed.
       tails.delete(f);

@@ -1,5 +1,5 @@
-import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { replaceFileSync } from '../../core/safeWrite';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { createNewFileSync, replaceFileSync } from '../../core/safeWrite';
 import { runIsLive } from './runLiveness';
 import { join } from 'node:path';
 import type * as WorkerThreads from 'node:worker_threads';
@@ -43,6 +43,14 @@ export interface ProcessRecord {
   clock?: ProcessClock;
   /** Why cpu-prof or heap mode could not profile this process (NOT_PROFILED_NO_INSPECTOR). */
   notProfiled?: string;
+  /** Its worker threads' OS thread ids, as each recorded itself (`<pid>-<threadId>.thread`; added when read). */
+  threads?: ThreadRecord[];
+}
+
+/** A worker thread: Node's number for it and the OS thread its JavaScript runs on (what perf names it by). */
+export interface ThreadRecord {
+  threadId: number;
+  tid: number;
 }
 
 /**
@@ -146,6 +154,26 @@ export function ancestorsOf(ppid: number): number[] {
   return out;
 }
 
+/**
+ * Runs in each worker thread (from the preload, Linux): writes `<pid>-<threadId>.thread` beside the process's record,
+ * so perf's threads, known by their OS ids, are named by Node's thread numbers as the other modes name them.
+ */
+export function recordThisThread(): void {
+  const runDir = process.env[RUN_DIR_ENV];
+  const wt = workerThreads();
+  if (!runDir || wt.isMainThread || process.platform !== 'linux') return;
+  try {
+    // `<pid>/task/<tid>`: the OS thread this worker's JavaScript runs on.
+    const m = /\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'));
+    const dir = join(runDir, PROCESSES_DIR);
+    if (!m || !runIsLive(runDir) || !lstatSync(dir).isDirectory()) return;
+    const rec: ThreadRecord = { threadId: wt.threadId, tid: Number(m[1]) };
+    createNewFileSync(join(dir, `${process.pid}-${wt.threadId}.thread`), JSON.stringify(rec));
+  } catch {
+    // unrecorded, the thread keeps its OS id in perf's views
+  }
+}
+
 /** The records of a run folder, by start time. */
 export function readProcessRecords(runDir: string): ProcessRecord[] {
   let names: string[];
@@ -155,7 +183,18 @@ export function readProcessRecords(runDir: string): ProcessRecord[] {
     return [];
   }
   const out: ProcessRecord[] = [];
+  const threads = new Map<number, ThreadRecord[]>();
   for (const n of names) {
+    const t = /^(\d+)-\d+\.thread$/.exec(n);
+    if (t) {
+      try {
+        const r = JSON.parse(readFileSync(join(runDir, PROCESSES_DIR, n), 'utf8')) as ThreadRecord;
+        if (Number.isInteger(r.threadId) && Number.isInteger(r.tid)) threads.set(Number(t[1]), [...(threads.get(Number(t[1])) ?? []), r]);
+      } catch {
+        // being written
+      }
+      continue;
+    }
     if (!/^\d+\.(?:record|json)$/.test(n)) continue;
     try {
       const r = JSON.parse(readFileSync(join(runDir, PROCESSES_DIR, n), 'utf8')) as ProcessRecord;
@@ -163,6 +202,10 @@ export function readProcessRecords(runDir: string): ProcessRecord[] {
     } catch {
       // written at this very moment, or cut short by a kill: the next read sees it
     }
+  }
+  for (const r of out) {
+    const t = threads.get(r.pid);
+    if (t) r.threads = t.sort((a, b) => a.threadId - b.threadId);
   }
   return out.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.pid - b.pid);
 }
@@ -186,6 +229,7 @@ export function runProcesses(records: ProcessRecord[], profiles: string[]): RunP
     endedAt: r.endedAt,
     ...(r.clock ? { clock: r.clock } : {}),
     ...(typeof r.notProfiled === 'string' ? { notProfiled: r.notProfiled } : {}),
+    ...(r.threads?.length ? { threads: r.threads } : {}),
     profiles: profiles.filter((p) => profilePid(p.split(/[\\/]/).pop() ?? p) === r.pid),
   }));
 }

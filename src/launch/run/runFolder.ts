@@ -3,7 +3,7 @@ import { MAX_RUN_JSON_BYTES, NamedFileError, readNamedText, readNamedTextSync } 
 import { basename, isAbsolute, join } from 'node:path';
 import { createNewFileSync, replaceFile } from '../../core/safeWrite';
 import type { LaunchMode } from './modes';
-import type { ProcessClock } from './processRecords';
+import type { ProcessClock, ThreadRecord } from './processRecords';
 import { RUNS_DIR } from './runsDir';
 import { LIVE_HEAP_NAME } from './liveHeapFile';
 
@@ -86,6 +86,8 @@ export interface RunProcess {
   clock?: ProcessClock;
   /** Why the in-process profiler could not profile it (cpu-prof and heap modes): see ProcessRecord. */
   notProfiled?: string;
+  /** Its worker threads by Node's number and OS thread id (Linux), to name perf's threads as the other modes do. */
+  threads?: ThreadRecord[];
 }
 
 /** Cached by the history view so it lists runs without loading their profiles again. */
@@ -241,6 +243,9 @@ export function parseRunJson(text: string): Partial<RunInfo> | undefined {
           startedAt: str(p.startedAt) ?? '',
           ancestors: Array.isArray(p.ancestors) ? p.ancestors.filter((x) => Number.isInteger(x)) : undefined,
           profiles: Array.isArray(p.profiles) ? p.profiles.filter((x) => typeof x === 'string').filter(isInRunFolder) : [],
+          threads: Array.isArray(p.threads)
+            ? p.threads.filter((t) => !!t && typeof t === 'object' && Number.isInteger(t.threadId) && Number.isInteger(t.tid))
+            : undefined,
         }))
     : undefined;
   out.mapsFile = typeof r.mapsFile === 'string' && isInRunFolder(r.mapsFile) ? r.mapsFile : undefined;

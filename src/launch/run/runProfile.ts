@@ -1,6 +1,8 @@
 import { basename, join } from 'node:path';
 import { loadProfile } from '../../core/importers';
 import type { ImportOptions } from '../../core/importers';
+import type { ThreadLabel } from '../../core/importers/types';
+import { threadLabels } from './threadLabels';
 import { loadPerfScriptFiles } from '../../core/importers/perf';
 import { parseLogName } from '../../core/importers/v8log/siblings';
 import * as l10n from '@vscode/l10n';
@@ -29,6 +31,12 @@ export function oneLogPerProcess(files: string[]): string[] {
     read.add(pid);
     return true;
   });
+}
+
+/** The run's name for each of its threads (threadLabels.ts), a process by its short command. */
+export function runThreadLabel(processes: readonly RunProcess[]): ThreadLabel {
+  const byPid = new Map(processes.map((p) => [p.pid, p]));
+  return threadLabels(processes, (pid) => shortCommand(byPid.get(pid)));
 }
 
 function shortCommand(p: RunProcess | undefined): string {
@@ -88,6 +96,9 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
     command: byPid.get(pid) ? shortCommand(byPid.get(pid)) : '',
     startedAt: byPid.get(pid)?.startedAt,
   });
+  // Every mode's threads are named alike: a process of several threads (prof's log of each, perf's) here as a run of
+  // one file per thread (cpu-prof) is.
+  const threadLabel = runThreadLabel(processes);
   let profile: Profile;
   if (mode === 'perf' || files.every((f) => pidOf(basename(f)) === undefined)) {
     // perf.data holds every process already, each thread with its pid.
@@ -95,16 +106,17 @@ export async function loadRunProfile(run: OpenedRun | string, opts: RunLoadOptio
     profile = opts.perfSlices
       ? opts.perfSlices
       : files.every((f) => isPerfSliceScript(basename(f)))
-        ? await loadPerfScriptFiles(files, opts)
+        ? await loadPerfScriptFiles(files, { ...opts, threadLabel })
         : await loadProfile(files[0], {
             ...opts,
+            threadLabel,
             mapsFile: opts.mapsFile ?? (nodePid !== undefined ? join(runDir, mapsFileName(nodePid)) : undefined),
           });
     if (opts.pid !== undefined) profile = keepProcess(profile, opts.pid);
   } else {
     const readable = oneLogPerProcess(files);
     const chosen = readable.filter((f) => opts.pid === undefined || pidOf(basename(f)) === opts.pid);
-    const parts = await readParts(chosen, opts, pidOf, (pid) => meta(pid).command);
+    const parts = await readParts(chosen, opts, pidOf, threadLabel);
     if (!parts.length)
       throw new ProfileError(l10n.t('The run folder {0} holds no profile of process {1}.', runDir, String(opts.pid)), runDir);
     const origin = await placeOnRunClock(runDir, info, parts);
@@ -152,7 +164,7 @@ async function readParts(
   chosen: string[],
   opts: RunLoadOptions,
   pidOf: (name: string) => number | undefined,
-  commandOf: (pid: number) => string,
+  threadLabel: ThreadLabel,
 ): Promise<MergePart[]> {
   const parts: MergePart[] = [];
   // The processes are read one after another: each one's samples and times fill the memory the one before let go.
@@ -164,8 +176,8 @@ async function readParts(
     const onProgress = opts.onProgress && ((x: number) => opts.onProgress!((i + x) / chosen.length));
     const p = opts.liveParts
       ? opts.liveParts.read(f)
-      : await loadProfile(f, { ...opts, onProgress, ...(lent ? { lent, packing: true } : {}) });
-    const label = pid === undefined ? basename(f) : `pid ${pid}${tid && tid !== '0' ? ` thread ${tid}` : ''} ${commandOf(pid)}`.trim();
+      : await loadProfile(f, { ...opts, onProgress, ...(lent ? { lent, packing: true } : {}), threadLabel });
+    const label = pid === undefined ? basename(f) : threadLabel({ pid, threadId: tid === undefined ? 0 : Number(tid) })!;
     // Several parts are merged, and all of them are held until then: each timeline packed as soon as it is read.
     const tl = p.timeline;
     const packed = chosen.length > 1 && tl ? packTimeline(tl, p.tree.count) : undefined;
@@ -177,7 +189,15 @@ async function readParts(
       if (own && packed.nodes !== tl.nodes) lent.give(tl.nodes.buffer);
       if (own && packed.steps) lent.give(tl.times.buffer);
     }
-    parts.push({ profile: p, thread: label, pid, tid: tid === undefined ? undefined : Number(tid), ...(packed ? { packed } : {}) });
+    // A log of a process and its workers names its threads as the run does (threadLabel): each a level of its own.
+    parts.push({
+      profile: p,
+      thread: label,
+      pid,
+      tid: tid === undefined ? undefined : Number(tid),
+      ...(packed ? { packed } : {}),
+      ...(pid !== undefined && p.threads.length > 1 && p.threads.every((t) => t.name.startsWith(`pid ${pid} `)) ? { ownLevels: true } : {}),
+    });
   }
   return parts;
 }

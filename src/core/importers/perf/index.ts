@@ -45,6 +45,7 @@ async function loadPerfScriptText(path: string, opts: ImportOptions): Promise<Pr
   opts.signal?.throwIfAborted();
   const size = (await stat(path)).size;
   const parser = new PerfScriptParser();
+  parser.threadLabel = opts.threadLabel;
   const stream = createReadStream(path, { highWaterMark: 1 << 20, signal: opts.signal });
   let read = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {

@@ -6,6 +6,7 @@ import { doubled } from '../../doubled';
 import { CALLERS_UNKNOWN, LostCallers } from './lostCallers';
 import { PERF_DEFAULT_MAX_STACK, STACK_TOO_DEEP } from '../deepStacks';
 import { CALLER_NOT_RECORDED, type FramePointerCheck } from './framePointers';
+import type { ThreadLabel } from '../types';
 
 /** A callchain-less sample carries its one frame on the header line. */
 const INLINE_FRAME = /^([0-9a-f]+)\s+(\S[^]*)$/i;
@@ -91,6 +92,8 @@ export class PerfScriptParser {
   private allWeight = 0;
   /** `#` lines (`perf script --header` writes the recording's facts there). */
   onComment?: (line: string) => void;
+  /** The run's names for its threads (a run folder's reader sets it); perf's `comm pid/tid` for the others. */
+  threadLabel?: ThreadLabel;
 
   /** `check`: reads whether sampled native code had its own frame pointer (none: stacks stay as perf gave them). */
   constructor(
@@ -421,6 +424,15 @@ export class PerfScriptParser {
     // The kernel keeps kernel.perf_event_max_stack frames (127 unless raised): stacks as deep as the deepest, at that or
     // more, were cut there.
     const cutAt = this.deepest >= PERF_DEFAULT_MAX_STACK ? this.deepest : Infinity;
+    const used = new Set<string>();
+    const names = this.threadNames.map((name, id) => {
+      const { pid, tid } = this.threadInfos[id];
+      let label = (pid !== undefined && this.threadLabel?.({ pid, tid })) || name;
+      // Two threads are never one level (a pid used again by a later process): the OS thread tells them apart.
+      if (used.has(label)) label = `${label} tid ${tid}`;
+      used.add(label);
+      return label;
+    });
     const lost = new LostCallers((id) => b.frames.get(id), this.aggCount, cutAt);
     for (const head of this.stacks.values())
       for (let a: StackAgg | undefined = head; a; a = a.next) lost.add(a.id, a.frames, a.weight, a.cut, a.listed);
@@ -437,7 +449,7 @@ export class PerfScriptParser {
           under.set(frames, 1);
           frames = under;
         }
-        nodeOf[a.id] = b.sample(frames, a.weight, a.timeMs, this.threadNames[a.thread]);
+        nodeOf[a.id] = b.sample(frames, a.weight, a.timeMs, names[a.thread]);
         all += a.weight;
         const leaf = frames.length ? b.frames.get(frames[frames.length - 1]) : undefined;
         // WebAssembly's optimized code is not JavaScript, and the other modes see no inlining in it either.
@@ -474,7 +486,7 @@ export class PerfScriptParser {
           `${((this.notRecordedWeight / this.allWeight) * 100).toFixed(1)} %`,
         ),
       );
-    this.threadNames.forEach((name, id) => b.threadInfo(name, { ...this.threadInfos[id] }));
+    names.forEach((name, id) => b.threadInfo(name, { ...this.threadInfos[id] }));
     this.timeline(nodeOf, b);
     if (this.skipped) b.warn(l10n.t('{0} lines were not perf script samples and were skipped', String(this.skipped)));
     if (this.samples === 0) b.warn(l10n.t('no samples in the perf data'));

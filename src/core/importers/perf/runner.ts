@@ -95,6 +95,7 @@ function runOnce(
   return new Promise<RunResult>((resolve, reject) => {
     const child = childProcess().spawn(perfPath, perfScriptArgs(file, fields), { stdio: ['ignore', 'pipe', 'pipe'] });
     const parser = new PerfScriptParser(undefined, check);
+    parser.threadLabel = opts.threadLabel;
     const namer = new JitFrameNamer(maps, native);
     let first = NaN;
     let last = NaN;

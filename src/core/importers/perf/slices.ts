@@ -24,6 +24,7 @@ export class PerfSlices {
   /** Reads one slice's text, its JIT frames named from `jit`; `onBytes` after each chunk. */
   async add(path: string, jit: Map<number, SavedJit>, opts: ImportOptions = {}, onBytes?: (n: number) => void): Promise<void> {
     opts.signal?.throwIfAborted();
+    this.parser.threadLabel ??= opts.threadLabel;
     const namer = new JitFrameNamer(jit);
     const stream = createReadStream(path, { highWaterMark: 1 << 20, signal: opts.signal });
     for await (const chunk of stream as AsyncIterable<Buffer>) {

@@ -165,7 +165,11 @@ export class V8LogTail {
       return workerNo;
     };
     this.logs = tagged.map((t, i) => {
-      const thread = threaded ? (i === 0 && !t.worker ? 'main' : `worker ${t.threadId ?? nextNo()}`) : undefined;
+      const threadId = !threaded ? undefined : i === 0 && !t.worker ? 0 : (t.threadId ?? nextNo());
+      const thread =
+        threadId === undefined
+          ? undefined
+          : (pid !== undefined && this.opts.threadLabel?.({ pid, threadId })) || (threadId === 0 ? 'main' : `worker ${threadId}`);
       if (thread) this.builder.threadInfo(thread, { pid });
       // A live read's resolver outlives the read whose signal it would take.
       const native = new NativeResolver(signal, !this.opts.untrusted);
