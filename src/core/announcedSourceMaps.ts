@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { applySourceMaps, MAX_MAP_BYTES, parseMap, SourceMapCache, type SourceMapOptions } from './sourcemaps';
 import { readNamedText } from './namedFiles';
 import { fileUrlToPathAnyOs } from './paths';
-import type { Profile } from './model';
+import { classifyJsFile, type Category, type Profile } from './model';
 
 /**
  * The file a run folder keeps beside its profile: script URL → the `sourceMapURL` the process saw.
@@ -23,6 +23,12 @@ const INLINE_MAPS_FILE = /^sourcemaps-\d+-\d+\.jsonl?$/;
 
 /** The value a file gets in those files when its code was transformed in memory and came with no map. */
 export const TRANSFORMED_NO_MAP = '';
+
+/**
+ * The value a script named with a space and not by a path gets there (readers before it skip entries that are not
+ * strings): where its frames' names end (applyAnnouncedScriptNames).
+ */
+export const SCRIPT_NAMED = null;
 
 /** Inline maps of a big app can add up; a file larger than this is not ours. */
 const MAX_ANNOUNCED_BYTES = 64 * 1024 * 1024;
@@ -94,7 +100,7 @@ export async function applyAnnouncedSourceMaps(
  * sourcemaps-<pid>-<thread>.json, merged; empty when there are none. A file mapped to
  * TRANSFORMED_NO_MAP ran as code transformed in memory without a map (see transformedWithoutMap).
  */
-export async function readAnnouncedSourceMaps(profilePath: string): Promise<Record<string, string>> {
+export async function readAnnouncedSourceMaps(profilePath: string, named?: Set<string>): Promise<Record<string, string>> {
   const dir = dirname(profilePath);
   if (basename(profilePath) === ANNOUNCED_MAPS_FILE || INLINE_MAPS_FILE.test(basename(profilePath))) return {};
   let names: string[] = [];
@@ -109,6 +115,7 @@ export async function readAnnouncedSourceMaps(profilePath: string): Promise<Reco
       const text = await readNamedText(join(dir, n), { maxBytes: MAX_ANNOUNCED_BYTES });
       for (const [file, ref] of n.endsWith('.jsonl') ? jsonLines(text) : jsonObject(text))
         if (typeof ref === 'string' && (ref || !(file in out))) out[file] = ref;
+        else if (ref === SCRIPT_NAMED) named?.add(file);
     } catch {
       // absent or unreadable: the others still count
     }
@@ -157,3 +164,36 @@ export function warnTransformedWithoutMap(profile: Profile, announced: Record<st
       ),
     );
 }
+
+/**
+ * Frames a reader split at the wrong space: perf's JIT maps write `render my template.ejs:1:10` for `render` in the
+ * script `my template.ejs` (a vm script named so), read as `render my` in `template.ejs`. The scripts the processes
+ * announced (SCRIPT_NAMED) say where the name ends.
+ */
+export function applyAnnouncedScriptNames(profile: Profile, named: ReadonlySet<string>): void {
+  if (!named.size) return;
+  const moved = new Map<string, string>();
+  profile.frames.forEach((f, i) => {
+    if (!f.file || /[\\/]/.test(f.file) || !f.name.includes(' ') || !RECLASSIFIED.has(f.category)) return;
+    const joined = `${f.name} ${f.file}`;
+    for (const script of named) {
+      if (script === f.file || !script.endsWith(f.file) || !joined.endsWith(` ${script}`)) continue;
+      const { category, pkg } = classifyJsFile(script);
+      const { pkg: _, ...rest } = f;
+      profile.frames[i] = { ...rest, name: joined.slice(0, -script.length - 1), file: script, category, ...(pkg ? { pkg } : {}) };
+      moved.set(f.file, script);
+      return;
+    }
+  });
+  // Line heat moves with its frames unless a frame still names the file.
+  const still = new Set(profile.frames.map((f) => f.file));
+  for (const [from, to] of moved) {
+    const hits = profile.lineHits.get(from);
+    if (!hits || still.has(from)) continue;
+    profile.lineHits.delete(from);
+    profile.lineHits.set(to, hits);
+  }
+}
+
+/** Categories that came from the file a frame was read in (not eval'd code, WebAssembly or native code). */
+const RECLASSIFIED = new Set<Category>(['app', 'node', 'dependency']);

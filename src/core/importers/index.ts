@@ -11,7 +11,12 @@ import { v8logImporter } from './v8log';
 import type { ImportOptions, Importer } from './types';
 import { applySourceMaps } from '../sourcemaps';
 import { createPathMapper, mapProfilePaths } from '../pathMapping';
-import { applyAnnouncedSourceMaps, readAnnouncedSourceMaps, warnTransformedWithoutMap } from '../announcedSourceMaps';
+import {
+  applyAnnouncedScriptNames,
+  applyAnnouncedSourceMaps,
+  readAnnouncedSourceMaps,
+  warnTransformedWithoutMap,
+} from '../announcedSourceMaps';
 import { NamedFileError, openNamedFile } from '../namedFiles';
 
 export type { ImportOptions, Importer } from './types';
@@ -81,10 +86,13 @@ export async function afterImport(path: string, profile: Profile, opts: ImportOp
       ? createPathMapper(opts.pathMapping)
       : undefined;
   if (mapPath) mapProfilePaths(profile, mapPath);
+  // A run folder's sourcemaps.json holds the maps of code transpiled in memory (tsx, ts-node, attach), and the scripts
+  // named with spaces that tell a perf frame's name from its script's.
+  const named = new Set<string>();
+  const announced = await readAnnouncedSourceMaps(path, named);
+  applyAnnouncedScriptNames(profile, named);
   if (opts.sourceMaps !== false) {
     const smOpts = { ...opts.sourceMapOptions, mapPath };
-    // A run folder's sourcemaps.json holds the maps of code transpiled in memory (tsx, ts-node, attach).
-    const announced = await readAnnouncedSourceMaps(path);
     await applyAnnouncedSourceMaps(profile, announced, mapPath, smOpts);
     await applySourceMaps(profile, undefined, smOpts);
     warnTransformedWithoutMap(profile, announced);

@@ -4,7 +4,7 @@ import type * as Vm from 'node:vm';
 import { threadId } from 'node:worker_threads';
 import { RUN_DIR_ENV } from '../run/processRecords';
 import { onModuleCompile } from './moduleHooks';
-import { inlineMapFileName, TRANSFORMED_NO_MAP } from '../../core/announcedSourceMaps';
+import { inlineMapFileName, SCRIPT_NAMED, TRANSFORMED_NO_MAP } from '../../core/announcedSourceMaps';
 import { CREATE_NEW } from '../../core/safeWrite';
 
 /** The data: URL of a code's last `//# sourceMappingURL=data:…` comment (`//@` too), or undefined. */
@@ -31,9 +31,10 @@ export function captureInlineMaps(): void {
   const dir = process.env[RUN_DIR_ENV];
   if (!dir) return;
   const maps = new Map<string, string>();
+  const named = new Set<string>();
   let fd: number | undefined;
   let failed = false;
-  const append = (file: string, ref: string) => {
+  const append = (file: string, ref: string | typeof SCRIPT_NAMED) => {
     if (failed) return;
     try {
       // A new file only (no link followed, nothing of another's overwritten), kept open for the next entries.
@@ -53,6 +54,10 @@ export function captureInlineMaps(): void {
       filename.startsWith('evalmachine')
     )
       return;
+    if (!named.has(filename) && namedWithSpaces(filename)) {
+      named.add(filename);
+      append(filename, SCRIPT_NAMED);
+    }
     const url = inlineMapUrl(code);
     const ref = url ?? (!maps.has(filename) && transformed(code, filename) ? TRANSFORMED_NO_MAP : undefined);
     if (ref === undefined || maps.get(filename) === ref) return;
@@ -61,6 +66,14 @@ export function captureInlineMaps(): void {
   };
   onModuleCompile((m) => see(m.content, m.filename));
   hookVm(see);
+}
+
+/**
+ * A script named with a space and not by a path (`vm.runInThisContext(code, { filename: 'my template.ejs' })`): perf's
+ * JIT maps write `render my template.ejs:1:10`, where nothing tells where the name ends and the script's begins.
+ */
+function namedWithSpaces(filename: string): boolean {
+  return filename.includes(' ') && !/^(?:[\\/]|[a-z]:[\\/]|[a-z][a-z0-9+.-]*:\/\/)/i.test(filename);
 }
 
 /** Code that is not the file's own text, wrapped or not (Jest and Module.wrap add a wrapper around it). */
