@@ -82,3 +82,23 @@ test("merge: a part with thread levels named as the run names them lends each to
   assert.equal(worker.tree.weight, 20);
   assert.equal(merged.threadLineHits, undefined, "a process's line heat is not kept per thread: the files in the tree tell");
 });
+
+test("processRows: a process's main thread first, then its busiest (perf's helper threads start before any worker)", () => {
+  const b = new ProfileBuilder('perf', { durationMs: null });
+  const f = b.frame({ name: 'work', file: '/app/a.js', line: 1, column: 1, category: 'app' });
+  for (const [name, tid, n] of [
+    ['pid 10 tid 11 server.js', 11, 1],
+    ['pid 10 server.js', 10, 30],
+    ['pid 10 tid 12 server.js', 12, 2],
+    ['pid 10 thread 1 server.js', 15, 20],
+  ] as const) {
+    b.sample([f], n, 0, name);
+    b.threadInfo(name, { pid: 10, tid });
+  }
+  assert.deepEqual(
+    processRows(b.build())
+      .filter((r) => r.thread)
+      .map((r) => r.label),
+    ['pid 10 server.js', 'pid 10 thread 1 server.js', 'pid 10 tid 12 server.js', 'pid 10 tid 11 server.js'],
+  );
+});
