@@ -64,6 +64,20 @@ async function threadLabels(mode: string): Promise<Record<string, string>> {
     out[fn] = level;
   }
   console.log(`${mode}: ${JSON.stringify(out)}`);
+  // The JSON report lists each process's threads by the same names, its main thread first.
+  const json = spawnSync(process.execPath, [cli, 'report', runDirOf(r), '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(json.status, 0, json.stderr);
+  const processes = (JSON.parse(json.stdout) as { processes: { command: string; threads?: { name: string }[] }[] }).processes;
+  for (const [command, labels] of [
+    ['nest.js', ['fnMain', 'fnA', 'fnB', 'fnC']],
+    ['nest.js K', ['fnK', 'fnD']],
+  ] as const) {
+    const threads = (processes.find((p) => p.command === command)?.threads ?? []).map(
+      (t) => `thread ${t.name.replace(/\bpid \d+/, 'pid <pid>')}`,
+    );
+    assert.equal(threads[0], out[labels[0]], `${mode}: ${command}'s main thread first in ${JSON.stringify(threads)}`);
+    assert.deepEqual(threads.filter((t) => !/ tid \d+ /.test(t)).sort(), labels.map((l) => out[l]).sort(), `${mode}: ${command}'s threads`);
+  }
   return out;
 }
 

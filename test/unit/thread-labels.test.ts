@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeProfiles, ProfileBuilder } from '../../src/core/model';
+import { diffTree } from '../../src/core/model/diff';
 import { processRows, selectThreads } from '../../src/core/model/processes';
 import { threadLabels } from '../../src/launch/run/threadLabels';
 import { parseRunJson, type RunProcess } from '../../src/launch/run/runFolder';
@@ -101,4 +102,20 @@ test("processRows: a process's main thread first, then its busiest (perf's helpe
       .map((r) => r.label),
     ['pid 10 server.js', 'pid 10 thread 1 server.js', 'pid 10 tid 12 server.js', 'pid 10 tid 11 server.js'],
   );
+});
+
+test('the differential flame graph: the same thread of two runs is one tower, whatever its pid', () => {
+  const run = (pid: number, mainWeight: number) => {
+    const b = new ProfileBuilder('v8log', { durationMs: null });
+    const f = { file: '/app/a.js', line: 1, column: 1, category: 'app' as const };
+    b.sample([b.frame({ name: 'mainWork', ...f })], mainWeight, 0, `pid ${pid} server.js`);
+    b.sample([b.frame({ name: 'workerWork', ...f })], 10, 0, `pid ${pid} thread 1 server.js`);
+    b.sample([b.frame({ name: 'gc', ...f })], 1, 0, `pid ${pid} tid ${pid + 5} server.js`);
+    return b.build();
+  };
+  const d = diffTree(run(100, 30), run(200, 10));
+  const levels = d.tree.children(0).map((c) => d.frames[d.tree.frame[c]].name);
+  assert.deepEqual(levels.sort(), ['thread server.js', 'thread thread 1 server.js', 'thread tid … server.js']);
+  const main = d.tree.children(0).find((c) => d.frames[d.tree.frame[c]].name === 'thread server.js')!;
+  assert.ok(d.beforeTotal[main] > 0 && d.tree.total[main] > 0, 'before and after in one tower');
 });

@@ -1,5 +1,6 @@
 import { timeSpan } from '../model/timeline';
 import { requestsSummary, type RequestsSummary } from '../model/requests';
+import { threadOrder } from '../model/processes';
 import { findFindings, toJsonFinding, type JsonFinding } from '../findings';
 import {
   attributed,
@@ -65,6 +66,8 @@ export interface JsonProcess {
   samples: number;
   /** Present when it only waited for the processes it started (npm, nodemon): its idle share; left out of the shares unless `--all-processes`. */
   waited?: { idle: number };
+  /** Present when it ran several threads: each by the name every mode gives it, main thread first, then the busiest. */
+  threads?: { name: string; samples: number }[];
 }
 
 export interface JsonFunction {
@@ -183,12 +186,16 @@ export function processWeights(profile: Profile): Map<number, number> {
 function jsonProcesses(profile: Profile): JsonProcess[] {
   const byPid = processWeights(profile);
   const scale = sampleScale(profile);
-  return (profile.meta.processes ?? []).map((p) => ({
-    pid: p.pid,
-    ppid: p.ppid,
-    ...(p.ancestors?.length ? { ancestors: p.ancestors } : {}),
-    command: p.command,
-    samples: round((byPid.get(p.pid) || p.waited?.samples || 0) * scale),
-    ...(p.waited ? { waited: { idle: p.waited.idle } } : {}),
-  }));
+  return (profile.meta.processes ?? []).map((p) => {
+    const threads = profile.threads.filter((t) => t.pid === p.pid).sort(threadOrder(p.pid));
+    return {
+      pid: p.pid,
+      ppid: p.ppid,
+      ...(p.ancestors?.length ? { ancestors: p.ancestors } : {}),
+      command: p.command,
+      samples: round((byPid.get(p.pid) || p.waited?.samples || 0) * scale),
+      ...(p.waited ? { waited: { idle: p.waited.idle } } : {}),
+      ...(threads.length > 1 ? { threads: threads.map((t) => ({ name: t.name, samples: round(t.samples * scale) })) } : {}),
+    };
+  });
 }

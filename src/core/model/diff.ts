@@ -117,10 +117,24 @@ export interface DiffTree {
   beforeTotal: Float64Array;
 }
 
+/**
+ * A thread level as two runs of one program share it: without the pid and OS thread id, which differ from run to run
+ * (`thread pid 4242 thread 1 server.js` → `thread thread 1 server.js`), so the same thread is one tower, not one
+ * removed and one added. Same-named processes of a run (cluster workers) share a level here.
+ */
+function threadLevelAcrossRuns(f: Frame): string {
+  if (f.category !== 'program' || !f.name.startsWith('thread pid ')) return f.name;
+  return f.name
+    .replace(/^thread pid \d+ ?/, 'thread ')
+    .replace(/\btid \d+/, 'tid …')
+    .trimEnd();
+}
+
 export function diffTree(before: Profile, after: Profile): DiffTree {
   const table = new FrameTable();
   const tree = new CallTree();
-  const mapFrames = (p: Profile) => p.frames.map((f) => table.intern({ ...f, column: 0, tier: undefined, generated: undefined }));
+  const mapFrames = (p: Profile) =>
+    p.frames.map((f) => table.intern({ ...f, name: threadLevelAcrossRuns(f), column: 0, tier: undefined, generated: undefined }));
   const add = (p: Profile, into: 'after' | 'before', beforeSelf: number[]) => {
     const ids = mapFrames(p);
     const t = p.tree;

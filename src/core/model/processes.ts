@@ -87,13 +87,7 @@ export function processRows(profile: Profile): ProcessRow[] {
   const visit = (p: ProcessMeta, depth: number, todo: [ProcessMeta, number][]) => {
     if (seen.has(p.pid)) return;
     seen.add(p.pid);
-    // The main thread first, then the busiest: perf's helper threads (V8's compiler and GC, libuv's pool), started
-    // before any worker and so lower in tid, listed between the main thread and the workers. Threads without a tid
-    // (a prof log's, numbered as read) keep their order.
-    const rank = (t: Thread) => (t.tid === undefined ? -1 : t.tid === p.pid || t.tid === 0 ? 0 : 1);
-    const threads = (byPid.get(p.pid) ?? []).sort(
-      (a, b) => rank(a) - rank(b) || (rank(a) === 1 ? b.samples - a.samples : 0) || (a.tid ?? -1) - (b.tid ?? -1),
-    );
+    const threads = (byPid.get(p.pid) ?? []).sort(threadOrder(p.pid));
     const samples = threads.reduce((s, t) => s + t.samples, 0);
     const own = idle.get(p.pid);
     const idleShare = own && own.samples > 0 ? own.idle / own.samples : 0;
@@ -120,6 +114,16 @@ export function processRows(profile: Profile): ProcessRow[] {
   for (const p of [...known.values()].sort(earliestFirst)) walk(p, 0);
   for (const t of loose) rows.push({ depth: 0, tid: t.tid, label: t.name, samples: t.samples, threads: [t.name] });
   return rows;
+}
+
+/**
+ * A process's threads as they are listed: the main thread first, then the busiest. perf's helper threads (V8's
+ * compiler and GC, libuv's pool), started before any worker and so lower in tid, would otherwise stand between the
+ * main thread and the workers. Threads without a tid (a prof log's, numbered as read) keep their order.
+ */
+export function threadOrder(pid: number): (a: Thread, b: Thread) => number {
+  const rank = (t: Thread) => (t.tid === undefined ? -1 : t.tid === pid || t.tid === 0 ? 0 : 1);
+  return (a, b) => rank(a) - rank(b) || (rank(a) === 1 ? b.samples - a.samples : 0) || (a.tid ?? -1) - (b.tid ?? -1);
 }
 
 /**
