@@ -196,7 +196,9 @@ async function readParts(
       pid,
       tid: tid === undefined ? undefined : Number(tid),
       ...(packed ? { packed } : {}),
-      ...(pid !== undefined && p.threads.length > 1 && p.threads.every((t) => t.name.startsWith(`pid ${pid} `)) ? { ownLevels: true } : {}),
+      ...(pid !== undefined && p.threads.length > 1 && p.threads.every((t) => t.name === `pid ${pid}` || t.name.startsWith(`pid ${pid} `))
+        ? { ownLevels: true }
+        : {}),
     });
   }
   return parts;
