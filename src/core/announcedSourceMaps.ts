@@ -10,7 +10,7 @@ import { classifyJsFile, type Category, type Profile } from './model';
 
 /**
  * The file a run folder keeps beside its profile: script URL → the `sourceMapURL` the process saw.
- * Written by an attach, and by the launcher's preload for code a loader (tsx, ts-node) transpiled in memory.
+ * Written by an attach (a launched run's processes write theirs per process: exitMapFileName).
  */
 export const ANNOUNCED_MAPS_FILE = 'sourcemaps.json';
 
@@ -18,7 +18,11 @@ export const ANNOUNCED_MAPS_FILE = 'sourcemaps.json';
 export function inlineMapFileName(pid: number, threadId: number): string {
   return `sourcemaps-${pid}-${threadId}.jsonl`;
 }
-/** `.jsonl`: one `[file, map]` a line, appended as code compiles; `.json`: one object, as runs before wrote it. */
+/** The file each preloaded process (and thread) of a run writes at exit with the maps its inspector listed (tsx's ES modules). */
+export function exitMapFileName(pid: number, threadId: number): string {
+  return `sourcemaps-${pid}-${threadId}.json`;
+}
+/** `.jsonl`: one `[file, map]` a line, appended as code compiles; `.json`: one object, written at exit. */
 const INLINE_MAPS_FILE = /^sourcemaps-\d+-\d+\.jsonl?$/;
 
 /** The value a file gets in those files when its code was transformed in memory and came with no map. */

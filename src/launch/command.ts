@@ -4,7 +4,6 @@ import type { LaunchTarget } from './target';
 import { hasLoader, isTypeScriptFile } from './commandLine';
 import { PERF_NODE_FLAGS, perfRecordArgs, perfRecordCommand, perfWorkload } from './perf';
 import { nodeOptionsWithPreload, pathWithFirst, writeNodeShim } from './nodeShim';
-import { SOURCE_MAPS_ENV } from './preload/sourceMaps';
 import { RUN_DIR_ENV } from './run/processRecords';
 import { LAUNCHER_ENV, launcherToken } from './run/runLiveness';
 import { CPU_PROF_ENV } from './preload/cpuProfile';
@@ -12,7 +11,6 @@ import { LIVE_ENV } from './run/cpuChunks';
 import { NODE_FLAGS_ENV } from './preload/forkFlags';
 import { HEAP_PROF_ENV, heapProfEnvValue, type HeapSamples } from './preload/heapProfile';
 import { REQUESTS_ENV } from './preload/requests';
-import { ANNOUNCED_MAPS_FILE } from '../core/announcedSourceMaps';
 
 export interface BuildOptions {
   target: LaunchTarget;
@@ -164,7 +162,6 @@ export function buildLaunchCommand(o: BuildOptions): LaunchCommand {
     ...process.env,
     ...o.target.env,
     ...(shimDir ? { PATH: pathWithFirst(shimDir, o.target.env.PATH ?? process.env.PATH) } : {}),
-    [SOURCE_MAPS_ENV]: join(o.runDir, ANNOUNCED_MAPS_FILE),
     [RUN_DIR_ENV]: o.runDir,
     ...(o.mode === 'cpu-prof' ? { [CPU_PROF_ENV]: '1', ...(o.live ? { [LIVE_ENV]: '1' } : {}) } : {}),
     [LAUNCHER_ENV]: launcherToken(),

@@ -162,6 +162,16 @@ export function hasLoader(nodeArgs: readonly string[]): boolean {
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**
+ * A package's command by its path (`./node_modules/.bin/tsx`, `…/ts-node`): a script run by node, never node itself.
+ * Taken for node, it became the `node` of the prof and perf modes' shim, which its `#!/usr/bin/env node` line ran again:
+ * the run never started.
+ */
+function packageCli(path: string): boolean {
+  const base = path.split(/[\\/]/).pop() ?? path;
+  return /(^|[\\/])node_modules[\\/]/.test(path) || /^(ts-node(-esm)?|tsx)(\.cmd)?$/i.test(base);
+}
+
+/**
  * What the words after `node-flame profile --` start: one node program (`node app.js`, `tsx x.ts`,
  * `/opt/node/bin/node app.js`: a path taken for a node executable when a script follows), or else any
  * command (`npm start`, `nodemon app.js`, `./node_modules/.bin/cli`), whose Node processes are all profiled.
@@ -170,7 +180,7 @@ export function classifyCommand(words: string[]): { node: NodeCommand } | { comm
   const strict = parseNodeCommand(words);
   if (strict) return { node: strict };
   const loose = parseNodeCommand(words, { anyExecutable: true });
-  if (loose?.node && /[\\/]/.test(loose.node) && /\.(c|m)?[jt]sx?$/.test(loose.program)) return { node: loose };
+  if (loose?.node && /[\\/]/.test(loose.node) && !packageCli(loose.node) && /\.(c|m)?[jt]sx?$/.test(loose.program)) return { node: loose };
   const env: Record<string, string> = {};
   let i = 0;
   for (; i < words.length && ENV_ASSIGNMENT.test(words[i]); i++) {

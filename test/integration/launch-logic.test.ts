@@ -298,4 +298,7 @@ test('targets: package.json scripts run by the lockfile\'s package manager; laun
   assert.ok('node' in classifyCommand(['node', 'app.js'])!);
   assert.ok('node' in classifyCommand(['/x/no-such-node', 'app.js'])!, 'a path followed by a script is a node executable');
   assert.deepEqual(classifyCommand(['nodemon', 'app.js']), { command: ['nodemon', 'app.js'], env: {} });
+  // A package's command by its path is run as written, not taken for node (whose shim would run it for ever).
+  for (const cli of ['./node_modules/.bin/tsx', '/app/node_modules/.bin/ts-node', '/opt/tools/tsx'])
+    assert.deepEqual(classifyCommand([cli, 'src/main.ts']), { command: [cli, 'src/main.ts'], env: {} }, cli);
 });

@@ -14,7 +14,11 @@ export function inlineMapUrl(code: string): string | undefined {
   // `//# sourceMappingURL=` (`//@`, `/*#`), with or without the space
   if (!/\/[/*][#@] ?$/.test(code.slice(Math.max(0, at - 4), at))) return undefined;
   const end = code.slice(at).search(/[\s*]/);
-  return code.slice(at + 'sourceMappingURL='.length, end < 0 ? code.length : at + end);
+  const url = code.slice(at + 'sourceMappingURL='.length, end < 0 ? code.length : at + end);
+  // The words inside a string of the code (a loader's own bundle builds such comments: tsx's does) are no map.
+  if (/["'`\\<>{}]/.test(url) || !/^[ \t]*(?:\*\/[ \t]*)?(?:\r?\n|$)/.test(code.slice(at + 'sourceMappingURL='.length + url.length)))
+    return undefined;
+  return url;
 }
 
 /**

@@ -1,23 +1,27 @@
-import { dirname } from 'node:path';
-import { replaceFileSync } from '../../core/safeWrite';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { CREATE_NEW } from '../../core/safeWrite';
+import { exitMapFileName, TRANSFORMED_NO_MAP } from '../../core/announcedSourceMaps';
 import { runIsLive } from '../run/runLiveness';
+import { RUN_DIR_ENV } from '../run/processRecords';
 import type * as Inspector from 'node:inspector';
 import { writeOnceAtEnd } from './signals';
 
-/** Set by the launcher to the run folder's sourcemaps.json (core/announcedSourceMaps reads it back). */
-export const SOURCE_MAPS_ENV = 'NODE_FLAME_SOURCE_MAPS';
+/** A script V8 cannot have run as written: a loader turned it into JavaScript. */
+const TRANSFORMED_SOURCE = /^file:.*\.(?:[cm]?tsx?|jsx)$/i;
 
 /**
  * On exit, saves the inline source maps of scripts the app compiled from memory. A loader (tsx,
  * ts-node) transpiles `src/*.ts` without writing the JavaScript or its map anywhere, so the profile's
  * positions could not be mapped back once the process is gone. The in-process inspector lists every
  * script with the `sourceMappingURL` V8 saw, synchronously, which is what an exit handler needs.
+ * Each process (and thread) writes its own file in the run folder: `npm start` runs `tsx src/main.ts`,
+ * whose CLI starts the node process that loads the code, two processes below the one the launcher started.
  */
 export function saveInMemorySourceMapsOnExit(): void {
-  const out = process.env[SOURCE_MAPS_ENV];
-  if (!out) return;
-  // The app's child processes are not preloaded by us and must not overwrite the file.
-  delete process.env[SOURCE_MAPS_ENV];
+  const dir = process.env[RUN_DIR_ENV];
+  if (!dir) return;
   const registered = noteLoaderRegistration();
   writeOnceAtEnd(() => {
     // Enabling the debugger makes V8 hash every script's source (5 MB of sass: ~50 ms of SHA-256 at exit, 3 % of a
@@ -31,14 +35,25 @@ export function saveInMemorySourceMapsOnExit(): void {
       const session = new Session();
       session.connect();
       const maps: Record<string, string> = {};
+      // A node that strips types itself keeps every position (spaces where the types were).
+      const stripsTypes = (process.features as { typescript?: string }).typescript === 'strip';
       session.on('Debugger.scriptParsed', (m) => {
         const { url, sourceMapURL } = m.params;
         if (url && sourceMapURL?.startsWith('data:') && !url.startsWith('node:')) maps[url] = sourceMapURL;
+        // A TypeScript or JSX file V8 compiled with no map: its positions are the transformed code's (the report says so).
+        else if (!sourceMapURL && !stripsTypes && TRANSFORMED_SOURCE.test(url) && !(url in maps)) maps[url] = TRANSFORMED_NO_MAP;
       });
       session.post('Debugger.enable');
       session.post('Debugger.disable');
       session.disconnect();
-      if (Object.keys(maps).length > 0 && runIsLive(dirname(out))) replaceFileSync(out, JSON.stringify(maps));
+      if (Object.keys(maps).length === 0 || !runIsLive(dir)) return;
+      // A new file only (no link followed, nothing of another process's overwritten).
+      const fd = openSync(join(dir, exitMapFileName(process.pid, threadId)), CREATE_NEW, 0o644);
+      try {
+        writeSync(fd, JSON.stringify(maps));
+      } finally {
+        closeSync(fd);
+      }
     } catch {
       // No maps is a profile with generated positions, never a failed exit.
     }

@@ -2,7 +2,7 @@
 // and makes a stop signal write what would be written at exit (preloadSignals.ts).
 import { unlinkSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
-import { saveInMemorySourceMapsOnExit, SOURCE_MAPS_ENV } from './sourceMaps';
+import { saveInMemorySourceMapsOnExit } from './sourceMaps';
 import { captureInlineMaps } from './inlineMaps';
 import { recordThisProcess, recordThisThread, RUN_DIR_ENV } from '../run/processRecords';
 import { cpuProfileInProcess, CPU_PROF_ENV } from './cpuProfile';
@@ -18,7 +18,7 @@ import { runIsLive, watchLauncher } from '../run/runLiveness';
 const runDir = process.env[RUN_DIR_ENV];
 if (runDir && !runIsLive(runDir)) {
   // Started after its run ended (by a process that outlived it): this process and its children write nothing there.
-  for (const k of [RUN_DIR_ENV, SOURCE_MAPS_ENV, CPU_PROF_ENV, HEAP_PROF_ENV, NODE_FLAGS_ENV]) delete process.env[k];
+  for (const k of [RUN_DIR_ENV, CPU_PROF_ENV, HEAP_PROF_ENV, NODE_FLAGS_ENV]) delete process.env[k];
 }
 
 markLogClock();
