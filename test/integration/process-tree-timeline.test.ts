@@ -3,7 +3,8 @@
 // each function's samples fall where the process itself clocked its hot stretch, the child's after the
 // parent's; `report <run folder> --from/--to` (and with `--pid`) keeps the right function; the picker's
 // choice of the child keeps only its samples, with their times; the run's markers and both processes'
-// event-loop tracks are on the same axis.
+// event-loop tracks are on the same axis. With PT_WORKER the child also runs a worker thread hot in workerHot:
+// its samples are on the same axis, where the worker clocked its stretch.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -166,5 +167,55 @@ for (const mode of ['cpu-prof', 'prof', ...(hasPerf ? ['perf'] : [])]) {
       [`loopDelay ${childRun.pid}`, `heapUsed ${childRun.pid}`],
     );
     assert.deepEqual(picked.tracks[0].times, childTrack.times);
+  });
+
+  test(`${mode}: a worker thread's samples on the run's axis too (a process of several threads)`, { timeout: 120_000 }, async () => {
+    const times = join(work, `${mode}-worker-times.jsonl`);
+    const r = await runCli(['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--', 'node', 'parent.js', '400'], {
+      cwd: app,
+      env: { PT_TIMES: times, PT_WORKER: '1' },
+      killAfterMs: 90_000,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const dir = runDirOf(r);
+    const clocked = readFileSync(times, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Stretch);
+    const childRun = clocked.find((s) => s.fn === 'childHot')!;
+    const workerRun = clocked.find((s) => s.fn === 'workerHot')!;
+    assert.ok(childRun && workerRun && workerRun.pid === childRun.pid, JSON.stringify(clocked));
+
+    const run = await loadRunProfile(dir, { sourceMaps: false });
+    // prof read a process of several isolates' logs without times: its samples were left out of the Timeline and ranges.
+    assert.ok(!run.warnings.some((w) => /no sample times/.test(w)), run.warnings.join('\n'));
+    const tl = run.timeline!;
+    assert.ok(tl && tl.times.length > 0, 'the merged run has a timeline');
+    for (let i = 1; i < tl.times.length; i++) assert.ok(tl.times[i - 1] <= tl.times[i], `times in order at ${i}`);
+    assert.ok(Math.abs(weightOf(run) - run.tree.weight) < 1e-6 * run.tree.weight, 'every sample of every thread is on the timeline');
+    const c = stretch(run, 'childHot');
+    const w = stretch(run, 'workerHot');
+    const least = mode === 'perf' ? 20 : 100;
+    assert.ok(c.n > least && w.n > least, JSON.stringify({ c, w }));
+    const t0 = run.meta.startTime!;
+    const errs = [t0 + w.from - workerRun.from, t0 + w.to - workerRun.to, t0 + c.from - childRun.from, t0 + c.to - childRun.to];
+    console.log(
+      `[integration] ${mode}, a child with a worker: childHot ${c.from.toFixed(1)}–${c.to.toFixed(1)} ms, workerHot ${w.from.toFixed(1)}–${w.to.toFixed(1)} ms` +
+        (mode === 'perf'
+          ? ''
+          : `; sample time − clocked time (first/last workerHot, first/last childHot): ${errs.map((e) => e.toFixed(1)).join(' / ')} ms`),
+    );
+    if (mode !== 'perf')
+      for (const [first, last] of [
+        [errs[0], errs[1]],
+        [errs[2], errs[3]],
+      ]) {
+        assert.ok(first > -3 && last < 3, `samples within the clocked stretch: ${first} / ${last} ms`);
+        assert.ok(Math.min(first, -last) < 25, `one end of the stretch within 25 ms of its samples: ${first} / ${last} ms`);
+      }
+    // The worker's stretch as a range of the run: its function is there, the parent's is not.
+    const wj = report(dir, '--from', String(Math.floor(w.from)), '--to', String(Math.ceil(w.to + 1)));
+    assert.ok(share(wj, 'workerHot') > 0.2, `workerHot ${share(wj, 'workerHot')} of its stretch`);
+    assert.equal(share(wj, 'parentHot'), 0);
   });
 }

@@ -11,6 +11,7 @@ import { activity, noTimeReason, OPEN_END, restrictToRange, timeOrdered, timeSpa
 import { applyTransforms, splitRange } from '../../src/core/model/transforms';
 import { ViewerSession } from '../../src/core/viewer/viewerSession';
 import { toJsonReport } from '../../src/core/exporters/json';
+import { mergeTimelines } from '../../src/core/importers/v8log/timeline';
 import { fixtures } from '../helpers/paths';
 import { tempFiles } from '../helpers/tempFiles';
 
@@ -287,4 +288,20 @@ test("the viewer's Timeline follows the call-tree transforms, not the range: a d
   const a = activity(tl, first.first, first.last, 4);
   const b = activity(p, first.first, first.last, 4);
   assert.ok(a.samples < 0.1 * b.samples, `${a.samples} of ${b.samples} samples left in firstHot's stretch`);
+});
+
+test("a process's isolates' timelines merged on one axis: in time order, each shifted by its start", () => {
+  // The main thread's ticks from 0 ms; a worker's from its own first tick, which came 1.5 ms later.
+  const main = { nodes: Uint32Array.of(1, 2, 3), times: Float64Array.of(0, 1, 2), offsetMs: 0 };
+  const worker = { nodes: Uint32Array.of(7, 8), times: Float64Array.of(0, 1), offsetMs: 1.5 };
+  const m = mergeTimelines([main, worker]);
+  assert.deepEqual([...m.nodes], [1, 2, 7, 3, 8]);
+  assert.deepEqual([...m.times], [0, 1, 1.5, 2, 2.5]);
+  // At the same time, the earlier part's sample first; an empty part adds nothing.
+  const tie = mergeTimelines([
+    { ...main, offsetMs: 1 },
+    { ...worker, offsetMs: 1 },
+    { nodes: new Uint32Array(0), times: new Float64Array(0), offsetMs: 0 },
+  ]);
+  assert.deepEqual([...tie.nodes], [1, 7, 2, 8, 3]);
 });

@@ -10,7 +10,7 @@ import { logThreadMark } from './clock';
 import { NativeResolver } from './native';
 import { readProcMaps, type Mapping } from './procMaps';
 import { parseLogName, procMapsBeside, siblingLogs } from './siblings';
-import { TimelineBuilder } from './timeline';
+import { mergeTimelines, TimelineBuilder } from './timeline';
 import { LogWritingMeter } from './logWriting';
 
 /** Worker isolates compile Node's worker bootstrap script early (in a log's first 4 MiB); the main isolate never does. */
@@ -25,6 +25,8 @@ interface LogState {
   /** Its thread's name when the process has several isolates' logs. */
   thread: string | undefined;
   iso: IsolateLog;
+  /** Its samples' times from its own first tick, when the process has several isolates (each log has its own clock). */
+  timeline: TimelineBuilder | undefined;
   /**
    * The libraries this isolate's log lists, its own: an isolate's answers depend on its log alone. Shared, a worker's
    * log listing the main isolate's copy of the builtins changed how the main isolate's later ticks were read, so a
@@ -173,8 +175,20 @@ export class V8LogTail {
       if (thread) this.builder.threadInfo(thread, { pid });
       // A live read's resolver outlives the read whose signal it would take.
       const native = new NativeResolver(signal, !this.opts.untrusted);
-      const iso = new IsolateLog({ builder: this.builder, native, thread, timeline: this.timeline });
-      return { path: t.path, worker: t.worker, thread, iso, native, offset: 0, rest: undefined, mapsApplied: false, records: 0 };
+      const timeline = this.timeline ?? new TimelineBuilder();
+      const iso = new IsolateLog({ builder: this.builder, native, thread, timeline });
+      return {
+        path: t.path,
+        worker: t.worker,
+        thread,
+        iso,
+        timeline: threaded ? timeline : undefined,
+        native,
+        offset: 0,
+        rest: undefined,
+        mapsApplied: false,
+        records: 0,
+      };
     });
   }
 
@@ -269,6 +283,7 @@ export class V8LogTail {
         ),
       );
     const iso = first.iso;
+    const threads = this.threadsTimeline();
     const meta = {
       // The log names V8 (`-node.38` builds too), not the Node.js release: the run's own record says that one.
       v8Version: iso.version,
@@ -276,6 +291,7 @@ export class V8LogTail {
       ...(iso.clock && !isNaN(iso.firstTs) ? { startTime: iso.clock.epochMs + (iso.firstTs - iso.clock.ts) / 1000 } : {}),
       durationMs: iso.samples > 1 ? (iso.maxTs - iso.minTs) / 1000 : null,
       intervalMs: iso.intervalUs / 1000 || undefined,
+      ...(threads ? { startTime: threads.startTime, durationMs: threads.durationMs } : {}),
     };
     const noTicks = l10n.t('the log has no ticks: was node run with --prof, and did it run long enough to be sampled?');
     if (final) {
@@ -283,6 +299,7 @@ export class V8LogTail {
       if (b.tree.weight === 0) warn(noTicks);
       const profile = b.build();
       if (this.timeline && this.timeline.length) profile.timeline = this.timeline.finish();
+      if (threads) profile.timeline = threads.timeline;
       return profile;
     }
     const lineHits = new Map([...b.lineHits].map(([file, m]) => [file, new Map([...m].map(([line, h]) => [line, { ...h }]))]));
@@ -311,6 +328,22 @@ export class V8LogTail {
     };
     if (b.deopts.length) profile.deopts = b.deopts.map((d) => ({ ...d }));
     if (this.timeline && this.timeline.length) profile.timeline = this.timeline.finish();
+    if (threads) profile.timeline = threads.timeline;
     return profile;
+  }
+
+  /**
+   * The samples of a process's isolates on one axis, from the earliest first tick. Each log counts time from its own
+   * logger's start; the preload's clock mark in each ties it to the wall clock. Without a mark in every log that ticked
+   * (a log not written under the launcher), there is no common axis: no timeline, as before.
+   */
+  private threadsTimeline(): { timeline: { nodes: Uint32Array; times: Float64Array }; startTime: number; durationMs: number } | undefined {
+    const ticked = this.logs.filter((l) => l.timeline && l.timeline.length > 0);
+    if (!ticked.length || ticked.some((l) => !l.iso.clock || isNaN(l.iso.firstTs))) return undefined;
+    const starts = ticked.map((l) => l.iso.clock!.epochMs + (l.iso.firstTs - l.iso.clock!.ts) / 1000);
+    const startTime = Math.min(...starts);
+    const timeline = mergeTimelines(ticked.map((l, i) => ({ ...l.timeline!.finish(), offsetMs: starts[i] - startTime })));
+    const n = timeline.times.length;
+    return { timeline, startTime, durationMs: n > 1 ? timeline.times[n - 1] - timeline.times[0] : 0 };
   }
 }

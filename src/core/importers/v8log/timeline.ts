@@ -30,3 +30,32 @@ export class TimelineBuilder {
     return { nodes: this.nodes.slice(0, this.length), times: this.times.slice(0, this.length) };
   }
 }
+
+/**
+ * Several threads' timelines (each in time order, its times from `offsetMs`) as one, in time order; at equal times
+ * the earlier part's sample first.
+ */
+export function mergeTimelines(parts: { nodes: Uint32Array; times: Float64Array; offsetMs: number }[]): {
+  nodes: Uint32Array;
+  times: Float64Array;
+} {
+  let total = 0;
+  for (const p of parts) total += p.times.length;
+  const nodes = new Uint32Array(total);
+  const times = new Float64Array(total);
+  const at = new Array<number>(parts.length).fill(0);
+  for (let k = 0; k < total; k++) {
+    let best = -1;
+    let bestTime = Infinity;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      if (at[i] === p.times.length) continue;
+      const t = p.times[at[i]] + p.offsetMs;
+      if (best < 0 || t < bestTime) [best, bestTime] = [i, t];
+    }
+    const p = parts[best];
+    nodes[k] = p.nodes[at[best]++];
+    times[k] = bestTime;
+  }
+  return { nodes, times };
+}
