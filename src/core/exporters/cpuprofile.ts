@@ -1,4 +1,5 @@
 import { wasmUrl, type Frame, type Profile } from '../model';
+import { isThreadLevel } from '../model/threadLevel';
 
 interface CpuProfileNode {
   id: number;
@@ -41,9 +42,7 @@ export function toCpuProfile(profile: Profile): CpuProfileJson {
   const kids = (n: number) => t.children(n);
   for (let i = 0; i < t.count; i++) {
     const f = t.frame[i] >= 0 ? profile.frames[t.frame[i]] : undefined;
-    const name = !f
-      ? '(root)'
-      : (SPECIAL[f.category] ?? (f.category === 'program' && !f.name.startsWith('thread ') ? '(program)' : f.name));
+    const name = !f ? '(root)' : (SPECIAL[f.category] ?? (f.category === 'program' && !isThreadLevel(f) ? '(program)' : f.name));
     const c = kids(i);
     nodes.push({
       id: i + 1,

@@ -8,13 +8,13 @@ import {
   CATEGORIES,
   functionRows,
   type Category,
-  type Frame,
   type LabelInfo,
   type Profile,
   type ProfileFormat,
   type SampleType,
   type WeightUnit,
 } from '../model';
+import { isThreadLevel } from '../model/threadLevel';
 
 /** The documented, stable `--format json` shape (see README "CLI"); add fields, never rename. */
 export interface JsonReport {
@@ -87,11 +87,6 @@ export type FunctionSort = 'self' | 'total';
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
-/** Thread levels are grouping, not functions. */
-export function isThreadFrame(f: Frame): boolean {
-  return f.category === 'program' && f.name.startsWith('thread ');
-}
-
 export function toJsonReport(profile: Profile, opts: { top?: number; sort?: FunctionSort } = {}): JsonReport {
   const all = profile.tree.weight;
   const share = (x: number) => (all > 0 ? round(x / all) : 0);
@@ -100,7 +95,7 @@ export function toJsonReport(profile: Profile, opts: { top?: number; sort?: Func
   const categories = Object.fromEntries(CATEGORIES.map((c) => [c, share(weights[c])])) as Record<Category, number>;
   const stats = functionRows(profile)
     .map((s, order) => ({ ...s, order }))
-    .filter((s) => !isThreadFrame(s.frame))
+    .filter((s) => !isThreadLevel(s.frame))
     .sort(
       by === 'total'
         ? (a, b) => b.total - a.total || b.self - a.self || a.order - b.order

@@ -1,7 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import { printable } from '../chars';
 import { capped, frameLabel, type Frame, type Profile } from '../model';
-import { toJsonReport, isThreadFrame } from './json';
+import { toJsonReport } from './json';
+import { isThreadLevel } from '../model/threadLevel';
 
 /** How many hot paths and functions a pasted report keeps: a pull request or an assistant's prompt, not an archive. */
 const PATHS = 5;
@@ -84,7 +85,7 @@ export function hotPaths(profile: Profile, n: number): { share: number; frames: 
     const stack: Frame[] = [];
     for (let m = i; m > 0; m = t.parent[m]) {
       const f = profile.frames[t.frame[m]];
-      if (f && !isThreadFrame(f)) stack.push(f);
+      if (f && !isThreadLevel(f)) stack.push(f);
     }
     stack.reverse();
     let deep = -1;

@@ -10,7 +10,7 @@ import {
   type LabelInput,
 } from 'pprof-format';
 import { functionKey, pprofUnitOf, type Frame, type Profile } from '../model';
-import { isThreadFrame } from './json';
+import { isThreadLevel, threadOfLevel } from '../model/threadLevel';
 
 // Loaded on first use: a report that does not need it (most do not) skips its load at start-up.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -70,7 +70,7 @@ export function toPprof(profile: Profile, opts: PprofOptions = {}): Uint8Array {
   const locations: Location[] = [];
   const locId = new Int32Array(profile.frames.length);
   profile.frames.forEach((f, i) => {
-    if (isThreadFrame(f)) return;
+    if (isThreadLevel(f)) return;
     const key = functionKey(f);
     let fid = fnIds.get(key);
     if (fid === undefined) {
@@ -102,7 +102,8 @@ export function toPprof(profile: Profile, opts: PprofOptions = {}): Uint8Array {
     // Leaf first, as pprof lists a stack.
     for (let m = n; m > 0; m = t.parent[m]) {
       const f = profile.frames[t.frame[m]];
-      if (isThreadFrame(f)) label.push({ key: threadKey, str: strings.dedup(f.name.slice('thread '.length)) });
+      const thread = threadOfLevel(f);
+      if (thread !== undefined) label.push({ key: threadKey, str: strings.dedup(thread) });
       else ids.push(locId[t.frame[m]]);
     }
     samples.push(new Sample({ locationId: ids, value: cols.values(n), label }));

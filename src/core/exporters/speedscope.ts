@@ -1,4 +1,5 @@
 import type { Profile } from '../model';
+import { isThreadLevel, threadOfLevel } from '../model/threadLevel';
 
 export const SPEEDSCOPE_SCHEMA = 'https://www.speedscope.app/file-format-schema.json';
 
@@ -32,12 +33,12 @@ export function toSpeedscope(profile: Profile, name = profile.meta.source ?? 'pr
   // speedscope shows bytes and milliseconds in their own units; counts stay plain.
   const unit = profile.meta.unit === 'bytes' ? 'bytes' : profile.meta.unit === 'ms' ? 'milliseconds' : 'none';
   const byThread = new Map<string, SampledProfile>();
-  const isThread = (id: number) => profile.frames[id]?.category === 'program' && profile.frames[id].name.startsWith('thread ');
+  const isThread = (id: number) => isThreadLevel(profile.frames[id]);
   profile.tree.forEachStack((stack, self) => {
     let s = stack;
     let thread = profile.threads[0]?.name ?? 'main';
     if (s.length && isThread(s[0])) {
-      thread = profile.frames[s[0]].name.slice('thread '.length);
+      thread = threadOfLevel(profile.frames[s[0]])!;
       s = s.slice(1);
     }
     let p = byThread.get(thread);

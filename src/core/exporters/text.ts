@@ -13,7 +13,8 @@ import {
 } from '../model';
 import { findFindings } from '../findings';
 import { requestsSummary } from '../model/requests';
-import { isThreadFrame, processWeights } from './json';
+import { processWeights } from './json';
+import { isThreadLevel } from '../model/threadLevel';
 
 const TIER_MARK: Record<string, string> = { interpreted: '~', sparkplug: '^', maglev: '+', turbofan: '*' };
 const JS: ReadonlySet<Category> = new Set(['app', 'dependency', 'node', 'v8', 'eval', 'wasm']);
@@ -117,7 +118,7 @@ export function toText(profile: Profile, opts: { top?: number; source?: string }
   // One row per function, its tiers merged (the JSON report's rows, functionRows.ts).
   const stats = functionRows(profile)
     .map((s, order) => ({ ...s, order }))
-    .filter((s) => s.self > 0 && !isThreadFrame(s.frame));
+    .filter((s) => s.self > 0 && !isThreadLevel(s.frame));
   stats.sort((a, b) => b.self - a.self || a.order - b.order);
   const libs = new Map<string, number>();
   for (const s of stats) {

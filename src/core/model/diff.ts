@@ -2,6 +2,7 @@ import { CallTree } from './callTree';
 import { Frame, FrameTable } from './frame';
 import { Profile } from './profile';
 import { functionStats } from './views';
+import { isThreadLevel } from './threadLevel';
 
 /** Identity of a function across two profiles: code addresses and frame ids differ between runs. */
 export function functionKey(f: Frame): string {
@@ -45,7 +46,7 @@ function totalsByKey(p: Profile): Map<string, KeyTotals> {
   // (a sample can hold two tiers of one function only through recursion).
   for (const s of functionStats(p.tree, p.frames.length)) {
     const f = p.frames[s.frame];
-    if (f.category === 'idle' || (f.category === 'program' && f.name.startsWith('thread '))) continue;
+    if (f.category === 'idle' || isThreadLevel(f)) continue;
     const k = functionKey(f);
     const e = out.get(k);
     if (e) {

@@ -4,6 +4,7 @@ import { ProfileBuilder, type LineHits, type Profile, type ProfileMeta } from '.
 import { timelineSource, type TimelineSource } from './packedTimeline';
 import { MAX_PACKED_US, PACKED_BASE_BELOW, PACKED_BLOCK_BITS, packedTimeline, WIDE_US } from './mergedTimes';
 import { canWait, timelineWhenRead, type PendingPart } from './pendingTimeline';
+import { threadOfLevel } from './threadLevel';
 
 /** One profile of a run (one process, or one thread of it) and the thread level it gets in the merge. */
 export interface MergePart {
@@ -29,10 +30,11 @@ export interface MergePart {
 /** A part's thread levels by the frame that names each (its threads' names), when it has several. */
 function levelsOf(p: Profile): Map<number, string> | undefined {
   if (p.threads.length < 2) return undefined;
-  const names = new Set(p.threads.map((t) => `thread ${t.name}`));
+  const names = new Set(p.threads.map((t) => t.name));
   const out = new Map<number, string>();
   p.frames.forEach((f, i) => {
-    if (f.category === 'program' && names.has(f.name)) out.set(i, f.name.slice('thread '.length));
+    const thread = threadOfLevel(f);
+    if (thread !== undefined && names.has(thread)) out.set(i, thread);
   });
   return out;
 }

@@ -3,6 +3,7 @@ import { linesStillThere } from './transforms';
 import { idleByPid } from './waiting';
 import { packedTimeAt, PACKED_BLOCK_BITS, WIDE_US, wideUs, type PackedTimes } from './mergedTimes';
 import { partCut, partGroupGaps, pendingParts, type PendingPart } from './pendingTimeline';
+import { threadOfLevel } from './threadLevel';
 
 /**
  * One row of the viewer's process and thread picker, in display order. Choosing a row chooses every thread
@@ -31,8 +32,6 @@ export interface ProcessRow {
 }
 
 export const MOSTLY_IDLE = 0.5;
-
-const LEVEL = 'thread ';
 
 /**
  * The picker's rows: processes nested under their parent by pid, children latest first (a watch mode's newest
@@ -153,7 +152,8 @@ function selected(profile: Profile, names: readonly string[] | undefined): { pro
   if (keep.size === 0 || keep.size === profile.threads.length) return undefined;
   const levels = new Uint8Array(profile.frames.length);
   profile.frames.forEach((f, i) => {
-    if (f.category === 'program' && f.name.startsWith(LEVEL) && keep.has(f.name.slice(LEVEL.length))) levels[i] = 1;
+    const thread = threadOfLevel(f);
+    if (thread !== undefined && keep.has(thread)) levels[i] = 1;
   });
   const fold = keep.size === 1;
   const t = profile.tree;
@@ -305,7 +305,8 @@ export function eachThreadsSamples(profile: Profile, groups: readonly (readonly 
     if (t.parent[n] !== 0) group[n] = group[t.parent[n]];
     else {
       const f = profile.frames[t.frame[n]];
-      if (f?.category === 'program' && f.name.startsWith(LEVEL)) group[n] = groupOf.get(f.name.slice(LEVEL.length)) ?? -1;
+      const thread = threadOfLevel(f);
+      if (thread !== undefined) group[n] = groupOf.get(thread) ?? -1;
     }
     const c = group[n] >= 0 ? chosen[group[n]] : undefined;
     if (c) movedTo[n] = c.moved[n];

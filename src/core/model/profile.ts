@@ -4,6 +4,7 @@ import { Frame, FrameTable } from './frame';
 import type { SampleType, WeightUnit } from './units';
 import type { RequestLog } from './requests';
 import { sampleCount, type PackedTimes } from './mergedTimes';
+import { threadLevelFrame } from './threadLevel';
 
 export type ProfileFormat = 'cpuprofile' | 'v8log' | 'perf' | 'folded' | 'pprof' | 'heapprofile' | 'chrome-trace' | 'speedscope';
 
@@ -175,7 +176,7 @@ export class ProfileBuilder {
   private threadNode(name: string) {
     let t = this.threadRoots.get(name);
     if (!t) {
-      const frame = this.frames.intern({ name: `thread ${name}`, file: '', line: 0, column: 0, category: 'program' });
+      const frame = this.frames.intern(threadLevelFrame(name));
       t = { root: this.tree.child(0, frame), thread: { name, samples: 0 }, frame };
       this.threadRoots.set(name, t);
     }

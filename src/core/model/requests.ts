@@ -1,6 +1,7 @@
 import type { Profile } from './profile';
 import { rangeLineHits, threadsIn, treeOfSelf } from './timeline';
 import { NO_REQUEST, routeKey } from './requestRoutes';
+import { threadOfLevel } from './threadLevel';
 
 /** One HTTP request a process of a run served; times in ms on the profile's time axis (as its samples'). */
 export interface RequestRecord {
@@ -79,7 +80,7 @@ function nodePids(profile: Profile): Int32Array {
   if (profile.threads.length <= 1) return out.fill(profile.threads[0]?.pid ?? profile.requests?.changes[0]?.pid ?? -1);
   const byFrame = new Map<number, number>();
   for (const th of profile.threads) {
-    const f = profile.frames.findIndex((x) => x.category === 'program' && x.name === `thread ${th.name}`);
+    const f = profile.frames.findIndex((x) => threadOfLevel(x) === th.name);
     if (f >= 0 && th.pid !== undefined && (th.tid === undefined || th.tid === th.pid)) byFrame.set(f, th.pid);
   }
   // Parents come before their children in the tree's arrays.

@@ -5,6 +5,7 @@ import { CATEGORIES, type Category } from './frame';
 import type { LineHits, Profile } from './profile';
 import { lastTime, sampleCount, unpackSome } from './mergedTimes';
 import { pendingLastTime, pendingParts } from './pendingTimeline';
+import { threadOfLevel } from './threadLevel';
 
 /** Times are ms from the profile's first sample, as importers keep them in `Profile.timeline`. */
 export type Timeline = NonNullable<Profile['timeline']>;
@@ -172,7 +173,7 @@ export function threadActivities(profile: Profile, from: number, to: number, buc
   if (!tl || profile.threads.length < 2) return [];
   return lanesOf(profile, tl).map((lane) => {
     const f = profile.frames[profile.tree.frame[lane.top]];
-    const thread = lane.top > 0 && f?.name.startsWith('thread ') ? f.name.slice('thread '.length) : '';
+    const thread = (lane.top > 0 && threadOfLevel(f)) || '';
     return { thread, activity: activity({ ...profile, timeline: lane }, from, to, buckets) };
   });
 }
@@ -347,7 +348,7 @@ export function threadsIn(profile: Profile, tree: CallTree): Profile['threads'] 
   const byFrame = new Map<number, number>();
   for (const c of tree.children(0)) byFrame.set(tree.frame[c], (byFrame.get(tree.frame[c]) ?? 0) + tree.total[c]);
   return profile.threads.map((th) => {
-    const f = profile.frames.findIndex((x) => x.category === 'program' && x.name === `thread ${th.name}`);
+    const f = profile.frames.findIndex((x) => threadOfLevel(x) === th.name);
     return { ...th, samples: f >= 0 ? (byFrame.get(f) ?? 0) : 0 };
   });
 }

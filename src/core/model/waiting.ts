@@ -1,5 +1,6 @@
 import type { ProcessMeta, Profile } from './profile';
 import { sampleCount, sampleTime } from './mergedTimes';
+import { threadOfLevel } from './threadLevel';
 
 /** A process at or above this idle share that started others only waited for them (npm, npx, nodemon, a shell). */
 export const WAITING_IDLE_SHARE = 0.9;
@@ -58,7 +59,8 @@ function idleSamples(profile: Profile): {
   const level = new Map<string, number>();
   for (const c of t.children(0)) {
     const f = profile.frames[t.frame[c]];
-    if (f?.category === 'program' && f.name.startsWith('thread ')) level.set(f.name.slice('thread '.length), c);
+    const thread = threadOfLevel(f);
+    if (thread !== undefined) level.set(thread, c);
   }
   const byPid = new Map<number, { samples: number; idle: number }>();
   for (const th of profile.threads) {

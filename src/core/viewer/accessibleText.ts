@@ -3,7 +3,7 @@
 import * as l10n from '@vscode/l10n';
 import { printable } from '../chars';
 import { bottomUp, capped, frameLabel, functionStats, type CallTree, type Frame } from '../model';
-import { isThreadFrame } from '../exporters/json';
+import { isThreadLevel } from '../model/threadLevel';
 import { hotPaths } from '../exporters/markdown';
 import { formatWeight } from '../model/units';
 import type { TreeKind } from './protocol';
@@ -67,7 +67,7 @@ function findingLines(session: ViewerSession): string[] {
 function topFunctionLines(tree: CallTree, frames: readonly Frame[]): string[] {
   const all = tree.weight;
   return functionStats(tree, frames.length)
-    .filter((s) => frames[s.frame] && !isThreadFrame(frames[s.frame]) && s.self > 0)
+    .filter((s) => frames[s.frame] && !isThreadLevel(frames[s.frame]) && s.self > 0)
     .sort((a, b) => b.self - a.self || b.total - a.total)
     .slice(0, TOP_FUNCTIONS)
     .map((s, i) => `${i + 1}. ${l10n.t('{0}: self {1}, total {2}', say(frames[s.frame]), pct(s.self, all), pct(s.total, all))}`);

@@ -288,19 +288,6 @@ function keepProcess(profile: Profile, pid: number): Profile {
       profile,
       mine.map((t) => t.name),
     );
-  const levels = new Set(mine.map((t) => `thread ${t.name}`));
-  const b = new ProfileBuilder(profile.format, { ...profile.meta });
-  const ids = new Map<number, number>();
-  const id = (f: number): number => {
-    let n = ids.get(f);
-    if (n === undefined) ids.set(f, (n = b.frame(profile.frames[f])));
-    return n;
-  };
-  profile.tree.forEachStack((stack, self, selfTime) => {
-    const level = profile.frames[stack[0]];
-    if (level?.category === 'program' && levels.has(level.name))
-      b.sample(stack.slice(1).map(id), self, selfTime, level.name.slice('thread '.length));
-  });
-  for (const t of mine) b.threadInfo(t.name, { pid: t.pid, tid: t.tid });
-  return b.build();
+  // No thread of that process: nothing of the profile is its.
+  return new ProfileBuilder(profile.format, { ...profile.meta }).build();
 }
