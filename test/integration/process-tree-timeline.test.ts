@@ -53,24 +53,50 @@ function report(dir: string, ...args: string[]): JsonReport {
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as JsonReport;
 }
+/** parent.js profiled for `ms` ms in `mode`: the run folder, and each hot stretch as its thread clocked it. */
+async function profileTree(mode: string, ms: string, env: Record<string, string>): Promise<{ dir: string; clocked: Stretch[] }> {
+  const times = join(work, `${mode}-${Object.keys(env).join('-')}-times.jsonl`);
+  const r = await runCli(['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--', 'node', 'parent.js', ms], {
+    cwd: app,
+    env: { PT_TIMES: times, ...env },
+    killAfterMs: 90_000,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const clocked = readFileSync(times, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Stretch);
+  return { dir: runDirOf(r), clocked };
+}
+
+/**
+ * Each function's samples on the run's axis (`t0`: its 0 in epoch ms) against the stretch its thread clocked itself:
+ * logged, and (but in perf, whose clock is not the wall clock) never before the stretch began nor after it ended,
+ * beyond the clocks' error; a sampler starved on a busy 2-core machine may leave a gap at either end, not at both.
+ */
+function checkClocked(mode: string, what: string, t0: number, seen: [string, { from: number; to: number }, Stretch][]): void {
+  const errs = seen.map(([, s, clocked]) => [t0 + s.from - clocked.from, t0 + s.to - clocked.to]);
+  const spans = seen.map(([name, s]) => `${name} ${s.from.toFixed(1)}–${s.to.toFixed(1)} ms`).join(', ');
+  const names = seen.map(([name]) => `first/last ${name}`).join(', ');
+  const off = errs
+    .flat()
+    .map((e) => e.toFixed(1))
+    .join(' / ');
+  console.log(`[integration] ${mode}${what}: ${spans}` + (mode === 'perf' ? '' : `; sample time − clocked time (${names}): ${off} ms`));
+  if (mode === 'perf') return;
+  for (const [first, last] of errs) {
+    assert.ok(first > -3 && last < 3, `samples within the clocked stretch: ${first} / ${last} ms`);
+    assert.ok(Math.min(first, -last) < 25, `one end of the stretch within 25 ms of its samples: ${first} / ${last} ms`);
+  }
+}
+
 const share = (j: JsonReport, name: string) => j.functions.filter((f) => f.name === name).reduce((s, f) => s + f.self, 0);
 
 const hasPerf = !perfCannotRecord;
 
 for (const mode of ['cpu-prof', 'prof', ...(hasPerf ? ['perf'] : [])]) {
   test(`${mode}: a parent and its forked child on one time axis, whole and picked`, { timeout: 120_000 }, async () => {
-    const times = join(work, `${mode}-times.jsonl`);
-    const r = await runCli(['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--', 'node', 'parent.js', '500'], {
-      cwd: app,
-      env: { PT_TIMES: times },
-      killAfterMs: 90_000,
-    });
-    assert.equal(r.code, 0, r.stderr);
-    const dir = runDirOf(r);
-    const clocked = readFileSync(times, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Stretch);
+    const { dir, clocked } = await profileTree(mode, '500', {});
     const parentRun = clocked.find((s) => s.fn === 'parentHot')!;
     const childRun = clocked.find((s) => s.fn === 'childHot')!;
     assert.ok(parentRun && childRun && parentRun.pid !== childRun.pid, JSON.stringify(clocked));
@@ -92,24 +118,10 @@ for (const mode of ['cpu-prof', 'prof', ...(hasPerf ? ['perf'] : [])]) {
     // The axis is wall-clock time from the run's start: each stretch where the process clocked it itself. (perf.data
     // holds every process on perf's own clock, which is not the wall clock; its optimized JS is named apart.)
     const t0 = run.meta.startTime!;
-    const err = (ms: number, epoch: number) => t0 + ms - epoch;
-    const errs = [err(p.from, parentRun.from), err(p.to, parentRun.to), err(c.from, childRun.from), err(c.to, childRun.to)];
-    console.log(
-      `[integration] ${mode}: parentHot ${p.from.toFixed(1)}–${p.to.toFixed(1)} ms, childHot ${c.from.toFixed(1)}–${c.to.toFixed(1)} ms` +
-        (mode === 'perf'
-          ? ''
-          : `; sample time − clocked time (first/last parentHot, first/last childHot): ${errs.map((e) => e.toFixed(1)).join(' / ')} ms`),
-    );
-    // A stretch's samples never come before it began nor after it ended (beyond the clocks' error); a sampler starved
-    // on a busy 2-core machine may leave gaps at either end, but not at both.
-    if (mode !== 'perf')
-      for (const [first, last] of [
-        [errs[0], errs[1]],
-        [errs[2], errs[3]],
-      ]) {
-        assert.ok(first > -3 && last < 3, `samples within the clocked stretch: ${first} / ${last} ms`);
-        assert.ok(Math.min(first, -last) < 25, `one end of the stretch within 25 ms of its samples: ${first} / ${last} ms`);
-      }
+    checkClocked(mode, '', t0, [
+      ['parentHot', p, parentRun],
+      ['childHot', c, childRun],
+    ]);
 
     // The CLI on the run folder: each stretch alone.
     const childWindow = [String(Math.floor(c.from)), String(Math.ceil(c.to + 1))];
@@ -170,18 +182,7 @@ for (const mode of ['cpu-prof', 'prof', ...(hasPerf ? ['perf'] : [])]) {
   });
 
   test(`${mode}: a worker thread's samples on the run's axis too (a process of several threads)`, { timeout: 120_000 }, async () => {
-    const times = join(work, `${mode}-worker-times.jsonl`);
-    const r = await runCli(['profile', '--mode', mode, '--no-report', '--out', join(work, 'runs'), '--', 'node', 'parent.js', '400'], {
-      cwd: app,
-      env: { PT_TIMES: times, PT_WORKER: '1' },
-      killAfterMs: 90_000,
-    });
-    assert.equal(r.code, 0, r.stderr);
-    const dir = runDirOf(r);
-    const clocked = readFileSync(times, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Stretch);
+    const { dir, clocked } = await profileTree(mode, '400', { PT_WORKER: '1' });
     const childRun = clocked.find((s) => s.fn === 'childHot')!;
     const workerRun = clocked.find((s) => s.fn === 'workerHot')!;
     assert.ok(childRun && workerRun && workerRun.pid === childRun.pid, JSON.stringify(clocked));
@@ -198,21 +199,10 @@ for (const mode of ['cpu-prof', 'prof', ...(hasPerf ? ['perf'] : [])]) {
     const least = mode === 'perf' ? 20 : 100;
     assert.ok(c.n > least && w.n > least, JSON.stringify({ c, w }));
     const t0 = run.meta.startTime!;
-    const errs = [t0 + w.from - workerRun.from, t0 + w.to - workerRun.to, t0 + c.from - childRun.from, t0 + c.to - childRun.to];
-    console.log(
-      `[integration] ${mode}, a child with a worker: childHot ${c.from.toFixed(1)}–${c.to.toFixed(1)} ms, workerHot ${w.from.toFixed(1)}–${w.to.toFixed(1)} ms` +
-        (mode === 'perf'
-          ? ''
-          : `; sample time − clocked time (first/last workerHot, first/last childHot): ${errs.map((e) => e.toFixed(1)).join(' / ')} ms`),
-    );
-    if (mode !== 'perf')
-      for (const [first, last] of [
-        [errs[0], errs[1]],
-        [errs[2], errs[3]],
-      ]) {
-        assert.ok(first > -3 && last < 3, `samples within the clocked stretch: ${first} / ${last} ms`);
-        assert.ok(Math.min(first, -last) < 25, `one end of the stretch within 25 ms of its samples: ${first} / ${last} ms`);
-      }
+    checkClocked(mode, ', a child with a worker', t0, [
+      ['childHot', c, childRun],
+      ['workerHot', w, workerRun],
+    ]);
     // The worker's stretch as a range of the run: its function is there, the parent's is not.
     const wj = report(dir, '--from', String(Math.floor(w.from)), '--to', String(Math.ceil(w.to + 1)));
     assert.ok(share(wj, 'workerHot') > 0.2, `workerHot ${share(wj, 'workerHot')} of its stretch`);
