@@ -2,7 +2,7 @@ import { CallTree } from './callTree';
 import { Frame, FrameTable } from './frame';
 import { Profile } from './profile';
 import { functionStats } from './views';
-import { isThreadLevel } from './threadLevel';
+import { isThreadLevel, threadLevelFrame, threadOfLevel } from './threadLevel';
 
 /** Identity of a function across two profiles: code addresses and frame ids differ between runs. */
 export function functionKey(f: Frame): string {
@@ -124,11 +124,9 @@ export interface DiffTree {
  * removed and one added. Same-named processes of a run (cluster workers) share a level here.
  */
 function threadLevelAcrossRuns(f: Frame): string {
-  if (f.category !== 'program' || !f.name.startsWith('thread pid ')) return f.name;
-  return f.name
-    .replace(/^thread pid \d+ ?/, 'thread ')
-    .replace(/\btid \d+/, 'tid …')
-    .trimEnd();
+  const thread = threadOfLevel(f);
+  if (thread === undefined || !thread.startsWith('pid ')) return f.name;
+  return threadLevelFrame(thread.replace(/^pid \d+ ?/, '').replace(/\btid \d+/, 'tid …')).name.trimEnd();
 }
 
 export function diffTree(before: Profile, after: Profile): DiffTree {

@@ -1,7 +1,6 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { CREATE_NEW } from '../../core/safeWrite';
+import { createNewFileSync } from '../../core/safeWrite';
 import { exitMapFileName, TRANSFORMED_NO_MAP } from '../../core/announcedSourceMaps';
 import { runIsLive } from '../run/runLiveness';
 import { RUN_DIR_ENV } from '../run/processRecords';
@@ -48,12 +47,7 @@ export function saveInMemorySourceMapsOnExit(): void {
       session.disconnect();
       if (Object.keys(maps).length === 0 || !runIsLive(dir)) return;
       // A new file only (no link followed, nothing of another process's overwritten).
-      const fd = openSync(join(dir, exitMapFileName(process.pid, threadId)), CREATE_NEW, 0o644);
-      try {
-        writeSync(fd, JSON.stringify(maps));
-      } finally {
-        closeSync(fd);
-      }
+      createNewFileSync(join(dir, exitMapFileName(process.pid, threadId)), JSON.stringify(maps));
     } catch {
       // No maps is a profile with generated positions, never a failed exit.
     }

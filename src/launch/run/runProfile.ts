@@ -2,7 +2,7 @@ import { basename, join } from 'node:path';
 import { loadProfile } from '../../core/importers';
 import type { ImportOptions } from '../../core/importers';
 import type { ThreadLabel } from '../../core/importers/types';
-import { threadLabels } from './threadLabels';
+import { labelsThreadOf, threadLabels } from './threadLabels';
 import { loadPerfScriptFiles } from '../../core/importers/perf';
 import { parseLogName } from '../../core/importers/v8log/siblings';
 import * as l10n from '@vscode/l10n';
@@ -196,9 +196,7 @@ async function readParts(
       pid,
       tid: tid === undefined ? undefined : Number(tid),
       ...(packed ? { packed } : {}),
-      ...(pid !== undefined && p.threads.length > 1 && p.threads.every((t) => t.name === `pid ${pid}` || t.name.startsWith(`pid ${pid} `))
-        ? { ownLevels: true }
-        : {}),
+      ...(pid !== undefined && p.threads.length > 1 && p.threads.every((t) => labelsThreadOf(t.name, pid)) ? { ownLevels: true } : {}),
     });
   }
   return parts;

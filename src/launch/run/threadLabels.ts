@@ -17,3 +17,8 @@ export function threadLabels(processes: readonly RunProcess[], commandOf: (pid: 
     return `pid ${pid}${which} ${commandOf(pid)}`.trim();
   };
 }
+
+/** Whether `name` is one threadLabels gives a thread of `pid` (`pid 4242`, `pid 4242 thread 1 server.js`). */
+export function labelsThreadOf(name: string, pid: number): boolean {
+  return name === `pid ${pid}` || name.startsWith(`pid ${pid} `);
+}

@@ -25,8 +25,8 @@ interface LogState {
   /** Its thread's name when the process has several isolates' logs. */
   thread: string | undefined;
   iso: IsolateLog;
-  /** Its samples' times from its own first tick, when the process has several isolates (each log has its own clock). */
-  timeline: TimelineBuilder | undefined;
+  /** Its samples' times from its own first tick (each log has its own clock: see threadsTimeline). */
+  timeline: TimelineBuilder;
   /**
    * The libraries this isolate's log lists, its own: an isolate's answers depend on its log alone. Shared, a worker's
    * log listing the main isolate's copy of the builtins changed how the main isolate's later ticks were read, so a
@@ -77,7 +77,6 @@ export class V8LogTail {
   private key = '';
   private builder!: ProfileBuilder;
   private logWriting!: LogWritingMeter;
-  private timeline: TimelineBuilder | undefined;
   private maps: Mapping[] | null = null;
   /** Whether the proc-maps file was there when the logs were first read (it is written at the process's exit). */
   private mapsThere = false;
@@ -157,7 +156,6 @@ export class V8LogTail {
     this.mapsThere = mapsPath !== null && existsSync(mapsPath);
     this.maps = mapsPath ? await readProcMaps(mapsPath) : null;
     const threaded = tagged.length > 1;
-    this.timeline = threaded ? undefined : new TimelineBuilder();
     const pid = parseLogName(this.path)?.pid;
     let workerNo = 0;
     // Numbered by threadId (cpu-prof's `thread N`); an unmarked log (written before the mark, or without the preload)
@@ -175,14 +173,14 @@ export class V8LogTail {
       if (thread) this.builder.threadInfo(thread, { pid });
       // A live read's resolver outlives the read whose signal it would take.
       const native = new NativeResolver(signal, !this.opts.untrusted);
-      const timeline = this.timeline ?? new TimelineBuilder();
+      const timeline = new TimelineBuilder();
       const iso = new IsolateLog({ builder: this.builder, native, thread, timeline });
       return {
         path: t.path,
         worker: t.worker,
         thread,
         iso,
-        timeline: threaded ? timeline : undefined,
+        timeline,
         native,
         offset: 0,
         rest: undefined,
@@ -284,6 +282,7 @@ export class V8LogTail {
       );
     const iso = first.iso;
     const threads = this.threadsTimeline();
+    const timeline = threads?.timeline ?? this.soleTimeline();
     const meta = {
       // The log names V8 (`-node.38` builds too), not the Node.js release: the run's own record says that one.
       v8Version: iso.version,
@@ -298,8 +297,7 @@ export class V8LogTail {
       Object.assign(b.meta, meta);
       if (b.tree.weight === 0) warn(noTicks);
       const profile = b.build();
-      if (this.timeline && this.timeline.length) profile.timeline = this.timeline.finish();
-      if (threads) profile.timeline = threads.timeline;
+      if (timeline) profile.timeline = timeline;
       return profile;
     }
     const lineHits = new Map([...b.lineHits].map(([file, m]) => [file, new Map([...m].map(([line, h]) => [line, { ...h }]))]));
@@ -327,8 +325,7 @@ export class V8LogTail {
       warnings,
     };
     if (b.deopts.length) profile.deopts = b.deopts.map((d) => ({ ...d }));
-    if (this.timeline && this.timeline.length) profile.timeline = this.timeline.finish();
-    if (threads) profile.timeline = threads.timeline;
+    if (timeline) profile.timeline = timeline;
     return profile;
   }
 
@@ -338,12 +335,19 @@ export class V8LogTail {
    * (a log not written under the launcher), there is no common axis: no timeline, as before.
    */
   private threadsTimeline(): { timeline: { nodes: Uint32Array; times: Float64Array }; startTime: number; durationMs: number } | undefined {
-    const ticked = this.logs.filter((l) => l.timeline && l.timeline.length > 0);
+    if (this.logs.length < 2) return undefined;
+    const ticked = this.logs.filter((l) => l.timeline.length > 0);
     if (!ticked.length || ticked.some((l) => !l.iso.clock || isNaN(l.iso.firstTs))) return undefined;
     const starts = ticked.map((l) => l.iso.clock!.epochMs + (l.iso.firstTs - l.iso.clock!.ts) / 1000);
     const startTime = Math.min(...starts);
-    const timeline = mergeTimelines(ticked.map((l, i) => ({ ...l.timeline!.finish(), offsetMs: starts[i] - startTime })));
+    const timeline = mergeTimelines(ticked.map((l, i) => ({ ...l.timeline.finish(), offsetMs: starts[i] - startTime })));
     const n = timeline.times.length;
     return { timeline, startTime, durationMs: n > 1 ? timeline.times[n - 1] - timeline.times[0] : 0 };
+  }
+
+  /** A process of one isolate: its log's times as they are, clock mark or not. */
+  private soleTimeline(): { nodes: Uint32Array; times: Float64Array } | undefined {
+    const tl = this.logs.length === 1 ? this.logs[0].timeline : undefined;
+    return tl?.length ? tl.finish() : undefined;
   }
 }
